@@ -1,0 +1,323 @@
+package capture
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/gopacket/gopacket"
+	"github.com/gopacket/gopacket/pcapgo"
+	"github.com/klauspost/compress/zstd"
+)
+
+// Sentinel errors, matched with errors.Is.
+var (
+	// ErrNotCapture means the input is neither pcap nor pcapng (after
+	// gzip/zstd decompression).
+	ErrNotCapture = errors.New("not a pcap or pcapng capture")
+	// ErrUnsupportedLinkType means no frame of the capture can be decoded
+	// because its link type is not one SupportedLink accepts.
+	ErrUnsupportedLinkType = errors.New("unsupported link type")
+)
+
+// A FrameError reports a problem with one frame of a named capture. Frame is
+// 1-based like Wireshark's frame numbers; 0 means the file header.
+type FrameError struct {
+	File  string
+	Frame int64
+	Err   error
+}
+
+func (e *FrameError) Error() string {
+	if e.Frame == 0 {
+		return fmt.Sprintf("%s: %v", e.File, e.Err)
+	}
+	return fmt.Sprintf("%s: frame %d: %v", e.File, e.Frame, e.Err)
+}
+
+func (e *FrameError) Unwrap() error { return e.Err }
+
+// Stats counts what a Reader saw. Skipping a frame is normal and never an
+// error: MANET captures are mostly routing traffic and 802.11 control frames.
+type Stats struct {
+	Frames    int64 // frames read
+	Segments  int64 // frames that yielded a TCP segment
+	NonIP     int64 // frames without IPv4/IPv6 (ARP, unknown EtherTypes, LLC without SNAP, …)
+	NonTCP    int64 // IP packets that are not TCP (UDP routing traffic, ICMP, …)
+	Fragments int64 // IP fragments: counted, never reassembled or guessed
+	Truncated int64 // frames whose snap length cut into a header before the TCP ports/flags
+	BadIP     int64 // IP or TCP headers with impossible lengths
+	// WiFiNonData counts 802.11 management, control (ACK, BlockAck) and
+	// null-data frames; WiFiProtected counts encrypted data frames, which
+	// cannot be decoded.
+	WiFiNonData, WiFiProtected int64
+	UnsupportedLink            int64 // frames on an interface whose link type is not supported
+	Tunnelled                  int64 // TCP segments found inside a tunnel (VXLAN, GRE, IP-in-IP)
+	TimeBackwards              int64 // frames whose timestamp is earlier than the previous frame's
+	// First and Last are the capture times of the first and last frame in
+	// file order (any protocol); valid iff Frames > 0. Times relative to
+	// First are what tshark shows as frame.time_relative.
+	First, Last Timestamp
+}
+
+// Format is the container format of a capture.
+type Format string
+
+// Container formats.
+const (
+	FormatPcap   Format = "pcap"
+	FormatPcapng Format = "pcapng"
+)
+
+type source interface {
+	ZeroCopyReadPacketData() ([]byte, gopacket.CaptureInfo, error)
+}
+
+// Reader reads TCP segments from one capture. It is not safe for concurrent
+// use. Create one with Open or NewReader.
+type Reader struct {
+	name     string
+	closer   io.Closer
+	src      source
+	ng       *pcapgo.NgReader
+	link     int // pcap link type; pcapng looks it up per interface
+	format   Format
+	ngLinks  []int
+	dec      decoder
+	frame    int64
+	last     Timestamp
+	stats    Stats
+	warnings []string
+	done     bool
+}
+
+// Open opens the capture at path ("-" reads standard input). gzip and zstd
+// compression are detected from the content, not the file name.
+//
+// Errors are *FrameError values naming the file (Frame 0): ErrNotCapture, a
+// cut file header, or ErrUnsupportedLinkType for a pcap whose link type
+// tcpviz cannot decode.
+func Open(path string) (*Reader, error) {
+	if path == "-" {
+		return NewReader(os.Stdin, "stdin")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	r, err := NewReader(f, path)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	r.closer = f
+	return r, nil
+}
+
+// NewReader reads a capture from r; name is used in errors and warnings.
+// See Open for the errors returned.
+func NewReader(r io.Reader, name string) (*Reader, error) {
+	fail := func(err error) (*Reader, error) { return nil, &FrameError{File: name, Err: err} }
+	br := bufio.NewReaderSize(r, 1<<16)
+	magic, err := br.Peek(4)
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return fail(fmt.Errorf("%w: file is empty or shorter than a capture header", ErrNotCapture))
+		}
+		return fail(err)
+	}
+	var in io.Reader = br
+	switch {
+	case magic[0] == 0x1f && magic[1] == 0x8b:
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			return fail(fmt.Errorf("gzip: %w", err))
+		}
+		in = bufio.NewReaderSize(gz, 1<<16)
+	case binary.LittleEndian.Uint32(magic) == 0xfd2fb528:
+		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
+		if err != nil {
+			return fail(fmt.Errorf("zstd: %w", err))
+		}
+		in = bufio.NewReaderSize(zr.IOReadCloser(), 1<<16)
+	}
+	rd := &Reader{name: name}
+	bin := in.(*bufio.Reader)
+	m, err := bin.Peek(4)
+	if err != nil {
+		return fail(fmt.Errorf("%w: too short for a capture header", ErrNotCapture))
+	}
+	switch binary.LittleEndian.Uint32(m) {
+	case 0xa1b2c3d4, 0xd4c3b2a1, 0xa1b23c4d, 0x4d3cb2a1:
+		pr, err := pcapgo.NewReader(bin)
+		if err != nil {
+			return fail(fmt.Errorf("pcap header: %w", cutErr(err)))
+		}
+		rd.src, rd.link, rd.format = pr, int(pr.LinkType()), FormatPcap
+		if !SupportedLink(rd.link) {
+			return fail(fmt.Errorf("%w %d (pcap header)", ErrUnsupportedLinkType, rd.link))
+		}
+	case 0x0a0d0d0a:
+		nr, err := pcapgo.NewNgReader(bin, pcapgo.NgReaderOptions{WantMixedLinkType: true})
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				// A section header with no interface: an empty capture.
+				rd.done = true
+				rd.format = FormatPcapng
+				return rd, nil
+			}
+			return fail(fmt.Errorf("pcapng header: %w", cutErr(err)))
+		}
+		rd.src, rd.ng, rd.format = nr, nr, FormatPcapng
+	default:
+		return fail(fmt.Errorf("%w (magic %02x %02x %02x %02x)", ErrNotCapture, m[0], m[1], m[2], m[3]))
+	}
+	return rd, nil
+}
+
+func cutErr(err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return fmt.Errorf("file ends inside the header")
+	}
+	return err
+}
+
+// Name returns the name the Reader was opened with.
+func (r *Reader) Name() string { return r.name }
+
+// Format returns the container format.
+func (r *Reader) Format() Format { return r.format }
+
+// Stats returns what the Reader has counted so far.
+func (r *Reader) Stats() Stats { return r.stats }
+
+// Warnings returns the problems found so far that did not stop reading,
+// each naming the file and frame (a capture cut mid-packet, a corrupt record
+// after which nothing more could be read).
+func (r *Reader) Warnings() []string { return r.warnings }
+
+// Close closes the file Open opened.
+func (r *Reader) Close() error {
+	if r.closer != nil {
+		return r.closer.Close()
+	}
+	return nil
+}
+
+// Next fills s with the next TCP segment and returns nil, or returns io.EOF
+// at the end of the capture. A capture cut mid-record, or damaged after its
+// first frame, ends with io.EOF and a warning (see Warnings); damage in the
+// first frame, or a pcap whose frames all have an unsupported link type, is a
+// *FrameError.
+func (r *Reader) Next(s *Segment) error {
+	if r.done {
+		return io.EOF
+	}
+	r.dec.s = s
+	for {
+		data, ci, err := r.src.ZeroCopyReadPacketData()
+		if err != nil {
+			return r.readErr(err)
+		}
+		r.frame++
+		r.stats.Frames++
+		ts := Timestamp(ci.Timestamp.UnixNano())
+		if r.stats.Frames == 1 {
+			r.stats.First = ts
+		} else if ts < r.last {
+			r.stats.TimeBackwards++
+		}
+		r.last = ts
+		r.stats.Last = ts
+		lt := r.link
+		if r.ng != nil {
+			lt = r.ifaceLink(ci.InterfaceIndex)
+			if !SupportedLink(lt) {
+				r.stats.UnsupportedLink++
+				continue
+			}
+		}
+		r.dec.wireLen = ci.Length
+		v := r.dec.decode(lt, data)
+		if v != vTCP {
+			r.count(v)
+			continue
+		}
+		if r.dec.depth > 0 {
+			r.stats.Tunnelled++
+		}
+		r.stats.Segments++
+		s.Frame = r.frame
+		s.Time = ts
+		s.Iface = ci.InterfaceIndex
+		s.CapLen = ci.CaptureLength
+		s.WireLen = ci.Length
+		return nil
+	}
+}
+
+func (r *Reader) count(v verdict) {
+	st := &r.stats
+	switch v {
+	case vNonIP:
+		st.NonIP++
+	case vNonTCP, vTunnelTooDeep:
+		st.NonTCP++
+	case vFragment:
+		st.Fragments++
+	case vTruncated:
+		st.Truncated++
+	case vProtected:
+		st.WiFiProtected++
+	case vNonData:
+		st.WiFiNonData++
+	case vBadIP:
+		st.BadIP++
+	}
+}
+
+// ifaceLink returns the link type of pcapng interface i.
+func (r *Reader) ifaceLink(i int) int {
+	if i >= len(r.ngLinks) || r.ng.NInterfaces() != len(r.ngLinks) {
+		r.ngLinks = r.ngLinks[:0]
+		for j := 0; j < r.ng.NInterfaces(); j++ {
+			intf, err := r.ng.Interface(j)
+			lt := -1
+			if err == nil {
+				lt = int(intf.LinkType)
+			}
+			r.ngLinks = append(r.ngLinks, lt)
+		}
+	}
+	if i < 0 || i >= len(r.ngLinks) {
+		return -1
+	}
+	return r.ngLinks[i]
+}
+
+// readErr turns a read error at the next frame into io.EOF (clean end, or a
+// cut or damaged capture with frames already read, plus a warning) or a
+// *FrameError.
+func (r *Reader) readErr(err error) error {
+	r.done = true
+	if err == io.EOF {
+		if r.ng != nil && r.stats.Frames > 0 && r.stats.Segments == 0 && r.stats.UnsupportedLink == r.stats.Frames {
+			return &FrameError{File: r.name, Frame: 1, Err: fmt.Errorf("%w on every interface", ErrUnsupportedLinkType)}
+		}
+		return io.EOF
+	}
+	next := r.frame + 1
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: frame %d: capture cut mid-record; analysed the %d frames before it", r.name, next, r.frame))
+		return io.EOF
+	}
+	if r.frame == 0 {
+		return &FrameError{File: r.name, Frame: next, Err: err}
+	}
+	r.warnings = append(r.warnings, fmt.Sprintf("%s: frame %d: %v; analysed the %d frames before it", r.name, next, err, r.frame))
+	return io.EOF
+}

@@ -1,0 +1,132 @@
+package capture
+
+import (
+	"net/netip"
+	"time"
+
+	"github.com/tcpviz/tcpviz/internal/seq"
+)
+
+// Timestamp is a capture time in nanoseconds since the Unix epoch, exactly as
+// the capture file stores it (µs or ns resolution, pcapng if_tsresol and
+// if_tsoffset applied).
+type Timestamp int64
+
+// Time returns t as a time.Time in UTC.
+func (t Timestamp) Time() time.Time { return time.Unix(0, int64(t)).UTC() }
+
+// Sub returns t − u.
+func (t Timestamp) Sub(u Timestamp) time.Duration { return time.Duration(t - u) }
+
+// Seconds returns t in seconds since the Unix epoch.
+func (t Timestamp) Seconds() float64 { return float64(t) / 1e9 }
+
+// Flags are the TCP header flags (RFC 9293 §3.1, RFC 3168 for ECE and CWR).
+type Flags uint16
+
+// TCP flag bits, as in the header's flags byte.
+const (
+	FIN Flags = 1 << iota
+	SYN
+	RST
+	PSH
+	ACK
+	URG
+	ECE
+	CWR
+)
+
+// Has reports whether all bits of f2 are set in f.
+func (f Flags) Has(f2 Flags) bool { return f&f2 == f2 }
+
+// String returns the flags in tcpdump's letters, e.g. "S." for SYN-ACK.
+func (f Flags) String() string {
+	var b []byte
+	for _, x := range []struct {
+		f Flags
+		c byte
+	}{{SYN, 'S'}, {FIN, 'F'}, {RST, 'R'}, {PSH, 'P'}, {URG, 'U'}, {ECE, 'E'}, {CWR, 'W'}, {ACK, '.'}} {
+		if f.Has(x.f) {
+			b = append(b, x.c)
+		}
+	}
+	if len(b) == 0 {
+		return "none"
+	}
+	return string(b)
+}
+
+// SACKBlock is one selective acknowledgment block (RFC 2018): the receiver
+// holds the bytes [Left, Right).
+type SACKBlock struct{ Left, Right seq.Num }
+
+// Options are the TCP options tcpviz uses. Fields are valid only when the
+// option was present; the "absent" value of each is documented.
+type Options struct {
+	MSS uint16 // maximum segment size in bytes (RFC 9293); 0 if absent
+	// WScale is the window-scale shift count as sent (RFC 7323 §2.2, not
+	// clamped), or -1 if absent.
+	WScale   int16
+	SACKPerm bool // SACK-permitted option present (RFC 2018)
+	// TS reports whether the timestamps option (RFC 7323 §3) was present;
+	// TSval and TSecr are valid iff TS.
+	TS           bool
+	TSval, TSecr uint32
+	NSACK        uint8        // number of valid entries in SACK (at most 4)
+	SACK         [4]SACKBlock // SACK blocks in the order sent
+	// Truncated reports that the snap length cut the options short: options
+	// after the cut are unknown, not absent.
+	Truncated bool
+	// Malformed reports an option with an impossible length; parsing stopped
+	// there.
+	Malformed bool
+}
+
+// Segment is one TCP segment as seen in the capture. It holds no references
+// into the read buffer, so it is safe to keep.
+type Segment struct {
+	Frame int64     // 1-based frame number in the file, as Wireshark numbers them
+	Time  Timestamp // capture time
+	Iface int       // pcapng interface index; 0 for pcap
+	// CapLen and WireLen are the frame's captured and original lengths in bytes.
+	CapLen, WireLen int
+
+	Src, Dst netip.AddrPort
+	IPv6     bool
+	TTL      uint8  // IPv4 TTL or IPv6 hop limit
+	IPID     uint16 // IPv4 identification; 0 for IPv6
+	IPLen    int    // IP packet length in bytes from the IP header (or from the wire length when the header says 0, as TSO/GSO captures do)
+
+	Seq, Ack seq.Num
+	Flags    Flags
+	Window   uint16 // raw window field, before any scaling
+	Checksum uint16 // TCP checksum field as captured (identifies copies of one packet)
+	HdrLen   int    // TCP header length in bytes (data offset × 4)
+	// PayloadLen is the TCP payload length in bytes, computed from the IP
+	// length fields, not from the captured bytes, so it is right for
+	// snaplen-truncated frames.
+	PayloadLen int
+	Opts       Options
+
+	// WiFi reports that the frame came from an IEEE 802.11 link; Retry is
+	// the 802.11 Retry bit and TA the transmitter address (802.11 address 2).
+	WiFi  bool
+	Retry bool
+	TA    [6]byte
+}
+
+// SeqLen returns the sequence space the segment occupies in bytes: payload
+// plus one each for SYN and FIN (RFC 9293 §3.4).
+func (s *Segment) SeqLen() seq.Size {
+	n := seq.Size(s.PayloadLen)
+	if s.Flags.Has(SYN) {
+		n++
+	}
+	if s.Flags.Has(FIN) {
+		n++
+	}
+	return n
+}
+
+// End returns the sequence number just after the segment (Seq + SeqLen).
+func (s *Segment) End() seq.Num { return s.Seq.Add(s.SeqLen()) }

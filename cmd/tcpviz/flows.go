@@ -1,0 +1,250 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
+)
+
+// flowsSchema names the version of the flows CSV/JSON schema
+// (docs/schema.md#flows). Bump it when a column changes meaning or goes away.
+const flowsSchema = "tcpviz.flows/1"
+
+// flowColumns is the flows CSV header, in order (docs/schema.md#flows).
+var flowColumns = []string{
+	"file", "conn", "a_addr", "a_port", "b_addr", "b_port", "start_s", "duration_s",
+	"pkts_ab", "pkts_ba", "bytes_ab", "bytes_ba", "unique_ab", "unique_ba",
+	"retx_bytes_ab", "retx_bytes_ba", "acked_ab", "acked_ba",
+	"throughput_ab_kbps", "throughput_ba_kbps", "goodput_ab_kbps", "goodput_ba_kbps",
+	"handshake", "wscale_a", "wscale_b", "wscale_source", "retx_segs_ab", "retx_segs_ba",
+	"ooo_segs_ab", "ooo_segs_ba", "folded_dups", "reused_ports",
+}
+
+// flowRow is one connection in the flows schema.
+type flowRow struct {
+	File         string  `json:"file"`
+	Conn         int     `json:"conn"`
+	AAddr        string  `json:"a_addr"`
+	APort        uint16  `json:"a_port"`
+	BAddr        string  `json:"b_addr"`
+	BPort        uint16  `json:"b_port"`
+	StartS       float64 `json:"start_s"`
+	DurationS    float64 `json:"duration_s"`
+	PktsAB       int64   `json:"pkts_ab"`
+	PktsBA       int64   `json:"pkts_ba"`
+	BytesAB      int64   `json:"bytes_ab"`
+	BytesBA      int64   `json:"bytes_ba"`
+	UniqueAB     int64   `json:"unique_ab"`
+	UniqueBA     int64   `json:"unique_ba"`
+	RetxBytesAB  int64   `json:"retx_bytes_ab"`
+	RetxBytesBA  int64   `json:"retx_bytes_ba"`
+	AckedAB      int64   `json:"acked_ab"`
+	AckedBA      int64   `json:"acked_ba"`
+	TputABKbps   float64 `json:"throughput_ab_kbps"`
+	TputBAKbps   float64 `json:"throughput_ba_kbps"`
+	GoodputAB    float64 `json:"goodput_ab_kbps"`
+	GoodputBA    float64 `json:"goodput_ba_kbps"`
+	Handshake    bool    `json:"handshake"`
+	WScaleA      *int    `json:"wscale_a"` // null when unknown
+	WScaleB      *int    `json:"wscale_b"`
+	WScaleSource string  `json:"wscale_source"`
+	RetxSegsAB   int64   `json:"retx_segs_ab"`
+	RetxSegsBA   int64   `json:"retx_segs_ba"`
+	OOOSegsAB    int64   `json:"ooo_segs_ab"`
+	OOOSegsBA    int64   `json:"ooo_segs_ba"`
+	FoldedDups   int64   `json:"folded_dups"`
+	ReusedPorts  bool    `json:"reused_ports"`
+}
+
+func newFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult) flowRow {
+	c := r.Conn
+	a, b := &c.Half[flows.AtoB], &c.Half[flows.BtoA]
+	ws := func(h *flows.Half) *int {
+		if h.WScale < 0 {
+			return nil
+		}
+		v := h.WScale
+		return &v
+	}
+	src := a.WScaleFrom
+	if b.WScaleFrom != a.WScaleFrom {
+		src = a.WScaleFrom + "/" + b.WScaleFrom
+	}
+	ab, ba := &r.Dir[flows.AtoB], &r.Dir[flows.BtoA]
+	return flowRow{
+		File: file, Conn: c.Index,
+		AAddr: a.Addr.Addr().String(), APort: a.Addr.Port(),
+		BAddr: b.Addr.Addr().String(), BPort: b.Addr.Port(),
+		StartS:    c.First.Sub(rep.Start).Seconds(),
+		DurationS: c.Duration().Seconds(),
+		PktsAB:    ab.Pkts, PktsBA: ba.Pkts,
+		BytesAB: ab.Bytes, BytesBA: ba.Bytes,
+		UniqueAB: ab.Unique, UniqueBA: ba.Unique,
+		RetxBytesAB: ab.RetxBytes, RetxBytesBA: ba.RetxBytes,
+		AckedAB: ab.AckedBytes, AckedBA: ba.AckedBytes,
+		TputABKbps: r.ThroughputKbps(flows.AtoB), TputBAKbps: r.ThroughputKbps(flows.BtoA),
+		GoodputAB: r.GoodputKbps(flows.AtoB), GoodputBA: r.GoodputKbps(flows.BtoA),
+		Handshake: c.HandshakeSeen,
+		WScaleA:   ws(a), WScaleB: ws(b), WScaleSource: src,
+		RetxSegsAB: ab.RetxSegs, RetxSegsBA: ba.RetxSegs,
+		OOOSegsAB: ab.OOOSegs, OOOSegsBA: ba.OOOSegs,
+		FoldedDups:  c.Folded,
+		ReusedPorts: c.Reused,
+	}
+}
+
+func (r *flowRow) csv() []string {
+	i := func(v int64) string { return strconv.FormatInt(v, 10) }
+	f := func(v float64, p int) string { return strconv.FormatFloat(v, 'f', p, 64) }
+	ws := func(p *int) string {
+		if p == nil {
+			return ""
+		}
+		return strconv.Itoa(*p)
+	}
+	return []string{
+		r.File, strconv.Itoa(r.Conn), r.AAddr, strconv.Itoa(int(r.APort)), r.BAddr, strconv.Itoa(int(r.BPort)),
+		f(r.StartS, 6), f(r.DurationS, 6),
+		i(r.PktsAB), i(r.PktsBA), i(r.BytesAB), i(r.BytesBA), i(r.UniqueAB), i(r.UniqueBA),
+		i(r.RetxBytesAB), i(r.RetxBytesBA), i(r.AckedAB), i(r.AckedBA),
+		f(r.TputABKbps, 3), f(r.TputBAKbps, 3), f(r.GoodputAB, 3), f(r.GoodputBA, 3),
+		strconv.FormatBool(r.Handshake), ws(r.WScaleA), ws(r.WScaleB), r.WScaleSource,
+		i(r.RetxSegsAB), i(r.RetxSegsBA), i(r.OOOSegsAB), i(r.OOOSegsBA),
+		i(r.FoldedDups), strconv.FormatBool(r.ReusedPorts),
+	}
+}
+
+// flowsFile is one file's part of the JSON output.
+type flowsFile struct {
+	File     string    `json:"file"`
+	Format   string    `json:"format"`
+	Frames   int64     `json:"frames"`
+	Segments int64     `json:"tcp_segments"`
+	Stats    any       `json:"read_stats"`
+	Warnings []string  `json:"warnings"`
+	Conns    []flowRow `json:"conns"`
+}
+
+func init() {
+	addCommand(func(e *env) *cobra.Command {
+		var af analysisFlags
+		var asJSON, asCSV bool
+		var out string
+		c := &cobra.Command{
+			Use:   "flows FILE...",
+			Short: "list every TCP connection with per-direction packets, bytes, retransmitted bytes and goodput",
+			Long: `flows lists the TCP connections of each capture, like 'tshark -q -z conv,tcp',
+plus unique and retransmitted bytes, goodput, handshake and window scale.
+Side a is the side that sent the SYN (or the first packet when no SYN was
+captured). Columns and units are documented in docs/schema.md; every metric in
+docs/metrics.md. FILE may be pcap or pcapng, gzip- or zstd-compressed, or - for
+standard input.`,
+			Example: `  tcpviz flows run.pcap
+  tcpviz flows --csv -o flows.csv campaign/*.pcap.gz`,
+			Args: cobra.MinimumNArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				if asJSON && asCSV {
+					return fmt.Errorf("choose one of --json and --csv")
+				}
+				opts, err := af.options()
+				if err != nil {
+					return err
+				}
+				var files []flowsFile
+				for _, path := range args {
+					rep, err := e.analyze(path, opts)
+					if err != nil {
+						return err
+					}
+					ff := flowsFile{File: path, Format: string(rep.Format), Frames: rep.Stats.Frames, Segments: rep.Stats.Segments, Stats: rep.Stats, Warnings: rep.Warnings}
+					ff.Conns = []flowRow{}
+					if ff.Warnings == nil {
+						ff.Warnings = []string{}
+					}
+					for _, r := range rep.Conns {
+						ff.Conns = append(ff.Conns, newFlowRow(path, rep, r))
+						if r.Conn.Half[0].WScale < 0 || r.Conn.Half[1].WScale < 0 {
+							fmt.Fprintf(e.stderr, "note: %s conn %d: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, r.Conn.Index)
+						}
+					}
+					files = append(files, ff)
+				}
+				write := func(w io.Writer) error {
+					switch {
+					case asJSON:
+						enc := json.NewEncoder(w)
+						enc.SetIndent("", "  ")
+						return enc.Encode(map[string]any{"schema": flowsSchema, "files": files})
+					case asCSV:
+						cw := csv.NewWriter(w)
+						cw.Write(flowColumns)
+						for _, f := range files {
+							for i := range f.Conns {
+								cw.Write(f.Conns[i].csv())
+							}
+						}
+						cw.Flush()
+						return cw.Error()
+					}
+					return writeFlowsTable(w, files)
+				}
+				if out != "" {
+					return writeFileAtomic(out, func(f *os.File) error { return write(f) })
+				}
+				return write(e.stdout)
+			},
+		}
+		af.register(c)
+		c.Flags().BoolVar(&asJSON, "json", false, "write JSON (schema "+flowsSchema+")")
+		c.Flags().BoolVar(&asCSV, "csv", false, "write CSV (schema "+flowsSchema+")")
+		c.Flags().StringVarP(&out, "output", "o", "", "write to this file (atomically) instead of standard output")
+		return c
+	})
+}
+
+func writeFlowsTable(w io.Writer, files []flowsFile) error {
+	for _, f := range files {
+		fmt.Fprintf(w, "%s: %s, %d frames, %d TCP segments, %d connections\n", f.File, f.Format, f.Frames, f.Segments, len(f.Conns))
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "conn\ta\tb\tstart_s\tdur_s\tpkts a>b\tpkts b>a\tbytes a>b\tbytes b>a\tretx a>b\tretx b>a\tgoodput a>b kbit/s\tgoodput b>a kbit/s\thandshake\twscale a/b\tfolded\t")
+		for _, r := range f.Conns {
+			ws := func(p *int) string {
+				if p == nil {
+					return "?"
+				}
+				return strconv.Itoa(*p)
+			}
+			hs := "no"
+			if r.Handshake {
+				hs = "yes"
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%.3f\t%.3f\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.1f\t%s\t%s/%s\t%d\t\n",
+				r.Conn, hostPort(r.AAddr, r.APort), hostPort(r.BAddr, r.BPort), r.StartS, r.DurationS,
+				r.PktsAB, r.PktsBA, r.BytesAB, r.BytesBA, r.RetxBytesAB, r.RetxBytesBA,
+				r.GoodputAB, r.GoodputBA, hs, ws(r.WScaleA), ws(r.WScaleB), r.FoldedDups)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w, "bytes = TCP payload incl. retransmissions; goodput = payload bytes the peer acknowledged / duration (docs/metrics.md); wscale ? = unknown")
+	return nil
+}
+
+func hostPort(addr string, port uint16) string {
+	for i := 0; i < len(addr); i++ {
+		if addr[i] == ':' {
+			return "[" + addr + "]:" + strconv.Itoa(int(port))
+		}
+	}
+	return addr + ":" + strconv.Itoa(int(port))
+}

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/tcpviz/tcpviz/testbed/sat"
+)
+
+func init() {
+	testbedSubs = append(testbedSubs, newTestbedSat, newTestbedSatHelper)
+}
+
+func newTestbedSat(e *env) *cobra.Command {
+	cfg := sat.DefaultConfig()
+	var (
+		out, window, rate, loss, queue, lanRate, pepBuf string
+		matrix                                          []string
+		pep, cleanup, jsonOut                           bool
+	)
+	c := &cobra.Command{
+		Use:   "sat [--matrix 'pep=on,off window=default,20KB'] [KEY=V1,V2 ...]",
+		Short: "satellite link (300 ms one way) with/without a split-TCP PEP: iperf3 upload, captures at client and server",
+		Long: `sat builds fresh network namespaces cli — lanemu — rtr — satemu — srv (10.77.0.0/16,
+inside the namespaces only), emulates the links in user space (AF_PACKET forwarder;
+tc netem where the kernel has it), optionally runs a transparent split-TCP PEP in rtr
+(nftables tproxy), runs "iperf3 -c srv -t DURATION -C CC [-w WINDOW]" from cli and
+captures with tcpdump -s 96 at the client (c0) and the server (v0).
+
+Each run writes OUT/NAME/{client,server}.pcap with a JSON sidecar each
+(client.json, server.json), iperf3 output, emulator/PEP logs and result.json.
+NAME lists the matrix parameters, e.g. pep-on_window-20KB. Matrix axes may be given
+with --matrix (repeatable) or as arguments: pep, window, cc, duration, delay, jitter,
+rate, loss, queue, emulator, pepbuf. Runs are sequential with fresh namespaces each.
+
+Needs root, iproute2, iperf3, tcpdump, and nft for --pep.`,
+		Example: `  tcpviz testbed sat --out runs --duration 10s --matrix 'pep=on,off window=default,20KB'
+  tcpviz testbed sat --out runs --pep --window 20KB --cc bbr
+  tcpviz testbed sat --cleanup`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := e.ctx
+			if cleanup {
+				names, err := sat.CleanupStale(ctx)
+				fmt.Fprintf(e.stdout, "removed %d namespace(s) %v\n", len(names), names)
+				return err
+			}
+			if os.Geteuid() != 0 {
+				return &exitError{2, errors.New("testbed sat needs root (network namespaces, AF_PACKET)")}
+			}
+			set := func(k, v string) error {
+				if v == "" {
+					return nil
+				}
+				if err := cfg.Set(k, v); err != nil {
+					return &exitError{2, err}
+				}
+				return nil
+			}
+			cfg.PEP = pep
+			for _, kv := range [][2]string{{"window", window}, {"rate", rate}, {"loss", loss}, {"queue", queue}, {"pepbuf", pepBuf}} {
+				if err := set(kv[0], kv[1]); err != nil {
+					return err
+				}
+			}
+			if err := set("cc", cfg.CC); err != nil {
+				return err
+			}
+			if lanRate != "" {
+				r, err := sat.ParseRate(lanRate)
+				if err != nil {
+					return &exitError{2, err}
+				}
+				cfg.LAN.RateBps = r
+			}
+			if cfg.Duration < time.Second {
+				return &exitError{2, errors.New("--duration must be at least 1s")}
+			}
+			for _, a := range args {
+				if !strings.Contains(a, "=") {
+					return &exitError{2, fmt.Errorf("argument %q: want KEY=V1,V2 matrix axis", a)}
+				}
+			}
+			axes, err := sat.ParseMatrix(append(matrix, args...))
+			if err != nil {
+				return &exitError{2, err}
+			}
+			exe, err := os.Executable()
+			if err != nil {
+				return err
+			}
+			cfg.Helper = []string{exe, "testbed", "sat-helper"}
+			logf := func(f string, a ...any) {
+				fmt.Fprintf(e.stderr, time.Now().Format("15:04:05 ")+f+"\n", a...)
+			}
+			results, runErr := sat.RunMatrix(ctx, cfg, out, axes, logf)
+			if jsonOut {
+				enc := json.NewEncoder(e.stdout)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(results); err != nil {
+					return err
+				}
+			} else {
+				printSatResults(e, results)
+			}
+			if runErr != nil && len(results) > 0 {
+				return &exitError{3, runErr}
+			}
+			return runErr
+		},
+	}
+	f := c.Flags()
+	f.StringVarP(&out, "out", "o", "sat-runs", "output directory; one subdirectory per run")
+	f.BoolVar(&pep, "pep", false, "run the transparent split-TCP PEP in the router")
+	f.StringVar(&cfg.CC, "cc", cfg.CC, "congestion control of the sender and the PEP: cubic, reno or bbr (iperf3 -C)")
+	f.StringVar(&window, "window", "", "iperf3 -w socket buffer / window limit, e.g. 20KB; empty or 'default' keeps the defaults")
+	f.DurationVar(&cfg.Duration, "duration", cfg.Duration, "iperf3 transfer time (-t, whole seconds)")
+	f.DurationVar(&cfg.Sat.Delay, "delay", cfg.Sat.Delay, "satellite one-way delay (RTT is about twice this)")
+	f.DurationVar(&cfg.Sat.Jitter, "jitter", 0, "satellite delay jitter (± uniform, no reordering)")
+	f.StringVar(&rate, "rate", "10Mbit", "satellite rate in bit/s (k/M/G prefixes)")
+	f.StringVar(&loss, "loss", "", "satellite random loss, fraction or percent (0.01 or 1%)")
+	f.StringVar(&queue, "queue", "", "satellite queue limit in bytes (K/M suffix); default one BDP")
+	f.DurationVar(&cfg.LAN.Delay, "lan-delay", cfg.LAN.Delay, "LAN (client–router) one-way delay")
+	f.StringVar(&lanRate, "lan-rate", "100Mbit", "LAN rate in bit/s")
+	f.StringVar(&pepBuf, "pep-buf", "", "force SO_RCVBUF/SO_SNDBUF on the PEP's sockets (bytes, K/M suffix); default autotuning")
+	f.StringVar(&cfg.Emulator, "emulator", cfg.Emulator, "link emulation: auto (netem if present, else userspace), userspace or netem")
+	f.IntVar(&cfg.Snaplen, "snaplen", cfg.Snaplen, "tcpdump snap length, bytes")
+	f.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed for the emulators' loss and jitter")
+	f.StringArrayVar(&matrix, "matrix", nil, "matrix axes, e.g. 'pep=on,off window=default,20KB' (repeatable)")
+	f.BoolVar(&cleanup, "cleanup", false, "only delete namespaces left by killed runs ("+sat.NSPrefix+"*) and exit")
+	f.BoolVar(&jsonOut, "json", false, "print results as JSON")
+	return c
+}
+
+func printSatResults(e *env, results []sat.Result) {
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d)/1e6) }
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "run\temulator\thandshake_ms\tack_rtt_median_ms\tseq_1s_B\tacked_1s_B\tsent_Mbit/s\trecv_Mbit/s\tclient capture")
+	for _, r := range results {
+		rel, err := filepath.Rel(".", r.ClientPcap)
+		if err != nil {
+			rel = r.ClientPcap
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%.2f\t%.2f\t%s\n", r.Name, r.Emulator,
+			ms(r.Client.HandshakeRTT), ms(r.Client.ACKRTTMedian), r.Client.SeqProgress1s, r.Client.Acked1s,
+			r.SentBps/1e6, r.RecvBps/1e6, rel)
+	}
+	tw.Flush()
+}
+
+func newTestbedSatHelper(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:    "sat-helper ROLE JSON",
+		Short:  "internal: link emulator (emu), PEP (pep) or offload switch (offload) inside a namespace",
+		Hidden: true,
+		Args:   cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return sat.Helper(e.ctx, args[0], args[1], e.stdout)
+		},
+	}
+}

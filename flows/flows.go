@@ -1,0 +1,334 @@
+package flows
+
+import (
+	"net/netip"
+	"time"
+
+	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/internal/seq"
+)
+
+// Direction indexes Conn.Half: AtoB is data sent by side A, the side that
+// sent the SYN (or, when no SYN was seen, the sender of the first packet).
+type Direction uint8
+
+// Directions.
+const (
+	AtoB Direction = 0
+	BtoA Direction = 1
+)
+
+// Reverse returns the other direction.
+func (d Direction) Reverse() Direction { return 1 - d }
+
+// String returns "ab" or "ba", the names used in every output.
+func (d Direction) String() string {
+	if d == AtoB {
+		return "ab"
+	}
+	return "ba"
+}
+
+// Key names a connection independently of direction: Lo is the lesser
+// endpoint.
+type Key struct{ Lo, Hi netip.AddrPort }
+
+// KeyOf returns the key of a segment from src to dst.
+func KeyOf(src, dst netip.AddrPort) Key {
+	if src.Compare(dst) <= 0 {
+		return Key{src, dst}
+	}
+	return Key{dst, src}
+}
+
+// Half is one direction of a connection: what side A (for Half[AtoB]) or B
+// sent, and the handshake facts of that side.
+type Half struct {
+	Addr netip.AddrPort // the sender of this direction
+
+	// SynSeen reports that this side's SYN (or SYN-ACK) was captured; Syn
+	// holds its options then.
+	SynSeen bool
+	Syn     capture.Options
+	// ISN is this side's initial sequence number, valid iff ISNKnown: from
+	// its SYN, or inferred from the peer's SYN-ACK acknowledgment.
+	ISN      seq.Num
+	ISNKnown bool
+	// Base is the sequence number with relative offset 0: the ISN when known,
+	// else one before the first sequence number seen from this side, so that
+	// the first byte seen has offset 1 (as tshark's relative numbers).
+	Base      seq.Num
+	BaseKnown bool
+	// WScale is the window-scale shift applied to this side's window field
+	// (RFC 7323 §2.3, clamped to 14), 0 when scaling is off, or -1 when it is
+	// unknown because the handshake was not captured.
+	WScale int
+	// WScaleFrom says how WScale was decided: "handshake", "syn-ack" (the
+	// SYN-ACK alone decides that scaling is off, RFC 7323 §1.3), "override"
+	// (--wscale) or "unknown".
+	WScaleFrom string
+
+	FinSeen bool  // a FIN from this side was captured
+	FinRel  int64 // relative offset of that FIN, valid iff FinSeen
+	RstSeen bool  // an RST from this side was captured
+
+	unwrap seq.Unwrapper
+	dedup  *dedupRing
+}
+
+// Conn is one TCP connection.
+type Conn struct {
+	Index int // 0-based, in order of first packet (tshark's tcp.stream)
+	Key   Key
+	Half  [2]Half
+	// HandshakeSeen reports that both the SYN and the SYN-ACK were captured.
+	HandshakeSeen bool
+	First, Last   capture.Timestamp // capture times of the first and last packet
+	FirstFrame    int64             // frame number of the first packet
+	// Folded counts packets recognised as copies of a packet already
+	// counted (see Tracker.Add) and left out of every metric.
+	Folded int64
+	// Reused reports that this connection started on a 4-tuple that an
+	// earlier connection of the capture used (port reuse).
+	Reused bool
+}
+
+// Duration returns Last − First.
+func (c *Conn) Duration() time.Duration { return c.Last.Sub(c.First) }
+
+// DirOf returns the direction of a segment sent by src.
+func (c *Conn) DirOf(src netip.AddrPort) Direction {
+	if src == c.Half[AtoB].Addr {
+		return AtoB
+	}
+	return BtoA
+}
+
+// ScaledWindow returns the receive window in bytes advertised by a segment
+// sent in direction d with raw window field raw, and false when the scale is
+// unknown. Windows in SYN segments are never scaled (RFC 7323 §2.2).
+func (c *Conn) ScaledWindow(d Direction, raw uint16, syn bool) (int64, bool) {
+	if syn {
+		return int64(raw), true
+	}
+	ws := c.Half[d].WScale
+	if ws < 0 {
+		return int64(raw), false
+	}
+	return int64(raw) << uint(ws), true
+}
+
+// Options configure a Tracker.
+type Options struct {
+	// WScale, when ≥ 0, is the window-scale shift to assume for both sides
+	// of connections whose handshake was not captured (the CLI's --wscale).
+	// -1 (or any negative value) leaves such shifts unknown.
+	WScale int
+	// NoFold turns off the folding of duplicate copies.
+	NoFold bool
+}
+
+// Packet is what Tracker.Add returns for one segment.
+type Packet struct {
+	Conn *Conn
+	Dir  Direction
+	// Dup reports that the segment is a copy of a packet already seen (an
+	// 802.11 retry, a relayed copy, a second interface); it is counted in
+	// Conn.Folded and must be left out of metrics.
+	Dup bool
+	// New reports that this segment opened Conn.
+	New bool
+	// Seq and End are the segment's relative offsets in its direction's
+	// sequence space (End = Seq + SeqLen); Seq 0 is the ISN.
+	Seq, End int64
+	// Ack is the relative offset of the acknowledgment number in the
+	// reverse direction's sequence space, valid iff AckValid (ACK flag set
+	// and that direction's base known).
+	Ack      int64
+	AckValid bool
+}
+
+// Tracker groups segments into connections. The zero value is not usable;
+// call NewTracker.
+type Tracker struct {
+	opts  Options
+	live  map[Key]*Conn
+	conns []*Conn
+}
+
+// NewTracker returns an empty Tracker.
+func NewTracker(opts Options) *Tracker {
+	return &Tracker{opts: opts, live: make(map[Key]*Conn)}
+}
+
+// Conns returns every connection seen so far, in index order.
+func (t *Tracker) Conns() []*Conn { return t.conns }
+
+// Add assigns s to its connection and returns where it belongs.
+func (t *Tracker) Add(s *capture.Segment) Packet {
+	k := KeyOf(s.Src, s.Dst)
+	c := t.live[k]
+	syn := s.Flags.Has(capture.SYN) && !s.Flags.Has(capture.ACK)
+	if c != nil && syn && startsNew(c, s) {
+		c = nil
+	}
+	p := Packet{}
+	if c == nil {
+		reused := t.live[k] != nil
+		c = t.newConn(k, s)
+		c.Reused = reused
+		t.live[k] = c
+		p.New = true
+	}
+	d := c.DirOf(s.Src)
+	p.Conn, p.Dir = c, d
+	if !t.opts.NoFold && !p.New && c.Half[d].dedup.seen(s) {
+		c.Folded++
+		if s.Time > c.Last {
+			c.Last = s.Time
+		}
+		p.Dup = true
+		return p
+	}
+	if !t.opts.NoFold {
+		if c.Half[d].dedup == nil {
+			c.Half[d].dedup = &dedupRing{}
+		}
+		c.Half[d].dedup.add(s)
+	}
+	if s.Time > c.Last {
+		c.Last = s.Time
+	}
+	if s.Time < c.First {
+		c.First = s.Time
+	}
+	t.handshake(c, d, s)
+	h := &c.Half[d]
+	if !h.BaseKnown {
+		h.Base = s.Seq - 1
+		h.BaseKnown = true
+		h.unwrap = seq.NewUnwrapper(h.Base)
+	}
+	p.Seq = h.unwrap.Unwrap(s.Seq)
+	p.End = p.Seq + int64(s.SeqLen())
+	if s.Flags.Has(capture.FIN) {
+		if !h.FinSeen {
+			h.FinRel = p.Seq + int64(s.PayloadLen)
+		}
+		h.FinSeen = true
+	}
+	if s.Flags.Has(capture.RST) {
+		h.RstSeen = true
+	}
+	if s.Flags.Has(capture.ACK) {
+		r := &c.Half[d.Reverse()]
+		if !r.BaseKnown {
+			// Nothing seen from the peer yet: the ACK marks its offset 1.
+			r.Base = s.Ack - 1
+			r.BaseKnown = true
+			r.unwrap = seq.NewUnwrapper(r.Base)
+		}
+		p.Ack = r.unwrap.Peek(s.Ack)
+		p.AckValid = true
+	}
+	return p
+}
+
+// startsNew reports whether a SYN (without ACK) on an existing connection's
+// 4-tuple opens a new connection: yes unless it repeats the SYN this
+// connection started with (a SYN retransmission).
+func startsNew(c *Conn, s *capture.Segment) bool {
+	d := c.DirOf(s.Src)
+	h := &c.Half[d]
+	if d == AtoB && h.ISNKnown && h.ISN == s.Seq {
+		return false
+	}
+	return true
+}
+
+func (t *Tracker) newConn(k Key, s *capture.Segment) *Conn {
+	c := &Conn{Index: len(t.conns), Key: k, First: s.Time, Last: s.Time, FirstFrame: s.Frame}
+	a, b := s.Src, s.Dst
+	if s.Flags.Has(capture.SYN) && s.Flags.Has(capture.ACK) {
+		a, b = b, a // a SYN-ACK first: its receiver sent the SYN
+	}
+	c.Half[AtoB].Addr, c.Half[BtoA].Addr = a, b
+	for i := range c.Half {
+		c.Half[i].WScale = -1
+		c.Half[i].WScaleFrom = "unknown"
+	}
+	t.applyOverride(c)
+	t.conns = append(t.conns, c)
+	return c
+}
+
+func (t *Tracker) applyOverride(c *Conn) {
+	if t.opts.WScale < 0 {
+		return
+	}
+	for i := range c.Half {
+		if c.Half[i].WScaleFrom == "unknown" {
+			c.Half[i].WScale = min(t.opts.WScale, 14)
+			c.Half[i].WScaleFrom = "override"
+		}
+	}
+}
+
+// handshake records SYN facts and decides the window scale (RFC 7323 §1.3:
+// scaling is on only if both SYNs carry the option; a SYN-ACK carries it only
+// if the SYN did).
+func (t *Tracker) handshake(c *Conn, d Direction, s *capture.Segment) {
+	if !s.Flags.Has(capture.SYN) {
+		return
+	}
+	h := &c.Half[d]
+	if !h.SynSeen {
+		h.SynSeen = true
+		h.Syn = s.Opts
+		h.ISN, h.ISNKnown = s.Seq, true
+		h.Base, h.BaseKnown = s.Seq, true
+		h.unwrap = seq.NewUnwrapper(s.Seq)
+	}
+	if s.Flags.Has(capture.ACK) {
+		// The SYN-ACK acknowledges the peer's ISN + 1.
+		r := &c.Half[d.Reverse()]
+		if !r.ISNKnown {
+			r.ISN, r.ISNKnown = s.Ack-1, true
+			r.Base, r.BaseKnown = s.Ack-1, true
+			r.unwrap = seq.NewUnwrapper(s.Ack - 1)
+		}
+	}
+	a, b := &c.Half[AtoB], &c.Half[BtoA]
+	c.HandshakeSeen = a.SynSeen && b.SynSeen
+	set := func(h *Half, ws int, from string) {
+		h.WScale, h.WScaleFrom = ws, from
+	}
+	switch {
+	case a.SynSeen && b.SynSeen:
+		if a.Syn.WScale >= 0 && b.Syn.WScale >= 0 {
+			set(a, clampWS(a.Syn.WScale), "handshake")
+			set(b, clampWS(b.Syn.WScale), "handshake")
+		} else {
+			set(a, 0, "handshake")
+			set(b, 0, "handshake")
+		}
+	case b.SynSeen: // SYN-ACK without the SYN
+		if b.Syn.WScale < 0 {
+			set(a, 0, "syn-ack")
+			set(b, 0, "syn-ack")
+		} else {
+			set(b, clampWS(b.Syn.WScale), "syn-ack")
+		}
+	case a.SynSeen && a.Syn.WScale < 0:
+		set(a, 0, "syn")
+		set(b, 0, "syn")
+	}
+	t.applyOverride(c)
+}
+
+func clampWS(ws int16) int {
+	if ws > 14 {
+		return 14 // RFC 7323 §2.3: treat larger shifts as 14
+	}
+	return int(ws)
+}

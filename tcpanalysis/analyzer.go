@@ -1,0 +1,316 @@
+package tcpanalysis
+
+import (
+	"errors"
+	"io"
+	"time"
+
+	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/flows"
+)
+
+// SegKind classifies a data segment in the time-sequence series
+// (docs/metrics.md#segment-classes).
+type SegKind uint8
+
+// Segment classes, decided from sequence space alone.
+const (
+	// KindNew: every byte is above the highest byte seen so far in this
+	// direction.
+	KindNew SegKind = iota
+	// KindRetransmitted: at least one byte was seen before in this direction.
+	KindRetransmitted
+	// KindOutOfOrder: never-seen bytes below the highest byte seen so far (a
+	// segment that overtook others, or one whose earlier copy the capture
+	// missed).
+	KindOutOfOrder
+)
+
+func (k SegKind) String() string {
+	switch k {
+	case KindRetransmitted:
+		return "retransmitted"
+	case KindOutOfOrder:
+		return "out_of_order"
+	}
+	return "new"
+}
+
+// SegPoint is one segment in a time-sequence series: the bytes
+// [Start, End) of its direction's relative sequence space (0 = ISN; SYN and
+// FIN occupy one each).
+type SegPoint struct {
+	Time       capture.Timestamp
+	Frame      int64
+	Start, End int64 // relative sequence offsets in bytes
+	Payload    int   // payload bytes
+	Flags      capture.Flags
+	Kind       SegKind
+}
+
+// AckPoint is one acknowledgment of a direction's data, sent by the peer:
+// the cumulative ACK and the receive-window edge Ack + Window (RFC 9293
+// §3.8.6), in the data direction's relative sequence space.
+type AckPoint struct {
+	Time  capture.Timestamp
+	Frame int64
+	Ack   int64 // relative cumulative acknowledgment, bytes
+	// Window is the advertised receive window in bytes (scaled per RFC 7323);
+	// when WindowKnown is false the scale is unknown and Window holds the raw
+	// field value, which must not be read as bytes.
+	Window      int64
+	WindowKnown bool
+}
+
+// SACKPoint is one SACK block (RFC 2018) sent by the peer: it holds bytes
+// [Left, Right) of the data direction's relative sequence space.
+type SACKPoint struct {
+	Time        capture.Timestamp
+	Frame       int64
+	Left, Right int64
+}
+
+// Series is the full time-sequence data of one connection, indexed by the
+// direction of the data: Acks[flows.AtoB] are the ACKs B sent for A's data.
+// Each slice is in capture (frame) order.
+type Series struct {
+	Segs  [2][]SegPoint
+	Acks  [2][]AckPoint
+	SACKs [2][]SACKPoint
+}
+
+// DirStats are the counts of one direction of a connection
+// (docs/metrics.md#per-connection-summary). Copies folded by flows are not
+// counted anywhere here.
+type DirStats struct {
+	Pkts     int64 // segments sent in this direction
+	DataPkts int64 // segments with payload
+	Bytes    int64 // payload bytes, retransmissions included
+	Unique   int64 // distinct payload bytes in sequence space
+	// RetxBytes are payload bytes sent again: Bytes − Unique.
+	RetxBytes int64
+	RetxSegs  int64 // data segments with at least one byte seen before
+	OOOSegs   int64 // data segments classed KindOutOfOrder
+	// AckedBytes are the unique payload bytes the peer acknowledged: the
+	// highest cumulative ACK minus the first data byte, not counting the
+	// FIN (docs/metrics.md#goodput). 0 when no ACK was seen.
+	AckedBytes int64
+	// HighSeq is the highest relative sequence offset sent (end of the
+	// highest segment), MaxAck the highest relative ACK received for this
+	// direction's data (valid iff AckSeen).
+	HighSeq, MaxAck int64
+	AckSeen         bool
+	// FirstData and LastData are the times of the first and last segment
+	// with payload (zero if none).
+	FirstData, LastData capture.Timestamp
+}
+
+// Summary is the per-connection result.
+type Summary struct {
+	Conn *flows.Conn
+	Dir  [2]DirStats
+}
+
+// Duration returns the connection's duration: last packet − first packet.
+func (s *Summary) Duration() time.Duration { return s.Conn.Duration() }
+
+// ThroughputKbps returns direction d's throughput in kbit/s: payload bytes
+// including retransmissions × 8 / duration / 1000
+// (docs/metrics.md#throughput). 0 for a zero duration.
+func (s *Summary) ThroughputKbps(d flows.Direction) float64 {
+	return kbps(s.Dir[d].Bytes, s.Duration())
+}
+
+// GoodputKbps returns direction d's goodput in kbit/s: AckedBytes × 8 /
+// duration / 1000 over the connection's duration
+// (docs/metrics.md#goodput). 0 for a zero duration.
+func (s *Summary) GoodputKbps(d flows.Direction) float64 {
+	return kbps(s.Dir[d].AckedBytes, s.Duration())
+}
+
+func kbps(bytes int64, d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return float64(bytes) * 8 / d.Seconds() / 1000
+}
+
+// ConnResult is everything computed for one connection. Series is nil unless
+// Options.Keep selected the connection.
+type ConnResult struct {
+	Summary
+	Series *Series
+}
+
+// Options configure an Analyzer.
+type Options struct {
+	Flows flows.Options
+	// Keep selects the connections (by index) whose full series are kept;
+	// nil keeps none. Memory for a kept connection grows with its packets.
+	Keep func(index int) bool
+}
+
+// Analyzer consumes segments in capture order and maintains per-connection
+// results. It is not safe for concurrent use.
+type Analyzer struct {
+	opts    Options
+	tracker *flows.Tracker
+	res     []*connState
+}
+
+type connState struct {
+	ConnResult
+	seen    [2]spanSet
+	highPay [2]int64 // end of the highest payload byte seen, per direction
+	anyPay  [2]bool
+}
+
+// New returns an Analyzer.
+func New(opts Options) *Analyzer {
+	return &Analyzer{opts: opts, tracker: flows.NewTracker(opts.Flows)}
+}
+
+// Add processes one segment.
+func (a *Analyzer) Add(s *capture.Segment) {
+	p := a.tracker.Add(s)
+	if p.New {
+		cs := &connState{ConnResult: ConnResult{Summary: Summary{Conn: p.Conn}}}
+		if a.opts.Keep != nil && a.opts.Keep(p.Conn.Index) {
+			cs.Series = &Series{}
+		}
+		a.res = append(a.res, cs)
+	}
+	if p.Dup {
+		return
+	}
+	cs := a.res[p.Conn.Index]
+	d := p.Dir
+	st := &cs.Dir[d]
+	st.Pkts++
+	start := p.Seq
+	if s.Flags.Has(capture.SYN) {
+		start++ // payload starts after the SYN
+	}
+	kind := KindNew
+	if n := int64(s.PayloadLen); n > 0 {
+		end := start + n
+		st.DataPkts++
+		st.Bytes += n
+		if st.FirstData == 0 {
+			st.FirstData = s.Time
+		}
+		st.LastData = s.Time
+		fresh := cs.seen[d].add(start, end)
+		st.Unique += fresh
+		st.RetxBytes += n - fresh
+		switch {
+		case fresh < n:
+			kind = KindRetransmitted
+			st.RetxSegs++
+		case cs.anyPay[d] && start < cs.highPay[d]:
+			kind = KindOutOfOrder
+			st.OOOSegs++
+		}
+		if !cs.anyPay[d] || end > cs.highPay[d] {
+			cs.highPay[d] = end
+			cs.anyPay[d] = true
+		}
+	}
+	if s.SeqLen() > 0 && p.End > st.HighSeq {
+		st.HighSeq = p.End
+	}
+	var win int64
+	var winKnown bool
+	if p.AckValid {
+		r := &cs.Dir[d.Reverse()]
+		if !r.AckSeen || p.Ack > r.MaxAck {
+			r.MaxAck = p.Ack
+		}
+		r.AckSeen = true
+		win, winKnown = p.Conn.ScaledWindow(d, s.Window, s.Flags.Has(capture.SYN))
+	}
+	if ser := cs.Series; ser != nil {
+		if s.SeqLen() > 0 {
+			ser.Segs[d] = append(ser.Segs[d], SegPoint{Time: s.Time, Frame: s.Frame, Start: p.Seq, End: p.End, Payload: s.PayloadLen, Flags: s.Flags, Kind: kind})
+		}
+		if p.AckValid {
+			rd := d.Reverse()
+			ser.Acks[rd] = append(ser.Acks[rd], AckPoint{Time: s.Time, Frame: s.Frame, Ack: p.Ack, Window: win, WindowKnown: winKnown})
+			for i := 0; i < int(s.Opts.NSACK); i++ {
+				b := s.Opts.SACK[i]
+				l := p.Ack + int64(p.Conn.Half[rd].Base.Dist(b.Left)) - int64(p.Conn.Half[rd].Base.Dist(s.Ack))
+				r := l + b.Left.Dist(b.Right)
+				ser.SACKs[rd] = append(ser.SACKs[rd], SACKPoint{Time: s.Time, Frame: s.Frame, Left: l, Right: r})
+			}
+		}
+	}
+}
+
+// Results returns the results of every connection in index order, with
+// AckedBytes computed from what has been seen so far.
+func (a *Analyzer) Results() []*ConnResult {
+	out := make([]*ConnResult, len(a.res))
+	for i, cs := range a.res {
+		for d := range cs.Dir {
+			st := &cs.Dir[d]
+			h := &cs.Conn.Half[d]
+			st.AckedBytes = 0
+			if st.AckSeen {
+				end := st.MaxAck
+				if h.FinSeen && h.FinRel < end {
+					end = h.FinRel
+				}
+				st.AckedBytes = max(0, end-1)
+			}
+		}
+		out[i] = &cs.ConnResult
+	}
+	return out
+}
+
+// Report is the analysis of one capture file.
+type Report struct {
+	File     string
+	Format   capture.Format
+	Stats    capture.Stats
+	Warnings []string          // problems that did not stop the analysis
+	// Start is the time of the capture's first frame in file order (any
+	// protocol): the origin of every "seconds since the capture start".
+	Start capture.Timestamp
+	Conns    []*ConnResult
+}
+
+// AnalyzeFile reads the capture at path ("-" for standard input) and
+// analyses every TCP segment in it. Errors are those of capture.Open and
+// capture.Reader.Next (a *capture.FrameError naming the file and frame);
+// a capture cut mid-record is not an error but a warning in the Report.
+func AnalyzeFile(path string, opts Options) (*Report, error) {
+	r, err := capture.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return Analyze(r, opts)
+}
+
+// Analyze reads every segment from r; see AnalyzeFile.
+func Analyze(r *capture.Reader, opts Options) (*Report, error) {
+	a := New(opts)
+	var s capture.Segment
+	rep := &Report{File: r.Name(), Format: r.Format()}
+	for {
+		err := r.Next(&s)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		a.Add(&s)
+	}
+	rep.Stats = r.Stats()
+	rep.Start = rep.Stats.First
+	rep.Warnings = r.Warnings()
+	rep.Conns = a.Results()
+	return rep, nil
+}
