@@ -1,0 +1,224 @@
+package plot
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
+)
+
+// Colours of the time-sequence graph, after tcptrace/xplot: data black,
+// retransmissions red, out-of-order blue, ACK line green, receive-window
+// line olive, SACK blocks purple, SYN/FIN orange.
+var (
+	ColData    = color.RGBA{0, 0, 0, 255}
+	ColRetx    = color.RGBA{220, 20, 20, 255}
+	ColOOO     = color.RGBA{30, 90, 230, 255}
+	ColAck     = color.RGBA{0, 150, 0, 255}
+	ColWindow  = color.RGBA{180, 160, 0, 255}
+	ColSACK    = color.RGBA{150, 40, 190, 255}
+	ColControl = color.RGBA{240, 130, 0, 255}
+)
+
+// TimeSeqOptions select what a time-sequence graph shows.
+type TimeSeqOptions struct {
+	Dir flows.Direction
+	// From and To limit the x axis, as offsets from the connection's first
+	// packet; To ≤ 0 means the end of the connection.
+	From, To time.Duration
+	Title    string // empty: a title naming the endpoints
+}
+
+// bars draws vertical segments [Y0, Y1] at X, one colour for all.
+type bars struct {
+	x, y0, y1 []float64
+	style     draw.LineStyle
+}
+
+func (b *bars) Plot(c draw.Canvas, p *gplot.Plot) {
+	trX, trY := p.Transforms(&c)
+	c.SetLineStyle(b.style)
+	for i := range b.x {
+		x := trX(b.x[i])
+		y0, y1 := trY(b.y0[i]), trY(b.y1[i])
+		if y1-y0 < vg.Points(0.6) { // keep one-byte segments visible
+			y1 = y0 + vg.Points(0.6)
+		}
+		var path vg.Path
+		path.Move(vg.Point{X: x, Y: y0})
+		path.Line(vg.Point{X: x, Y: y1})
+		c.Stroke(path)
+	}
+}
+
+func (b *bars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	if len(b.x) == 0 {
+		return 0, 0, 0, 0
+	}
+	xmin, xmax, ymin, ymax = b.x[0], b.x[0], b.y0[0], b.y1[0]
+	for i := range b.x {
+		xmin, xmax = min(xmin, b.x[i]), max(xmax, b.x[i])
+		ymin, ymax = min(ymin, b.y0[i]), max(ymax, b.y1[i])
+	}
+	return
+}
+
+func (b *bars) Thumbnail(c *draw.Canvas) {
+	x := (c.Min.X + c.Max.X) / 2
+	c.StrokeLine2(b.style, x, c.Min.Y, x, c.Max.Y)
+}
+
+func (b *bars) add(x, y0, y1 float64) {
+	b.x = append(b.x, x)
+	b.y0 = append(b.y0, y0)
+	b.y1 = append(b.y1, y1)
+}
+
+// Endpoints returns "a:port → b:port" for direction d of c.
+func Endpoints(c *flows.Conn, d flows.Direction) string {
+	return fmt.Sprintf("%s → %s", c.Half[d].Addr, c.Half[d.Reverse()].Addr)
+}
+
+// TimeSeq draws the Stevens time-sequence graph of direction o.Dir of r,
+// which must have been analysed with its Series kept: x is seconds since the
+// connection's first packet, y bytes relative to the ISN of the data
+// direction. It returns an error when r has no series.
+func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (*gplot.Plot, error) {
+	if r.Series == nil {
+		return nil, fmt.Errorf("connection %d was analysed without its series", r.Conn.Index)
+	}
+	c := r.Conn
+	d := o.Dir
+	t0 := c.First
+	in := func(t capture.Timestamp) bool {
+		dt := t.Sub(t0)
+		return dt >= o.From && (o.To <= 0 || dt <= o.To)
+	}
+	x := func(t capture.Timestamp) float64 { return t.Sub(t0).Seconds() }
+
+	p := gplot.New()
+	p.Title.Text = o.Title
+	if p.Title.Text == "" {
+		p.Title.Text = fmt.Sprintf("conn %d: %s (time-sequence)", c.Index, Endpoints(c, d))
+	}
+	p.X.Label.Text = "time since connection start (s)"
+	p.Y.Label.Text = "relative sequence number (bytes)"
+	p.Legend.Top = false // the empty corner of a time-sequence graph
+	p.Legend.Left = false
+	p.Legend.XOffs = -vg.Points(6)
+	p.Legend.YOffs = vg.Points(6)
+	p.Add(plotter.NewGrid())
+
+	style := func(col color.Color, w float64) draw.LineStyle {
+		return draw.LineStyle{Color: col, Width: vg.Points(w)}
+	}
+	data := &bars{style: style(ColData, 1)}
+	retx := &bars{style: style(ColRetx, 1.3)}
+	ooo := &bars{style: style(ColOOO, 1.3)}
+	ctl := &bars{style: style(ColControl, 1.3)}
+	for _, s := range r.Series.Segs[d] {
+		if !in(s.Time) {
+			continue
+		}
+		b := data
+		switch {
+		case s.Payload == 0:
+			b = ctl
+		case s.Kind == tcpanalysis.KindRetransmitted:
+			b = retx
+		case s.Kind == tcpanalysis.KindOutOfOrder:
+			b = ooo
+		}
+		b.add(x(s.Time), float64(s.Start), float64(s.End))
+	}
+	var ackXY, winXY plotter.XYs
+	winKnown := true
+	for _, a := range r.Series.Acks[d] {
+		if !in(a.Time) {
+			continue
+		}
+		ackXY = append(ackXY, plotter.XY{X: x(a.Time), Y: float64(a.Ack)})
+		if a.WindowKnown {
+			winXY = append(winXY, plotter.XY{X: x(a.Time), Y: float64(a.Ack + a.Window)})
+		} else {
+			winKnown = false
+		}
+	}
+	sack := &bars{style: style(ColSACK, 0.8)}
+	for _, s := range r.Series.SACKs[d] {
+		if in(s.Time) {
+			sack.add(x(s.Time), float64(s.Left), float64(s.Right))
+		}
+	}
+	if len(winXY) > 0 {
+		l, err := plotter.NewLine(winXY)
+		if err != nil {
+			return nil, err
+		}
+		l.StepStyle = plotter.PostStep
+		l.LineStyle = style(ColWindow, 1)
+		p.Add(l)
+		p.Legend.Add("receive window (ack + rwnd)", l)
+	}
+	if len(ackXY) > 0 {
+		l, err := plotter.NewLine(ackXY)
+		if err != nil {
+			return nil, err
+		}
+		l.StepStyle = plotter.PostStep
+		l.LineStyle = style(ColAck, 1.2)
+		p.Add(l)
+		p.Legend.Add("cumulative ACK", l)
+	}
+	for _, b := range []struct {
+		b    *bars
+		name string
+	}{{sack, "SACK block"}, {data, "data segment"}, {retx, "retransmission"}, {ooo, "out-of-order"}, {ctl, "SYN/FIN"}} {
+		if len(b.b.x) > 0 {
+			p.Add(b.b)
+			p.Legend.Add(b.name, b.b)
+		}
+	}
+	if !winKnown {
+		p.Title.Text += "\nwindow scale unknown (no handshake): receive-window line not drawn"
+	}
+	return p, nil
+}
+
+// Size is the default figure size.
+var Size = struct{ W, H vg.Length }{20 * vg.Centimeter, 13 * vg.Centimeter}
+
+// Formats lists the image formats Write accepts (by file extension).
+var Formats = []string{"png", "svg", "pdf"}
+
+// FormatOf returns the image format for a file name's extension, or "".
+func FormatOf(path string) string {
+	ext := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+	for _, f := range Formats {
+		if f == ext {
+			return f
+		}
+	}
+	return ""
+}
+
+// Write renders p in format ("png", "svg" or "pdf") at the default size.
+func Write(w io.Writer, p *gplot.Plot, format string) error {
+	wt, err := p.WriterTo(Size.W, Size.H, format)
+	if err != nil {
+		return err
+	}
+	_, err = wt.WriteTo(w)
+	return err
+}
