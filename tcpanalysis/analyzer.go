@@ -83,10 +83,13 @@ type Series struct {
 // (docs/metrics.md#per-connection-summary). Copies folded by flows are not
 // counted anywhere here.
 type DirStats struct {
-	Pkts     int64 // segments sent in this direction
-	DataPkts int64 // segments with payload
-	Bytes    int64 // payload bytes, retransmissions included
-	Unique   int64 // distinct payload bytes in sequence space
+	Pkts int64 // segments sent in this direction
+	// WireBytes are the frames' original lengths in bytes, link header
+	// included: what tshark's conversation table counts as bytes.
+	WireBytes int64
+	DataPkts  int64 // segments with payload
+	Bytes     int64 // payload bytes, retransmissions included
+	Unique    int64 // distinct payload bytes in sequence space
 	// RetxBytes are payload bytes sent again: Bytes − Unique.
 	RetxBytes int64
 	RetxSegs  int64 // data segments with at least one byte seen before
@@ -187,6 +190,7 @@ func (a *Analyzer) Add(s *capture.Segment) {
 	d := p.Dir
 	st := &cs.Dir[d]
 	st.Pkts++
+	st.WireBytes += int64(s.WireLen)
 	start := p.Seq
 	if s.Flags.Has(capture.SYN) {
 		start++ // payload starts after the SYN
@@ -273,11 +277,11 @@ type Report struct {
 	File     string
 	Format   capture.Format
 	Stats    capture.Stats
-	Warnings []string          // problems that did not stop the analysis
+	Warnings []string // problems that did not stop the analysis
 	// Start is the time of the capture's first frame in file order (any
 	// protocol): the origin of every "seconds since the capture start".
 	Start capture.Timestamp
-	Conns    []*ConnResult
+	Conns []*ConnResult
 }
 
 // AnalyzeFile reads the capture at path ("-" for standard input) and

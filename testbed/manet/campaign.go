@@ -1,0 +1,488 @@
+package manet
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+)
+
+// Campaign runs Protocols × Seeds of one Scenario and writes every run's
+// files flat into OutDir.
+type Campaign struct {
+	Scenario  Scenario
+	Protocols []string // routing protocols, each of Protocols
+	Seeds     []int    // realisations (ns-3 run numbers), >= 1
+	OutDir    string   // created if missing
+	Binary    string   // scenario binary, from Build
+	Jobs      int      // simulations at a time; 0 means runtime.NumCPU()
+	Gzip      bool     // replace each pcap by <name>.pcap.gz
+	// Progress receives a progress bar. nil means no bar.
+	Progress io.Writer
+	// Logf receives one line per finished run. nil means silent.
+	Logf func(format string, args ...any)
+}
+
+// RunResult is the outcome of one simulation.
+type RunResult struct {
+	Run          Run
+	Prefix       string        // file prefix, e.g. "tcp-aodv-r1"
+	Wall         time.Duration // wall-clock time of the simulation, gzip excluded
+	PcapRawBytes int64         // pcap bytes as written by ns-3
+	PcapGzBytes  int64         // pcap bytes after gzip; 0 unless Campaign.Gzip
+	Files        []string      // names of the files written into OutDir, sorted
+	Flows        []FlowTruth   // the run's ground truth; nil if the run failed
+	Err          error         // nil if the run succeeded
+}
+
+// Result lists every run of a campaign in run order (seed, then protocol).
+type Result struct {
+	Runs []RunResult
+}
+
+// Failed returns the runs that did not succeed.
+func (r *Result) Failed() []RunResult {
+	var out []RunResult
+	for _, rr := range r.Runs {
+		if rr.Err != nil {
+			out = append(out, rr)
+		}
+	}
+	return out
+}
+
+// A CampaignError lists the runs that failed.
+type CampaignError struct {
+	Total  int
+	Failed []RunResult
+}
+
+func (e *CampaignError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d of %d runs failed:", len(e.Failed), e.Total)
+	for _, f := range e.Failed {
+		fmt.Fprintf(&b, "\n  %s: %v", f.Prefix, f.Err)
+	}
+	return b.String()
+}
+
+// Unwrap returns the runs' errors, so errors.Is(err, context.Canceled) works.
+func (e *CampaignError) Unwrap() []error {
+	var errs []error
+	for _, f := range e.Failed {
+		errs = append(errs, f.Err)
+	}
+	return errs
+}
+
+// Runs returns the campaign's runs in execution order: seeds outer,
+// protocols inner, so the paired runs of a seed finish together.
+func (c *Campaign) Runs() []Run {
+	var runs []Run
+	for _, s := range c.Seeds {
+		for _, p := range c.Protocols {
+			runs = append(runs, Run{Protocol: p, Seed: s})
+		}
+	}
+	return runs
+}
+
+// Command returns the command that simulates run r inside dir.
+func (c *Campaign) Command(ctx context.Context, r Run, dir string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, c.Binary, c.Scenario.Args(r)...)
+	cmd.Dir = dir
+	cmd.WaitDelay = 5 * time.Second
+	return cmd
+}
+
+// Execute runs the campaign. Each simulation runs in a private directory
+// under OutDir and its files move into OutDir only when it succeeded,
+// replacing files of an earlier run with the same prefix. Afterwards it
+// rewrites OutDir/groundtruth-all.csv from every *-groundtruth.csv there and
+// merges this campaign's rows into OutDir/runtimes.csv. When ctx is
+// cancelled the running simulations are killed. If any run failed the error
+// is a *CampaignError; the Result is always complete.
+func (c *Campaign) Execute(ctx context.Context) (*Result, error) {
+	if err := c.Scenario.Validate(); err != nil {
+		return nil, err
+	}
+	if len(c.Protocols) == 0 || len(c.Seeds) == 0 {
+		return nil, errors.New("campaign: no protocols or no seeds")
+	}
+	for _, p := range c.Protocols {
+		if !slices.Contains(Protocols, p) {
+			return nil, fmt.Errorf("campaign: unknown protocol %q", p)
+		}
+	}
+	for _, s := range c.Seeds {
+		if s < 1 {
+			return nil, fmt.Errorf("campaign: seed %d: want >= 1", s)
+		}
+	}
+	if c.Binary == "" {
+		return nil, errors.New("campaign: no scenario binary (call Build)")
+	}
+	if err := os.MkdirAll(c.OutDir, 0o755); err != nil {
+		return nil, fmt.Errorf("campaign: %w", err)
+	}
+	runs := c.Runs()
+	jobs := c.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	jobs = min(jobs, len(runs))
+
+	var bar *progressbar.ProgressBar
+	if c.Progress != nil {
+		bar = progressbar.NewOptions(len(runs),
+			progressbar.OptionSetWriter(c.Progress),
+			progressbar.OptionSetDescription(fmt.Sprintf("ns-3 %s runs", c.Scenario.Transport)),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionSetElapsedTime(true),
+			progressbar.OptionShowElapsedTimeOnFinish(),
+			progressbar.OptionSetRenderBlankState(true),
+			progressbar.OptionThrottle(200*time.Millisecond),
+			progressbar.OptionOnCompletion(func() { fmt.Fprintln(c.Progress) }),
+		)
+	}
+
+	res := &Result{Runs: make([]RunResult, len(runs))}
+	idx := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex // guards bar and Logf
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range idx {
+				rr := c.runOne(ctx, runs[i])
+				res.Runs[i] = rr
+				mu.Lock()
+				if bar != nil {
+					bar.Describe(rr.Prefix)
+					bar.Add(1)
+				}
+				if c.Logf != nil {
+					if rr.Err != nil {
+						c.Logf("%s: FAILED: %v", rr.Prefix, rr.Err)
+					} else {
+						c.Logf("%s: done in %.1f s", rr.Prefix, rr.Wall.Seconds())
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range runs {
+		if ctx.Err() != nil {
+			res.Runs[i] = RunResult{Run: runs[i], Prefix: c.Scenario.Prefix(runs[i]), Err: fmt.Errorf("not started: %w", ctx.Err())}
+			continue
+		}
+		idx <- i
+	}
+	close(idx)
+	wg.Wait()
+	if bar != nil && ctx.Err() == nil {
+		bar.Finish()
+	}
+
+	var errs []error
+	if err := c.writeGroundTruthAll(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := c.writeRuntimes(res); err != nil {
+		errs = append(errs, err)
+	}
+	if failed := res.Failed(); len(failed) > 0 {
+		errs = append(errs, &CampaignError{Total: len(runs), Failed: failed})
+	}
+	return res, errors.Join(errs...)
+}
+
+// runOne simulates r in a private directory and moves its files into OutDir.
+func (c *Campaign) runOne(ctx context.Context, r Run) RunResult {
+	rr := RunResult{Run: r, Prefix: c.Scenario.Prefix(r)}
+	if err := ctx.Err(); err != nil {
+		rr.Err = fmt.Errorf("not started: %w", err)
+		return rr
+	}
+	work, err := os.MkdirTemp(c.OutDir, ".run-"+rr.Prefix+"-")
+	if err != nil {
+		rr.Err = err
+		return rr
+	}
+	defer os.RemoveAll(work)
+
+	stdout, err := os.Create(filepath.Join(work, rr.Prefix+"-stdout.txt"))
+	if err != nil {
+		rr.Err = err
+		return rr
+	}
+	var stderr bytes.Buffer
+	cmd := c.Command(ctx, r, work)
+	cmd.Stdout = stdout
+	cmd.Stderr = &limitedBuffer{buf: &stderr, max: 64 << 10}
+	start := time.Now()
+	err = cmd.Run()
+	rr.Wall = time.Since(start)
+	if cerr := stdout.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			rr.Err = fmt.Errorf("killed: %w", ctx.Err())
+		} else if msg := strings.TrimSpace(tail(stderr.String(), 5)); msg != "" {
+			rr.Err = fmt.Errorf("%v: %s", err, msg)
+		} else {
+			rr.Err = err
+		}
+		return rr
+	}
+
+	names, err := c.finishFiles(ctx, work, &rr)
+	if err != nil {
+		rr.Err = err
+		return rr
+	}
+	rr.Files = names
+	rr.Flows, rr.Err = ReadGroundTruth(filepath.Join(c.OutDir, rr.Prefix+"-groundtruth.csv"))
+	return rr
+}
+
+// finishFiles gzips the pcaps in work if asked, checks that the run wrote its
+// ground truth, removes OutDir files of an earlier run with the same prefix
+// and moves the new ones in.
+func (c *Campaign) finishFiles(ctx context.Context, work string, rr *RunResult) ([]string, error) {
+	if !fileExists(filepath.Join(work, rr.Prefix+"-groundtruth.csv")) {
+		return nil, errors.New("simulation wrote no ground truth")
+	}
+	pcaps, _ := filepath.Glob(filepath.Join(work, rr.Prefix+"-*.pcap"))
+	for _, p := range pcaps {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		rr.PcapRawBytes += st.Size()
+		if c.Gzip {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("killed: %w", err)
+			}
+			n, err := gzipFile(p)
+			if err != nil {
+				return nil, err
+			}
+			rr.PcapGzBytes += n
+		}
+	}
+	old, _ := filepath.Glob(filepath.Join(c.OutDir, rr.Prefix+"-*"))
+	for _, o := range old {
+		if err := os.Remove(o); err != nil {
+			return nil, fmt.Errorf("remove earlier output: %w", err)
+		}
+	}
+	entries, err := os.ReadDir(work)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if err := os.Rename(filepath.Join(work, e.Name()), filepath.Join(c.OutDir, e.Name())); err != nil {
+			return nil, err
+		}
+		names = append(names, e.Name())
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// gzipFile replaces path by path.gz and returns the compressed size.
+func gzipFile(path string) (int64, error) {
+	in, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer in.Close()
+	out, err := os.Create(path + ".gz")
+	if err != nil {
+		return 0, err
+	}
+	zw, err := gzip.NewWriterLevel(out, gzip.BestCompression)
+	if err != nil {
+		out.Close()
+		return 0, err
+	}
+	zw.Name = filepath.Base(path)
+	_, err = io.Copy(zw, bufio.NewReaderSize(in, 1<<20))
+	if cerr := zw.Close(); err == nil {
+		err = cerr
+	}
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return 0, fmt.Errorf("gzip %s: %w", filepath.Base(path), err)
+	}
+	st, err := os.Stat(path + ".gz")
+	if err != nil {
+		return 0, err
+	}
+	return st.Size(), os.Remove(path)
+}
+
+// GroundTruthAllName is the combined ground truth of a campaign directory.
+const GroundTruthAllName = "groundtruth-all.csv"
+
+// writeGroundTruthAll concatenates every *-groundtruth.csv in OutDir
+// (sorted by transport, protocol, run) under one header.
+func (c *Campaign) writeGroundTruthAll() error {
+	files, err := filepath.Glob(filepath.Join(c.OutDir, "*-groundtruth.csv"))
+	if err != nil {
+		return err
+	}
+	type key struct {
+		transport, protocol string
+		run                 int
+	}
+	keyOf := func(p string) key {
+		parts := strings.Split(strings.TrimSuffix(filepath.Base(p), "-groundtruth.csv"), "-")
+		var k key
+		if len(parts) == 3 {
+			k.transport, k.protocol = parts[0], parts[1]
+			k.run, _ = strconv.Atoi(strings.TrimPrefix(parts[2], "r"))
+		}
+		return k
+	}
+	slices.SortFunc(files, func(a, b string) int {
+		ka, kb := keyOf(a), keyOf(b)
+		if n := strings.Compare(ka.transport, kb.transport); n != 0 {
+			return n
+		}
+		if n := strings.Compare(ka.protocol, kb.protocol); n != 0 {
+			return n
+		}
+		return ka.run - kb.run
+	})
+	var b bytes.Buffer
+	header := ""
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		h, body, _ := strings.Cut(string(data), "\n")
+		if header == "" {
+			header = h
+			b.WriteString(h + "\n")
+		} else if h != header {
+			return fmt.Errorf("write %s: %s has a different header", GroundTruthAllName, filepath.Base(f))
+		}
+		b.WriteString(body)
+	}
+	if header == "" {
+		return nil
+	}
+	return writeFileAtomic(filepath.Join(c.OutDir, GroundTruthAllName), b.Bytes())
+}
+
+// RuntimesName is the per-run wall-clock and pcap size table of a campaign
+// directory.
+const RuntimesName = "runtimes.csv"
+
+const runtimesHeader = "transport,protocol,run,wallclock_s,pcap_bytes_raw,pcap_bytes_gz"
+
+// writeRuntimes merges this campaign's successful runs into runtimes.csv,
+// replacing rows of the same prefix.
+func (c *Campaign) writeRuntimes(res *Result) error {
+	path := filepath.Join(c.OutDir, RuntimesName)
+	rows := map[string]string{} // "transport,protocol,run" -> row
+	if data, err := os.ReadFile(path); err == nil {
+		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		if len(lines) > 0 && lines[0] == runtimesHeader {
+			for _, l := range lines[1:] {
+				f := strings.SplitN(l, ",", 4)
+				if len(f) == 4 {
+					rows[strings.Join(f[:3], ",")] = l
+				}
+			}
+		}
+	}
+	for _, rr := range res.Runs {
+		if rr.Err != nil {
+			continue
+		}
+		k := fmt.Sprintf("%s,%s,%d", c.Scenario.Transport, rr.Run.Protocol, rr.Run.Seed)
+		rows[k] = fmt.Sprintf("%s,%.2f,%d,%d", k, rr.Wall.Seconds(), rr.PcapRawBytes, rr.PcapGzBytes)
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(rows))
+	for k := range rows {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		fa, fb := strings.Split(a, ","), strings.Split(b, ",")
+		if n := strings.Compare(fa[0]+","+fa[1], fb[0]+","+fb[1]); n != 0 {
+			return n
+		}
+		ra, _ := strconv.Atoi(fa[2])
+		rb, _ := strconv.Atoi(fb[2])
+		return ra - rb
+	})
+	var b strings.Builder
+	b.WriteString(runtimesHeader + "\n")
+	for _, k := range keys {
+		b.WriteString(rows[k] + "\n")
+	}
+	return writeFileAtomic(path, []byte(b.String()))
+}
+
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
+	}
+	return nil
+}
+
+// limitedBuffer keeps the first max bytes written and discards the rest.
+type limitedBuffer struct {
+	buf *bytes.Buffer
+	max int
+}
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	if room := l.max - l.buf.Len(); room > 0 {
+		l.buf.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
