@@ -261,6 +261,7 @@ func (d *decoder) wifi(b []byte) verdict {
 	sub := fc0 >> 4
 	d.s.WiFi = true
 	d.s.Retry = fc1&0x08 != 0
+	copy(d.s.RA[:], b[4:10])
 	copy(d.s.TA[:], b[10:16])
 	if typ != 2 || sub&4 != 0 { // not data, or a null-data subtype
 		return vNonData

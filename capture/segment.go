@@ -109,10 +109,11 @@ type Segment struct {
 	Opts       Options
 
 	// WiFi reports that the frame came from an IEEE 802.11 link; Retry is
-	// the 802.11 Retry bit and TA the transmitter address (802.11 address 2).
-	WiFi  bool
-	Retry bool
-	TA    [6]byte
+	// the 802.11 Retry bit, TA the transmitter address (802.11 address 2)
+	// and RA the receiver address (address 1). Valid iff WiFi.
+	WiFi   bool
+	Retry  bool
+	TA, RA [6]byte
 }
 
 // SeqLen returns the sequence space the segment occupies in bytes: payload

@@ -72,6 +72,13 @@ type Half struct {
 	FinRel  int64 // relative offset of that FIN, valid iff FinSeen
 	RstSeen bool  // an RST from this side was captured
 
+	// MAC is this side's own 802.11 address, valid iff MACKnown: the
+	// transmitter address of its packets with the highest TTL seen (relays
+	// decrement the TTL, so those frames are the ones it sent itself).
+	MAC      [6]byte
+	MACKnown bool
+
+	macTTL uint8
 	unwrap seq.Unwrapper
 	dedup  *dedupRing
 }
@@ -134,7 +141,8 @@ type Packet struct {
 	Dir  Direction
 	// Dup reports that the segment is a copy of a packet already seen (an
 	// 802.11 retry, a relayed copy, a second interface); it is counted in
-	// Conn.Folded and must be left out of metrics.
+	// Conn.Folded and must be left out of metrics. Only Seq and End are set
+	// for a copy.
 	Dup bool
 	// New reports that this segment opened Conn.
 	New bool
@@ -182,12 +190,21 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 	}
 	d := c.DirOf(s.Src)
 	p.Conn, p.Dir = c, d
+	if s.WiFi {
+		if h := &c.Half[d]; !h.MACKnown || s.TTL > h.macTTL {
+			h.MAC, h.MACKnown, h.macTTL = s.TA, true, s.TTL
+		}
+	}
 	if !t.opts.NoFold && !p.New && c.Half[d].dedup.seen(s) {
 		c.Folded++
 		if s.Time > c.Last {
 			c.Last = s.Time
 		}
 		p.Dup = true
+		if h := &c.Half[d]; h.BaseKnown {
+			p.Seq = h.unwrap.Peek(s.Seq)
+			p.End = p.Seq + int64(s.SeqLen())
+		}
 		return p
 	}
 	if !t.opts.NoFold {

@@ -96,8 +96,13 @@ type DirStats struct {
 	OOOSegs   int64 // data segments classed KindOutOfOrder
 	// AckedBytes are the unique payload bytes the peer acknowledged: the
 	// highest cumulative ACK minus the first data byte, not counting the
-	// FIN (docs/metrics.md#goodput). 0 when no ACK was seen.
+	// FIN. 0 when no ACK was seen.
 	AckedBytes int64
+	// DeliveredBytes are the goodput bytes (docs/metrics.md#goodput):
+	// AckedBytes, extended on 802.11 captures by the in-order bytes that
+	// follow the highest ACK in frames addressed to the receiver's own MAC
+	// (its last ACKs may never have been sent before the capture ended).
+	DeliveredBytes int64
 	// HighSeq is the highest relative sequence offset sent (end of the
 	// highest segment), MaxAck the highest relative ACK received for this
 	// direction's data (valid iff AckSeen).
@@ -124,11 +129,11 @@ func (s *Summary) ThroughputKbps(d flows.Direction) float64 {
 	return kbps(s.Dir[d].Bytes, s.Duration())
 }
 
-// GoodputKbps returns direction d's goodput in kbit/s: AckedBytes × 8 /
+// GoodputKbps returns direction d's goodput in kbit/s: DeliveredBytes × 8 /
 // duration / 1000 over the connection's duration
 // (docs/metrics.md#goodput). 0 for a zero duration.
 func (s *Summary) GoodputKbps(d flows.Direction) float64 {
-	return kbps(s.Dir[d].AckedBytes, s.Duration())
+	return kbps(s.Dir[d].DeliveredBytes, s.Duration())
 }
 
 func kbps(bytes int64, d time.Duration) float64 {
@@ -166,6 +171,7 @@ type connState struct {
 	seen    [2]spanSet
 	highPay [2]int64 // end of the highest payload byte seen, per direction
 	anyPay  [2]bool
+	rxMAC   [2]spanSet // payload bytes in 802.11 frames addressed to the receiver's MAC
 }
 
 // New returns an Analyzer.
@@ -183,11 +189,22 @@ func (a *Analyzer) Add(s *capture.Segment) {
 		}
 		a.res = append(a.res, cs)
 	}
+	cs := a.res[p.Conn.Index]
+	d := p.Dir
+	if s.WiFi && s.PayloadLen > 0 {
+		// 802.11: bytes the receiver's own MAC received, copies included
+		// (docs/metrics.md#goodput).
+		if rh := &p.Conn.Half[d.Reverse()]; rh.MACKnown && s.RA == rh.MAC {
+			lo := p.Seq
+			if s.Flags.Has(capture.SYN) {
+				lo++
+			}
+			cs.rxMAC[d].add(lo, lo+int64(s.PayloadLen))
+		}
+	}
 	if p.Dup {
 		return
 	}
-	cs := a.res[p.Conn.Index]
-	d := p.Dir
 	st := &cs.Dir[d]
 	st.Pkts++
 	st.WireBytes += int64(s.WireLen)
@@ -266,6 +283,20 @@ func (a *Analyzer) Results() []*ConnResult {
 				}
 				st.AckedBytes = max(0, end-1)
 			}
+			// Extend through in-order bytes the receiver's MAC received.
+			pos := max(st.MaxAck, 1)
+			if !st.AckSeen {
+				pos = 1
+			}
+			for _, sp := range cs.rxMAC[d].s {
+				if sp.lo <= pos && sp.hi > pos {
+					pos = sp.hi
+				}
+			}
+			if h.FinSeen && h.FinRel < pos {
+				pos = h.FinRel
+			}
+			st.DeliveredBytes = max(st.AckedBytes, pos-1)
 		}
 		out[i] = &cs.ConnResult
 	}

@@ -22,7 +22,7 @@ const flowsSchema = "tcpviz.flows/1"
 var flowColumns = []string{
 	"file", "conn", "a_addr", "a_port", "b_addr", "b_port", "start_s", "duration_s",
 	"pkts_ab", "pkts_ba", "bytes_ab", "bytes_ba", "unique_ab", "unique_ba",
-	"retx_bytes_ab", "retx_bytes_ba", "acked_ab", "acked_ba",
+	"retx_bytes_ab", "retx_bytes_ba", "acked_ab", "acked_ba", "goodput_bytes_ab", "goodput_bytes_ba",
 	"throughput_ab_kbps", "throughput_ba_kbps", "goodput_ab_kbps", "goodput_ba_kbps",
 	"handshake", "wscale_a", "wscale_b", "wscale_source", "retx_segs_ab", "retx_segs_ba",
 	"ooo_segs_ab", "ooo_segs_ba", "folded_dups", "reused_ports",
@@ -48,6 +48,8 @@ type flowRow struct {
 	RetxBytesBA  int64   `json:"retx_bytes_ba"`
 	AckedAB      int64   `json:"acked_ab"`
 	AckedBA      int64   `json:"acked_ba"`
+	GoodBytesAB  int64   `json:"goodput_bytes_ab"`
+	GoodBytesBA  int64   `json:"goodput_bytes_ba"`
 	TputABKbps   float64 `json:"throughput_ab_kbps"`
 	TputBAKbps   float64 `json:"throughput_ba_kbps"`
 	GoodputAB    float64 `json:"goodput_ab_kbps"`
@@ -90,6 +92,7 @@ func newFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult)
 		UniqueAB: ab.Unique, UniqueBA: ba.Unique,
 		RetxBytesAB: ab.RetxBytes, RetxBytesBA: ba.RetxBytes,
 		AckedAB: ab.AckedBytes, AckedBA: ba.AckedBytes,
+		GoodBytesAB: ab.DeliveredBytes, GoodBytesBA: ba.DeliveredBytes,
 		TputABKbps: r.ThroughputKbps(flows.AtoB), TputBAKbps: r.ThroughputKbps(flows.BtoA),
 		GoodputAB: r.GoodputKbps(flows.AtoB), GoodputBA: r.GoodputKbps(flows.BtoA),
 		Handshake: c.HandshakeSeen,
@@ -114,7 +117,7 @@ func (r *flowRow) csv() []string {
 		r.File, strconv.Itoa(r.Conn), r.AAddr, strconv.Itoa(int(r.APort)), r.BAddr, strconv.Itoa(int(r.BPort)),
 		f(r.StartS, 6), f(r.DurationS, 6),
 		i(r.PktsAB), i(r.PktsBA), i(r.BytesAB), i(r.BytesBA), i(r.UniqueAB), i(r.UniqueBA),
-		i(r.RetxBytesAB), i(r.RetxBytesBA), i(r.AckedAB), i(r.AckedBA),
+		i(r.RetxBytesAB), i(r.RetxBytesBA), i(r.AckedAB), i(r.AckedBA), i(r.GoodBytesAB), i(r.GoodBytesBA),
 		f(r.TputABKbps, 3), f(r.TputBAKbps, 3), f(r.GoodputAB, 3), f(r.GoodputBA, 3),
 		strconv.FormatBool(r.Handshake), ws(r.WScaleA), ws(r.WScaleB), r.WScaleSource,
 		i(r.RetxSegsAB), i(r.RetxSegsBA), i(r.OOOSegsAB), i(r.OOOSegsBA),

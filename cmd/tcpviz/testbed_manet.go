@@ -46,7 +46,9 @@ its ground truth, named like shared/ns3:
   <transport>-<protocol>-r<seed>-{config,stdout}.txt
 
 plus groundtruth-all.csv and runtimes.csv. All protocols of one seed share
-mobility and flow table. Exit status 3 if any run failed.`,
+mobility and flow table. Flows start at U[10,20] s (U[T/4,T/2] when the
+simulated time T is under 40 s) and run to the end. Exit status 3 if any run
+failed; Ctrl-C kills the running simulations.`,
 		Example: `  tcpviz testbed manet --protocols aodv,olsr,dsdv --seeds 1-5 --nodes 20 --time 100s --out runs/
   tcpviz testbed manet --protocols all --seeds 1 --nodes 8 --area 300x300 --time 15s --flows 2 --gzip --out tiny/
   tcpviz testbed manet --seeds 1 --out runs/ --ns3-arg=--ns3::TcpSocket::ConnCount=20`,

@@ -71,6 +71,7 @@ type CampaignError struct {
 	Failed []RunResult
 }
 
+// Error lists the failed runs, one per line, with their errors.
 func (e *CampaignError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d of %d runs failed:", len(e.Failed), e.Total)
@@ -174,7 +175,6 @@ func (c *Campaign) Execute(ctx context.Context) (*Result, error) {
 				res.Runs[i] = rr
 				mu.Lock()
 				if bar != nil {
-					bar.Describe(rr.Prefix)
 					bar.Add(1)
 				}
 				if c.Logf != nil {
@@ -480,6 +480,8 @@ type limitedBuffer struct {
 	max int
 }
 
+// Write keeps what fits and always reports success, so the child never
+// blocks or fails on a chatty stderr.
 func (l *limitedBuffer) Write(p []byte) (int, error) {
 	if room := l.max - l.buf.Len(); room > 0 {
 		l.buf.Write(p[:min(len(p), room)])

@@ -267,3 +267,17 @@ func gunzip(t *testing.T, p string) string {
 	}
 	return string(b)
 }
+
+func TestFindToolchainMissingNS3(t *testing.T) {
+	_, err := FindToolchain(BuildOptions{IncludeDir: t.TempDir()})
+	if !errors.Is(err, ErrNoNS3) && !errors.Is(err, ErrNoCompiler) {
+		t.Errorf("FindToolchain(empty include dir) = %v, want ErrNoNS3 or ErrNoCompiler", err)
+	}
+	if err != nil && errors.Is(err, ErrNoNS3) && !strings.Contains(err.Error(), "libns3-dev") {
+		t.Errorf("error %q does not say what to install", err)
+	}
+	_, err = FindToolchain(BuildOptions{CXX: "no-such-compiler-xyz"})
+	if !errors.Is(err, ErrNoCompiler) {
+		t.Errorf("FindToolchain(no compiler) = %v, want ErrNoCompiler", err)
+	}
+}

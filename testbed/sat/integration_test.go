@@ -22,7 +22,15 @@ import (
 const helperEnv = "TCPVIZ_SAT_TEST_HELPER"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(helperEnv) == "1" && len(os.Args) == 3 {
+	// Helper mode. Also keyed on the role argument, so that a helper started
+	// without the environment variable can never re-run the tests (and the
+	// testbed) recursively.
+	isRole := len(os.Args) > 1 && (os.Args[1] == "emu" || os.Args[1] == "pep" || os.Args[1] == "offload")
+	if os.Getenv(helperEnv) == "1" || isRole {
+		if len(os.Args) != 3 {
+			fmt.Fprintln(os.Stderr, "helper: want ROLE JSON, got", os.Args[1:])
+			os.Exit(2)
+		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		err := Helper(ctx, os.Args[1], os.Args[2], os.Stdout)
 		stop()

@@ -157,6 +157,7 @@ func (r *runner) ns(role string) string { return r.prefix + role }
 // cmd runs a short command to completion and returns its combined output.
 func (r *runner) cmd(ctx context.Context, stdin string, argv ...string) (string, error) {
 	c := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	c.Env = append(os.Environ(), r.cfg.HelperEnv...)
 	if stdin != "" {
 		c.Stdin = strings.NewReader(stdin)
 	}
