@@ -106,7 +106,7 @@ Needs root, iproute2, iperf3, tcpdump, and nft for --pep.`,
 				if err := enc.Encode(results); err != nil {
 					return err
 				}
-			} else {
+			} else if len(results) > 0 {
 				printSatResults(e, results)
 			}
 			if runErr != nil && len(results) > 0 {

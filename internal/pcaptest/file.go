@@ -56,7 +56,8 @@ type Options struct {
 	// of the interface that Add creates if AddInterface was never called.
 	// 0 is LINKTYPE_NULL, not "default": use LinkEthernet for Ethernet.
 	LinkType uint32
-	// Snaplen is the snap length in bytes; 0 means DefaultSnaplen. A frame
+	// Snaplen is the snap length in bytes; 0 means DefaultSnaplen and a
+	// negative value panics. A frame
 	// longer than Snaplen is written with caplen = Snaplen and origlen = its
 	// full length.
 	Snaplen int
@@ -88,6 +89,9 @@ type encoder struct {
 }
 
 func newEncoder(opts Options) encoder {
+	if opts.Snaplen < 0 {
+		panic(fmt.Sprintf("pcaptest: negative snaplen %d", opts.Snaplen))
+	}
 	if opts.Snaplen == 0 {
 		opts.Snaplen = DefaultSnaplen
 	}
@@ -290,7 +294,7 @@ func (e *encoder) appendPacket(b []byte, ts time.Time, iface int, frame []byte, 
 	b = o.AppendUint32(b, uint32(caplen))
 	b = o.AppendUint32(b, uint32(origLen))
 	b = append(b, frame[:caplen]...)
-	b = append(b, make([]byte, pad)...)
+	b = append(b, 0, 0, 0, 0)[:len(b)+pad]
 	return o.AppendUint32(b, uint32(length))
 }
 

@@ -27,7 +27,8 @@ type GenOptions struct {
 	Snaplen int
 }
 
-// GenStart is the capture time of the first packet of WriteBulk and WriteShort.
+// GenStart is the capture time of the first packet of WriteBulk and
+// WriteShort. Treat it as a constant.
 var GenStart = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // genMSS is the payload length in bytes of a full segment with timestamps.

@@ -51,7 +51,8 @@ type IPv6Ext struct {
 
 // TCP describes one TCP segment inside an IPv4 or IPv6 packet. The zero
 // value of every option field means "option absent". The IP version follows
-// the address family of Src and Dst, which must match.
+// the address family of Src and Dst, which must match; IPv4-mapped IPv6
+// addresses are sent as IPv4.
 type TCP struct {
 	Src, Dst netip.AddrPort
 	Seq, Ack uint32 // absolute sequence and acknowledgment numbers

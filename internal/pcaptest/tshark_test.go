@@ -100,6 +100,7 @@ func TestTsharkTimestamps(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			path := filepath.Join(t.TempDir(), "x")
 			if err := os.WriteFile(path, tt.file, 0o644); err != nil {
 				t.Fatal(err)
