@@ -21,7 +21,7 @@ const flowsSchema = "tcpviz.flows/1"
 // flowColumns is the flows CSV header, in order (docs/schema.md#flows).
 var flowColumns = []string{
 	"file", "conn", "a_addr", "a_port", "b_addr", "b_port", "start_s", "duration_s",
-	"pkts_ab", "pkts_ba", "bytes_ab", "bytes_ba", "unique_ab", "unique_ba",
+	"pkts_ab", "pkts_ba", "wire_bytes_ab", "wire_bytes_ba", "bytes_ab", "bytes_ba", "unique_ab", "unique_ba",
 	"retx_bytes_ab", "retx_bytes_ba", "acked_ab", "acked_ba", "goodput_bytes_ab", "goodput_bytes_ba",
 	"throughput_ab_kbps", "throughput_ba_kbps", "goodput_ab_kbps", "goodput_ba_kbps",
 	"handshake", "wscale_a", "wscale_b", "wscale_source", "retx_segs_ab", "retx_segs_ba",
@@ -40,6 +40,8 @@ type flowRow struct {
 	DurationS    float64 `json:"duration_s"`
 	PktsAB       int64   `json:"pkts_ab"`
 	PktsBA       int64   `json:"pkts_ba"`
+	WireAB       int64   `json:"wire_bytes_ab"`
+	WireBA       int64   `json:"wire_bytes_ba"`
 	BytesAB      int64   `json:"bytes_ab"`
 	BytesBA      int64   `json:"bytes_ba"`
 	UniqueAB     int64   `json:"unique_ab"`
@@ -88,6 +90,7 @@ func newFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult)
 		StartS:    c.First.Sub(rep.Start).Seconds(),
 		DurationS: c.Duration().Seconds(),
 		PktsAB:    ab.Pkts, PktsBA: ba.Pkts,
+		WireAB: ab.WireBytes, WireBA: ba.WireBytes,
 		BytesAB: ab.Bytes, BytesBA: ba.Bytes,
 		UniqueAB: ab.Unique, UniqueBA: ba.Unique,
 		RetxBytesAB: ab.RetxBytes, RetxBytesBA: ba.RetxBytes,
@@ -116,7 +119,7 @@ func (r *flowRow) csv() []string {
 	return []string{
 		r.File, strconv.Itoa(r.Conn), r.AAddr, strconv.Itoa(int(r.APort)), r.BAddr, strconv.Itoa(int(r.BPort)),
 		f(r.StartS, 6), f(r.DurationS, 6),
-		i(r.PktsAB), i(r.PktsBA), i(r.BytesAB), i(r.BytesBA), i(r.UniqueAB), i(r.UniqueBA),
+		i(r.PktsAB), i(r.PktsBA), i(r.WireAB), i(r.WireBA), i(r.BytesAB), i(r.BytesBA), i(r.UniqueAB), i(r.UniqueBA),
 		i(r.RetxBytesAB), i(r.RetxBytesBA), i(r.AckedAB), i(r.AckedBA), i(r.GoodBytesAB), i(r.GoodBytesBA),
 		f(r.TputABKbps, 3), f(r.TputBAKbps, 3), f(r.GoodputAB, 3), f(r.GoodputBA, 3),
 		strconv.FormatBool(r.Handshake), ws(r.WScaleA), ws(r.WScaleB), r.WScaleSource,

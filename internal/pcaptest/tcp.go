@@ -306,7 +306,7 @@ func (t *TCP) appendIP(b []byte, withPayload bool) []byte {
 	if t.Payload != nil {
 		payload = t.Payload
 	} else {
-		payload = patternSlices(t.Seq, plen)
+		payload = patternSlice(t.Seq, plen)
 	}
 	if len(payload) == plen {
 		sum = sumWords(payload, sum)
@@ -324,9 +324,9 @@ func (t *TCP) appendIP(b []byte, withPayload bool) []byte {
 	return b
 }
 
-// patternSlices returns the pattern payload without copying if it fits in
+// patternSlice returns the pattern payload without copying if it fits in
 // patternTable, or nil.
-func patternSlices(seq uint32, n int) []byte {
+func patternSlice(seq uint32, n int) []byte {
 	if n > 65536 {
 		return nil
 	}
