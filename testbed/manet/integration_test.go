@@ -89,3 +89,34 @@ func TestIntegrationTinyCampaign(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestDemoSample checks the committed sample in testdata/manet: naming,
+// shared realisation across protocols, and delivered bytes.
+func TestDemoSample(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "manet")
+	all, err := ReadGroundTruth(filepath.Join(dir, GroundTruthAllName))
+	if err != nil {
+		t.Skipf("no demo sample: %v", err)
+	}
+	var fp []string
+	for _, p := range []string{"tcp-aodv-r1", "tcp-olsr-r1"} {
+		cfg, err := ReadConfig(filepath.Join(dir, p+"-config.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fp = append(fp, cfg.Fingerprint()+" "+fmt.Sprint(cfg.Flows))
+		for _, pc := range cfg.PcapFiles {
+			if _, err := os.Stat(filepath.Join(dir, pc+".gz")); err != nil {
+				t.Errorf("%s: %v", p, err)
+			}
+		}
+	}
+	if fp[0] != fp[1] {
+		t.Errorf("demo realisations differ:\n %s\n %s", fp[0], fp[1])
+	}
+	for _, f := range all {
+		if f.SinkRxBytes <= 0 {
+			t.Errorf("demo %s flow %d delivered no bytes", f.Protocol, f.FlowID)
+		}
+	}
+}

@@ -38,8 +38,8 @@ type Summary struct {
 	// time from sending a never-retransmitted segment to the first ACK that
 	// covers it (Karn, RFC 6298 §3; delayed ACKs included). 0 without samples.
 	ACKRTTMedian time.Duration `json:"ack_rtt_median_ns"`
-	ACKRTTP90    time.Duration `json:"ack_rtt_p90_ns"`
-	ACKRTTCount  int           `json:"ack_rtt_samples"`
+	ACKRTTP90    time.Duration `json:"ack_rtt_p90_ns"`  // 90th percentile of the same samples
+	ACKRTTCount  int           `json:"ack_rtt_samples"` // number of RTT samples
 	// BulkStart is the time of the first bulk data segment (the first
 	// segment after iperf3's 37-byte cookie) since the bulk SYN.
 	BulkStart time.Duration `json:"bulk_start_ns"`

@@ -130,9 +130,6 @@ func RunEmulator(ctx context.Context, cfg EmuConfig) error {
 		logf("emulator %s stats: %+v overflow=%d late_max=%v", d.name, d.link.Stats, d.overflow, d.lateMax)
 		d.mu.Unlock()
 	}
-	if first != nil && ctx.Err() == nil {
-		return first
-	}
 	return first
 }
 

@@ -35,6 +35,7 @@ const (
 	DropLoss
 )
 
+// String returns "deliver", "drop-queue" or "drop-loss".
 func (v Verdict) String() string {
 	switch v {
 	case Deliver:
@@ -49,12 +50,12 @@ func (v Verdict) String() string {
 
 // LinkStats counts what a Link did.
 type LinkStats struct {
-	Frames    int64 `json:"frames"`      // frames offered to Admit
-	Bytes     int64 `json:"bytes"`       // bytes offered to Admit
-	DropQueue int64 `json:"drop_queue"`  // frames tail-dropped
-	DropLoss  int64 `json:"drop_loss"`   // frames lost at random
-	MaxQueueB int   `json:"max_queue_b"` // largest queue seen, bytes
-	Delivered int64 `json:"delivered"`   // frames scheduled for delivery
+	Frames        int64 `json:"frames"`          // frames offered to Admit
+	Bytes         int64 `json:"bytes"`           // bytes offered to Admit
+	DropQueue     int64 `json:"drop_queue"`      // frames tail-dropped
+	DropLoss      int64 `json:"drop_loss"`       // frames lost at random
+	MaxQueueBytes int   `json:"max_queue_bytes"` // largest queue seen, bytes
+	Delivered     int64 `json:"delivered"`       // frames scheduled for delivery
 }
 
 // Link is the pure model of one link direction: a byte-bounded FIFO
@@ -69,7 +70,7 @@ type Link struct {
 	lastOut   time.Time // delivery time of the last delivered frame
 	inQueue   []queued  // frames whose serialisation has not finished, FIFO
 	qBytes    int       // sum of inQueue sizes
-	Stats     LinkStats
+	Stats     LinkStats // counters since NewLink
 }
 
 type queued struct {
@@ -132,8 +133,8 @@ func (l *Link) Admit(now time.Time, size int) (time.Time, Verdict) {
 	if l.p.RateBps > 0 {
 		l.inQueue = append(l.inQueue, queued{done, size})
 		l.qBytes += size
-		if l.qBytes > l.Stats.MaxQueueB {
-			l.Stats.MaxQueueB = l.qBytes
+		if l.qBytes > l.Stats.MaxQueueBytes {
+			l.Stats.MaxQueueBytes = l.qBytes
 		}
 	}
 	if l.p.Loss > 0 && l.rng.Float64() < l.p.Loss {

@@ -66,8 +66,8 @@ func TestLinkTailDrop(t *testing.T) {
 	if at, v := l.Admit(t0.Add(ms(1)), 1000); v != Deliver || at.Sub(t0) != ms(4) {
 		t.Errorf("Admit(t0+1ms) = t0+%v %v, want t0+4ms deliver", at.Sub(t0), v)
 	}
-	if l.Stats.DropQueue != 2 || l.Stats.MaxQueueB != 3000 {
-		t.Errorf("Stats = %+v, want DropQueue 2, MaxQueueB 3000", l.Stats)
+	if l.Stats.DropQueue != 2 || l.Stats.MaxQueueBytes != 3000 {
+		t.Errorf("Stats = %+v, want DropQueue 2, MaxQueueBytes 3000", l.Stats)
 	}
 	// A frame larger than the whole queue still passes an empty link.
 	l2 := NewLink(LinkParams{RateBps: 8e6, QueueBytes: 100}, 1)

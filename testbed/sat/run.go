@@ -106,41 +106,47 @@ const (
 
 // Result is what one run produced.
 type Result struct {
-	Name       string  `json:"name"`
-	Dir        string  `json:"dir"`
-	Config     Config  `json:"config"`
-	Emulator   string  `json:"emulator"`    // "userspace" or "netem", as used
-	Namespaces string  `json:"namespaces"`  // the run's namespace prefix
-	ClientPcap string  `json:"client_pcap"` // capture on the client's interface
-	ServerPcap string  `json:"server_pcap"` // capture on the server's interface
-	Client     Summary `json:"client"`      // summary of ClientPcap (sender side)
-	// SentBps and RecvBps are iperf3's sender and receiver averages, bit/s.
-	SentBps float64 `json:"iperf_sent_bps"`
-	RecvBps float64 `json:"iperf_recv_bps"`
+	Name       string  `json:"name"`           // run name, e.g. "pep-on_window-20KB"
+	Dir        string  `json:"dir"`            // absolute output directory of the run
+	Config     Config  `json:"config"`         // parameters as run (queues filled in)
+	Emulator   string  `json:"emulator"`       // "userspace" or "netem", as used
+	Namespaces string  `json:"namespaces"`     // the run's namespace prefix
+	ClientPcap string  `json:"client_pcap"`    // capture on the client's interface
+	ServerPcap string  `json:"server_pcap"`    // capture on the server's interface
+	Client     Summary `json:"client"`         // summary of ClientPcap (sender side)
+	SentBps    float64 `json:"iperf_sent_bps"` // iperf3 sender average, bit/s
+	RecvBps    float64 `json:"iperf_recv_bps"` // iperf3 receiver average, bit/s
 }
 
-// Sidecar is written next to each capture as NAME.json.
+// Sidecar is written next to each capture as NAME.json (client.json next
+// to client.pcap) and describes how the capture was made.
 type Sidecar struct {
-	Tool      string    `json:"tool"`      // "tcpviz testbed sat"
-	Capture   string    `json:"capture"`   // capture file name
-	Vantage   string    `json:"vantage"`   // "client" (sender) or "server" (receiver)
-	Interface string    `json:"interface"` // interface captured on
-	Started   time.Time `json:"started"`
-	Emulator  string    `json:"emulator"`
-	Config    Config    `json:"config"`
-	ClientIP  string    `json:"client_ip"`
-	ServerIP  string    `json:"server_ip"`
-	RouterIPs []string  `json:"router_ips"`
-	Notes     string    `json:"notes"`
+	Tool      string    `json:"tool"`       // "tcpviz testbed sat"
+	Capture   string    `json:"capture"`    // capture file name
+	Vantage   string    `json:"vantage"`    // "client" (sender) or "server" (receiver)
+	Interface string    `json:"interface"`  // interface captured on
+	Started   time.Time `json:"started"`    // wall-clock time the captures started
+	Emulator  string    `json:"emulator"`   // "userspace" or "netem"
+	Config    Config    `json:"config"`     // run parameters
+	ClientIP  string    `json:"client_ip"`  // iperf3 client (TCP sender)
+	ServerIP  string    `json:"server_ip"`  // iperf3 server (TCP receiver)
+	RouterIPs []string  `json:"router_ips"` // router (PEP) LAN and satellite side
+	Notes     string    `json:"notes"`      // free text for humans
+	// Summary is Summarize of the client capture, added after the run
+	// (client sidecar only); nil if the run did not finish.
+	Summary      *Summary `json:"summary,omitempty"`
+	IperfSentBps float64  `json:"iperf_sent_bps,omitempty"` // iperf3 sender average, bit/s (client sidecar, after the run)
+	IperfRecvBps float64  `json:"iperf_recv_bps,omitempty"` // iperf3 receiver average, bit/s (client sidecar, after the run)
 }
 
 type proc struct {
-	name string
-	cmd  *exec.Cmd
-	sig  syscall.Signal // polite stop signal
-	done chan struct{}
-	err  error
-	log  *os.File
+	name    string
+	cmd     *exec.Cmd
+	sig     syscall.Signal // polite stop signal
+	done    chan struct{}  // closed when the process has been reaped
+	err     error          // Wait's result; valid once done is closed
+	logDone chan struct{}  // closed when its output is copied to the log
+	once    sync.Once
 }
 
 type runner struct {
@@ -173,37 +179,25 @@ func (r *runner) in(ctx context.Context, ns string, argv ...string) error {
 	return err
 }
 
-// start launches argv inside ns in its own process group. If ready is not
-// empty, start waits (up to 10 s) for a stdout or stderr line containing it.
-func (r *runner) start(ctx context.Context, name, ns string, sig syscall.Signal, logPath, stdoutPath, ready string, argv ...string) (*proc, error) {
+// start launches argv inside ns in its own process group, logging its
+// stdout and stderr to logPath. If ready is not empty, start waits (up to
+// 10 s) for an output line containing it.
+func (r *runner) start(ctx context.Context, name, ns string, sig syscall.Signal, logPath, ready string, argv ...string) (*proc, error) {
 	full := append([]string{"ip", "netns", "exec", ns}, argv...)
 	c := exec.Command(full[0], full[1:]...)
+	// ip netns exec execs argv in place, so the process group is argv's.
 	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	c.Env = append(os.Environ(), r.cfg.HelperEnv...)
 	lf, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
 	}
-	p := &proc{name: name, cmd: c, sig: sig, done: make(chan struct{}), log: lf}
-	readyc := make(chan struct{})
-	var once sync.Once
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		lf.Close()
 		return nil, err
 	}
-	c.Stderr = pw
-	if stdoutPath != "" {
-		of, err := os.Create(stdoutPath)
-		if err != nil {
-			lf.Close()
-			return nil, err
-		}
-		c.Stdout = of
-		defer of.Close()
-	} else {
-		c.Stdout = pw
-	}
+	c.Stdout, c.Stderr = pw, pw
 	if err := c.Start(); err != nil {
 		pw.Close()
 		pr.Close()
@@ -211,10 +205,16 @@ func (r *runner) start(ctx context.Context, name, ns string, sig syscall.Signal,
 		return nil, fmt.Errorf("start %s: %w", name, err)
 	}
 	pw.Close()
+	p := &proc{name: name, cmd: c, sig: sig, done: make(chan struct{}), logDone: make(chan struct{})}
 	r.mu.Lock()
 	r.procs = append(r.procs, p)
 	r.mu.Unlock()
+	readyc := make(chan struct{})
+	var once sync.Once
 	go func() {
+		defer close(p.logDone)
+		defer lf.Close()
+		defer pr.Close()
 		sc := bufio.NewScanner(pr)
 		for sc.Scan() {
 			line := sc.Text()
@@ -223,7 +223,6 @@ func (r *runner) start(ctx context.Context, name, ns string, sig syscall.Signal,
 				once.Do(func() { close(readyc) })
 			}
 		}
-		pr.Close()
 	}()
 	go func() {
 		p.err = c.Wait()
@@ -244,23 +243,28 @@ func (r *runner) start(ctx context.Context, name, ns string, sig syscall.Signal,
 	}
 }
 
-// stop asks p to stop with its polite signal and kills its process group
-// after grace.
+// stop asks p's process group to stop with p's polite signal and kills the
+// group after grace. It is idempotent. Signals go to the group only while
+// its leader is unreaped, so a recycled process group id is never hit;
+// anything else left in a namespace is found by cleanup.
 func (p *proc) stop(grace time.Duration) {
-	select {
-	case <-p.done:
-	default:
-		syscall.Kill(-p.cmd.Process.Pid, p.sig)
+	p.once.Do(func() {
 		select {
 		case <-p.done:
-		case <-time.After(grace):
-			syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
-			<-p.done
+		default:
+			syscall.Kill(-p.cmd.Process.Pid, p.sig)
+			select {
+			case <-p.done:
+			case <-time.After(grace):
+				syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+				<-p.done
+			}
 		}
-	}
-	syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL) // stragglers in the group
-	time.Sleep(50 * time.Millisecond)                 // let the log scanner drain
-	p.log.Close()
+		select { // let the log copier drain
+		case <-p.logDone:
+		case <-time.After(time.Second):
+		}
+	})
 }
 
 // cleanup stops every process, kills anything left in the run's
@@ -411,8 +415,10 @@ func Run(ctx context.Context, cfg Config, logf func(string, ...any)) (res Result
 		return res, fmt.Errorf("summarize client capture: %w", err)
 	}
 	res.Client = sum
-	b, _ := json.MarshalIndent(res, "", "  ")
-	if err := os.WriteFile(filepath.Join(dir, "result.json"), append(b, '\n'), 0o644); err != nil {
+	if err := addSummary(strings.TrimSuffix(res.ClientPcap, ".pcap")+".json", res); err != nil {
+		return res, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "result.json"), indentJSON(res), 0o644); err != nil {
 		return res, err
 	}
 	return res, nil
@@ -537,7 +543,7 @@ func (r *runner) emulators(ctx context.Context, dir string) (string, error) {
 		js, _ := json.Marshal(ec)
 		argv := append(append([]string(nil), r.cfg.Helper...), "emu", string(js))
 		if _, err := r.start(ctx, "emu-"+h.role, r.ns(h.role), syscall.SIGTERM,
-			filepath.Join(dir, "emu-"+h.role+".log"), "", "ready", argv...); err != nil {
+			filepath.Join(dir, "emu-"+h.role+".log"), "ready", argv...); err != nil {
 			return "", err
 		}
 	}
@@ -607,7 +613,7 @@ func (r *runner) pep(ctx context.Context, dir string) error {
 	pc := PEPConfig{Listen: fmt.Sprintf("0.0.0.0:%d", pepPort), CC: r.cfg.CC, BufBytes: r.cfg.PEPBufBytes}
 	js, _ := json.Marshal(pc)
 	argv := append(append([]string(nil), r.cfg.Helper...), "pep", string(js))
-	_, err := r.start(ctx, "pep", ns, syscall.SIGTERM, filepath.Join(dir, "pep.log"), "", "ready", argv...)
+	_, err := r.start(ctx, "pep", ns, syscall.SIGTERM, filepath.Join(dir, "pep.log"), "ready", argv...)
 	return err
 }
 
@@ -615,7 +621,7 @@ func (r *runner) traffic(ctx context.Context, dir string, res *Result) error {
 	cfg := r.cfg
 	srvNS, cliNS := r.ns("srv"), r.ns("cli")
 	port := strconv.Itoa(iperfPrt)
-	srv, err := r.start(ctx, "iperf3-server", srvNS, syscall.SIGTERM, filepath.Join(dir, "iperf3-server.log"), "", "",
+	srv, err := r.start(ctx, "iperf3-server", srvNS, syscall.SIGTERM, filepath.Join(dir, "iperf3-server.log"), "",
 		"iperf3", "-s", "-1", "-B", srvIP, "-p", port)
 	if err != nil {
 		return err
@@ -646,7 +652,7 @@ func (r *runner) traffic(ctx context.Context, dir string, res *Result) error {
 	}
 	var dumps []*proc
 	for _, c := range caps {
-		p, err := r.start(ctx, "tcpdump-"+c.vantage, c.ns, syscall.SIGINT, filepath.Join(dir, "tcpdump-"+c.vantage+".log"), "", "listening on",
+		p, err := r.start(ctx, "tcpdump-"+c.vantage, c.ns, syscall.SIGINT, filepath.Join(dir, "tcpdump-"+c.vantage+".log"), "listening on",
 			"tcpdump", "-i", c.ifn, "-s", strconv.Itoa(cfg.Snaplen), "-U", "-Z", "root", "-n", "-w", c.path, "tcp")
 		if err != nil {
 			return err
@@ -659,8 +665,7 @@ func (r *runner) traffic(ctx context.Context, dir string, res *Result) error {
 			Notes: "iperf3 upload client->server; the client is the TCP sender. " +
 				"With pep=true the router splits each connection, so the client capture shows the LAN RTT.",
 		}
-		b, _ := json.MarshalIndent(sc, "", "  ")
-		if err := os.WriteFile(strings.TrimSuffix(c.path, ".pcap")+".json", append(b, '\n'), 0o644); err != nil {
+		if err := os.WriteFile(strings.TrimSuffix(c.path, ".pcap")+".json", indentJSON(sc), 0o644); err != nil {
 			return err
 		}
 	}
@@ -695,6 +700,32 @@ func (r *runner) traffic(ctx context.Context, dir string, res *Result) error {
 		d.stop(5 * time.Second)
 	}
 	return nil
+}
+
+// addSummary rewrites the client sidecar at path with the run's results.
+func addSummary(path string, res Result) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var sc Sidecar
+	if err := json.Unmarshal(b, &sc); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	sc.Summary, sc.IperfSentBps, sc.IperfRecvBps = &res.Client, res.SentBps, res.RecvBps
+	return os.WriteFile(path, indentJSON(sc), 0o644)
+}
+
+// indentJSON encodes v indented, without HTML escaping ("->" stays readable).
+func indentJSON(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		panic(err) // only plain data types are encoded here
+	}
+	return b.Bytes()
 }
 
 func iperfRates(js []byte) (sent, recv float64) {
