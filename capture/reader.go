@@ -87,6 +87,7 @@ type Reader struct {
 	link     int // pcap link type; pcapng looks it up per interface
 	format   Format
 	ngLinks  []int
+	unmap    func()
 	dec      decoder
 	frame    int64
 	last     Timestamp
@@ -109,12 +110,21 @@ func Open(path string) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := NewReader(f, path)
+	var in io.Reader = f
+	mr, unmap := mapFile(f)
+	if mr != nil {
+		in = mr
+	}
+	r, err := NewReader(in, path)
 	if err != nil {
+		if unmap != nil {
+			unmap()
+		}
 		f.Close()
 		return nil, err
 	}
 	r.closer = f
+	r.unmap = unmap
 	return r, nil
 }
 
@@ -202,6 +212,10 @@ func (r *Reader) Warnings() []string { return r.warnings }
 
 // Close closes the file Open opened.
 func (r *Reader) Close() error {
+	if r.unmap != nil {
+		r.unmap()
+		r.unmap = nil
+	}
 	if r.closer != nil {
 		return r.closer.Close()
 	}

@@ -16,52 +16,70 @@ import (
 // 802.11 retry, a copy on another pcapng interface or an identical timestamp
 // is folded, so a burst of genuine duplicate ACKs is never folded.
 const (
-	dedupSlots = 32
+	dedupSlots = 16
 	// foldWindow bounds how far apart a copy may be from its original.
 	foldWindow = 2 * time.Second
 	// ifaceWindow bounds copies on two interfaces where no IP ID tells.
 	ifaceWindow = 2 * time.Millisecond
 )
 
+// dedupEntry is 16 bytes: the fingerprint's low byte is replaced by the
+// interface index (7 bits) and whether the IP ID identifies the packet.
 type dedupEntry struct {
-	fp    uint64
-	t     capture.Timestamp
-	iface int
-	ipid  bool // the IP ID identifies the packet
+	fp uint64
+	t  capture.Timestamp
+}
+
+const (
+	fpMeta = 0xff
+	fpIPID = 0x80
+)
+
+func entryFP(s *capture.Segment) uint64 {
+	m := uint64(s.Iface) & 0x7f
+	if !s.IPv6 && s.IPID != 0 {
+		m |= fpIPID
+	}
+	return fingerprint(s)&^fpMeta | m
 }
 
 // dedupRing remembers the fingerprints of the last dedupSlots packets of one
-// direction.
+// direction. It grows to dedupSlots entries, so a short connection costs
+// only what it uses.
 type dedupRing struct {
-	e [dedupSlots]dedupEntry
+	e []dedupEntry
 	n int // total added
 }
 
 func fingerprint(s *capture.Segment) uint64 {
-	// FNV-1a over the fields the sender's TCP/IP stack chose.
-	h := uint64(14695981039346656037)
-	mix := func(v uint64) {
-		for i := 0; i < 8; i++ {
-			h ^= v & 0xff
-			h *= 1099511628211
-			v >>= 8
-		}
-	}
-	mix(uint64(s.Seq)<<32 | uint64(s.Ack))
-	mix(uint64(s.PayloadLen)<<32 | uint64(s.Flags)<<16 | uint64(s.Window))
-	mix(uint64(s.Checksum)<<48 | uint64(s.IPID)<<32 | uint64(s.Opts.TSval))
-	return h
+	// Three words of the fields the sender's TCP/IP stack chose, mixed with
+	// multiply-xorshift steps (a 64-bit finaliser, as in splitmix64).
+	a := uint64(s.Seq)<<32 | uint64(s.Ack)
+	b := uint64(uint32(s.PayloadLen))<<32 | uint64(s.Flags)<<16 | uint64(s.Window)
+	c := uint64(s.Checksum)<<48 | uint64(s.IPID)<<32 | uint64(s.Opts.TSval)
+	h := mix64(a ^ 0x9e3779b97f4a7c15)
+	h = mix64(h ^ b)
+	return mix64(h ^ c)
+}
+
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
 }
 
 func (r *dedupRing) seen(s *capture.Segment) bool {
 	if r == nil {
 		return false
 	}
-	fp := fingerprint(s)
-	n := min(r.n, dedupSlots)
-	for i := 0; i < n; i++ {
+	fp := fingerprint(s) &^ fpMeta
+	iface := uint64(s.Iface) & 0x7f
+	for i := range r.e {
 		e := &r.e[i]
-		if e.fp != fp {
+		if e.fp&^fpMeta != fp {
 			continue
 		}
 		dt := s.Time.Sub(e.t)
@@ -70,11 +88,11 @@ func (r *dedupRing) seen(s *capture.Segment) bool {
 		}
 		switch {
 		case dt > foldWindow:
-		case e.ipid && s.IPID != 0 && !s.IPv6:
+		case e.fp&fpIPID != 0 && s.IPID != 0 && !s.IPv6:
 			return true
 		case s.Retry:
 			return true
-		case s.Iface != e.iface && dt <= ifaceWindow:
+		case e.fp&0x7f != iface && dt <= ifaceWindow:
 			return true
 		case dt == 0:
 			return true
@@ -84,6 +102,14 @@ func (r *dedupRing) seen(s *capture.Segment) bool {
 }
 
 func (r *dedupRing) add(s *capture.Segment) {
-	r.e[r.n%dedupSlots] = dedupEntry{fp: fingerprint(s), t: s.Time, iface: s.Iface, ipid: !s.IPv6 && s.IPID != 0}
+	e := dedupEntry{fp: entryFP(s), t: s.Time}
+	if len(r.e) < dedupSlots {
+		if r.e == nil {
+			r.e = make([]dedupEntry, 0, 4)
+		}
+		r.e = append(r.e, e)
+	} else {
+		r.e[r.n%dedupSlots] = e
+	}
 	r.n++
 }

@@ -162,7 +162,12 @@ type Tracker struct {
 	opts  Options
 	live  map[Key]*Conn
 	conns []*Conn
+	added int // segments added, for the periodic sweep
 }
+
+// sweepEvery is how many segments pass between releases of the copy-folding
+// state of idle connections.
+const sweepEvery = 1 << 16
 
 // NewTracker returns an empty Tracker.
 func NewTracker(opts Options) *Tracker {
@@ -174,6 +179,10 @@ func (t *Tracker) Conns() []*Conn { return t.conns }
 
 // Add assigns s to its connection and returns where it belongs.
 func (t *Tracker) Add(s *capture.Segment) Packet {
+	t.added++
+	if t.added%sweepEvery == 0 {
+		t.sweep(s.Time)
+	}
 	k := KeyOf(s.Src, s.Dst)
 	c := t.live[k]
 	syn := s.Flags.Has(capture.SYN) && !s.Flags.Has(capture.ACK)
@@ -348,4 +357,15 @@ func clampWS(ws int16) int {
 		return 14 // RFC 7323 §2.3: treat larger shifts as 14
 	}
 	return int(ws)
+}
+
+// sweep releases the copy-folding state of connections idle for longer than
+// foldWindow: no later packet can be folded against it, so memory stays
+// bounded by the connections active at once.
+func (t *Tracker) sweep(now capture.Timestamp) {
+	for _, c := range t.live {
+		if now.Sub(c.Last) > foldWindow {
+			c.Half[0].dedup, c.Half[1].dedup = nil, nil
+		}
+	}
 }

@@ -1,13 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
-	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/tcpviz/tcpviz/flows"
@@ -217,10 +218,12 @@ standard input.`,
 }
 
 func writeFlowsTable(w io.Writer, files []flowsFile) error {
+	head := []string{"conn", "a", "b", "start_s", "dur_s", "pkts a>b", "pkts b>a", "bytes a>b", "bytes b>a",
+		"retx a>b", "retx b>a", "goodput a>b kbit/s", "goodput b>a kbit/s", "handshake", "wscale a/b", "folded"}
 	for _, f := range files {
 		fmt.Fprintf(w, "%s: %s, %d frames, %d TCP segments, %d connections\n", f.File, f.Format, f.Frames, f.Segments, len(f.Conns))
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "conn\ta\tb\tstart_s\tdur_s\tpkts a>b\tpkts b>a\tbytes a>b\tbytes b>a\tretx a>b\tretx b>a\tgoodput a>b kbit/s\tgoodput b>a kbit/s\thandshake\twscale a/b\tfolded\t")
+		rows := make([][]string, 0, len(f.Conns)+1)
+		rows = append(rows, head)
 		for _, r := range f.Conns {
 			ws := func(p *int) string {
 				if p == nil {
@@ -232,18 +235,47 @@ func writeFlowsTable(w io.Writer, files []flowsFile) error {
 			if r.Handshake {
 				hs = "yes"
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%.3f\t%.3f\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.1f\t%s\t%s/%s\t%d\t\n",
-				r.Conn, hostPort(r.AAddr, r.APort), hostPort(r.BAddr, r.BPort), r.StartS, r.DurationS,
-				r.PktsAB, r.PktsBA, r.BytesAB, r.BytesBA, r.RetxBytesAB, r.RetxBytesBA,
-				r.GoodputAB, r.GoodputBA, hs, ws(r.WScaleA), ws(r.WScaleB), r.FoldedDups)
+			i := func(v int64) string { return strconv.FormatInt(v, 10) }
+			rows = append(rows, []string{strconv.Itoa(r.Conn), hostPort(r.AAddr, r.APort), hostPort(r.BAddr, r.BPort),
+				strconv.FormatFloat(r.StartS, 'f', 3, 64), strconv.FormatFloat(r.DurationS, 'f', 3, 64),
+				i(r.PktsAB), i(r.PktsBA), i(r.BytesAB), i(r.BytesBA), i(r.RetxBytesAB), i(r.RetxBytesBA),
+				strconv.FormatFloat(r.GoodputAB, 'f', 1, 64), strconv.FormatFloat(r.GoodputBA, 'f', 1, 64),
+				hs, ws(r.WScaleA) + "/" + ws(r.WScaleB), i(r.FoldedDups)})
 		}
-		if err := tw.Flush(); err != nil {
+		if err := writeAligned(w, rows); err != nil {
 			return err
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintln(w, "bytes = TCP payload incl. retransmissions; goodput = payload bytes the peer acknowledged / duration (docs/metrics.md); wscale ? = unknown")
-	return nil
+	_, err := fmt.Fprintln(w, "bytes = TCP payload incl. retransmissions; goodput = payload bytes delivered to the receiver / duration (docs/metrics.md); wscale ? = unknown")
+	return err
+}
+
+// writeAligned prints rows as right-aligned columns separated by two spaces.
+func writeAligned(w io.Writer, rows [][]string) error {
+	var width []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i >= len(width) {
+				width = append(width, 0)
+			}
+			width[i] = max(width[i], utf8.RuneCountInString(c))
+		}
+	}
+	bw := bufio.NewWriter(w)
+	for _, r := range rows {
+		for i, c := range r {
+			if i > 0 {
+				bw.WriteString("  ")
+			}
+			for n := utf8.RuneCountInString(c); n < width[i]; n++ {
+				bw.WriteByte(' ')
+			}
+			bw.WriteString(c)
+		}
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
 }
 
 func hostPort(addr string, port uint16) string {
