@@ -171,18 +171,12 @@ standard input.`,
 					if err != nil {
 						return err
 					}
-					ff := flowsFile{File: path, Format: string(rep.Format), Frames: rep.Stats.Frames, Segments: rep.Stats.Segments, Stats: rep.Stats, Warnings: rep.Warnings}
-					ff.Conns = []flowRow{}
-					if ff.Warnings == nil {
-						ff.Warnings = []string{}
-					}
+					files = append(files, newFlowsFile(path, rep))
 					for _, r := range rep.Conns {
-						ff.Conns = append(ff.Conns, newFlowRow(path, rep, r))
 						if r.Conn.Half[0].WScale < 0 || r.Conn.Half[1].WScale < 0 {
 							fmt.Fprintf(e.stderr, "note: %s conn %d: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, r.Conn.Index)
 						}
 					}
-					files = append(files, ff)
 				}
 				write := func(w io.Writer) error {
 					switch {
@@ -191,15 +185,7 @@ standard input.`,
 						enc.SetIndent("", "  ")
 						return enc.Encode(map[string]any{"schema": flowsSchema, "files": files})
 					case asCSV:
-						cw := csv.NewWriter(w)
-						cw.Write(flowColumns)
-						for _, f := range files {
-							for i := range f.Conns {
-								cw.Write(f.Conns[i].csv())
-							}
-						}
-						cw.Flush()
-						return cw.Error()
+						return writeFlowsCSV(w, files)
 					}
 					return writeFlowsTable(w, files)
 				}
@@ -215,6 +201,30 @@ standard input.`,
 		c.Flags().StringVarP(&out, "output", "o", "", "write to this file (atomically) instead of standard output")
 		return c
 	})
+}
+
+func newFlowsFile(path string, rep *tcpanalysis.Report) flowsFile {
+	ff := flowsFile{File: path, Format: string(rep.Format), Frames: rep.Stats.Frames, Segments: rep.Stats.Segments,
+		Stats: rep.Stats, Warnings: rep.Warnings, Conns: []flowRow{}}
+	if ff.Warnings == nil {
+		ff.Warnings = []string{}
+	}
+	for _, r := range rep.Conns {
+		ff.Conns = append(ff.Conns, newFlowRow(path, rep, r))
+	}
+	return ff
+}
+
+func writeFlowsCSV(w io.Writer, files []flowsFile) error {
+	cw := csv.NewWriter(w)
+	cw.Write(flowColumns)
+	for _, f := range files {
+		for i := range f.Conns {
+			cw.Write(f.Conns[i].csv())
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
 func writeFlowsTable(w io.Writer, files []flowsFile) error {
