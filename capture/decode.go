@@ -81,6 +81,7 @@ func (d *decoder) decode(lt int, data []byte) verdict {
 	d.off = 0
 	d.s.WiFi = false
 	d.s.Retry = false
+	d.s.RadioSignal = false
 	switch lt {
 	case LinkEthernet:
 		return d.ether(data)
@@ -132,6 +133,9 @@ func (d *decoder) decode(lt int, data []byte) verdict {
 		if n < 8 || n > len(data) {
 			return vTruncated
 		}
+		// Present bit 5: dBm antenna signal, recorded for frames the radio
+		// received, not for those it sent.
+		d.s.RadioSignal = binary.LittleEndian.Uint32(data[4:])&(1<<5) != 0
 		return d.at(data, n, d.wifi)
 	case LinkPrism:
 		if len(data) < 8 {
@@ -253,19 +257,24 @@ func (d *decoder) etherType(t uint16, b []byte) verdict {
 // wifi decodes an IEEE 802.11 frame: data and QoS-data frames only, then
 // LLC/SNAP.
 func (d *decoder) wifi(b []byte) verdict {
-	if len(b) < 24 {
+	if len(b) < 2 {
 		return vTruncated
 	}
 	fc0, fc1 := b[0], b[1]
 	typ := (fc0 >> 2) & 3
 	sub := fc0 >> 4
+	// Control frames (ACK: 10 bytes, RTS: 16) are shorter than a data
+	// header, so classify before checking the length.
+	if typ != 2 || sub&4 != 0 { // not data, or a null-data subtype
+		return vNonData
+	}
+	if len(b) < 24 {
+		return vTruncated
+	}
 	d.s.WiFi = true
 	d.s.Retry = fc1&0x08 != 0
 	copy(d.s.RA[:], b[4:10])
 	copy(d.s.TA[:], b[10:16])
-	if typ != 2 || sub&4 != 0 { // not data, or a null-data subtype
-		return vNonData
-	}
 	if fc1&0x40 != 0 {
 		return vProtected
 	}

@@ -114,6 +114,10 @@ type Segment struct {
 	WiFi   bool
 	Retry  bool
 	TA, RA [6]byte
+	// RadioSignal reports that a radiotap header carried an antenna signal
+	// (dBm) field: the capturing radio received the frame rather than sent
+	// it (as ns-3 and Linux monitor mode record it).
+	RadioSignal bool
 }
 
 // SeqLen returns the sequence space the segment occupies in bytes: payload

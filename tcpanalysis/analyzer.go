@@ -111,6 +111,14 @@ type DirStats struct {
 	// FirstData and LastData are the times of the first and last segment
 	// with payload (zero if none).
 	FirstData, LastData capture.Timestamp
+	// MaxTTL is the highest IP TTL (hop limit) of the segments sent in this
+	// direction: the sender's own, unrelayed packets carry the highest.
+	MaxTTL uint8
+	// OwnTx counts 802.11 frames of this direction that the capturing
+	// radio sent itself (radiotap without a signal field) with the sender's
+	// own MAC as transmitter, copies included: more than 0 means the capture
+	// was taken on the sender's node.
+	OwnTx int64
 }
 
 // Summary is the per-connection result.
@@ -202,12 +210,16 @@ func (a *Analyzer) Add(s *capture.Segment) {
 			cs.rxMAC[d].add(lo, lo+int64(s.PayloadLen))
 		}
 	}
+	st := &cs.Dir[d]
+	if h := &p.Conn.Half[d]; s.WiFi && !s.RadioSignal && h.MACKnown && s.TA == h.MAC {
+		st.OwnTx++
+	}
 	if p.Dup {
 		return
 	}
-	st := &cs.Dir[d]
 	st.Pkts++
 	st.WireBytes += int64(s.WireLen)
+	st.MaxTTL = max(st.MaxTTL, s.TTL)
 	start := p.Seq
 	if s.Flags.Has(capture.SYN) {
 		start++ // payload starts after the SYN

@@ -1,0 +1,133 @@
+package campaign
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/tcpviz/tcpviz/stats"
+)
+
+// RunValue is one run's goodput: the sum (or mean) of its flows' goodput in
+// kbit/s.
+type RunValue struct {
+	RunKey string
+	Labels map[string]string // labels of the run's flows (per-capture labels such as node come from one of them)
+	Flows  int
+	Kbps   float64
+}
+
+// PerRun aggregates flow rows into one value per run: how is "sum" (total
+// goodput of the run's flows, as the MANET study reports per seed) or "mean"
+// (mean per flow). It returns runs sorted by RunKey; an unknown how is an
+// error.
+func PerRun(rows []FlowRow, how string) ([]RunValue, error) {
+	if how != "sum" && how != "mean" {
+		return nil, fmt.Errorf("per-run aggregation %q: want sum or mean", how)
+	}
+	idx := map[string]int{}
+	var runs []RunValue
+	for _, r := range rows {
+		i, ok := idx[r.RunKey]
+		if !ok {
+			i = len(runs)
+			idx[r.RunKey] = i
+			runs = append(runs, RunValue{RunKey: r.RunKey, Labels: r.Labels})
+		}
+		runs[i].Flows++
+		runs[i].Kbps += r.Kbps
+	}
+	if how == "mean" {
+		for i := range runs {
+			runs[i].Kbps /= float64(runs[i].Flows)
+		}
+	}
+	sort.Slice(runs, func(i, j int) bool { return runs[i].RunKey < runs[j].RunKey })
+	return runs, nil
+}
+
+// Tables are the study's two tables.
+type Tables struct {
+	Groups []stats.GroupRow // per group: mean goodput with a t-based CI
+	Pairs  []stats.PairRow  // per pair of groups: mean paired difference, Wilcoxon p, k/n positive
+	// Unpaired lists, per comparison, pairing keys present in only one group.
+	Unpaired []string
+}
+
+// Aggregate groups runs by the label group (e.g. "protocol") and, when pair
+// is not empty, compares every two groups on the pairing label (e.g.
+// "seed"): differences are first − second in the groups' sorted order.
+// Groups with one run get an undefined CI; a missing label is an error.
+func Aggregate(runs []RunValue, group, pair string, level float64) (*Tables, error) {
+	byGroup := map[string][]RunValue{}
+	var names []string
+	for _, r := range runs {
+		g, ok := r.Labels[group]
+		if !ok {
+			return nil, fmt.Errorf("run %s has no label %q", r.RunKey, group)
+		}
+		if _, seen := byGroup[g]; !seen {
+			names = append(names, g)
+		}
+		byGroup[g] = append(byGroup[g], r)
+	}
+	sort.Strings(names)
+	t := &Tables{}
+	for _, g := range names {
+		xs := make([]float64, len(byGroup[g]))
+		for i, r := range byGroup[g] {
+			xs[i] = r.Kbps
+		}
+		iv, err := stats.MeanCI(xs, level)
+		if err != nil {
+			return nil, fmt.Errorf("group %s: %w", g, err)
+		}
+		t.Groups = append(t.Groups, stats.NewGroupRow(g, iv))
+	}
+	if pair == "" {
+		return t, nil
+	}
+	sample := func(g string) ([]stats.Pair[string], error) {
+		var ps []stats.Pair[string]
+		for _, r := range byGroup[g] {
+			k, ok := r.Labels[pair]
+			if !ok {
+				return nil, fmt.Errorf("run %s has no label %q", r.RunKey, pair)
+			}
+			ps = append(ps, stats.Pair[string]{Key: k, Value: r.Kbps})
+		}
+		return ps, nil
+	}
+	for i := 0; i < len(names); i++ {
+		for j := i + 1; j < len(names); j++ {
+			a, err := sample(names[i])
+			if err != nil {
+				return nil, err
+			}
+			b, err := sample(names[j])
+			if err != nil {
+				return nil, err
+			}
+			pr, err := stats.Paired(a, b, level)
+			if err != nil {
+				t.Unpaired = append(t.Unpaired, fmt.Sprintf("%s vs %s: %v", names[i], names[j], err))
+				continue
+			}
+			t.Pairs = append(t.Pairs, stats.NewPairRow(names[i]+" − "+names[j], pr))
+			if len(pr.OnlyA)+len(pr.OnlyB) > 0 {
+				t.Unpaired = append(t.Unpaired, fmt.Sprintf("%s vs %s: %s only in %s %v, only in %s %v", names[i], names[j], pair, names[i], pr.OnlyA, names[j], pr.OnlyB))
+			}
+		}
+	}
+	return t, nil
+}
+
+// SortKey orders label values numerically when they are numbers.
+func SortKey(a, b string) bool {
+	x, e1 := strconv.ParseFloat(a, 64)
+	y, e2 := strconv.ParseFloat(b, 64)
+	if e1 == nil && e2 == nil {
+		return x < y
+	}
+	return a < b
+}

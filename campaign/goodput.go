@@ -1,0 +1,335 @@
+package campaign
+
+import (
+	"context"
+	"errors"
+	"hash/fnv"
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
+)
+
+// Vantage says where a capture was taken relative to a flow.
+type Vantage string
+
+// Vantage points, decided per flow from the capture (docs/metrics.md#vantage).
+const (
+	AtReceiver Vantage = "receiver" // the receiver's own transmissions are local
+	AtSender   Vantage = "sender"
+	Elsewhere  Vantage = "other" // overheard, or on a path between them
+)
+
+// FlowRow is one flow of a campaign: one data direction of one TCP
+// connection (docs/schema.md#goodput).
+type FlowRow struct {
+	File      string  // capture the numbers come from
+	RunKey    string  // the run the capture belongs to (RunKey)
+	Conn      int     // connection index within File
+	Src       string  // sender address
+	SPort     uint16  // sender port
+	Dst       string  // receiver address
+	DPort     uint16  // receiver port
+	FirstS    float64 // first packet of the connection, seconds since the Unix epoch (simulation time for ns-3)
+	LastS     float64 // last packet, same clock
+	Bytes     int64   // goodput bytes: unique payload bytes delivered (docs/metrics.md#goodput)
+	Kbps      float64 // Bytes × 8 / interval / 1000, kbit/s; interval in IntervalS
+	IntervalS float64 // seconds the rate is computed over: LastS − FirstS, or End − FirstS
+	Vantage   Vantage
+	Captures  int // captures of the run that held this flow (the row is counted once)
+	Labels    map[string]string
+	isn       uint32
+	isnKnown  bool
+}
+
+// Options control Goodput.
+type Options struct {
+	// Labels returns a capture's labels, or false to reject the capture
+	// (it is then reported as an error). nil gives no labels.
+	Labels func(path string) (map[string]string, bool)
+	// Port keeps only flows with this port on either side; 0 keeps all.
+	Port int
+	// Dir chooses the data direction of each connection: "auto" (the
+	// direction that delivered more bytes), "ab" (from the SYN sender) or
+	// "ba".
+	Dir string
+	// MinBytes drops flows that delivered fewer goodput bytes.
+	MinBytes int64
+	// End, when > 0, ends every flow's goodput interval at this capture
+	// time (seconds since the epoch; the simulation end for ns-3) instead
+	// of at its last packet.
+	End float64
+	// Jobs is the number of captures analysed at once; 0 means GOMAXPROCS.
+	Jobs int
+	// Shard, Shards select the part of the campaign this process analyses:
+	// runs are assigned to shard hash(RunKey) mod Shards, so the captures of
+	// one run stay together. Shards ≤ 1 analyses everything; Shard is
+	// 0-based.
+	Shard, Shards int
+	// Progress is called after each capture (nil: nothing).
+	Progress func(done, total int)
+}
+
+// FileError is a capture that could not be analysed.
+type FileError struct {
+	File string
+	Err  error
+}
+
+// Result is the outcome of Goodput.
+type Result struct {
+	Rows   []FlowRow   // one per flow, deduplicated, sorted by run, sender, port
+	Files  []string    // captures analysed (this shard)
+	Failed []FileError // captures that failed; the batch went on without them
+}
+
+// InShard reports whether a capture belongs to shard i of n.
+func InShard(path string, i, n int) bool {
+	if n <= 1 {
+		return true
+	}
+	h := fnv.New32a()
+	h.Write([]byte(RunKey(path)))
+	return int(h.Sum32()%uint32(n)) == i
+}
+
+// Goodput analyses the captures in parallel (Options.Jobs at a time, so
+// memory is bounded by that many captures' connection state) and returns one
+// row per flow. A flow held by several captures of one run (same endpoints
+// and ISN) is counted once, from the capture taken at its receiver when
+// there is one, else at its sender, else the one that saw most delivered
+// bytes. A capture that fails is listed in Result.Failed; the rest go on.
+// Goodput returns an error only if ctx is cancelled.
+func Goodput(ctx context.Context, files []string, o Options) (*Result, error) {
+	var mine []string
+	for _, f := range files {
+		if InShard(f, o.Shard, o.Shards) {
+			mine = append(mine, f)
+		}
+	}
+	jobs := o.Jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	type out struct {
+		rows []FlowRow
+		err  error
+	}
+	results := make([]out, len(mine))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				rows, err := fileRows(mine[i], o)
+				results[i] = out{rows, err}
+				if o.Progress != nil {
+					mu.Lock()
+					done++
+					o.Progress(done, len(mine))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	var cancelled error
+feed:
+	for i := range mine {
+		select {
+		case work <- i:
+		case <-ctx.Done():
+			cancelled = ctx.Err()
+			break feed
+		}
+	}
+	close(work)
+	wg.Wait()
+	if cancelled != nil {
+		return nil, cancelled
+	}
+	res := &Result{Files: mine}
+	var all []FlowRow
+	for i, r := range results {
+		if r.err != nil {
+			res.Failed = append(res.Failed, FileError{mine[i], r.err})
+			continue
+		}
+		all = append(all, r.rows...)
+	}
+	res.Rows = dedup(all)
+	return res, nil
+}
+
+// fileRows analyses one capture into flow rows.
+func fileRows(path string, o Options) ([]FlowRow, error) {
+	var labels map[string]string
+	if o.Labels != nil {
+		l, ok := o.Labels(path)
+		if !ok {
+			return nil, errors.New("no labels: the path does not match the label pattern (or is not in the manifest)")
+		}
+		labels = l
+	}
+	rep, err := tcpanalysis.AnalyzeFile(path, tcpanalysis.Options{Flows: flows.Options{WScale: -1}})
+	if err != nil {
+		return nil, err
+	}
+	var rows []FlowRow
+	for _, r := range rep.Conns {
+		c := r.Conn
+		if o.Port != 0 && int(c.Key.Lo.Port()) != o.Port && int(c.Key.Hi.Port()) != o.Port {
+			continue
+		}
+		d := flows.AtoB
+		switch o.Dir {
+		case "ba":
+			d = flows.BtoA
+		case "ab":
+		default:
+			if r.Dir[flows.BtoA].DeliveredBytes > r.Dir[flows.AtoB].DeliveredBytes {
+				d = flows.BtoA
+			}
+		}
+		st := r.Dir[d]
+		if st.DeliveredBytes < o.MinBytes {
+			continue
+		}
+		snd, rcv := c.Half[d], c.Half[d.Reverse()]
+		row := FlowRow{
+			File: path, RunKey: RunKey(path), Conn: c.Index,
+			Src: snd.Addr.Addr().String(), SPort: snd.Addr.Port(),
+			Dst: rcv.Addr.Addr().String(), DPort: rcv.Addr.Port(),
+			FirstS: c.First.Seconds(), LastS: c.Last.Seconds(),
+			Bytes:   st.DeliveredBytes,
+			Vantage: vantage(r, d),
+			Labels:  labels,
+		}
+		if snd.ISNKnown {
+			row.isn, row.isnKnown = uint32(snd.ISN), true
+		}
+		end := row.LastS
+		if o.End > 0 {
+			end = o.End
+		}
+		row.IntervalS = end - row.FirstS
+		if row.IntervalS > 0 {
+			row.Kbps = float64(row.Bytes) * 8 / row.IntervalS / 1000
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// vantage decides where the capture sat for data direction d: at the
+// receiver if the receiver's own 802.11 transmissions were sent by the
+// capturing radio, or (wired) if the receiver's packets arrive with a higher
+// TTL than the sender's; symmetrically at the sender.
+func vantage(r *tcpanalysis.ConnResult, d flows.Direction) Vantage {
+	data, ack := r.Dir[d], r.Dir[d.Reverse()]
+	switch {
+	case ack.OwnTx > 0:
+		return AtReceiver
+	case data.OwnTx > 0:
+		return AtSender
+	case ack.MaxTTL > data.MaxTTL:
+		return AtReceiver
+	case data.MaxTTL > ack.MaxTTL:
+		return AtSender
+	}
+	return Elsewhere
+}
+
+func rank(v Vantage) int {
+	switch v {
+	case AtReceiver:
+		return 2
+	case AtSender:
+		return 1
+	}
+	return 0
+}
+
+// dedup keeps one row per flow. Rows of one run with the same endpoints
+// are the same flow when their time spans overlap (a capture that overheard
+// only part of the connection still overlaps it) and their ISNs do not
+// contradict each other; port reuse gives non-overlapping spans. The row
+// kept is the best vantage (receiver, then sender, then most bytes); its
+// FirstS becomes the earliest first packet any capture saw, so the rate's
+// interval starts where the connection started.
+func dedup(rows []FlowRow) []FlowRow {
+	type key struct {
+		run, src, dst string
+		sp, dp        uint16
+	}
+	groups := map[key][]FlowRow{}
+	var order []key
+	for _, r := range rows {
+		k := key{r.RunKey, r.Src, r.Dst, r.SPort, r.DPort}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], r)
+	}
+	var out []FlowRow
+	for _, k := range order {
+		g := groups[k]
+		sort.SliceStable(g, func(i, j int) bool { return g[i].FirstS < g[j].FirstS })
+		type cluster struct {
+			best        FlowRow
+			first, last float64
+			isn         uint32
+			isnKnown    bool
+			n           int
+		}
+		var cs []*cluster
+		for _, r := range g {
+			var c *cluster
+			for _, x := range cs {
+				if r.FirstS <= x.last && r.LastS >= x.first && !(x.isnKnown && r.isnKnown && x.isn != r.isn) {
+					c = x
+					break
+				}
+			}
+			if c == nil {
+				cs = append(cs, &cluster{best: r, first: r.FirstS, last: r.LastS, isn: r.isn, isnKnown: r.isnKnown, n: 1})
+				continue
+			}
+			c.n++
+			c.first, c.last = min(c.first, r.FirstS), max(c.last, r.LastS)
+			if r.isnKnown && !c.isnKnown {
+				c.isn, c.isnKnown = r.isn, true
+			}
+			b := c.best
+			if rank(r.Vantage) > rank(b.Vantage) || (rank(r.Vantage) == rank(b.Vantage) && r.Bytes > b.Bytes) {
+				c.best = r
+			}
+		}
+		for _, c := range cs {
+			r := c.best
+			r.Captures = c.n
+			if c.first < r.FirstS {
+				end := r.FirstS + r.IntervalS
+				r.FirstS = c.first
+				r.IntervalS = end - r.FirstS
+				if r.IntervalS > 0 {
+					r.Kbps = float64(r.Bytes) * 8 / r.IntervalS / 1000
+				}
+			}
+			out = append(out, r)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.RunKey != b.RunKey {
+			return a.RunKey < b.RunKey
+		}
+		return a.FirstS < b.FirstS
+	})
+	return out
+}

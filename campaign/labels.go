@@ -1,0 +1,214 @@
+package campaign
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Pattern extracts campaign labels from a capture's path, e.g.
+// "{protocol}/run{seed}/{prefix}-{node}-{dev}.pcap". A {name} matches one or
+// more characters other than '/'; everything else is literal. The pattern
+// is matched against the end of the path (on a '/' boundary), and a
+// compression suffix (.gz, .zst) on the file is ignored.
+type Pattern struct {
+	src   string
+	re    *regexp.Regexp
+	names []string
+}
+
+// ParsePattern compiles a label pattern. It returns an error for an empty
+// pattern, an unclosed brace, or a label name used twice.
+func ParsePattern(p string) (*Pattern, error) {
+	if p == "" {
+		return nil, fmt.Errorf("empty label pattern")
+	}
+	var b strings.Builder
+	b.WriteString(`(?:^|/)`)
+	var names []string
+	seen := map[string]bool{}
+	for i := 0; i < len(p); {
+		if p[i] == '{' {
+			j := strings.IndexByte(p[i:], '}')
+			if j < 0 {
+				return nil, fmt.Errorf("label pattern %q: unclosed {", p)
+			}
+			name := p[i+1 : i+j]
+			if name == "" || seen[name] || !regexp.MustCompile(`^\w+$`).MatchString(name) {
+				return nil, fmt.Errorf("label pattern %q: bad or repeated label name %q", p, name)
+			}
+			seen[name] = true
+			names = append(names, name)
+			b.WriteString(`([^/]+?)`)
+			i += j + 1
+			continue
+		}
+		b.WriteString(regexp.QuoteMeta(p[i : i+1]))
+		i++
+	}
+	b.WriteString(`$`)
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		return nil, fmt.Errorf("label pattern %q: %v", p, err)
+	}
+	return &Pattern{src: p, re: re, names: names}, nil
+}
+
+// Names returns the label names in pattern order.
+func (p *Pattern) Names() []string { return p.names }
+
+// Match returns the labels of path, or false when it does not match.
+func (p *Pattern) Match(path string) (map[string]string, bool) {
+	path = filepath.ToSlash(path)
+	for _, ext := range []string{".gz", ".zst"} {
+		if strings.HasSuffix(path, ext) && !strings.HasSuffix(p.src, ext) {
+			path = strings.TrimSuffix(path, ext)
+		}
+	}
+	m := p.re.FindStringSubmatch(path)
+	if m == nil {
+		return nil, false
+	}
+	out := make(map[string]string, len(p.names))
+	for i, n := range p.names {
+		out[n] = m[i+1]
+	}
+	return out, true
+}
+
+// Manifest maps capture paths to labels, read from a CSV whose first column
+// is "file" and whose other columns are label names.
+type Manifest struct {
+	Names  []string
+	labels map[string]map[string]string
+}
+
+// ReadManifest reads a manifest CSV. Relative file names are taken relative
+// to the manifest's directory. Errors name the file and line.
+func ReadManifest(path string) (*Manifest, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	cr := csv.NewReader(f)
+	head, err := cr.Read()
+	if err != nil {
+		return nil, fmt.Errorf("manifest %s: %v", path, err)
+	}
+	if len(head) < 2 || head[0] != "file" {
+		return nil, fmt.Errorf("manifest %s: the first column must be 'file', then label columns", path)
+	}
+	m := &Manifest{Names: head[1:], labels: map[string]map[string]string{}}
+	for line := 2; ; line++ {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("manifest %s: %v", path, err)
+		}
+		file := rec[0]
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(filepath.Dir(path), file)
+		}
+		l := map[string]string{}
+		for i, n := range m.Names {
+			l[n] = rec[i+1]
+		}
+		m.labels[filepath.Clean(file)] = l
+	}
+	return m, nil
+}
+
+// Labels returns the labels of a capture path, or false if it is not listed.
+func (m *Manifest) Labels(path string) (map[string]string, bool) {
+	l, ok := m.labels[filepath.Clean(path)]
+	return l, ok
+}
+
+// captureExts are the file endings Discover takes from directories.
+var captureExts = []string{".pcap", ".pcapng", ".cap", ".pcap.gz", ".pcapng.gz", ".pcap.zst", ".pcapng.zst"}
+
+// IsCaptureName reports whether a file name has a capture ending.
+func IsCaptureName(name string) bool {
+	for _, e := range captureExts {
+		if strings.HasSuffix(name, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// Discover expands files, directories (recursively, capture endings only)
+// and glob patterns into a sorted list of capture paths without duplicates.
+// A path that does not exist and matches no glob is an error.
+func Discover(args []string) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	add := func(p string) {
+		p = filepath.Clean(p)
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	for _, a := range args {
+		matches := []string{a}
+		if strings.ContainsAny(a, "*?[") {
+			m, err := filepath.Glob(a)
+			if err != nil {
+				return nil, fmt.Errorf("pattern %q: %v", a, err)
+			}
+			if len(m) == 0 {
+				return nil, fmt.Errorf("%s: no file matches", a)
+			}
+			matches = m
+		}
+		for _, p := range matches {
+			st, err := os.Stat(p)
+			if err != nil {
+				return nil, err
+			}
+			if !st.IsDir() {
+				add(p)
+				continue
+			}
+			err = filepath.WalkDir(p, func(q string, d os.DirEntry, err error) error {
+				if err != nil {
+					return err
+				}
+				if !d.IsDir() && IsCaptureName(d.Name()) {
+					add(q)
+				}
+				return nil
+			})
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// ns3Suffix matches ns-3's per-device capture naming PREFIX-NODE-DEV.pcap.
+var ns3Suffix = regexp.MustCompile(`^(.*)-(\d+)-(\d+)\.(pcap|pcapng)(\.gz|\.zst)?$`)
+
+// RunKey names the run a capture belongs to, so that the captures of one
+// run taken at different points (one per node in ns-3; client and server in
+// the satellite testbed) are deduplicated together: the path without ns-3's
+// -NODE-DEV.pcap suffix, or else the capture's directory. Flows are then
+// matched by endpoints and initial sequence number, so distinct connections
+// are never merged.
+func RunKey(path string) string {
+	if m := ns3Suffix.FindStringSubmatch(path); m != nil {
+		return m[1]
+	}
+	return filepath.Dir(path)
+}
