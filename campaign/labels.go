@@ -13,7 +13,8 @@ import (
 
 // Pattern extracts campaign labels from a capture's path, e.g.
 // "{protocol}/run{seed}/{prefix}-{node}-{dev}.pcap". A {name} matches one or
-// more characters other than '/'; everything else is literal. The pattern
+// more characters other than '/' (when several splits fit, earlier labels
+// take as much as they can); everything else is literal. The pattern
 // is matched against the end of the path (on a '/' boundary), and a
 // compression suffix (.gz, .zst) on the file is ignored.
 type Pattern struct {
@@ -44,7 +45,7 @@ func ParsePattern(p string) (*Pattern, error) {
 			}
 			seen[name] = true
 			names = append(names, name)
-			b.WriteString(`([^/]+?)`)
+			b.WriteString(`([^/]+)`)
 			i += j + 1
 			continue
 		}
