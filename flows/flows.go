@@ -191,9 +191,14 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 	}
 	p := Packet{}
 	if c == nil {
-		reused := t.live[k] != nil
+		old := t.live[k]
 		c = t.newConn(k, s)
-		c.Reused = reused
+		if old != nil {
+			// Port reuse. Every later packet on k joins c, so old's
+			// copy-folding state is never looked at again: release it.
+			c.Reused = true
+			old.Half[AtoB].dedup, old.Half[BtoA].dedup = nil, nil
+		}
 		t.live[k] = c
 		p.New = true
 	}
