@@ -20,10 +20,11 @@ const (
 	KindNew SegKind = iota
 	// KindRetransmitted: at least one byte was seen before in this direction.
 	KindRetransmitted
-	// KindOutOfOrder: never-seen bytes below the highest byte seen so far (a
-	// segment that overtook others, or one whose earlier copy the capture
-	// missed).
+	// KindOutOfOrder: never-seen bytes below the highest byte seen so far,
+	// within one RTT of the gap opening: the segment overtook others.
 	KindOutOfOrder
+	// KindProbe: a zero-window probe or a keep-alive.
+	KindProbe
 )
 
 func (k SegKind) String() string {
@@ -32,6 +33,8 @@ func (k SegKind) String() string {
 		return "retransmitted"
 	case KindOutOfOrder:
 		return "out_of_order"
+	case KindProbe:
+		return "probe"
 	}
 	return "new"
 }
@@ -74,9 +77,10 @@ type SACKPoint struct {
 // direction of the data: Acks[flows.AtoB] are the ACKs B sent for A's data.
 // Each slice is in capture (frame) order.
 type Series struct {
-	Segs  [2][]SegPoint
-	Acks  [2][]AckPoint
-	SACKs [2][]SACKPoint
+	Segs   [2][]SegPoint
+	Acks   [2][]AckPoint
+	SACKs  [2][]SACKPoint
+	Window [2][]WindowPoint // at every data segment of the direction and every ACK of it
 }
 
 // DirStats are the counts of one direction of a connection
@@ -156,6 +160,18 @@ func kbps(bytes int64, d time.Duration) float64 {
 type ConnResult struct {
 	Summary
 	Series *Series
+	// Handshake is the SYN → SYN-ACK → ACK timing at the capture point.
+	Handshake Handshake
+	// RTTAgg summarises the RTT samples per data direction and method.
+	RTTAgg [2][3]RTTAgg
+	// Counts are the events per data direction and class.
+	Counts [2][numClasses]int64
+	// RTT and Events list every sample and event in capture order, kept
+	// only with Options.Detail or for a connection Options.Keep selects.
+	RTT    []RTTSample
+	Events []Event
+	// ZeroWindows are the zero-window periods, in order.
+	ZeroWindows []ZeroWindowPeriod
 }
 
 // Options configure an Analyzer.
@@ -164,6 +180,10 @@ type Options struct {
 	// Keep selects the connections (by index) whose full series are kept;
 	// nil keeps none. Memory for a kept connection grows with its packets.
 	Keep func(index int) bool
+	// Detail keeps every RTT sample and event of every connection (memory
+	// grows with packets); without it only counts and running summaries
+	// are kept, except for connections Keep selects.
+	Detail bool
 }
 
 // Analyzer consumes segments in capture order and maintains per-connection
@@ -176,10 +196,11 @@ type Analyzer struct {
 
 type connState struct {
 	ConnResult
-	seen    [2]spanSet
-	highPay [2]int64 // end of the highest payload byte seen, per direction
-	anyPay  [2]bool
-	rxMAC   [2]spanSet // payload bytes in 802.11 frames addressed to the receiver's MAC
+	opts      Options
+	pendingHS []RTTSample
+	dir       [2]dirState
+	hs        hsState
+	rxMAC     [2]spanSet // payload bytes in 802.11 frames addressed to the receiver's MAC
 }
 
 // New returns an Analyzer.
@@ -191,7 +212,7 @@ func New(opts Options) *Analyzer {
 func (a *Analyzer) Add(s *capture.Segment) {
 	p := a.tracker.Add(s)
 	if p.New {
-		cs := &connState{ConnResult: ConnResult{Summary: Summary{Conn: p.Conn}}}
+		cs := &connState{ConnResult: ConnResult{Summary: Summary{Conn: p.Conn}}, opts: a.opts}
 		if a.opts.Keep != nil && a.opts.Keep(p.Conn.Index) {
 			cs.Series = &Series{}
 		}
@@ -220,48 +241,13 @@ func (a *Analyzer) Add(s *capture.Segment) {
 	st.Pkts++
 	st.WireBytes += int64(s.WireLen)
 	st.MaxTTL = max(st.MaxTTL, s.TTL)
-	start := p.Seq
-	if s.Flags.Has(capture.SYN) {
-		start++ // payload starts after the SYN
-	}
-	kind := KindNew
-	if n := int64(s.PayloadLen); n > 0 {
-		end := start + n
-		st.DataPkts++
-		st.Bytes += n
-		if st.FirstData == 0 {
-			st.FirstData = s.Time
-		}
-		st.LastData = s.Time
-		fresh := cs.seen[d].add(start, end)
-		st.Unique += fresh
-		st.RetxBytes += n - fresh
-		switch {
-		case fresh < n:
-			kind = KindRetransmitted
-			st.RetxSegs++
-		case cs.anyPay[d] && start < cs.highPay[d]:
-			kind = KindOutOfOrder
-			st.OOOSegs++
-		}
-		if !cs.anyPay[d] || end > cs.highPay[d] {
-			cs.highPay[d] = end
-			cs.anyPay[d] = true
-		}
-	}
+	cs.handshake(s, &p)
+	kind := cs.data(s, &p, a.opts)
 	if s.SeqLen() > 0 && p.End > st.HighSeq {
 		st.HighSeq = p.End
 	}
-	var win int64
-	var winKnown bool
-	if p.AckValid {
-		r := &cs.Dir[d.Reverse()]
-		if !r.AckSeen || p.Ack > r.MaxAck {
-			r.MaxAck = p.Ack
-		}
-		r.AckSeen = true
-		win, winKnown = p.Conn.ScaledWindow(d, s.Window, s.Flags.Has(capture.SYN))
-	}
+	win, winKnown := cs.ack(s, &p, a.opts)
+	cs.timestamps(s, &p)
 	if ser := cs.Series; ser != nil {
 		if s.SeqLen() > 0 {
 			ser.Segs[d] = append(ser.Segs[d], SegPoint{Time: s.Time, Frame: s.Frame, Start: p.Seq, End: p.End, Payload: s.PayloadLen, Flags: s.Flags, Kind: kind})
@@ -270,13 +256,36 @@ func (a *Analyzer) Add(s *capture.Segment) {
 			rd := d.Reverse()
 			ser.Acks[rd] = append(ser.Acks[rd], AckPoint{Time: s.Time, Frame: s.Frame, Ack: p.Ack, Window: win, WindowKnown: winKnown})
 			for i := 0; i < int(s.Opts.NSACK); i++ {
-				b := s.Opts.SACK[i]
-				l := p.Ack + int64(p.Conn.Half[rd].Base.Dist(b.Left)) - int64(p.Conn.Half[rd].Base.Dist(s.Ack))
-				r := l + b.Left.Dist(b.Right)
+				l, r := sackRel(&p, s, i)
 				ser.SACKs[rd] = append(ser.SACKs[rd], SACKPoint{Time: s.Time, Frame: s.Frame, Left: l, Right: r})
 			}
 		}
+		// The window and in-flight view of each direction this packet
+		// concerns: its own data, and the data it acknowledges.
+		for _, wd := range [2]flows.Direction{d, d.Reverse()} {
+			if (wd == d && (s.PayloadLen > 0 || s.Flags.Has(capture.FIN))) || (wd != d && p.AckValid) {
+				ser.Window[wd] = append(ser.Window[wd], cs.windowPoint(wd, s))
+			}
+		}
 	}
+}
+
+func (cs *connState) windowPoint(d flows.Direction, s *capture.Segment) WindowPoint {
+	ds := &cs.dir[d]
+	wp := WindowPoint{Time: s.Time, Frame: s.Frame, Rwnd: ds.win, RwndKnown: ds.winKnown && ds.ackSeen}
+	if ds.ackSeen {
+		wp.FlightValid = true
+		wp.InFlight = max(0, ds.highSeq-ds.lastAck)
+		wp.InFlightSACK = max(0, wp.InFlight-ds.sacked.covered(ds.lastAck, ds.highSeq))
+	}
+	return wp
+}
+
+// sackRel returns SACK block i of s in relative offsets of the peer's data.
+func sackRel(p *flows.Packet, s *capture.Segment, i int) (int64, int64) {
+	b := s.Opts.SACK[i]
+	l := p.Ack + s.Ack.Dist(b.Left)
+	return l, l + b.Left.Dist(b.Right)
 }
 
 // Results returns the results of every connection in index order, with

@@ -38,12 +38,17 @@ type caseFile struct {
 	AbsTimes    map[string]string `json:"absolute_timestamps"`
 }
 
-func loadCase(t *testing.T, name string) (string, caseFile) {
-	dir := filepath.Join(sharedDir(t), "cases")
-	b, err := os.ReadFile(filepath.Join(dir, name+".expected.json"))
+func readCase(t *testing.T, name string) []byte {
+	b, err := os.ReadFile(filepath.Join(sharedDir(t), "cases", name+".expected.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return b
+}
+
+func loadCase(t *testing.T, name string) (string, caseFile) {
+	dir := filepath.Join(sharedDir(t), "cases")
+	b := readCase(t, name)
 	var cf caseFile
 	if err := json.Unmarshal(b, &cf); err != nil {
 		t.Fatalf("%s: %v", name, err)

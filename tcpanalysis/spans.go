@@ -74,3 +74,15 @@ func (ss *spanSet) total() int64 {
 	}
 	return t
 }
+
+// trim drops every byte below lo.
+func (ss *spanSet) trim(lo int64) {
+	i := 0
+	for i < len(ss.s) && ss.s[i].hi <= lo {
+		i++
+	}
+	ss.s = append(ss.s[:0], ss.s[i:]...)
+	if len(ss.s) > 0 && ss.s[0].lo < lo {
+		ss.s[0].lo = lo
+	}
+}

@@ -1,0 +1,120 @@
+package tcpanalysis
+
+import (
+	"time"
+
+	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/flows"
+)
+
+// Class is an event class (docs/metrics.md#events).
+type Class uint8
+
+// Event classes. Each is defined in docs/metrics.md#events.
+const (
+	RTO         Class = iota // retransmission not preceded by fast-retransmit signals
+	Fast                     // retransmission after ≥ 3 duplicate ACKs or a SACK that reveals the loss
+	Spurious                 // retransmission of bytes all already acknowledged
+	OutOfOrder               // never-seen bytes below the highest byte, within one RTT of the gap opening
+	LostSegment              // a gap: the segment starts above the highest byte seen (previous segment not captured)
+	DupAck                   // duplicate ACK
+	ZeroWindow               // receive window 0 advertised
+	ZWProbe                  // zero-window probe
+	KeepAlive                // keep-alive (SND.NXT − 1, 0 or 1 byte)
+	WindowFull               // segment fills the receiver's advertised window exactly
+	numClasses
+)
+
+var classNames = [numClasses]string{"rto", "fast", "spurious", "out_of_order", "lost_segment", "dup_ack", "zero_window", "zw_probe", "keepalive", "window_full"}
+
+// String returns the class name used in every output.
+func (c Class) String() string {
+	if c < numClasses {
+		return classNames[c]
+	}
+	return "unknown"
+}
+
+// Classes returns every class in output order.
+func Classes() []Class {
+	out := make([]Class, numClasses)
+	for i := range out {
+		out[i] = Class(i)
+	}
+	return out
+}
+
+// IsRetransmission reports whether c counts as a retransmission.
+func (c Class) IsRetransmission() bool { return c == RTO || c == Fast || c == Spurious }
+
+// Event is one classified packet. Dir is the direction of the data the
+// event is about: a dup ACK or zero window sent by b about a's data has Dir
+// AtoB.
+type Event struct {
+	Time  capture.Timestamp
+	Frame int64
+	Dir   flows.Direction
+	Class Class
+	Seq   int64 // relative sequence offset of the segment (data events) or the ACK (ACK events)
+	Len   int   // payload bytes (data events)
+	// Original is the frame number of the earlier transmission a
+	// retransmission repeats (0 if not captured).
+	Original int64
+}
+
+// Method is how an RTT sample was taken (docs/metrics.md#rtt).
+type Method uint8
+
+// RTT methods.
+const (
+	// MethodACK: data segment to the ACK that first covers exactly its end,
+	// with Karn's rule (RFC 6298 §3), as tcptrace does.
+	MethodACK Method = iota
+	// MethodTS: TSval first seen to its first echo in TSecr (RFC 7323), as
+	// pping does.
+	MethodTS
+	// MethodHandshake: SYN to SYN-ACK (Dir AtoB) and SYN-ACK to the ACK
+	// that completes the handshake (Dir BtoA).
+	MethodHandshake
+)
+
+func (m Method) String() string {
+	return [...]string{"ack", "ts", "handshake"}[m]
+}
+
+// RTTSample is one round-trip time measured at the capture point. Dir is
+// the direction of the data (or TSval, or SYN) being timed; Time and Frame
+// are those of the packet that closes the sample.
+type RTTSample struct {
+	Time   capture.Timestamp
+	Frame  int64
+	Dir    flows.Direction
+	Method Method
+	RTT    time.Duration
+}
+
+// ZeroWindowPeriod is a time during which the receiver of Dir's data
+// advertised a zero window: from the first zero-window ACK to the first ACK
+// that reopened it (End 0 if the capture ended first).
+type ZeroWindowPeriod struct {
+	Dir                  flows.Direction
+	Start, End           capture.Timestamp
+	StartFrame, EndFrame int64
+}
+
+// WindowPoint samples the sender's view of direction Dir's window at a
+// packet: the receive window the peer last advertised, and bytes in flight.
+type WindowPoint struct {
+	Time  capture.Timestamp
+	Frame int64
+	// Rwnd is the peer's advertised receive window in bytes, valid iff
+	// RwndKnown (the window scale is known).
+	Rwnd      int64
+	RwndKnown bool
+	// InFlight is the highest sequence sent minus the highest ACK seen, as
+	// tshark's tcp.analysis.bytes_in_flight; InFlightSACK subtracts the
+	// bytes the peer SACKed above the ACK (the pipe of RFC 6675, without
+	// loss marking). Bytes; valid iff an ACK was seen.
+	InFlight, InFlightSACK int64
+	FlightValid            bool
+}
