@@ -16,9 +16,9 @@ import (
 // 802.11 retry, a copy on another pcapng interface or an identical timestamp
 // is folded, so a burst of genuine duplicate ACKs is never folded.
 const (
-	dedupSlots = 16
+	dedupSlots = 64
 	// foldWindow bounds how far apart a copy may be from its original.
-	foldWindow = 2 * time.Second
+	foldWindow = 10 * time.Second
 	// ifaceWindow bounds copies on two interfaces where no IP ID tells.
 	ifaceWindow = 2 * time.Millisecond
 )

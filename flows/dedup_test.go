@@ -83,9 +83,9 @@ func TestFold(t *testing.T) {
 			copyOf(w4, 4*time.Millisecond, func(s *capture.Segment) { s.TTL, s.TA = 62, macB }),
 		}, []bool{true, true}},
 		{"IPv4 copy 1.9 s later", o4, []capture.Segment{copyOf(o4, 1900*time.Millisecond)}, []bool{true}},
-		{"IPv4 copy exactly 2 s later", o4, []capture.Segment{copyOf(o4, 2*time.Second)}, []bool{true}},
-		{"IPv4 copy 2.001 s later", o4, []capture.Segment{copyOf(o4, 2001*time.Millisecond)}, []bool{false}},
-		{"802.11 retry 2.5 s later", w4, []capture.Segment{copyOf(w4, 2500*time.Millisecond, retry)}, []bool{false}},
+		{"IPv4 copy exactly foldWindow later", o4, []capture.Segment{copyOf(o4, foldWindow)}, []bool{true}},
+		{"IPv4 copy foldWindow + 1 ms later", o4, []capture.Segment{copyOf(o4, foldWindow+time.Millisecond)}, []bool{false}},
+		{"802.11 retry foldWindow + 0.5 s later", w4, []capture.Segment{copyOf(w4, foldWindow+500*time.Millisecond, retry)}, []bool{false}},
 		{"genuine retransmission: new IP ID", o4, []capture.Segment{
 			copyOf(o4, 200*time.Millisecond, func(s *capture.Segment) { s.IPID = 8 }),
 		}, []bool{false}},
@@ -228,17 +228,17 @@ func TestFoldedCopyChangesNothing(t *testing.T) {
 }
 
 // TestSweepDirect: sweep releases the folding state of connections idle
-// longer than 2 s, and folding afterwards decides exactly as without it.
+// longer than foldWindow, and folding afterwards decides exactly as without it.
 func TestSweepDirect(t *testing.T) {
 	x := wifi(orig4(), macA) // idle from 0 s
 	y := wifi(orig4(), macA)
 	y.Src, y.Dst = cli2, srv2
-	y.Time = at(2500 * time.Millisecond) // last packet at 2.5 s
+	y.Time = at(foldWindow + 500*time.Millisecond) // last packet at foldWindow + 0.5 s
 	later := []capture.Segment{
-		copyOf(x, 3*time.Second, retry), // 3 s after x: never a copy
+		copyOf(x, foldWindow+time.Second, retry), // foldWindow + 1 s after x: never a copy
 		copyOf(y, 500*time.Millisecond, retry),
-		copyOf(x, 3*time.Second, func(s *capture.Segment) { s.Seq, s.IPID = 1101, 8 }), // new packet on x
-		copyOf(x, 3*time.Second+100*us, retry, func(s *capture.Segment) { s.Seq, s.IPID = 1101, 8 }),
+		copyOf(x, foldWindow+time.Second, func(s *capture.Segment) { s.Seq, s.IPID = 1101, 8 }), // new packet on x
+		copyOf(x, foldWindow+time.Second+100*us, retry, func(s *capture.Segment) { s.Seq, s.IPID = 1101, 8 }),
 	}
 	wantDup := []bool{false, true, false, true}
 	for _, doSweep := range []bool{false, true} {
@@ -246,12 +246,12 @@ func TestSweepDirect(t *testing.T) {
 		feed(tr, []capture.Segment{x, y})
 		cx, cy := tr.Conns()[0], tr.Conns()[1]
 		if doSweep {
-			tr.sweep(at(3 * time.Second))
+			tr.sweep(at(foldWindow + time.Second))
 			if cx.Half[AtoB].dedup != nil {
-				t.Errorf("sweep at 3 s: state of the connection idle since 0 s kept, want released")
+				t.Errorf("sweep: state of the connection idle since 0 s kept, want released")
 			}
 			if cy.Half[AtoB].dedup == nil {
-				t.Errorf("sweep at 3 s: state of the connection active at 2.5 s released, want kept")
+				t.Errorf("sweep: state of the connection active 0.5 s before released, want kept")
 			}
 		}
 		for i, p := range feed(tr, later) {
@@ -272,12 +272,12 @@ func TestSweepBulk(t *testing.T) {
 	segs := []capture.Segment{x}
 	var want []bool
 	want = append(want, false)
-	// Connection Y: 70000 data segments 100 µs apart (7 s), every 7th
+	// Connection Y: 70000 data segments 200 µs apart (14 s > foldWindow), every 7th
 	// followed 10 µs later by an 802.11 retry of it.
 	var yCopies int64
 	for i := range 70000 {
 		s := wifi(seg(cli2, srv2, fPA, uint32(1000+100*i), 1, 100), macA)
-		s.Time = at(time.Duration(i) * 100 * us)
+		s.Time = at(time.Duration(i) * 200 * us)
 		s.IPID = uint16(i + 1) // wraps: seq still tells the packets apart
 		segs, want = append(segs, s), append(want, false)
 		if i%7 == 0 {
@@ -294,12 +294,12 @@ func TestSweepBulk(t *testing.T) {
 	if cx.Half[AtoB].dedup != nil {
 		t.Errorf("connection idle for %v: folding state kept, want released by the sweep", cy.Last.Sub(cx.Last))
 	}
-	// X again, at 8 s: a retry of its old packet is too late to be a copy;
+	// X again, at foldWindow + 6 s: a retry of its old packet is too late to be a copy;
 	// a new packet and its retry fold as usual.
 	segs = []capture.Segment{
-		copyOf(x, 8*time.Second, retry),
-		copyOf(x, 8*time.Second, func(s *capture.Segment) { s.Seq, s.IPID = 1101, 8 }),
-		copyOf(x, 8*time.Second+10*us, retry, func(s *capture.Segment) { s.Seq, s.IPID = 1101, 8 }),
+		copyOf(x, foldWindow+6*time.Second, retry),
+		copyOf(x, foldWindow+6*time.Second, func(s *capture.Segment) { s.Seq, s.IPID = 1101, 8 }),
+		copyOf(x, foldWindow+6*time.Second+10*us, retry, func(s *capture.Segment) { s.Seq, s.IPID = 1101, 8 }),
 	}
 	want = append(want, false, false, true)
 	got = append(got, feed(tr, segs)...)
