@@ -24,7 +24,7 @@ const (
 	LinkIPv4       = 228 // raw IPv4
 	LinkIPv6       = 229 // raw IPv6
 	LinkNFLOG      = 239 // Linux netfilter NFLOG
-	LinkIPoIB      = 242 // IP over InfiniBand, 4-byte header
+	LinkIPoIB      = 242 // IP over InfiniBand, 44-byte pseudo-header (tcpdump)
 	LinkLinuxSLL2  = 276 // Linux cooked capture v2
 	LinkPPPWithDir = 204 // PPP with a direction byte
 )

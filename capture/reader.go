@@ -2,7 +2,6 @@ package capture
 
 import (
 	"bufio"
-	"compress/gzip"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -11,6 +10,9 @@ import (
 
 	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/pcapgo"
+	// klauspost's gzip, unlike compress/gzip, does not allocate Huffman
+	// tables for every dynamic deflate block.
+	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -86,7 +88,6 @@ type Reader struct {
 	ng       *pcapgo.NgReader
 	link     int // pcap link type; pcapng looks it up per interface
 	format   Format
-	ngLinks  []int
 	unmap    func()
 	dec      decoder
 	frame    int64
@@ -159,6 +160,9 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 	bin := in.(*bufio.Reader)
 	m, err := bin.Peek(4)
 	if err != nil {
+		if err != io.EOF { // a damaged gzip or zstd stream
+			return fail(fmt.Errorf("decompress: %w", err))
+		}
 		return fail(fmt.Errorf("%w: too short for a capture header", ErrNotCapture))
 	}
 	switch binary.LittleEndian.Uint32(m) {
@@ -235,11 +239,23 @@ func (r *Reader) Next(s *Segment) error {
 	for {
 		data, ci, err := r.src.ZeroCopyReadPacketData()
 		if err != nil {
+			if err == io.EOF && ci.CaptureLength > 0 {
+				// pcapgo read a record header but none of its data.
+				err = io.ErrUnexpectedEOF
+			}
 			return r.readErr(err)
 		}
 		r.frame++
 		r.stats.Frames++
 		ts := Timestamp(ci.Timestamp.UnixNano())
+		lt := r.link
+		if r.ng != nil {
+			var bin uint8
+			lt, bin = r.ifaceInfo(ci.InterfaceIndex)
+			if bin != 0 {
+				ts = binaryTime(ts, bin)
+			}
+		}
 		if r.stats.Frames == 1 {
 			r.stats.First = ts
 		} else if ts < r.last {
@@ -247,13 +263,9 @@ func (r *Reader) Next(s *Segment) error {
 		}
 		r.last = ts
 		r.stats.Last = ts
-		lt := r.link
-		if r.ng != nil {
-			lt = r.ifaceLink(ci.InterfaceIndex)
-			if !SupportedLink(lt) {
-				r.stats.UnsupportedLink++
-				continue
-			}
+		if r.ng != nil && !SupportedLink(lt) {
+			r.stats.UnsupportedLink++
+			continue
 		}
 		r.dec.wireLen = ci.Length
 		v := r.dec.decode(lt, data)
@@ -294,23 +306,38 @@ func (r *Reader) count(v verdict) {
 	}
 }
 
-// ifaceLink returns the link type of pcapng interface i.
-func (r *Reader) ifaceLink(i int) int {
-	if i >= len(r.ngLinks) || r.ng.NInterfaces() != len(r.ngLinks) {
-		r.ngLinks = r.ngLinks[:0]
-		for j := 0; j < r.ng.NInterfaces(); j++ {
-			intf, err := r.ng.Interface(j)
-			lt := -1
-			if err == nil {
-				lt = int(intf.LinkType)
-			}
-			r.ngLinks = append(r.ngLinks, lt)
-		}
+// ifaceInfo returns the link type of pcapng interface i (-1 if there is
+// none) and, if its if_tsresol is 2^-n with 10 ≤ n ≤ 29, n for binaryTime.
+// It asks the NgReader for every frame: a new section header block (cat or
+// mergecap -a output) redefines the interfaces under the same numbers.
+func (r *Reader) ifaceInfo(i int) (lt int, bin uint8) {
+	if i < 0 || i >= r.ng.NInterfaces() {
+		return -1, 0
 	}
-	if i < 0 || i >= len(r.ngLinks) {
-		return -1
+	intf, err := r.ng.Interface(i)
+	if err != nil {
+		return -1, 0
 	}
-	return r.ngLinks[i]
+	if res := intf.TimestampResolution; res.Binary() && res.Exponent() >= 10 && res.Exponent() <= 29 {
+		bin = res.Exponent()
+	}
+	return int(intf.LinkType), bin
+}
+
+// binaryTime corrects the time t of a pcapng frame whose interface has an
+// if_tsresol of 2^-n, 10 ≤ n ≤ 29. pcapgo scales the fraction of a second,
+// in ticks, by the truncated quotient 1e9/2^n (953 ns for 2^-20 instead of
+// 953.67…), so the fraction comes out up to 46% short. Dividing by that
+// quotient recovers the ticks exactly; they are then scaled exactly
+// (truncating to the nanosecond, as for 10^-n resolutions finer than 10^-9).
+// For n ≥ 30 pcapgo's fraction can exceed a second and cannot be undone.
+func binaryTime(t Timestamp, n uint8) Timestamp {
+	sec, frac := int64(t)/1e9, int64(t)%1e9
+	if frac < 0 {
+		sec, frac = sec-1, frac+1e9
+	}
+	ticks := frac / (1e9 >> n)
+	return Timestamp(sec*1e9 + ticks*1e9>>n)
 }
 
 // readErr turns a read error at the next frame into io.EOF (clean end, or a
