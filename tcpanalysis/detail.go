@@ -31,6 +31,7 @@ type dirState struct {
 	winRaw   uint16
 	winKnown bool
 	dupAcks  int  // consecutive duplicate ACKs at lastAck
+	fastDone bool // a fast retransmission was classified since lastAck last moved
 	sackHole bool // a SACK above lastAck arrived since lastAck last moved
 	inZW     bool
 	zwStart  capture.Timestamp
@@ -260,7 +261,10 @@ func (cs *connState) retxClass(ds *dirState, start, end int64) Class {
 	switch {
 	case ds.ackSeen && end <= ds.lastAck:
 		return Spurious
-	case ds.ackSeen && start <= ds.lastAck && (ds.dupAcks >= 3 || ds.sackHole):
+	case ds.ackSeen && start <= ds.lastAck && (ds.dupAcks >= 3 || ds.sackHole) && !ds.fastDone:
+		// One fast retransmission per loss signal (RFC 5681 §3.2); the same
+		// hole sent again before the ACK moves is the RTO's doing.
+		ds.fastDone = true
 		return Fast
 	}
 	return RTO
@@ -296,6 +300,7 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o Options) (int64,
 		ds.lastAck = a
 		ds.dupAcks = 0
 		ds.sackHole = false
+		ds.fastDone = false
 		ds.sacked.trim(a)
 	case a == ds.lastAck && pure && s.Window == ds.winRaw && ds.highPay > a && ds.winRaw != 0:
 		ds.dupAcks++

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"time"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
@@ -27,6 +28,13 @@ var flowColumns = []string{
 	"throughput_ab_kbps", "throughput_ba_kbps", "goodput_ab_kbps", "goodput_ba_kbps",
 	"handshake", "wscale_a", "wscale_b", "wscale_source", "retx_segs_ab", "retx_segs_ba",
 	"ooo_segs_ab", "ooo_segs_ba", "folded_dups", "reused_ports",
+	"hs_syn_synack_ms", "hs_synack_ack_ms",
+	"rtt_ack_n_ab", "rtt_ack_min_ab_ms", "rtt_ack_mean_ab_ms", "rtt_ack_max_ab_ms",
+	"rtt_ack_n_ba", "rtt_ack_min_ba_ms", "rtt_ack_mean_ba_ms", "rtt_ack_max_ba_ms",
+	"rtt_ts_n_ab", "rtt_ts_min_ab_ms", "rtt_ts_mean_ab_ms", "rtt_ts_max_ab_ms",
+	"rtt_ts_n_ba", "rtt_ts_min_ba_ms", "rtt_ts_mean_ba_ms", "rtt_ts_max_ba_ms",
+	"rto_ab", "rto_ba", "fast_ab", "fast_ba", "spurious_ab", "spurious_ba", "dup_ack_ab", "dup_ack_ba",
+	"zero_window_ab", "zero_window_ba",
 }
 
 // flowRow is one connection in the flows schema.
@@ -67,6 +75,13 @@ type flowRow struct {
 	OOOSegsBA    int64   `json:"ooo_segs_ba"`
 	FoldedDups   int64   `json:"folded_dups"`
 	ReusedPorts  bool    `json:"reused_ports"`
+	// RTT and event columns (docs/metrics.md#rtt, #events); RTT values in
+	// ms, null when there is no sample.
+	HSSynSynAck *float64         `json:"hs_syn_synack_ms"`
+	HSSynAckAck *float64         `json:"hs_synack_ack_ms"`
+	RTT         map[string]any   `json:"rtt"`
+	Events      map[string]int64 `json:"events"`
+	extra       []string
 }
 
 func newFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult) flowRow {
@@ -84,7 +99,7 @@ func newFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult)
 		src = a.WScaleFrom + "/" + b.WScaleFrom
 	}
 	ab, ba := &r.Dir[flows.AtoB], &r.Dir[flows.BtoA]
-	return flowRow{
+	row := flowRow{
 		File: file, Conn: c.Index,
 		AAddr: a.Addr.Addr().String(), APort: a.Addr.Port(),
 		BAddr: b.Addr.Addr().String(), BPort: b.Addr.Port(),
@@ -106,6 +121,42 @@ func newFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult)
 		FoldedDups:  c.Folded,
 		ReusedPorts: c.Reused,
 	}
+	msp := func(d time.Duration, ok bool) *float64 {
+		if !ok {
+			return nil
+		}
+		v := d.Seconds() * 1000
+		return &v
+	}
+	f3 := func(p *float64) string {
+		if p == nil {
+			return ""
+		}
+		return strconv.FormatFloat(*p, 'f', 3, 64)
+	}
+	row.HSSynSynAck = msp(r.Handshake.SynToSynAck, r.Handshake.SynToSynAckOk)
+	row.HSSynAckAck = msp(r.Handshake.SynAckToAck, r.Handshake.SynAckToAckOk)
+	row.extra = append(row.extra, f3(row.HSSynSynAck), f3(row.HSSynAckAck))
+	row.RTT = map[string]any{}
+	for _, m := range []tcpanalysis.Method{tcpanalysis.MethodACK, tcpanalysis.MethodTS} {
+		for _, d := range []flows.Direction{flows.AtoB, flows.BtoA} {
+			a := r.RTTAgg[d][m]
+			ok := a.N > 0
+			mn, me, mx := msp(a.Min, ok), msp(a.Mean(), ok), msp(a.Max, ok)
+			row.extra = append(row.extra, strconv.FormatInt(a.N, 10), f3(mn), f3(me), f3(mx))
+			k := m.String() + "_" + d.String()
+			row.RTT[k] = map[string]any{"n": a.N, "min_ms": mn, "mean_ms": me, "max_ms": mx}
+		}
+	}
+	row.Events = map[string]int64{}
+	for _, cl := range []tcpanalysis.Class{tcpanalysis.RTO, tcpanalysis.Fast, tcpanalysis.Spurious, tcpanalysis.DupAck, tcpanalysis.ZeroWindow} {
+		for _, d := range []flows.Direction{flows.AtoB, flows.BtoA} {
+			v := r.Counts[d][cl]
+			row.extra = append(row.extra, strconv.FormatInt(v, 10))
+			row.Events[cl.String()+"_"+d.String()] = v
+		}
+	}
+	return row
 }
 
 func (r *flowRow) csv() []string {
@@ -117,7 +168,7 @@ func (r *flowRow) csv() []string {
 		}
 		return strconv.Itoa(*p)
 	}
-	return []string{
+	rec := []string{
 		r.File, strconv.Itoa(r.Conn), r.AAddr, strconv.Itoa(int(r.APort)), r.BAddr, strconv.Itoa(int(r.BPort)),
 		f(r.StartS, 6), f(r.DurationS, 6),
 		i(r.PktsAB), i(r.PktsBA), i(r.WireAB), i(r.WireBA), i(r.BytesAB), i(r.BytesBA), i(r.UniqueAB), i(r.UniqueBA),
@@ -127,6 +178,7 @@ func (r *flowRow) csv() []string {
 		i(r.RetxSegsAB), i(r.RetxSegsBA), i(r.OOOSegsAB), i(r.OOOSegsBA),
 		i(r.FoldedDups), strconv.FormatBool(r.ReusedPorts),
 	}
+	return append(rec, r.extra...)
 }
 
 // flowsFile is one file's part of the JSON output.

@@ -33,8 +33,9 @@ type SimOptions struct {
 }
 
 // Simulate runs a small, deterministic model of a SACK TCP sender (slow
-// start, fast retransmit after three duplicate ACKs, RTO with backoff, as in
-// RFC 5681, RFC 6675 and RFC 6298, simplified) and a delayed-ACK receiver,
+// start, one fast retransmit per recovery after three duplicate ACKs, an RTO
+// timer that is not restarted by that retransmission, backoff; RFC 5681 and
+// RFC 6298, simplified) and a delayed-ACK receiver,
 // and returns the handshake, data, ACKs and FIN exchange in the order a
 // capture at the client sees them. The result is for tests and demos whose
 // RTT, losses and retransmissions are known by construction.
@@ -62,8 +63,9 @@ func Simulate(o SimOptions) []Segment {
 	const win = 2048 // × 128 = 256 KiB advertised by the server
 
 	type arrival struct {
-		t   time.Time
-		seg int
+		t     time.Time
+		seg   int
+		tsval uint32
 	}
 	var (
 		now        = o.Start.Add(rtt)
@@ -113,15 +115,17 @@ func Simulate(o SimOptions) []Segment {
 			}
 		}
 		if !lost {
-			pending = append(pending, arrival{now.Add(o.OneWay), i})
+			pending = append(pending, arrival{now.Add(o.OneWay), i, s.TSval})
 		}
 		if rtoAt.IsZero() {
 			rtoAt = now.Add(o.RTO * time.Duration(backoff))
 		}
 		now = now.Add(o.SerDelay)
 	}
+	var echo uint32 // TSval the receiver echoes next (RFC 7323 §4.3: the oldest unacknowledged)
 	serverAck := func(t time.Time) {
 		s := c.Ack(t.Add(o.OneWay), S2C, uint32(1+rcvNxt*o.MSS), win, sacked()...)
+		s.TSecr = echo
 		acks = append(acks, s)
 		unacked = 0
 		delackAt = time.Time{}
@@ -162,6 +166,9 @@ func Simulate(o SimOptions) []Segment {
 			pending = pending[1:]
 			rcvd[a.seg] = true
 			inOrder := a.seg == rcvNxt
+			if unacked == 0 || !inOrder {
+				echo = a.tsval
+			}
 			for rcvNxt < o.Segments && rcvd[rcvNxt] {
 				rcvNxt++
 			}
@@ -186,11 +193,11 @@ func Simulate(o SimOptions) []Segment {
 				if una < sent {
 					rtoAt = now.Add(o.RTO)
 				}
-				if inRecovery && una >= recover {
-					inRecovery = false
-					cwnd = ssthresh
-				} else if inRecovery {
-					send(una) // partial ACK: retransmit the next hole
+				if inRecovery {
+					if una >= recover {
+						inRecovery = false
+						cwnd = ssthresh
+					}
 				} else if cwnd < ssthresh {
 					cwnd++
 				} else {
@@ -215,6 +222,16 @@ func Simulate(o SimOptions) []Segment {
 	out = append(out, c.Fin(now.Add(rtt), S2C))
 	out = append(out, c.Ack(now.Add(rtt), C2S, c.Next(S2C), c.Window[C2S]))
 	sort.SliceStable(out, func(i, j int) bool { return out[i].T.Before(out[j].T) })
+	// The client echoes the TSval of the last server segment it has
+	// received by then (RFC 7323 §4.3).
+	var last uint32
+	for i := range out {
+		if out[i].Dir == S2C {
+			last = out[i].TSval
+		} else if i > 0 && out[i].TS {
+			out[i].TSecr = last
+		}
+	}
 	return out
 }
 

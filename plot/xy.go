@@ -1,0 +1,106 @@
+package plot
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+
+	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Named is one series of an XY figure: X and Y of equal length, in the
+// figure's units. Points with NaN in Y are gaps (the series is split there).
+type Named struct {
+	Name    string
+	X, Y    []float64
+	Scatter bool // draw points instead of a line
+	Step    bool // draw a step line (value holds until the next point)
+}
+
+// palette is a colour-blind-safe cycle (Okabe–Ito).
+var palette = []color.Color{
+	color.RGBA{0, 114, 178, 255}, color.RGBA{213, 94, 0, 255}, color.RGBA{0, 158, 115, 255},
+	color.RGBA{204, 121, 167, 255}, color.RGBA{230, 159, 0, 255}, color.RGBA{86, 180, 233, 255},
+	color.RGBA{0, 0, 0, 255}, color.RGBA{240, 228, 66, 255},
+}
+
+// Colour returns the i-th colour of the palette tcpviz uses for series and
+// labels, so that a label keeps its colour across figures.
+func Colour(i int) color.Color { return palette[i%len(palette)] }
+
+// XY draws series on one set of axes. It returns an error when a series has
+// X and Y of different lengths.
+func XY(title, xlabel, ylabel string, series []Named) (*gplot.Plot, error) {
+	p := gplot.New()
+	p.Title.Text = title
+	p.X.Label.Text = xlabel
+	p.Y.Label.Text = ylabel
+	p.Add(plotter.NewGrid())
+	p.Legend.Top = true
+	for i, s := range series {
+		if len(s.X) != len(s.Y) {
+			return nil, fmt.Errorf("series %q: %d x values, %d y values", s.Name, len(s.X), len(s.Y))
+		}
+		col := Colour(i)
+		var first gplot.Thumbnailer
+		for _, part := range splitGaps(s.X, s.Y) {
+			if s.Scatter {
+				sc, err := plotter.NewScatter(part)
+				if err != nil {
+					return nil, err
+				}
+				sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(1.6), Shape: draw.CircleGlyph{}}
+				p.Add(sc)
+				if first == nil {
+					first = sc
+				}
+				continue
+			}
+			l, err := plotter.NewLine(part)
+			if err != nil {
+				return nil, err
+			}
+			l.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(1.2)}
+			if s.Step {
+				l.StepStyle = plotter.PostStep
+			}
+			p.Add(l)
+			if first == nil {
+				first = l
+			}
+		}
+		if first != nil && s.Name != "" {
+			p.Legend.Add(s.Name, first)
+		}
+	}
+	return p, nil
+}
+
+// splitGaps cuts a series at NaN values of y (gonum/plot rejects NaN).
+func splitGaps(x, y []float64) []plotter.XYs {
+	var out []plotter.XYs
+	var cur plotter.XYs
+	for i := range x {
+		if y[i] != y[i] { // NaN
+			if len(cur) > 0 {
+				out = append(out, cur)
+				cur = nil
+			}
+			continue
+		}
+		cur = append(cur, plotter.XY{X: x[i], Y: y[i]})
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// Figure is a drawn figure ready to be written in any of Formats.
+type Figure struct{ P *gplot.Plot }
+
+// Save renders the figure in format ("png", "svg" or "pdf").
+func (f Figure) Save(w io.Writer, format string) error { return Write(w, f.P, format) }

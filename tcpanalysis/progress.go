@@ -1,0 +1,198 @@
+package tcpanalysis
+
+import (
+	"math"
+	"sort"
+	"time"
+
+	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/flows"
+)
+
+// Percentiles returns count, min, p50, mean, p95 and max of ds, or ok false
+// when ds is empty. Percentiles use the nearest-rank method.
+func Percentiles(ds []time.Duration) (n int, min, p50, mean, p95, max time.Duration, ok bool) {
+	if len(ds) == 0 {
+		return 0, 0, 0, 0, 0, 0, false
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	var sum time.Duration
+	for _, d := range s {
+		sum += d
+	}
+	rank := func(p float64) time.Duration {
+		i := int(math.Ceil(p*float64(len(s)))) - 1
+		return s[max0(i)]
+	}
+	return len(s), s[0], rank(0.5), sum / time.Duration(len(s)), rank(0.95), s[len(s)-1], true
+}
+
+func max0(i int) int {
+	if i < 0 {
+		return 0
+	}
+	return i
+}
+
+// Bin is one interval of a throughput series (docs/metrics.md#throughput-over-time).
+type Bin struct {
+	Start time.Duration // since the connection's first packet
+	// Bytes are payload bytes sent in the bin (retransmissions included);
+	// Acked the bytes newly acknowledged in the bin (goodput).
+	Bytes, Acked int64
+	// CumAcked is the highest acknowledged byte (relative, minus the first
+	// data byte) at the end of the bin.
+	CumAcked int64
+}
+
+// Bins cuts direction d of r (whose Series must be kept) into bins of
+// width w from the connection's first packet to its last.
+func Bins(r *ConnResult, d flows.Direction, w time.Duration) []Bin {
+	if r.Series == nil || w <= 0 {
+		return nil
+	}
+	t0 := r.Conn.First
+	n := int(r.Conn.Duration()/w) + 1
+	bins := make([]Bin, n)
+	for i := range bins {
+		bins[i].Start = time.Duration(i) * w
+	}
+	idx := func(t capture.Timestamp) int {
+		i := int(t.Sub(t0) / w)
+		return min(max(i, 0), n-1)
+	}
+	for _, s := range r.Series.Segs[d] {
+		bins[idx(s.Time)].Bytes += int64(s.Payload)
+	}
+	var high int64
+	for _, a := range r.Series.Acks[d] {
+		v := a.Ack - 1
+		if fin := r.Conn.Half[d]; fin.FinSeen && a.Ack > fin.FinRel {
+			v = fin.FinRel - 1
+		}
+		if v > high {
+			bins[idx(a.Time)].Acked += v - max(high, 0)
+			high = v
+		}
+	}
+	var cum int64
+	for i := range bins {
+		cum += bins[i].Acked
+		bins[i].CumAcked = cum
+	}
+	return bins
+}
+
+// AckedAt returns the payload bytes of direction d acknowledged by time t
+// after ref (the highest cumulative ACK seen by then, minus the first data
+// byte): the "sequence number reached after t seconds" of the satellite
+// study. r's Series must be kept.
+func AckedAt(r *ConnResult, d flows.Direction, ref capture.Timestamp, t time.Duration) int64 {
+	var high int64
+	for _, a := range r.Series.Acks[d] {
+		if a.Time.Sub(ref) > t {
+			break
+		}
+		high = max(high, a.Ack-1)
+	}
+	if h := r.Conn.Half[d]; h.FinSeen {
+		high = min(high, h.FinRel-1)
+	}
+	return max(high, 0)
+}
+
+// SentAt returns the highest relative sequence number sent in direction d
+// by time t after ref (the end of the highest segment, minus the ISN + 1).
+func SentAt(r *ConnResult, d flows.Direction, ref capture.Timestamp, t time.Duration) int64 {
+	var high int64
+	for _, s := range r.Series.Segs[d] {
+		if s.Time.Sub(ref) > t {
+			break
+		}
+		if s.Payload > 0 {
+			high = max(high, s.End-1)
+		}
+	}
+	return high
+}
+
+// TimeTo returns how long after ref direction d's receiver had acknowledged
+// n payload bytes, or false if it never did.
+func TimeTo(r *ConnResult, d flows.Direction, ref capture.Timestamp, n int64) (time.Duration, bool) {
+	for _, a := range r.Series.Acks[d] {
+		if a.Ack-1 >= n {
+			return a.Time.Sub(ref), true
+		}
+	}
+	return 0, false
+}
+
+// FirstData returns the time of direction d's first data segment, or the
+// connection's first packet if it sent none.
+func FirstData(r *ConnResult, d flows.Direction) capture.Timestamp {
+	if t := r.Dir[d].FirstData; t != 0 {
+		return t
+	}
+	return r.Conn.First
+}
+
+// SlowStart is where slow start ended for one direction
+// (docs/metrics.md#slow-start).
+type SlowStart struct {
+	End  time.Duration // since the direction's first data segment
+	Rule string        // "loss" (first retransmission), "growth" (flight stopped doubling per RTT) or "" (not ended)
+	// Frame is the packet that marks the end (the retransmission, or the
+	// first segment of the round that did not double).
+	Frame int64
+}
+
+// SlowStartEnd finds the end of slow start in direction d: the first
+// retransmission (RTO, fast or a gap-filling retransmission), or the first
+// RTT round whose peak bytes in flight is less than 1.5 × the previous
+// round's, whichever comes first. Rounds are consecutive intervals of the
+// direction's minimum RTT (ACK or TS method, else the handshake RTT),
+// starting at the first data segment. r's Series and RTT must be kept.
+func SlowStartEnd(r *ConnResult, d flows.Direction) SlowStart {
+	t0 := FirstData(r, d)
+	res := SlowStart{}
+	for _, e := range r.Events {
+		if e.Dir == d && e.Class.IsRetransmission() {
+			res = SlowStart{End: e.Time.Sub(t0), Rule: "loss", Frame: e.Frame}
+			break
+		}
+	}
+	rtt := time.Duration(0)
+	for _, m := range []Method{MethodACK, MethodTS} {
+		if a := r.RTTAgg[d][m]; a.N > 0 && (rtt == 0 || a.Min < rtt) {
+			rtt = a.Min
+		}
+	}
+	if rtt == 0 {
+		rtt = r.Handshake.SynToSynAck + r.Handshake.SynAckToAck
+	}
+	if rtt <= 0 {
+		return res
+	}
+	var prev, cur int64
+	round := 0
+	var roundFrame int64
+	for _, w := range r.Series.Window[d] {
+		if !w.FlightValid || w.Time < t0 {
+			continue
+		}
+		k := int(w.Time.Sub(t0) / rtt)
+		if k != round {
+			if round >= 1 && prev > 0 && float64(cur) < 1.5*float64(prev) {
+				end := time.Duration(round) * rtt
+				if res.Rule == "" || end < res.End {
+					res = SlowStart{End: end, Rule: "growth", Frame: roundFrame}
+				}
+				break
+			}
+			prev, cur, round, roundFrame = cur, 0, k, w.Frame
+		}
+		cur = max(cur, w.InFlight)
+	}
+	return res
+}
