@@ -42,7 +42,7 @@ func mapFile(f *os.File) (r io.Reader, unmap func()) {
 func (w *windowReader) mapAt(off int64) error {
 	w.release()
 	n := min(int64(mmapWindow), w.size-off)
-	b, err := unix.Mmap(int(w.f.Fd()), off, int(n), unix.PROT_READ, unix.MAP_SHARED)
+	b, err := unix.Mmap(int(w.f.Fd()), off, int(n), unix.PROT_READ, unix.MAP_SHARED|unix.MAP_POPULATE)
 	if err != nil {
 		return err
 	}
@@ -71,4 +71,13 @@ func (w *windowReader) Read(p []byte) (int, error) {
 	n := copy(p, w.win[w.pos:])
 	w.pos += n
 	return n, nil
+}
+
+// Peek returns the next n bytes without consuming them; only within the
+// current window, which is all the capture header needs.
+func (w *windowReader) Peek(n int) ([]byte, error) {
+	if w.pos+n > len(w.win) {
+		return w.win[w.pos:], io.EOF
+	}
+	return w.win[w.pos : w.pos+n], nil
 }

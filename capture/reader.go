@@ -66,6 +66,13 @@ type Stats struct {
 	First, Last Timestamp
 }
 
+// peeker is a reader that can show its next bytes without consuming them:
+// a *bufio.Reader, or the sliding mapping of a file.
+type peeker interface {
+	io.Reader
+	Peek(n int) ([]byte, error)
+}
+
 // Format is the container format of a capture.
 type Format string
 
@@ -133,7 +140,13 @@ func Open(path string) (*Reader, error) {
 // See Open for the errors returned.
 func NewReader(r io.Reader, name string) (*Reader, error) {
 	fail := func(err error) (*Reader, error) { return nil, &FrameError{File: name, Err: err} }
-	br := bufio.NewReaderSize(r, 1<<16)
+	// A mapped file is read in place; anything else through a buffer.
+	var br peeker
+	if w, ok := r.(peeker); ok {
+		br = w
+	} else {
+		br = bufio.NewReaderSize(r, 1<<16)
+	}
 	magic, err := br.Peek(4)
 	if err != nil {
 		if errors.Is(err, io.EOF) {
@@ -157,7 +170,10 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 		in = bufio.NewReaderSize(zr.IOReadCloser(), 1<<16)
 	}
 	rd := &Reader{name: name}
-	bin := in.(*bufio.Reader)
+	bin, ok := in.(peeker)
+	if !ok {
+		bin = bufio.NewReaderSize(in, 1<<16)
+	}
 	m, err := bin.Peek(4)
 	if err != nil {
 		if err != io.EOF { // a damaged gzip or zstd stream

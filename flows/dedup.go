@@ -16,7 +16,7 @@ import (
 // 802.11 retry, a copy on another pcapng interface or an identical timestamp
 // is folded, so a burst of genuine duplicate ACKs is never folded.
 const (
-	dedupSlots = 64
+	dedupSlots = 32
 	// foldWindow bounds how far apart a copy may be from its original.
 	foldWindow = 10 * time.Second
 	// ifaceWindow bounds copies on two interfaces where no IP ID tells.
@@ -105,7 +105,7 @@ func (r *dedupRing) add(s *capture.Segment) {
 	e := dedupEntry{fp: entryFP(s), t: s.Time}
 	if len(r.e) < dedupSlots {
 		if r.e == nil {
-			r.e = make([]dedupEntry, 0, 4)
+			r.e = make([]dedupEntry, 0, 8)
 		}
 		r.e = append(r.e, e)
 	} else {

@@ -160,9 +160,22 @@ type Packet struct {
 // call NewTracker.
 type Tracker struct {
 	opts  Options
+	cache [256]cacheEntry // direct-mapped front of live: most lookups skip hashing the key
 	live  map[Key]*Conn
 	conns []*Conn
 	added int // segments added, for the periodic sweep
+}
+
+type cacheEntry struct {
+	k Key
+	c *Conn
+}
+
+func cacheSlot(s *capture.Segment) int {
+	p := uint32(s.Src.Port()) ^ uint32(s.Dst.Port())
+	a, b := s.Src.Addr().As16(), s.Dst.Addr().As16()
+	p ^= uint32(a[15]^b[15])<<8 | uint32(a[14]^b[14])
+	return int((p * 2654435761) >> 24)
 }
 
 // sweepEvery is how many segments pass between releases of the copy-folding
@@ -184,7 +197,16 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 		t.sweep(s.Time)
 	}
 	k := KeyOf(s.Src, s.Dst)
-	c := t.live[k]
+	slot := &t.cache[cacheSlot(s)]
+	var c *Conn
+	if slot.c != nil && slot.k == k {
+		c = slot.c
+	} else {
+		c = t.live[k]
+		if c != nil {
+			*slot = cacheEntry{k, c}
+		}
+	}
 	syn := s.Flags.Has(capture.SYN) && !s.Flags.Has(capture.ACK)
 	if c != nil && syn && startsNew(c, s) {
 		c = nil
@@ -200,6 +222,7 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 			old.Half[AtoB].dedup, old.Half[BtoA].dedup = nil, nil
 		}
 		t.live[k] = c
+		*slot = cacheEntry{k, c}
 		p.New = true
 	}
 	d := c.DirOf(s.Src)

@@ -192,11 +192,44 @@ type Analyzer struct {
 	opts    Options
 	tracker *flows.Tracker
 	res     []*connState
+	added   int
+	live    []*connState // connections whose scratch state is held
+}
+
+// releaseEvery is how many segments pass between releases of the scratch
+// state of finished connections; finishedIdle is how long a closed
+// connection must be silent first, and abandonedIdle how long any
+// connection must be silent.
+const (
+	releaseEvery  = 1 << 16
+	finishedIdle  = 10 * time.Second
+	abandonedIdle = 5 * time.Minute
+)
+
+// release frees the per-direction scratch state of connections that are
+// over, so memory follows the connections alive at once, not all of them.
+func (a *Analyzer) release(now capture.Timestamp) {
+	keep := a.live[:0]
+	for _, cs := range a.live {
+		c := cs.Conn
+		idle := now.Sub(c.Last)
+		closed := (c.Half[0].FinSeen && c.Half[1].FinSeen) || c.Half[0].RstSeen || c.Half[1].RstSeen
+		if (closed && idle > finishedIdle) || idle > abandonedIdle {
+			cs.dir[0].release()
+			cs.dir[1].release()
+			cs.released = true
+			continue
+		}
+		keep = append(keep, cs)
+	}
+	clear(a.live[len(keep):])
+	a.live = keep
 }
 
 type connState struct {
 	ConnResult
 	opts      Options
+	released  bool
 	pendingHS []RTTSample
 	dir       [2]dirState
 	hs        hsState
@@ -210,6 +243,10 @@ func New(opts Options) *Analyzer {
 
 // Add processes one segment.
 func (a *Analyzer) Add(s *capture.Segment) {
+	a.added++
+	if a.added%releaseEvery == 0 {
+		a.release(s.Time)
+	}
 	p := a.tracker.Add(s)
 	if p.New {
 		cs := &connState{ConnResult: ConnResult{Summary: Summary{Conn: p.Conn}}, opts: a.opts}
@@ -217,8 +254,13 @@ func (a *Analyzer) Add(s *capture.Segment) {
 			cs.Series = &Series{}
 		}
 		a.res = append(a.res, cs)
+		a.live = append(a.live, cs)
 	}
 	cs := a.res[p.Conn.Index]
+	if cs.released {
+		cs.released = false
+		a.live = append(a.live, cs)
+	}
 	d := p.Dir
 	if s.WiFi && s.PayloadLen > 0 {
 		// 802.11: bytes the receiver's own MAC received, copies included

@@ -21,8 +21,8 @@ type dirState struct {
 	anyPay  bool
 	highSeq int64 // end of the highest segment (SYN/FIN included)
 
-	out      []outSeg // first transmissions of new data, ends increasing
-	lastTx   map[int64]int64
+	out      []outSeg // first transmissions of new data, ends increasing, from outHead on
+	outHead  int
 	gapAt    capture.Timestamp // when the capture last saw a gap open (a segment above highPay)
 	hasGap   bool
 	lastAck  int64 // receiver's highest cumulative ACK
@@ -37,7 +37,8 @@ type dirState struct {
 	zwStart  capture.Timestamp
 	zwFrame  int64
 
-	tsq       []tsEnt // TSvals sent, first sighting, increasing
+	tsq       []tsEnt // TSvals sent, first sighting, increasing, from tsHead on
+	tsHead    int
 	lastTSval uint32
 	tsSeen    bool
 
@@ -45,6 +46,7 @@ type dirState struct {
 }
 
 type outSeg struct {
+	start int64
 	end   int64
 	t     capture.Timestamp
 	frame int64
@@ -209,7 +211,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o Options) SegKin
 		st.RetxBytes += covered
 		st.Unique += n - covered
 		ds.resent.add(start, end)
-		ev(cs.retxClass(ds, start, end), ds.lastTx[start])
+		ev(cs.retxClass(ds, start, end), ds.original(start))
 	default:
 		st.Unique += n
 		if ds.anyPay && start < ds.highPay {
@@ -233,20 +235,13 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o Options) SegKin
 			if ds.anyPay && start > ds.highPay {
 				ev(LostSegment, 0)
 			}
-			ds.out = append(ds.out, outSeg{end: end, t: s.Time, frame: s.Frame})
+			ds.out = append(ds.out, outSeg{start: start, end: end, t: s.Time, frame: s.Frame})
 		}
 		if ds.anyPay && start > ds.highPay {
 			ds.gapAt, ds.hasGap = s.Time, true
 		}
 	}
 	ds.seen.add(start, end)
-	if ds.lastTx == nil {
-		ds.lastTx = map[int64]int64{}
-	}
-	if len(ds.lastTx) > 1<<14 { // bounded: only recent segments are repeated
-		clear(ds.lastTx)
-	}
-	ds.lastTx[start] = s.Frame
 	if !ds.anyPay || end > ds.highPay {
 		ds.highPay, ds.anyPay = end, true
 	}
@@ -326,19 +321,42 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o Options) (int64,
 	return win, known
 }
 
+// original returns the frame of the first transmission of the bytes at
+// start while they are unacknowledged, 0 if not known.
+func (ds *dirState) original(start int64) int64 {
+	for i := ds.outHead; i < len(ds.out); i++ {
+		if e := ds.out[i]; e.start <= start && start < e.end {
+			return e.frame
+		}
+	}
+	return 0
+}
+
+// release drops the scratch state of a finished connection's direction;
+// counts and summaries stay. A late packet still works, with less history.
+func (ds *dirState) release() {
+	ds.out, ds.outHead = nil, 0
+	ds.tsq, ds.tsHead = nil, 0
+	ds.resent.s, ds.probe.s, ds.sacked.s = nil, nil, nil
+}
+
 // popOut drops outstanding segments acknowledged by a and returns the one
 // whose end is exactly a, if any.
 func (ds *dirState) popOut(a int64) (outSeg, bool) {
 	var hit outSeg
 	ok := false
-	i := 0
+	i := ds.outHead
 	for ; i < len(ds.out) && ds.out[i].end <= a; i++ {
 		if ds.out[i].end == a {
 			hit, ok = ds.out[i], true
 		}
 	}
-	if i > 0 {
-		ds.out = append(ds.out[:0], ds.out[i:]...)
+	ds.outHead = i
+	if ds.outHead == len(ds.out) {
+		ds.out, ds.outHead = ds.out[:0], 0
+	} else if ds.outHead > 1024 && ds.outHead > len(ds.out)/2 {
+		n := copy(ds.out, ds.out[ds.outHead:])
+		ds.out, ds.outHead = ds.out[:n], 0
 	}
 	return hit, ok
 }
@@ -353,8 +371,8 @@ func (cs *connState) timestamps(s *capture.Segment, p *flows.Packet) {
 	if !ds.tsSeen || seq.Num(ds.lastTSval).Less(seq.Num(s.Opts.TSval)) {
 		ds.tsq = append(ds.tsq, tsEnt{val: s.Opts.TSval, t: s.Time, frame: s.Frame})
 		ds.lastTSval, ds.tsSeen = s.Opts.TSval, true
-		if len(ds.tsq) > 1<<16 {
-			ds.tsq = append(ds.tsq[:0], ds.tsq[len(ds.tsq)-1<<15:]...)
+		if len(ds.tsq)-ds.tsHead > 1<<16 { // never echoed: keep the newest half
+			ds.tsHead = len(ds.tsq) - 1<<15
 		}
 	}
 	if !s.Flags.Has(capture.ACK) || s.Opts.TSecr == 0 {
@@ -363,7 +381,7 @@ func (cs *connState) timestamps(s *capture.Segment, p *flows.Packet) {
 	rd := p.Dir.Reverse()
 	rs := &cs.dir[rd]
 	ecr := seq.Num(s.Opts.TSecr)
-	i := 0
+	i := rs.tsHead
 	for i < len(rs.tsq) && seq.Num(rs.tsq[i].val).Less(ecr) {
 		i++
 	}
@@ -371,7 +389,11 @@ func (cs *connState) timestamps(s *capture.Segment, p *flows.Packet) {
 		cs.sample(cs.opts, RTTSample{Time: s.Time, Frame: s.Frame, Dir: rd, Method: MethodTS, RTT: s.Time.Sub(rs.tsq[i].t)})
 		i++
 	}
-	if i > 0 {
-		rs.tsq = append(rs.tsq[:0], rs.tsq[i:]...)
+	rs.tsHead = i
+	if rs.tsHead == len(rs.tsq) {
+		rs.tsq, rs.tsHead = rs.tsq[:0], 0
+	} else if rs.tsHead > 1024 && rs.tsHead > len(rs.tsq)/2 {
+		n := copy(rs.tsq, rs.tsq[rs.tsHead:])
+		rs.tsq, rs.tsHead = rs.tsq[:n], 0
 	}
 }

@@ -78,7 +78,7 @@ func runDemo(e *env, out string) error {
 		rep.File = name
 		csvPath := filepath.Join(out, base+".flows.csv")
 		err = writeFileAtomic(csvPath, func(f *os.File) error {
-			return writeFlowsCSV(f, []flowsFile{newFlowsFile(name, rep)})
+			return writeFlowsCSV(f, []flowsFile{newFlowsFile(name, rep, false)})
 		})
 		if err != nil {
 			return err

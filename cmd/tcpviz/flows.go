@@ -84,7 +84,7 @@ type flowRow struct {
 	extra       []string
 }
 
-func newFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult) flowRow {
+func newFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, withJSON bool) flowRow {
 	c := r.Conn
 	a, b := &c.Half[flows.AtoB], &c.Half[flows.BtoA]
 	ws := func(h *flows.Half) *int {
@@ -137,23 +137,28 @@ func newFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult)
 	row.HSSynSynAck = msp(r.Handshake.SynToSynAck, r.Handshake.SynToSynAckOk)
 	row.HSSynAckAck = msp(r.Handshake.SynAckToAck, r.Handshake.SynAckToAckOk)
 	row.extra = append(row.extra, f3(row.HSSynSynAck), f3(row.HSSynAckAck))
-	row.RTT = map[string]any{}
+	if withJSON {
+		row.RTT = map[string]any{}
+		row.Events = map[string]int64{}
+	}
 	for _, m := range []tcpanalysis.Method{tcpanalysis.MethodACK, tcpanalysis.MethodTS} {
 		for _, d := range []flows.Direction{flows.AtoB, flows.BtoA} {
 			a := r.RTTAgg[d][m]
 			ok := a.N > 0
 			mn, me, mx := msp(a.Min, ok), msp(a.Mean(), ok), msp(a.Max, ok)
 			row.extra = append(row.extra, strconv.FormatInt(a.N, 10), f3(mn), f3(me), f3(mx))
-			k := m.String() + "_" + d.String()
-			row.RTT[k] = map[string]any{"n": a.N, "min_ms": mn, "mean_ms": me, "max_ms": mx}
+			if withJSON {
+				row.RTT[m.String()+"_"+d.String()] = map[string]any{"n": a.N, "min_ms": mn, "mean_ms": me, "max_ms": mx}
+			}
 		}
 	}
-	row.Events = map[string]int64{}
 	for _, cl := range []tcpanalysis.Class{tcpanalysis.RTO, tcpanalysis.Fast, tcpanalysis.Spurious, tcpanalysis.DupAck, tcpanalysis.ZeroWindow} {
 		for _, d := range []flows.Direction{flows.AtoB, flows.BtoA} {
 			v := r.Counts[d][cl]
 			row.extra = append(row.extra, strconv.FormatInt(v, 10))
-			row.Events[cl.String()+"_"+d.String()] = v
+			if withJSON {
+				row.Events[cl.String()+"_"+d.String()] = v
+			}
 		}
 	}
 	return row
@@ -223,7 +228,7 @@ standard input.`,
 					if err != nil {
 						return err
 					}
-					files = append(files, newFlowsFile(path, rep))
+					files = append(files, newFlowsFile(path, rep, asJSON))
 					for _, r := range rep.Conns {
 						if r.Conn.Half[0].WScale < 0 || r.Conn.Half[1].WScale < 0 {
 							fmt.Fprintf(e.stderr, "note: %s conn %d: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, r.Conn.Index)
@@ -255,14 +260,14 @@ standard input.`,
 	})
 }
 
-func newFlowsFile(path string, rep *tcpanalysis.Report) flowsFile {
+func newFlowsFile(path string, rep *tcpanalysis.Report, withJSON bool) flowsFile {
 	ff := flowsFile{File: path, Format: string(rep.Format), Frames: rep.Stats.Frames, Segments: rep.Stats.Segments,
 		Stats: rep.Stats, Warnings: rep.Warnings, Conns: []flowRow{}}
 	if ff.Warnings == nil {
 		ff.Warnings = []string{}
 	}
 	for _, r := range rep.Conns {
-		ff.Conns = append(ff.Conns, newFlowRow(path, rep, r))
+		ff.Conns = append(ff.Conns, newFlowRow(path, rep, r, withJSON))
 	}
 	return ff
 }
