@@ -137,6 +137,19 @@ func FirstData(r *ConnResult, d flows.Direction) capture.Timestamp {
 	return r.Conn.First
 }
 
+// BulkStart returns the time of direction d's first segment with at least
+// 512 payload bytes — the start of a bulk transfer, after a short request or
+// a cookie such as iperf3's 37 bytes — or FirstData if there is none. r's
+// Series must be kept.
+func BulkStart(r *ConnResult, d flows.Direction) capture.Timestamp {
+	for _, s := range r.Series.Segs[d] {
+		if s.Payload >= 512 {
+			return s.Time
+		}
+	}
+	return FirstData(r, d)
+}
+
 // SlowStart is where slow start ended for one direction
 // (docs/metrics.md#slow-start).
 type SlowStart struct {
@@ -152,9 +165,9 @@ type SlowStart struct {
 // RTT round whose peak bytes in flight is less than 1.5 × the previous
 // round's, whichever comes first. Rounds are consecutive intervals of the
 // direction's minimum RTT (ACK or TS method, else the handshake RTT),
-// starting at the first data segment. r's Series and RTT must be kept.
-func SlowStartEnd(r *ConnResult, d flows.Direction) SlowStart {
-	t0 := FirstData(r, d)
+// starting at t0 (FirstData or BulkStart); End is relative to t0. r's
+// Series and RTT must be kept.
+func SlowStartEnd(r *ConnResult, d flows.Direction, t0 capture.Timestamp) SlowStart {
 	res := SlowStart{}
 	for _, e := range r.Events {
 		if e.Dir == d && e.Class.IsRetransmission() {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
@@ -410,6 +411,7 @@ frame, rwnd_bytes, inflight_bytes, inflight_sack_bytes.`,
 		var interval time.Duration
 		var at []float64
 		var toBytes int64
+		var refFrom string
 		c := &cobra.Command{
 			Use:   "tput FILE",
 			Short: "throughput and goodput over time, cumulative bytes, slow-start end, bytes acknowledged at t, time to N bytes",
@@ -419,8 +421,8 @@ and gives throughput (payload bytes sent, retransmissions included) and goodput
 acknowledged bytes (docs/metrics.md#throughput-over-time). The summary adds
 where slow start ended (docs/metrics.md#slow-start: first retransmission, or
 the first RTT round whose bytes in flight did not grow 1.5×), the bytes
-acknowledged 1, 5 and 10 s (and --at T) after the first data segment, and the
-time to --bytes N. The default interval is 1 s, or 1/20 of the connection for
+acknowledged 1, 5 and 10 s (and --at T) after the reference point (--ref:
+the first bulk segment by default), and the time to --bytes N. The default interval is 1 s, or 1/20 of the connection for
 connections shorter than 20 s.`,
 			Args: cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
@@ -443,13 +445,25 @@ connections shorter than 20 s.`,
 					rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), secsStr(b.Start), secsStr(w),
 						strconv.FormatFloat(kb(b.Bytes), 'f', 3, 64), strconv.FormatFloat(kb(b.Acked), 'f', 3, 64), strconv.FormatInt(b.CumAcked, 10)})
 				}
-				ref := tcpanalysis.FirstData(r, d)
-				ss := tcpanalysis.SlowStartEnd(r, d)
+				var ref capture.Timestamp
+				refName := ""
+				switch refFrom {
+				case "bulk":
+					ref, refName = tcpanalysis.BulkStart(r, d), "the first bulk segment (≥ 512 B payload)"
+				case "data":
+					ref, refName = tcpanalysis.FirstData(r, d), "the first data segment"
+				case "syn":
+					ref, refName = r.Conn.First, "the connection's first packet"
+				default:
+					return fmt.Errorf("--ref %q: want bulk, data or syn", refFrom)
+				}
+				ss := tcpanalysis.SlowStartEnd(r, d, ref)
 				table := [][]string{{"metric", "value"}}
 				table = append(table, []string{"connection", fmt.Sprintf("%d, data %s", r.Conn.Index, plot.Endpoints(r.Conn, d))})
 				table = append(table, []string{"interval", w.String()})
+				table = append(table, []string{"times from", fmt.Sprintf("%s, %.3f s after the connection's first packet", refName, ref.Sub(r.Conn.First).Seconds())})
 				if ss.Rule != "" {
-					table = append(table, []string{"slow start ended", fmt.Sprintf("%.3f s after the first data segment (rule: %s, frame %d)", ss.End.Seconds(), ss.Rule, ss.Frame)})
+					table = append(table, []string{"slow start ended", fmt.Sprintf("%.3f s (rule: %s, frame %d)", ss.End.Seconds(), ss.Rule, ss.Frame)})
 				} else {
 					table = append(table, []string{"slow start ended", "not detected"})
 				}
@@ -482,6 +496,7 @@ connections shorter than 20 s.`,
 		c.Flags().DurationVar(&interval, "interval", 0, "interval width, e.g. 100ms (default 1s, or 1/20 of a connection shorter than 20 s)")
 		c.Flags().Float64SliceVar(&at, "at", nil, "also report bytes acknowledged this many seconds after the first data segment (repeatable)")
 		c.Flags().Int64Var(&toBytes, "bytes", 0, "report the time until this many bytes were acknowledged")
+		c.Flags().StringVar(&refFrom, "ref", "bulk", "where the times start: bulk (first segment with ≥ 512 B payload, after a request or iperf3's cookie), data (first data segment) or syn (connection start)")
 		return c
 	})
 }
