@@ -104,3 +104,42 @@ type Figure struct{ P *gplot.Plot }
 
 // Save renders the figure in format ("png", "svg" or "pdf").
 func (f Figure) Save(w io.Writer, format string) error { return Write(w, f.P, format) }
+
+// GridFigure lays out figures as small multiples, cols per row, sharing the
+// x and y ranges given (set the same Min/Max on every plot before).
+type GridFigure struct {
+	Plots []*gplot.Plot
+	Cols  int
+}
+
+// Save renders the grid in format ("png", "svg" or "pdf").
+func (g GridFigure) Save(w io.Writer, format string) error {
+	cols := max(g.Cols, 1)
+	rows := (len(g.Plots) + cols - 1) / cols
+	width, height := Size.W, Size.H*vg.Length(rows)/2+Size.H/2
+	c, err := newCanvas(format, width, height)
+	if err != nil {
+		return err
+	}
+	grid := make([][]*gplot.Plot, rows)
+	for i := range grid {
+		grid[i] = make([]*gplot.Plot, cols)
+		for j := range grid[i] {
+			if k := i*cols + j; k < len(g.Plots) {
+				grid[i][j] = g.Plots[k]
+			}
+		}
+	}
+	t := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter, PadY: vg.Millimeter, PadTop: vg.Points(2), PadBottom: vg.Points(2), PadLeft: vg.Points(2), PadRight: vg.Points(2)}
+	dc := draw.New(c)
+	canvases := gplot.Align(grid, t, dc)
+	for i := range grid {
+		for j := range grid[i] {
+			if grid[i][j] != nil {
+				grid[i][j].Draw(canvases[i][j])
+			}
+		}
+	}
+	_, err = c.WriteTo(w)
+	return err
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"context"
 	"errors"
 	"flag"
@@ -68,6 +69,9 @@ func TestGolden(t *testing.T) {
 		{"retrans-csv", []string{"retrans", synth, "--csv"}},
 		{"tput", []string{"tput", synth, "--bytes", "100000"}},
 		{"window", []string{"window", synth}},
+		// The satellite testbed's client captures, 20 KB window, without and
+		// with the PEP: the study's comparison.
+		{"compare-pep", []string{"compare", "nopep=../../testdata/sat/pep-off_window-20KB/client.pcap", "pep=../../testdata/sat/pep-on_window-20KB/client.pcap"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -175,5 +179,37 @@ func TestDemo(t *testing.T) {
 	}
 	if pngs < 10 {
 		t.Errorf("demo wrote %d figures, want one per shipped capture (≥ 10)", pngs)
+	}
+}
+
+// TestComparePEP checks the satellite study's qualitative results on the
+// shipped testbed captures: with the PEP the sender's RTT is the short local
+// one, slow start ends sooner, and many times more bytes are acknowledged
+// 1 s after the bulk transfer starts.
+func TestComparePEP(t *testing.T) {
+	dir := t.TempDir()
+	out, _, err := runCLI(t, "compare", "nopep=../../testdata/sat/pep-off_window-20KB/client.pcap",
+		"pep=../../testdata/sat/pep-on_window-20KB/client.pcap", "-o", filepath.Join(dir, "seq.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	val := func(metric string) (a, b float64) {
+		for _, line := range strings.Split(out, "\n") {
+			f := strings.Fields(line)
+			if len(f) >= 5 && strings.Join(f[:len(f)-4], " ") == metric {
+				fmt.Sscan(f[len(f)-3], &a)
+				fmt.Sscan(f[len(f)-2], &b)
+			}
+		}
+		return
+	}
+	if a, b := val("RTT ack p50"); a < 590 || a > 700 || b > 50 {
+		t.Errorf("ACK RTT p50: %v ms without PEP (want ≈ 600), %v ms with (want < 50)", a, b)
+	}
+	if a, b := val("acked after 1 s"); b < 20*a {
+		t.Errorf("acked after 1 s: %v without PEP, %v with; want many times more with the PEP", a, b)
+	}
+	if a, b := val("slow start ended"); !(b < a) {
+		t.Errorf("slow start ended at %v s without PEP, %v s with; want sooner with the PEP", a, b)
 	}
 }

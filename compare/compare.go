@@ -1,0 +1,166 @@
+// Package compare puts several labelled runs side by side: the same series
+// for each, aligned at a chosen reference point, and a summary table with
+// each value's ratio to the first run (docs/metrics.md#compare). It draws
+// nothing; package plot does.
+package compare
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
+)
+
+// Spec names one run: LABEL=FILE[#conn]. Conn is -1 when not given (the
+// connection that carried most data).
+type Spec struct {
+	Label, File string
+	Conn        int
+}
+
+// ParseSpec parses LABEL=FILE[#conn]. It returns an error for a missing
+// label or file, or a connection index that is not a number.
+func ParseSpec(s string) (Spec, error) {
+	i := strings.IndexByte(s, '=')
+	if i <= 0 || i == len(s)-1 {
+		return Spec{}, fmt.Errorf("run %q: want LABEL=FILE[#conn]", s)
+	}
+	sp := Spec{Label: s[:i], File: s[i+1:], Conn: -1}
+	if j := strings.LastIndexByte(sp.File, '#'); j > 0 {
+		n, err := strconv.Atoi(sp.File[j+1:])
+		if err != nil || n < 0 {
+			return Spec{}, fmt.Errorf("run %q: connection %q is not an index", s, sp.File[j+1:])
+		}
+		sp.File, sp.Conn = sp.File[:j], n
+	}
+	return sp, nil
+}
+
+// Run is one analysed run: the chosen connection (with its series kept) and
+// data direction, and the reference time its series are aligned at.
+type Run struct {
+	Spec
+	Result *tcpanalysis.ConnResult
+	Dir    flows.Direction
+	Ref    capture.Timestamp
+}
+
+// Align names the reference point: "syn" (the connection's first packet),
+// "data" (the first data segment) or "bulk" (the first segment with at
+// least 512 payload bytes).
+func RefTime(r *tcpanalysis.ConnResult, d flows.Direction, align string) (capture.Timestamp, error) {
+	switch align {
+	case "syn":
+		return r.Conn.First, nil
+	case "data":
+		return tcpanalysis.FirstData(r, d), nil
+	case "bulk", "":
+		return tcpanalysis.BulkStart(r, d), nil
+	}
+	return 0, fmt.Errorf("--align %q: want syn, data or bulk", align)
+}
+
+// Row is one line of the summary table: a metric's value per run (NaN when
+// it does not apply) and how to print it.
+type Row struct {
+	Metric string
+	Values []float64
+	Unit   string // "s", "ms", "bytes", "kbit/s", "count"
+}
+
+// Summary builds the comparison table: slow-start end, bytes acknowledged
+// at 1, 5, 10 s and at each of at (seconds after the reference point), time
+// to toBytes (if > 0), RTT p50/p95 per method, goodput, and retransmissions
+// by class.
+func Summary(runs []Run, at []float64, toBytes int64) []Row {
+	var rows []Row
+	add := func(name, unit string, f func(r Run) float64) {
+		row := Row{Metric: name, Unit: unit}
+		for _, r := range runs {
+			row.Values = append(row.Values, f(r))
+		}
+		rows = append(rows, row)
+	}
+	add("slow start ended", "s", func(r Run) float64 {
+		ss := tcpanalysis.SlowStartEnd(r.Result, r.Dir, r.Ref)
+		if ss.Rule == "" {
+			return math.NaN()
+		}
+		return ss.End.Seconds()
+	})
+	for _, t := range append([]float64{1, 5, 10}, at...) {
+		t := t
+		add(fmt.Sprintf("acked after %g s", t), "bytes", func(r Run) float64 {
+			return float64(tcpanalysis.AckedAt(r.Result, r.Dir, r.Ref, secs(t)))
+		})
+	}
+	if toBytes > 0 {
+		add(fmt.Sprintf("time to %d bytes", toBytes), "s", func(r Run) float64 {
+			d, ok := tcpanalysis.TimeTo(r.Result, r.Dir, r.Ref, toBytes)
+			if !ok {
+				return math.NaN()
+			}
+			return d.Seconds()
+		})
+	}
+	for _, m := range []tcpanalysis.Method{tcpanalysis.MethodHandshake, tcpanalysis.MethodACK, tcpanalysis.MethodTS} {
+		m := m
+		for _, q := range []string{"p50", "p95"} {
+			if m == tcpanalysis.MethodHandshake && q == "p95" {
+				continue
+			}
+			q := q
+			add(fmt.Sprintf("RTT %s %s", m, q), "ms", func(r Run) float64 {
+				var ds []time.Duration
+				for _, s := range r.Result.RTT {
+					if s.Method == m && s.Dir == r.Dir {
+						ds = append(ds, s.RTT)
+					}
+				}
+				_, _, p50, _, p95, _, ok := tcpanalysis.Percentiles(ds)
+				if !ok {
+					return math.NaN()
+				}
+				if q == "p50" {
+					return p50.Seconds() * 1000
+				}
+				return p95.Seconds() * 1000
+			})
+		}
+	}
+	add("goodput", "kbit/s", func(r Run) float64 { return r.Result.GoodputKbps(r.Dir) })
+	for _, c := range []tcpanalysis.Class{tcpanalysis.RTO, tcpanalysis.Fast, tcpanalysis.Spurious, tcpanalysis.DupAck, tcpanalysis.ZeroWindow} {
+		c := c
+		add(c.String(), "count", func(r Run) float64 { return float64(r.Result.Counts[r.Dir][c]) })
+	}
+	return rows
+}
+
+func secs(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// Ratio returns v / first, or NaN when either is NaN or first is 0.
+func Ratio(v, first float64) float64 {
+	if math.IsNaN(v) || math.IsNaN(first) || first == 0 {
+		return math.NaN()
+	}
+	return v / first
+}
+
+// Format prints a value of a row in its unit.
+func Format(v float64, unit string) string {
+	if math.IsNaN(v) {
+		return "–"
+	}
+	switch unit {
+	case "bytes", "count":
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case "s":
+		return strconv.FormatFloat(v, 'f', 3, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64)
+}
