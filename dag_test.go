@@ -23,6 +23,8 @@ var allowed = map[string][]string{
 	"internal/pcaptest/cmd/gencap":   {"internal/pcaptest"},
 	"internal/pcaptest/cmd/gensynth": {"internal/pcaptest"},
 	"cmd/tcpviz":                     {"*"},
+	"compare":                        {"tcpanalysis", "flows", "capture"},
+	"pep":                            {"tcpanalysis", "flows", "capture", "internal/seq"},
 }
 
 // TestImportDAG fails when a package imports a module package its row in
