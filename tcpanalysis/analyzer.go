@@ -170,7 +170,8 @@ type ConnResult struct {
 	// only with Options.Detail or for a connection Options.Keep selects.
 	RTT    []RTTSample
 	Events []Event
-	// ZeroWindows are the zero-window periods, in order.
+	// ZeroWindows are the zero-window periods, in order; a period still
+	// open when the capture ends has End 0.
 	ZeroWindows []ZeroWindowPeriod
 }
 
@@ -229,6 +230,8 @@ func (a *Analyzer) release(now capture.Timestamp) {
 type connState struct {
 	ConnResult
 	opts      Options
+	openZW    []ZeroWindowPeriod
+	zwClosed  []ZeroWindowPeriod
 	released  bool
 	pendingHS []RTTSample
 	dir       [2]dirState
@@ -335,6 +338,14 @@ func sackRel(p *flows.Packet, s *capture.Segment, i int) (int64, int64) {
 func (a *Analyzer) Results() []*ConnResult {
 	out := make([]*ConnResult, len(a.res))
 	for i, cs := range a.res {
+		// A zero-window period still open at the end of the capture.
+		zw := append([]ZeroWindowPeriod(nil), cs.zwClosed...)
+		for d := range cs.dir {
+			if ds := &cs.dir[d]; ds.inZW {
+				zw = append(zw, ZeroWindowPeriod{Dir: flows.Direction(d), Start: ds.zwStart, StartFrame: ds.zwFrame})
+			}
+		}
+		cs.openZW = zw
 		for d := range cs.Dir {
 			st := &cs.Dir[d]
 			h := &cs.Conn.Half[d]
@@ -362,6 +373,7 @@ func (a *Analyzer) Results() []*ConnResult {
 			st.DeliveredBytes = max(st.AckedBytes, pos-1)
 		}
 		out[i] = &cs.ConnResult
+		out[i].ZeroWindows = cs.openZW
 	}
 	return out
 }

@@ -314,7 +314,7 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o Options) (int64,
 			ds.inZW, ds.zwStart, ds.zwFrame = true, s.Time, s.Frame
 		}
 	} else if ds.inZW && !s.Flags.Has(capture.RST) {
-		cs.ZeroWindows = append(cs.ZeroWindows, ZeroWindowPeriod{Dir: rd, Start: ds.zwStart, End: s.Time, StartFrame: ds.zwFrame, EndFrame: s.Frame})
+		cs.zwClosed = append(cs.zwClosed, ZeroWindowPeriod{Dir: rd, Start: ds.zwStart, End: s.Time, StartFrame: ds.zwFrame, EndFrame: s.Frame})
 		ds.inZW = false
 	}
 	ds.win, ds.winRaw, ds.winKnown = win, s.Window, known

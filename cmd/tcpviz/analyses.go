@@ -157,8 +157,10 @@ func init() {
 	addCommand(func(e *env) *cobra.Command {
 		var f anaFlags
 		var method string
+		var pepMode bool
+		var pathRTT time.Duration
 		c := &cobra.Command{
-			Use:   "rtt FILE",
+			Use:   "rtt FILE [SERVER-SIDE-FILE]",
 			Short: "round-trip times: ACK-based with Karn's rule, TSval/TSecr, and the handshake split",
 			Long: `rtt measures round-trip times at the capture point, three ways, always labelled
 (docs/metrics.md#rtt):
@@ -171,12 +173,26 @@ func init() {
 The table gives per connection, direction and method: count, min, p50,
 mean, p95, max in ms. Rows (--csv, -o x.csv): conn, dir (the direction of
 the data or TSval timed; a = SYN sender), method, t_s (seconds since the
-capture's first packet), rtt_ms, frame (of the packet closing the sample).`,
+capture's first packet), rtt_ms, frame (of the packet closing the sample).
+
+--pep: a split-TCP PEP answers the sender with its own ACKs, so the sender's
+RTT is the RTT to the proxy. With one capture, rtt prints the evidence for
+or against a PEP on the chosen connection (RTTs against the handshake and
+the path, hop counts, IP IDs, zero-window stalls; give the configured path
+RTT with --path-rtt if known). With two captures, one on each side of the
+PEP, it matches the two halves of each split connection and gives the RTT of
+each half, the bytes held inside the PEP and the end-to-end goodput.`,
 			Example: `  tcpviz rtt run.pcap
   tcpviz rtt run.pcap --method ts --csv > rtt.csv
   tcpviz rtt run.pcap --conn 0 -o rtt.png`,
-			Args: cobra.ExactArgs(1),
+			Args: cobra.RangeArgs(1, 2),
 			RunE: func(cmd *cobra.Command, args []string) error {
+				if len(args) == 2 {
+					if !pepMode {
+						return fmt.Errorf("two captures need --pep (client side, then server side)")
+					}
+					return e.pepTwo(args[0], args[1], &f.af)
+				}
 				want := map[tcpanalysis.Method]bool{tcpanalysis.MethodHandshake: true}
 				switch method {
 				case "ack":
@@ -222,6 +238,12 @@ capture's first packet), rtt_ms, frame (of the packet closing the sample).`,
 						}
 					}
 				}
+				if pepMode && pick != nil && f.out == "" && !f.csv && !f.json {
+					if err := writeAligned(e.stdout, table); err != nil {
+						return err
+					}
+					return e.pepOne(args[0], pick, pd, pathRTT)
+				}
 				return e.emit(&f, "tcpviz.rtt/1", header, rows, table, func() (interface {
 					Save(io.Writer, string) error
 				}, error) {
@@ -254,6 +276,8 @@ capture's first packet), rtt_ms, frame (of the packet closing the sample).`,
 		}
 		f.register(c)
 		c.Flags().StringVar(&method, "method", "both", "ack, ts or both (the handshake split is always included)")
+		c.Flags().BoolVar(&pepMode, "pep", false, "PEP-aware: evidence of a split-TCP proxy (one capture), or both halves of split connections (two captures)")
+		c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known (e.g. 600ms), for --pep")
 		return c
 	})
 
@@ -364,7 +388,9 @@ frame, rwnd_bytes, inflight_bytes, inflight_sack_bytes.`,
 				}
 				table := [][]string{{"conn", "dir", "zero-window start_s", "end_s", "duration_ms", "frames"}}
 				for _, z := range r.ZeroWindows {
-					if z.Dir == d {
+					if z.Dir == d && z.End == 0 {
+						table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), secsStr(z.Start.Sub(t0)), "open at the end", ms(r.Conn.Last.Sub(z.Start)) + "+", fmt.Sprintf("%d-", z.StartFrame)})
+					} else if z.Dir == d {
 						table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), secsStr(z.Start.Sub(t0)), secsStr(z.End.Sub(t0)), ms(z.End.Sub(z.Start)), fmt.Sprintf("%d-%d", z.StartFrame, z.EndFrame)})
 					}
 				}

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/pep"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
+)
+
+// writeVerdict prints the PEP evidence for one connection and direction.
+func writeVerdict(w io.Writer, label string, v pep.Verdict) error {
+	verdict := "no sign of a split-TCP PEP"
+	if v.Likely {
+		verdict = "a split-TCP PEP is likely between the sender and the receiver"
+	}
+	fmt.Fprintf(w, "\nPEP evidence%s (data %s; docs: pep package, docs/metrics.md#rtt): %s\n", label, v.Dir, verdict)
+	rows := [][]string{{"criterion", "supports", "observed", "an end-to-end connection would show"}}
+	for _, it := range v.Evidence {
+		s := "no"
+		if it.Supports {
+			s = "YES"
+		}
+		rows = append(rows, []string{it.Name, s, it.Observed, it.Expected})
+	}
+	if err := writeLeft(w, rows); err != nil {
+		return err
+	}
+	if v.LocalRTT > 0 {
+		fmt.Fprintf(w, "RTT from the capture point to the next TCP endpoint (the PEP if any): %s ms\n", ms(v.LocalRTT))
+	}
+	if v.FarRTT > 0 {
+		fmt.Fprintf(w, "end-to-end RTT estimate: %s ms\n", ms(v.FarRTT))
+	}
+	return nil
+}
+
+// writeLeft prints rows as left-aligned columns.
+func writeLeft(w io.Writer, rows [][]string) error {
+	var width []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i >= len(width) {
+				width = append(width, 0)
+			}
+			width[i] = max(width[i], len([]rune(c)))
+		}
+	}
+	for _, r := range rows {
+		line := ""
+		for i, c := range r {
+			line += c
+			if i < len(r)-1 {
+				for n := len([]rune(c)); n < width[i]+2; n++ {
+					line += " "
+				}
+			}
+		}
+		if _, err := fmt.Fprintln(w, line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pepOne runs single-capture PEP detection on the chosen connection.
+func (e *env) pepOne(path string, r *tcpanalysis.ConnResult, d flows.Direction, pathRTT time.Duration) error {
+	pk, err := pep.Evidence(path, r.Conn.Index)
+	if err != nil {
+		return inputError(err)
+	}
+	v := pep.DetectWith(r, d, pep.Options{PathRTT: pathRTT, Packets: pk})
+	return writeVerdict(e.stdout, fmt.Sprintf(" for %s conn %d", path, r.Conn.Index), v)
+}
+
+// pepTwo matches the two halves of split connections in captures taken on
+// each side of the PEP and reports the RTT of each half, the bytes held in
+// the PEP and the end-to-end goodput.
+func (e *env) pepTwo(clientPath, serverPath string, af *analysisFlags) error {
+	opts, err := af.options()
+	if err != nil {
+		return err
+	}
+	opts.Detail = true
+	opts.Keep = func(int) bool { return true }
+	cl, err := e.analyze(clientPath, opts)
+	if err != nil {
+		return err
+	}
+	sv, err := e.analyze(serverPath, opts)
+	if err != nil {
+		return err
+	}
+	pairs := pep.MatchSplit(cl, sv)
+	if len(pairs) == 0 {
+		return fmt.Errorf("no connection of %s matches one of %s: are they the two sides of one PEP?", clientPath, serverPath)
+	}
+	rows := [][]string{{"client conn", "server conn", "dir", "split", "client↔PEP ms", "PEP↔server ms", "max held bytes", "delivered bytes", "end-to-end goodput kbit/s"}}
+	for _, r := range pep.AnalyzeSplit(cl, sv, pairs) {
+		split := "yes"
+		if r.SameConn {
+			split = "no (one connection)"
+		}
+		rows = append(rows, []string{strconv.Itoa(r.Client), strconv.Itoa(r.Server), r.Dir.String(), split,
+			ms(r.ClientPEPRTT), ms(r.PEPServerRTT), strconv.FormatInt(r.MaxHeldBytes, 10), strconv.FormatInt(r.DeliveredBytes, 10),
+			strconv.FormatFloat(r.GoodputKbps, 'f', 1, 64)})
+	}
+	fmt.Fprintf(e.stdout, "split connections: %s (client side) and %s (server side)\n", clientPath, serverPath)
+	return writeAligned(e.stdout, rows)
+}

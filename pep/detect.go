@@ -1,0 +1,247 @@
+package pep
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
+)
+
+// Ratio is the factor by which two RTTs must differ before a criterion
+// counts them as different (dimensionless). RTTs of one path vary by
+// queueing and delayed ACKs, rarely by a factor of 4; a PEP 5 ms away on a
+// 600 ms path makes them differ by about 50.
+const Ratio = 4
+
+// Options tune DetectWith. The zero value uses only the ConnResult.
+type Options struct {
+	// PathRTT is the known end-to-end RTT of the path (for the satellite
+	// testbed 2 × (LAN + satellite one-way delay)); 0 means unknown and
+	// turns off the conn-rtt-vs-path criterion.
+	PathRTT time.Duration
+	// Packets are per-packet TTL and IP ID statistics of the same
+	// connection from Evidence; nil turns off the criteria that need
+	// them.
+	Packets *PacketStats
+}
+
+// Item is one piece of evidence for or against a split-TCP PEP.
+type Item struct {
+	Name     string // criterion name, as listed in the package doc
+	Observed string // what the capture shows, with units
+	Expected string // what an end-to-end connection would show, with units
+	// Value is the observed number in Unit ("ms", "hops", "fraction"),
+	// for tests and machine-readable output.
+	Value float64
+	Unit  string
+	// Supports reports that the observation points to a PEP.
+	Supports bool
+}
+
+// Verdict is the outcome of Detect for one data direction.
+type Verdict struct {
+	Dir flows.Direction // data direction examined
+	// Likely reports that a split-TCP PEP probably acknowledges Dir's data
+	// (see the package doc for the rule).
+	Likely   bool
+	Evidence []Item
+	// LocalRTT is the RTT from the capture point to the host that
+	// acknowledges Dir's data and back (the PEP when Likely, else the
+	// receiver): Dir's median ACK RTT, else TS, else handshake RTT. 0 if
+	// no sample exists.
+	LocalRTT time.Duration
+	// FarRTT is the best estimate of the end-to-end RTT between the two end
+	// hosts: Options.PathRTT when given; else, when not Likely, the
+	// connection's own RTT (toward receiver + toward sender); 0 when
+	// unknown (Likely and no PathRTT: one capture on the near side of a
+	// PEP does not see the far half).
+	FarRTT time.Duration
+}
+
+// Detect is DetectWith without options: it uses only what r holds. r should
+// come from tcpanalysis with Options.Detail (or Keep for this connection)
+// so that medians can be taken; without samples it falls back to means.
+func Detect(r *tcpanalysis.ConnResult, d flows.Direction) Verdict {
+	return DetectWith(r, d, Options{})
+}
+
+// DetectWith weighs the evidence of a split-TCP PEP acknowledging direction
+// d's data of r; see the package doc for each criterion.
+func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict {
+	v := Verdict{Dir: d}
+	towardR, okR := towards(r, d)
+	towardS, okS := towards(r, d.Reverse())
+	v.LocalRTT = towardR
+	connRTT := towardR + towardS
+	pathProof := false
+
+	if o.PathRTT > 0 && okR {
+		it := Item{
+			Name: "conn-rtt-vs-path", Unit: "ms", Value: ms(connRTT),
+			Observed: fmt.Sprintf("connection RTT %.1f ms (toward receiver %.1f + toward sender %.1f)", ms(connRTT), ms(towardR), ms(towardS)),
+			Expected: fmt.Sprintf("≥ path RTT / %d = %.1f ms (path RTT %.1f ms)", Ratio, ms(o.PathRTT/Ratio), ms(o.PathRTT)),
+			Supports: connRTT*Ratio < o.PathRTT,
+		}
+		pathProof = it.Supports
+		v.Evidence = append(v.Evidence, it)
+	}
+
+	hs, hsOK := handshakeToward(r, d)
+	if ack := stat(r, d, tcpanalysis.MethodACK); ack.n > 0 && hsOK {
+		v.Evidence = append(v.Evidence, Item{
+			Name: "ack-rtt-vs-handshake", Unit: "ms", Value: ms(ack.min),
+			Observed: fmt.Sprintf("min ACK RTT %.1f ms (median %.1f, %d samples)", ms(ack.min), ms(ack.p50), ack.n),
+			Expected: fmt.Sprintf("≥ handshake RTT / %d = %.1f ms (handshake %.1f ms)", Ratio, ms(hs/Ratio), ms(hs)),
+			Supports: ack.min*Ratio < hs,
+		})
+	}
+
+	if ttl := r.Dir[d.Reverse()].MaxTTL; ttl != 0 && okR && okS {
+		hops := Hops(ttl)
+		v.Evidence = append(v.Evidence, Item{
+			Name: "receiver-hops", Unit: "hops", Value: float64(hops),
+			Observed: fmt.Sprintf("receiver's max TTL %d = %d hops from initial %d; toward receiver %.2f ms, toward sender %.2f ms", ttl, hops, hops+int(ttl), ms(towardR), ms(towardS)),
+			Expected: fmt.Sprintf("≥ 1 hop when the receiver answers %d× slower than the sender", Ratio),
+			Supports: hops == 0 && towardS*Ratio < towardR,
+		})
+	}
+
+	if okR {
+		longest := longestZeroWindow(r, d)
+		v.Evidence = append(v.Evidence, Item{
+			Name: "zero-window-stall", Unit: "ms", Value: ms(longest),
+			Observed: fmt.Sprintf("longest zero-window period %.1f ms", ms(longest)),
+			Expected: fmt.Sprintf("none longer than %d × toward-receiver RTT = %.1f ms", Ratio, ms(towardR*Ratio)),
+			Supports: longest > towardR*Ratio,
+		})
+	}
+
+	if p := o.Packets; p != nil {
+		rp := &p.Dir[d.Reverse()]
+		if rp.SynSeen && rp.Pkts > 0 {
+			diff := int(rp.MaxTTL) - int(rp.SynTTL)
+			if m := int(rp.SynTTL) - int(rp.MinTTL); m > diff {
+				diff = m
+			}
+			v.Evidence = append(v.Evidence, Item{
+				Name: "ttl-synack-vs-ack", Unit: "hops", Value: float64(diff),
+				Observed: fmt.Sprintf("receiver's SYN-ACK TTL %d, later packets TTL %d..%d", rp.SynTTL, rp.MinTTL, rp.MaxTTL),
+				Expected: "the same TTL (one host)",
+				Supports: diff != 0,
+			})
+		}
+		if steps := rp.IPIDSteps + rp.IPIDJumps; steps >= 4 {
+			f := float64(rp.IPIDJumps) / float64(steps)
+			v.Evidence = append(v.Evidence, Item{
+				Name: "ipid-streams", Unit: "fraction", Value: f,
+				Observed: fmt.Sprintf("%d of %d consecutive receiver IP IDs do not step by 1..%d", rp.IPIDJumps, steps, IPIDStep),
+				Expected: "≤ 0.25 (one counter)",
+				Supports: f > 0.25,
+			})
+		}
+	}
+
+	n := 0
+	for _, it := range v.Evidence {
+		if it.Supports {
+			n++
+		}
+	}
+	v.Likely = pathProof || n >= 2
+	switch {
+	case o.PathRTT > 0:
+		v.FarRTT = o.PathRTT
+	case !v.Likely && okR:
+		v.FarRTT = connRTT
+	}
+	return v
+}
+
+// Hops returns how many routers decremented ttl, assuming the sender
+// started from the smallest common initial TTL (32, 64, 128, 255) not
+// below ttl.
+func Hops(ttl uint8) int {
+	for _, init := range []int{32, 64, 128, 255} {
+		if int(ttl) <= init {
+			return init - int(ttl)
+		}
+	}
+	return 0
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// rttStat summarises one direction's samples of one method.
+type rttStat struct {
+	n        int
+	min, p50 time.Duration
+}
+
+// stat returns the samples of method m for data direction d: from r.RTT
+// when kept, else from RTTAgg (mean in place of the median).
+func stat(r *tcpanalysis.ConnResult, d flows.Direction, m tcpanalysis.Method) rttStat {
+	var ds []time.Duration
+	for _, s := range r.RTT {
+		if s.Dir == d && s.Method == m {
+			ds = append(ds, s.RTT)
+		}
+	}
+	if n, lo, p50, _, _, _, ok := tcpanalysis.Percentiles(ds); ok {
+		return rttStat{n, lo, p50}
+	}
+	if a := r.RTTAgg[d][m]; a.N > 0 {
+		return rttStat{int(a.N), a.Min, a.Mean()}
+	}
+	return rttStat{}
+}
+
+// towards returns the RTT from the capture point to the receiver of
+// direction d's data (or TSvals, or SYN) and back: the median ACK sample of
+// d, else the median TS sample, else the handshake sample.
+func towards(r *tcpanalysis.ConnResult, d flows.Direction) (time.Duration, bool) {
+	for _, m := range []tcpanalysis.Method{tcpanalysis.MethodACK, tcpanalysis.MethodTS, tcpanalysis.MethodHandshake} {
+		if s := stat(r, d, m); s.n > 0 {
+			return s.p50, true
+		}
+	}
+	return 0, false
+}
+
+// handshakeToward returns the handshake RTT from the capture point to the
+// receiver of direction d and back.
+func handshakeToward(r *tcpanalysis.ConnResult, d flows.Direction) (time.Duration, bool) {
+	if d == flows.AtoB {
+		return r.Handshake.SynToSynAck, r.Handshake.SynToSynAckOk
+	}
+	return r.Handshake.SynAckToAck, r.Handshake.SynAckToAckOk
+}
+
+// longestZeroWindow returns the longest zero-window period of direction d.
+// A period still open at the end of the capture ends at the connection's
+// last packet. tcpanalysis lists only closed periods in ZeroWindows, so an
+// open one is rebuilt from the zero_window events (kept with Detail) that
+// follow the last closed period.
+func longestZeroWindow(r *tcpanalysis.ConnResult, d flows.Direction) time.Duration {
+	var longest time.Duration
+	var lastEnd capture.Timestamp
+	for _, z := range r.ZeroWindows {
+		if z.Dir != d {
+			continue
+		}
+		end := z.End
+		if end == 0 {
+			end = r.Conn.Last
+		}
+		longest = max(longest, end.Sub(z.Start))
+		lastEnd = max(lastEnd, end)
+	}
+	for _, e := range r.Events {
+		if e.Dir == d && e.Class == tcpanalysis.ZeroWindow && e.Time > lastEnd {
+			longest = max(longest, r.Conn.Last.Sub(e.Time))
+			break
+		}
+	}
+	return longest
+}

@@ -1,0 +1,233 @@
+package pep
+
+import (
+	"sort"
+	"time"
+
+	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
+)
+
+// MaxStartGap is the largest difference between the first packets of the
+// two halves of one split connection that MatchSplit accepts: the PEP opens
+// its server-side connection when the client's SYN (or first data) arrives,
+// so the halves start within a few seconds even over a satellite hop.
+const MaxStartGap = 5 * time.Second
+
+// SplitPair is one connection seen in two captures, one on each side of a
+// PEP. Indexes are those of tcpanalysis.Report.Conns.
+type SplitPair struct {
+	Client, Server int // connection index in the client-side and server-side report
+	// Dir is the data direction examined (the one that carried more payload
+	// at the client side); the same direction in both captures, since the
+	// client side and the PEP both open their connection (side A).
+	Dir flows.Direction
+	// StartGap is the server-side half's first packet minus the client-side
+	// half's first packet (both captures on one clock); may be negative by
+	// clock skew.
+	StartGap time.Duration
+	// ClientBytes and ServerBytes are Dir's unique payload bytes in each
+	// capture. A PEP that had not forwarded everything when the captures
+	// ended shows ServerBytes < ClientBytes.
+	ClientBytes, ServerBytes int64
+	// SameConn reports that both captures saw one TCP connection (same
+	// endpoints and initial sequence numbers): nothing split it.
+	SameConn bool
+}
+
+// MatchSplit pairs each connection of the client-side capture with at most
+// one connection of the server-side capture: same server port (side B),
+// the same data direction carrying payload, server-side unique bytes at
+// most the client side's (plus one 64 KiB allowance for capture edges), and
+// first packets within MaxStartGap. Sequence spaces and the client address
+// may differ (a PEP numbers its own bytes and may use its own source
+// address). Pairs with equal byte counts are chosen first, then by the
+// smallest |StartGap|; each connection is used once. Result in client index
+// order.
+func MatchSplit(client, server *tcpanalysis.Report) []SplitPair {
+	const slack = 64 << 10
+	type cand struct {
+		p     SplitPair
+		exact bool
+	}
+	var cs []cand
+	for _, c := range client.Conns {
+		d := flows.AtoB
+		if c.Dir[flows.BtoA].Unique > c.Dir[flows.AtoB].Unique {
+			d = flows.BtoA
+		}
+		cb := c.Dir[d].Unique
+		for _, s := range server.Conns {
+			if s.Conn.Half[flows.BtoA].Addr.Port() != c.Conn.Half[flows.BtoA].Addr.Port() {
+				continue
+			}
+			sb := s.Dir[d].Unique
+			if (cb > 0) != (sb > 0) || sb > cb+slack {
+				continue
+			}
+			gap := s.Conn.First.Sub(c.Conn.First)
+			if gap > MaxStartGap || gap < -MaxStartGap {
+				continue
+			}
+			same := c.Conn.Key == s.Conn.Key &&
+				c.Conn.Half[0].ISNKnown && s.Conn.Half[0].ISNKnown &&
+				c.Conn.Half[0].ISN == s.Conn.Half[0].ISN
+			cs = append(cs, cand{SplitPair{c.Conn.Index, s.Conn.Index, d, gap, cb, sb, same}, cb == sb})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		if cs[i].exact != cs[j].exact {
+			return cs[i].exact
+		}
+		return absDur(cs[i].p.StartGap) < absDur(cs[j].p.StartGap)
+	})
+	usedC, usedS := map[int]bool{}, map[int]bool{}
+	var out []SplitPair
+	for _, c := range cs {
+		if usedC[c.p.Client] || usedS[c.p.Server] {
+			continue
+		}
+		usedC[c.p.Client], usedS[c.p.Server] = true, true
+		out = append(out, c.p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Client < out[j].Client })
+	return out
+}
+
+func absDur(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
+}
+
+// HeldPoint is the number of bytes inside the PEP at one instant.
+type HeldPoint struct {
+	Time  capture.Timestamp // capture time of the ACK that changed it (either capture)
+	Bytes int64             // bytes acknowledged upstream minus bytes acknowledged downstream
+}
+
+// SplitResult is the analysis of one SplitPair.
+type SplitResult struct {
+	SplitPair
+	// ClientPEPRTT is the RTT between the client and the PEP, from the
+	// client-side capture: the RTT from the capture point to side B (the
+	// PEP) and back — median ACK RTT of Dir's data when the client sends,
+	// else TS, else handshake — plus the RTT from the capture point to the
+	// client and back (samples of the reverse direction, same preference;
+	// about 0 at a capture on the client). 0 if unknown.
+	ClientPEPRTT time.Duration
+	// PEPServerRTT is the RTT between the PEP and the server, from the
+	// server-side capture by the same rule. There the PEP is side A: for
+	// an upload the server's ACK RTT measures only the capture point ↔
+	// server stretch (≈ 0 at a capture on the server); the PEP half shows
+	// in the reverse direction — the server's SYN-ACK → the PEP's ACK and
+	// the server's TSval → the PEP's echo. Summing both stretches gives the
+	// PEP ↔ server RTT wherever the server-side capture point lies.
+	PEPServerRTT time.Duration
+	// Held is the bytes inside the PEP after every ACK in either capture:
+	// bytes acknowledged to the sender by the PEP minus bytes the final
+	// receiver acknowledged to the PEP. Empty unless both reports kept the
+	// connections' Series (tcpanalysis.Options.Keep). For a SameConn pair it
+	// is ≤ 0: the receiver's ACKs pass the server-side capture first.
+	Held []HeldPoint
+	// MaxHeldBytes is the largest value in Held, bytes.
+	MaxHeldBytes int64
+	// DeliveredBytes are the bytes the final receiver acknowledged (its
+	// capture's AckedBytes for Dir).
+	DeliveredBytes int64
+	// Span runs from the original sender's first data segment to the final
+	// receiver's ACK that first reached DeliveredBytes; 0 if unknown.
+	Span time.Duration
+	// GoodputKbps is DeliveredBytes × 8 / Span / 1000, kbit/s; 0 if Span
+	// is 0.
+	GoodputKbps float64
+}
+
+// AnalyzeSplit measures each pair of MatchSplit over the two reports. Both
+// captures must be on one clock (they are in the project's testbed). For a
+// client upload (Dir AtoB, client sends) the upstream capture is the client
+// side; for a download the server side.
+func AnalyzeSplit(client, server *tcpanalysis.Report, pairs []SplitPair) []SplitResult {
+	out := make([]SplitResult, 0, len(pairs))
+	for _, p := range pairs {
+		c, s := client.Conns[p.Client], server.Conns[p.Server]
+		res := SplitResult{SplitPair: p}
+		res.ClientPEPRTT = connRTT(c, flows.AtoB)
+		res.PEPServerRTT = connRTT(s, flows.AtoB)
+		up, down := c, s // the data enters the PEP from up and leaves it to down
+		if p.Dir == flows.BtoA {
+			up, down = s, c
+		}
+		res.DeliveredBytes = down.Dir[p.Dir].AckedBytes
+		if down.Series != nil && res.DeliveredBytes > 0 {
+			for _, a := range down.Series.Acks[p.Dir] {
+				if acked(down, p.Dir, a.Ack) >= res.DeliveredBytes {
+					res.Span = a.Time.Sub(tcpanalysis.FirstData(up, p.Dir))
+					break
+				}
+			}
+		}
+		if res.Span > 0 {
+			res.GoodputKbps = float64(res.DeliveredBytes) * 8 / res.Span.Seconds() / 1000
+		}
+		if up.Series != nil && down.Series != nil {
+			res.Held = held(up, down, p.Dir)
+			for _, h := range res.Held {
+				res.MaxHeldBytes = max(res.MaxHeldBytes, h.Bytes)
+			}
+		}
+		out = append(out, res)
+	}
+	return out
+}
+
+// connRTT is the RTT between the two ends of r's connection wherever the
+// capture point lies on it: toward the receiver of d plus toward its
+// sender (see towards).
+func connRTT(r *tcpanalysis.ConnResult, d flows.Direction) time.Duration {
+	a, _ := towards(r, d)
+	b, _ := towards(r, d.Reverse())
+	return a + b
+}
+
+// acked converts a relative cumulative ACK of direction d into payload
+// bytes acknowledged (the SYN and a FIN take one sequence number each).
+func acked(r *tcpanalysis.ConnResult, d flows.Direction, ack int64) int64 {
+	if h := &r.Conn.Half[d]; h.FinSeen && h.FinRel < ack {
+		ack = h.FinRel
+	}
+	return max(0, ack-1)
+}
+
+// held merges the ACK streams of up (the PEP acknowledging the sender) and
+// down (the receiver acknowledging the PEP) in time order.
+func held(up, down *tcpanalysis.ConnResult, d flows.Direction) []HeldPoint {
+	ua, da := up.Series.Acks[d], down.Series.Acks[d]
+	var out []HeldPoint
+	var u, w int64 // running maxima of bytes acknowledged up and down
+	i, j := 0, 0
+	for i < len(ua) || j < len(da) {
+		var t capture.Timestamp
+		if j >= len(da) || (i < len(ua) && ua[i].Time <= da[j].Time) {
+			t = ua[i].Time
+			u = max(u, acked(up, d, ua[i].Ack))
+			i++
+		} else {
+			t = da[j].Time
+			w = max(w, acked(down, d, da[j].Ack))
+			j++
+		}
+		h := u - w
+		if n := len(out); n > 0 && out[n-1].Time == t {
+			out[n-1].Bytes = h
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].Bytes == h {
+			continue
+		}
+		out = append(out, HeldPoint{t, h})
+	}
+	return out
+}
