@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tcpviz/tcpviz/compare"
+	"github.com/tcpviz/tcpviz/pep"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
@@ -26,7 +27,8 @@ func init() {
 		var from, to float64
 		var at []float64
 		var toBytes int64
-		var interval time.Duration
+		var interval, pathRTT time.Duration
+		var pepMode bool
 		c := &cobra.Command{
 			Use:   "compare LABEL=FILE[#conn]...",
 			Short: "compare runs side by side: one series on shared axes, and a summary table with ratios to the first run",
@@ -107,6 +109,18 @@ label (docs/metrics.md#compare).`,
 					fmt.Fprintf(e.stdout, "%s: %s conn %d, data %s, aligned at %s (%.3f s after its first packet)\n",
 						r.Label, r.File, r.Result.Conn.Index, plot.Endpoints(r.Result.Conn, r.Dir), alignName(align), r.Ref.Sub(r.Result.Conn.First).Seconds())
 				}
+				if pepMode {
+					for _, r := range runs {
+						pk, err := pep.Evidence(r.File, r.Result.Conn.Index)
+						if err != nil {
+							return inputError(err)
+						}
+						v := pep.DetectWith(r.Result, r.Dir, pep.Options{PathRTT: pathRTT, Packets: pk})
+						if err := writeVerdict(e.stdout, " for "+r.Label, v); err != nil {
+							return err
+						}
+					}
+				}
 				if out == "" {
 					return nil
 				}
@@ -171,6 +185,8 @@ label (docs/metrics.md#compare).`,
 		c.Flags().Int64Var(&toBytes, "bytes", 0, "report the time until this many bytes were acknowledged")
 		c.Flags().DurationVar(&interval, "interval", 0, "goodput interval for --metric tput (default 1s, or 1/20 of the shortest connection under 20 s)")
 		c.Flags().StringVarP(&out, "output", "o", "", "figure (.png, .svg, .pdf) or the series as .csv")
+		c.Flags().BoolVar(&pepMode, "pep", false, "also print, per run, the evidence for or against a split-TCP PEP (see 'tcpviz rtt --help')")
+		c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known, for --pep")
 		return c
 	})
 }

@@ -27,6 +27,8 @@ func init() {
 		var cf connFlags
 		var from, to float64
 		var out string
+		var pepMode bool
+		var pathRTT time.Duration
 		c := &cobra.Command{
 			Use:   "seq FILE",
 			Short: "draw the time-sequence (Stevens) graph of one connection",
@@ -59,6 +61,9 @@ current directory and prints the path.`,
 					return err
 				}
 				fmt.Fprintln(e.stdout, out)
+				if pepMode {
+					return e.pepOne(args[0], r, d, pathRTT)
+				}
 				return nil
 			},
 		}
@@ -67,6 +72,8 @@ current directory and prints the path.`,
 		c.Flags().Float64Var(&from, "from", 0, "start of the x range, seconds since the connection's first packet")
 		c.Flags().Float64Var(&to, "to", 0, "end of the x range, seconds (0: the end)")
 		c.Flags().StringVarP(&out, "output", "o", "", "output file: .png, .svg, .pdf, .csv or .json")
+		c.Flags().BoolVar(&pepMode, "pep", false, "also print the evidence for or against a split-TCP PEP on this connection (see 'tcpviz rtt --help')")
+		c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known, for --pep")
 		return c
 	})
 }
