@@ -221,3 +221,46 @@ func BenchmarkCampaign(b *testing.B) {
 		})
 	}
 }
+
+// TestManetTestbedCampaign runs the batch over the small campaign the
+// project's own ns-3 testbed made (testdata/manet) and checks every flow's
+// goodput bytes against the simulator's PacketSink.
+func TestManetTestbedCampaign(t *testing.T) {
+	dir := "../testdata/manet"
+	p, _ := ParsePattern("{transport}-{protocol}-r{seed}-{node}-{dev}.pcap")
+	files, err := Discover([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Goodput(context.Background(), files, Options{Labels: p.Match})
+	if err != nil || len(res.Failed) > 0 {
+		t.Fatalf("err %v, failed %v", err, res.Failed)
+	}
+	f, err := os.Open(filepath.Join(dir, "groundtruth-all.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, _ := csv.NewReader(f).ReadAll()
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	n := 0
+	for _, g := range recs[1:] {
+		want, _ := strconv.ParseInt(g[col["sink_rx_bytes"]], 10, 64)
+		var got int64 = -1
+		for _, r := range res.Rows {
+			if r.Labels["protocol"] == g[col["protocol"]] && r.Labels["seed"] == g[col["run"]] && r.Src == g[col["src_ip"]] && strconv.Itoa(int(r.SPort)) == g[col["src_port"]] {
+				got = r.Bytes
+			}
+		}
+		if got != want && !(got == -1 && want == 0) {
+			t.Errorf("%s r%s flow %s: goodput bytes %d, PacketSink %d", g[col["protocol"]], g[col["run"]], g[col["flow_id"]], got, want)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no ground-truth rows")
+	}
+}
