@@ -218,10 +218,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o Options) SegKin
 			// Fills a gap. Within one RTT of the gap opening it overtook
 			// others (out of order); later it is a retransmission whose
 			// first copy the capture never saw.
-			rtt := ds.minRTT
-			if rtt == 0 {
-				rtt = cs.Handshake.SynToSynAck + cs.Handshake.SynAckToAck
-			}
+			rtt := cs.rttEstimate(ds)
 			if ds.hasGap && (rtt == 0 || s.Time.Sub(ds.gapAt) < rtt) {
 				kind = KindOutOfOrder
 				st.OOOSegs++
@@ -253,16 +250,33 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o Options) SegKin
 
 // retxClass decides why [start, end) was sent again (docs/metrics.md#events).
 func (cs *connState) retxClass(ds *dirState, start, end int64) Class {
-	switch {
-	case ds.ackSeen && end <= ds.lastAck:
+	if ds.ackSeen && end <= ds.lastAck {
 		return Spurious
-	case ds.ackSeen && start <= ds.lastAck && (ds.dupAcks >= 3 || ds.sackHole) && !ds.fastDone:
-		// One fast retransmission per loss signal (RFC 5681 §3.2); the same
-		// hole sent again before the ACK moves is the RTO's doing.
+	}
+	signal := ds.ackSeen && (ds.dupAcks >= 3 || ds.sackHole)
+	switch {
+	case signal && start <= ds.lastAck && !ds.fastDone:
+		// The fast retransmission of the hole at the ACK (RFC 5681 §3.2).
 		ds.fastDone = true
+		return Fast
+	case signal && start <= ds.lastAck:
+		// The same hole again before the ACK moved: only the retransmission
+		// timer resends a hole already fast-retransmitted (RFC 6675 §5.1).
+		return RTO
+	case signal && start > ds.lastAck && ds.sacked.maxHi() > start:
+		// Another hole below SACKed data, during SACK loss recovery
+		// (RFC 6675 §5).
 		return Fast
 	}
 	return RTO
+}
+
+// rttEstimate is the direction's smallest measured RTT, else the handshake's.
+func (cs *connState) rttEstimate(ds *dirState) time.Duration {
+	if ds.minRTT > 0 {
+		return ds.minRTT
+	}
+	return cs.Handshake.SynToSynAck + cs.Handshake.SynAckToAck
 }
 
 // ack processes s as an acknowledgment of the reverse direction's data:

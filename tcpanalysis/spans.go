@@ -86,3 +86,11 @@ func (ss *spanSet) trim(lo int64) {
 		ss.s[0].lo = lo
 	}
 }
+
+// maxHi returns the end of the highest span, or the minimum int64 when empty.
+func (ss *spanSet) maxHi() int64 {
+	if len(ss.s) == 0 {
+		return -1 << 63
+	}
+	return ss.s[len(ss.s)-1].hi
+}
