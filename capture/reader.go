@@ -368,6 +368,9 @@ func (r *Reader) readErr(err error) error {
 		return io.EOF
 	}
 	next := r.frame + 1
+	if errors.Is(err, io.ErrUnexpectedEOF) && r.frame == 0 {
+		return &FrameError{File: r.name, Frame: 1, Err: errors.New("capture cut inside the first frame: nothing to analyse")}
+	}
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		r.warnings = append(r.warnings, fmt.Sprintf("%s: frame %d: capture cut mid-record; analysed the %d frames before it", r.name, next, r.frame))
 		return io.EOF

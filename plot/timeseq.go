@@ -190,6 +190,32 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (*gplot.Plot, error) {
 			p.Legend.Add(b.name, b.b)
 		}
 	}
+	// Mark retransmissions and out-of-order segments with a glyph too: a
+	// one-segment bar is a pixel or two tall at a whole connection's scale.
+	for _, m := range []struct {
+		b   *bars
+		col color.Color
+	}{{retx, ColRetx}, {ooo, ColOOO}} {
+		if len(m.b.x) == 0 {
+			continue
+		}
+		pts := make(plotter.XYs, len(m.b.x))
+		for i := range m.b.x {
+			pts[i] = plotter.XY{X: m.b.x[i], Y: m.b.y1[i]}
+		}
+		sc, err := plotter.NewScatter(pts)
+		if err != nil {
+			return nil, err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: m.col, Radius: vg.Points(2.2), Shape: draw.RingGlyph{}}
+		p.Add(sc)
+	}
+	if o.From > 0 || o.To > 0 {
+		p.X.Min = o.From.Seconds()
+		if o.To > 0 {
+			p.X.Max = o.To.Seconds()
+		}
+	}
 	if !winKnown {
 		p.Title.Text += "\nwindow scale unknown (no handshake): receive-window line not drawn"
 	}

@@ -1,6 +1,8 @@
 package tcpanalysis
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"sort"
 	"time"
@@ -46,13 +48,25 @@ type Bin struct {
 	CumAcked int64
 }
 
+// MaxBins bounds the number of intervals Bins makes.
+const MaxBins = 1 << 20
+
+// ErrTooManyBins means the connection is too long for the interval (often a
+// timestamp that jumps far ahead).
+var ErrTooManyBins = errors.New("too many intervals")
+
 // Bins cuts direction d of r (whose Series must be kept) into bins of
-// width w from the connection's first packet to its last.
-func Bins(r *ConnResult, d flows.Direction, w time.Duration) []Bin {
+// width w from the connection's first packet to its last. It returns
+// ErrTooManyBins (wrapped, with the duration) when that takes more than
+// MaxBins intervals.
+func Bins(r *ConnResult, d flows.Direction, w time.Duration) ([]Bin, error) {
 	if r.Series == nil || w <= 0 {
-		return nil
+		return nil, nil
 	}
 	t0 := r.Conn.First
+	if r.Conn.Duration()/w >= MaxBins {
+		return nil, fmt.Errorf("%w: the connection spans %.0f s, %d intervals of %v; a timestamp may jump (see 'tcpviz flows' duration_s), or choose a longer --interval", ErrTooManyBins, r.Conn.Duration().Seconds(), r.Conn.Duration()/w, w)
+	}
 	n := int(r.Conn.Duration()/w) + 1
 	bins := make([]Bin, n)
 	for i := range bins {
@@ -81,7 +95,7 @@ func Bins(r *ConnResult, d flows.Direction, w time.Duration) []Bin {
 		cum += bins[i].Acked
 		bins[i].CumAcked = cum
 	}
-	return bins
+	return bins, nil
 }
 
 // AckedAt returns the payload bytes of direction d acknowledged by time t

@@ -221,7 +221,7 @@ each half, the bytes held inside the PEP and the end-to-end goodput.`,
 							continue
 						}
 						rows = append(rows, []string{strconv.Itoa(r.Conn.Index), s.Dir.String(), s.Method.String(),
-							secsStr(s.Time.Sub(rep.Start)), ms(s.RTT), strconv.FormatInt(s.Frame, 10)})
+							secsStr(s.Time.Sub(rep.Start)), strconv.FormatFloat(s.RTT.Seconds()*1000, 'f', 6, 64), strconv.FormatInt(s.Frame, 10)})
 						k := [2]int{int(s.Dir), int(s.Method)}
 						by[k] = append(by[k], s.RTT)
 					}
@@ -456,6 +456,9 @@ connections shorter than 20 s.`,
 				if err != nil {
 					return err
 				}
+				if interval < 0 {
+					return fmt.Errorf("--interval %v: want a positive duration", interval)
+				}
 				w := interval
 				if w <= 0 {
 					w = time.Second
@@ -463,7 +466,13 @@ connections shorter than 20 s.`,
 						w = max(dur/20, time.Millisecond)
 					}
 				}
-				bins := tcpanalysis.Bins(r, d, w)
+				if toBytes < 0 {
+					return fmt.Errorf("--bytes %d: want a positive byte count", toBytes)
+				}
+				bins, err := tcpanalysis.Bins(r, d, w)
+				if err != nil {
+					return &exitError{code: 2, err: fmt.Errorf("%s conn %d: %w", args[0], r.Conn.Index, err)}
+				}
 				header := []string{"conn", "dir", "t_s", "interval_s", "throughput_kbps", "goodput_kbps", "cum_acked_bytes"}
 				var rows [][]string
 				kb := func(b int64) float64 { return float64(b) * 8 / w.Seconds() / 1000 }

@@ -248,7 +248,8 @@ func compareSeries(runs []compare.Run, metric string, interval, from, to time.Du
 			}
 		case "tput":
 			off := r.Ref.Sub(res.Conn.First)
-			for _, b := range tcpanalysis.Bins(res, d, w) {
+			bins, _ := tcpanalysis.Bins(res, d, w) // nil past MaxBins: the run shows no series
+			for _, b := range bins {
 				add(b.Start-off, float64(b.Acked)*8/w.Seconds()/1000)
 			}
 		case "window":

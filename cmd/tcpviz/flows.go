@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -217,6 +219,18 @@ standard input.`,
 			RunE: func(cmd *cobra.Command, args []string) error {
 				if asJSON && asCSV {
 					return fmt.Errorf("choose one of --json and --csv")
+				}
+				// -o chooses the format by its extension unless a flag did.
+				if out != "" && !asJSON && !asCSV {
+					switch strings.ToLower(filepath.Ext(out)) {
+					case ".csv":
+						asCSV = true
+					case ".json":
+						asJSON = true
+					case ".txt", ".md", "":
+					default:
+						return fmt.Errorf("-o %s: unknown format; use .csv, .json or .txt", out)
+					}
 				}
 				opts, err := af.options()
 				if err != nil {

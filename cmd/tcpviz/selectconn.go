@@ -39,6 +39,9 @@ func (f *connFlags) pick(rep *tcpanalysis.Report, stderr io.Writer) (*tcpanalysi
 		host = h
 	}
 	var best *tcpanalysis.ConnResult
+	if f.conn < -1 {
+		return nil, 0, fmt.Errorf("--conn %d: connection indexes start at 0", f.conn)
+	}
 	if f.conn >= 0 {
 		if f.conn >= len(rep.Conns) {
 			return nil, 0, fmt.Errorf("%s has %d connections (0..%d); no --conn %d", rep.File, len(rep.Conns), len(rep.Conns)-1, f.conn)

@@ -46,6 +46,9 @@ current directory and prints the path.`,
   tcpviz seq run.pcap --port 5201 -o seq.csv`,
 			Args: cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
+				if from < 0 || (to > 0 && to <= from) {
+					return fmt.Errorf("--from %g --to %g: want 0 ≤ from < to", from, to)
+				}
 				rep, r, d, err := e.analyzeOne(args[0], &af, &cf)
 				if err != nil {
 					return err
