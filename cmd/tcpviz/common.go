@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/tcpviz/tcpviz/capture"
@@ -47,6 +48,12 @@ func (e *env) analyze(path string, opts tcpanalysis.Options) (*tcpanalysis.Repor
 	}
 	for _, w := range rep.Warnings {
 		fmt.Fprintln(e.stderr, "warning:", w)
+	}
+	if n := rep.Stats.TimeBackwards; n > 0 {
+		fmt.Fprintf(e.stderr, "warning: %s: %d frames are stamped earlier than the frame before them; analysed in file order\n", path, n)
+	}
+	if st := rep.Stats; st.Frames > 0 && st.Last.Sub(st.First) > 30*24*time.Hour {
+		fmt.Fprintf(e.stderr, "warning: %s: the capture spans %.0f days between its first and last frame: a timestamp may jump\n", path, st.Last.Sub(st.First).Hours()/24)
 	}
 	return rep, nil
 }
