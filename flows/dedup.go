@@ -35,12 +35,14 @@ const (
 	fpIPID = 0x80
 )
 
-func entryFP(s *capture.Segment) uint64 {
+func entryFP(s *capture.Segment) uint64 { return entryMeta(s, fingerprint(s)) }
+
+func entryMeta(s *capture.Segment, full uint64) uint64 {
 	m := uint64(s.Iface) & 0x7f
 	if !s.IPv6 && s.IPID != 0 {
 		m |= fpIPID
 	}
-	return fingerprint(s)&^fpMeta | m
+	return full&^fpMeta | m
 }
 
 // dedupRing remembers the fingerprints of the last dedupSlots packets of one
@@ -53,29 +55,31 @@ type dedupRing struct {
 
 func fingerprint(s *capture.Segment) uint64 {
 	// Three words of the fields the sender's TCP/IP stack chose, mixed with
-	// multiply-xorshift steps (a 64-bit finaliser, as in splitmix64).
+	// multiply-xorshift steps (after splitmix64's finaliser).
 	a := uint64(s.Seq)<<32 | uint64(s.Ack)
 	b := uint64(uint32(s.PayloadLen))<<32 | uint64(s.Flags)<<16 | uint64(s.Window)
 	c := uint64(s.Checksum)<<48 | uint64(s.IPID)<<32 | uint64(s.Opts.TSval)
-	h := mix64(a ^ 0x9e3779b97f4a7c15)
-	h = mix64(h ^ b)
-	return mix64(h ^ c)
-}
-
-func mix64(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	x ^= x >> 31
-	return x
+	// Two multiply-fold rounds; collisions only cost a missed or wrong
+	// fold if all 56 compared bits agree within the fold window.
+	h := (a ^ 0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
+	h = (h ^ h>>29 ^ b) * 0x94d049bb133111eb
+	h = (h ^ h>>32 ^ c) * 0xbf58476d1ce4e5b9
+	return h ^ h>>31
 }
 
 func (r *dedupRing) seen(s *capture.Segment) bool {
 	if r == nil {
 		return false
 	}
-	fp := fingerprint(s) &^ fpMeta
+	return r.seenFP(s, fingerprint(s))
+}
+
+// seenFP is seen with the fingerprint already computed.
+func (r *dedupRing) seenFP(s *capture.Segment, full uint64) bool {
+	if r == nil {
+		return false
+	}
+	fp := full &^ fpMeta
 	iface := uint64(s.Iface) & 0x7f
 	for i := range r.e {
 		e := &r.e[i]
@@ -101,8 +105,11 @@ func (r *dedupRing) seen(s *capture.Segment) bool {
 	return false
 }
 
-func (r *dedupRing) add(s *capture.Segment) {
-	e := dedupEntry{fp: entryFP(s), t: s.Time}
+func (r *dedupRing) add(s *capture.Segment) { r.addFP(s, fingerprint(s)) }
+
+// addFP is add with the fingerprint already computed.
+func (r *dedupRing) addFP(s *capture.Segment, full uint64) {
+	e := dedupEntry{fp: entryMeta(s, full), t: s.Time}
 	if len(r.e) < dedupSlots {
 		if r.e == nil {
 			r.e = make([]dedupEntry, 0, 8)

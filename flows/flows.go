@@ -232,7 +232,11 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 			h.MAC, h.MACKnown, h.macTTL = s.TA, true, s.TTL
 		}
 	}
-	if !t.opts.NoFold && !p.New && c.Half[d].dedup.seen(s) {
+	var fp uint64
+	if !t.opts.NoFold {
+		fp = fingerprint(s)
+	}
+	if !t.opts.NoFold && !p.New && c.Half[d].dedup.seenFP(s, fp) {
 		c.Folded++
 		if s.Time > c.Last {
 			c.Last = s.Time
@@ -248,7 +252,7 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 		if c.Half[d].dedup == nil {
 			c.Half[d].dedup = &dedupRing{}
 		}
-		c.Half[d].dedup.add(s)
+		c.Half[d].dedup.addFP(s, fp)
 	}
 	if s.Time > c.Last {
 		c.Last = s.Time
