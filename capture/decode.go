@@ -137,28 +137,27 @@ func (d *decoder) decode(lt int, data []byte) verdict {
 		// received, not for those it sent.
 		d.s.RadioSignal = binary.LittleEndian.Uint32(data[4:])&(1<<5) != 0
 		return d.at(data, n, d.wifi)
-	case LinkPrism:
-		if len(data) < 8 {
-			return vTruncated
-		}
-		n := int(binary.LittleEndian.Uint32(data[4:]))
-		if n < 8 || n > len(data) {
-			return vTruncated
-		}
-		return d.at(data, n, d.wifi)
-	case LinkAVS:
-		if len(data) < 8 {
-			return vTruncated
-		}
-		n := int(binary.BigEndian.Uint32(data[4:]))
-		if n < 8 || n > len(data) {
-			return vTruncated
-		}
-		return d.at(data, n, d.wifi)
+	case LinkPrism: // the header length is a little-endian word at offset 4
+		return d.radioHeader(data, binary.LittleEndian)
+	case LinkAVS: // likewise, big-endian
+		return d.radioHeader(data, binary.BigEndian)
 	case LinkNFLOG:
 		return d.nflog(data)
 	}
 	return vNonIP
+}
+
+// radioHeader skips a Prism or AVS monitor-mode header, whose length is the
+// 32-bit word at offset 4, and decodes the 802.11 frame after it.
+func (d *decoder) radioHeader(data []byte, bo binary.ByteOrder) verdict {
+	if len(data) < 8 {
+		return vTruncated
+	}
+	n := int(bo.Uint32(data[4:]))
+	if n < 8 || n > len(data) {
+		return vTruncated
+	}
+	return d.at(data, n, d.wifi)
 }
 
 // at decodes data[n:] with f, keeping track of the offset into the frame.
