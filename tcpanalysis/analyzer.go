@@ -118,6 +118,9 @@ type DirStats struct {
 	// MaxTTL is the highest IP TTL (hop limit) of the segments sent in this
 	// direction: the sender's own, unrelayed packets carry the highest.
 	MaxTTL uint8
+	// AckedUnseen counts ACKs from the peer that acknowledge bytes beyond
+	// anything this direction was seen to send (the capture missed them).
+	AckedUnseen int64
 	// OwnTx counts 802.11 frames of this direction that the capturing
 	// radio sent itself (radiotap without a signal field) with the sender's
 	// own MAC as transmitter, copies included: more than 0 means the capture

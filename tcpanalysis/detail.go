@@ -296,6 +296,11 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o Options) (int64,
 	}
 	st.AckSeen = true
 	pure := s.PayloadLen == 0 && !s.Flags.Has(capture.SYN) && !s.Flags.Has(capture.FIN) && !s.Flags.Has(capture.RST)
+	if ds.highSeq > 0 && a > ds.highSeq && !s.Flags.Has(capture.RST) {
+		// An ACK for bytes the capture never saw sent (capture drops, or a
+		// capture point past a PEP); counted, analysed on.
+		st.AckedUnseen++
+	}
 	switch {
 	case !ds.ackSeen:
 		ds.lastAck, ds.ackSeen = a, true

@@ -49,6 +49,13 @@ func (e *env) analyze(path string, opts tcpanalysis.Options) (*tcpanalysis.Repor
 	for _, w := range rep.Warnings {
 		fmt.Fprintln(e.stderr, "warning:", w)
 	}
+	for _, r := range rep.Conns {
+		for d := range r.Dir {
+			if n := r.Dir[d].AckedUnseen; n > 0 {
+				fmt.Fprintf(e.stderr, "warning: %s conn %d: %d ACKs acknowledge %s data the capture never saw (dropped by the capture, or sent past it)\n", path, r.Conn.Index, n, flowsDir(d))
+			}
+		}
+	}
 	if n := rep.Stats.TimeBackwards; n > 0 {
 		fmt.Fprintf(e.stderr, "warning: %s: %d frames are stamped earlier than the frame before them; analysed in file order\n", path, n)
 	}
@@ -88,4 +95,11 @@ func wscaleString(h *flows.Half) string {
 		return ""
 	}
 	return fmt.Sprint(h.WScale)
+}
+
+func flowsDir(d int) string {
+	if d == 0 {
+		return "a→b"
+	}
+	return "b→a"
 }
