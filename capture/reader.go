@@ -46,24 +46,26 @@ func (e *FrameError) Unwrap() error { return e.Err }
 // Stats counts what a Reader saw. Skipping a frame is normal and never an
 // error: MANET captures are mostly routing traffic and 802.11 control frames.
 type Stats struct {
-	Frames    int64 // frames read
-	Segments  int64 // frames that yielded a TCP segment
-	NonIP     int64 // frames without IPv4/IPv6 (ARP, unknown EtherTypes, LLC without SNAP, …)
-	NonTCP    int64 // IP packets that are not TCP (UDP routing traffic, ICMP, …)
-	Fragments int64 // IP fragments: counted, never reassembled or guessed
-	Truncated int64 // frames whose snap length cut into a header before the TCP ports/flags
-	BadIP     int64 // IP or TCP headers with impossible lengths
+	Frames    int64 `json:"frames"`    // frames read
+	Segments  int64 `json:"segments"`  // frames that yielded a TCP segment
+	NonIP     int64 `json:"non_ip"`    // frames without IPv4/IPv6 (ARP, unknown EtherTypes, LLC without SNAP, …)
+	NonTCP    int64 `json:"non_tcp"`   // IP packets that are not TCP (UDP routing traffic, ICMP, …)
+	Fragments int64 `json:"fragments"` // IP fragments: counted, never reassembled or guessed
+	Truncated int64 `json:"truncated"` // frames whose snap length cut into a header before the TCP ports/flags
+	BadIP     int64 `json:"bad_ip"`    // IP or TCP headers with impossible lengths
 	// WiFiNonData counts 802.11 management, control (ACK, BlockAck) and
 	// null-data frames; WiFiProtected counts encrypted data frames, which
 	// cannot be decoded.
-	WiFiNonData, WiFiProtected int64
-	UnsupportedLink            int64 // frames on an interface whose link type is not supported
-	Tunnelled                  int64 // TCP segments found inside a tunnel (VXLAN, GRE, IP-in-IP)
-	TimeBackwards              int64 // frames whose timestamp is earlier than the previous frame's
+	WiFiNonData     int64 `json:"wifi_non_data"`
+	WiFiProtected   int64 `json:"wifi_protected"`
+	UnsupportedLink int64 `json:"unsupported_link"` // frames on an interface whose link type is not supported
+	Tunnelled       int64 `json:"tunnelled"`        // TCP segments found inside a tunnel (VXLAN, GRE, IP-in-IP)
+	TimeBackwards   int64 `json:"time_backwards"`   // frames whose timestamp is earlier than the previous frame's
 	// First and Last are the capture times of the first and last frame in
 	// file order (any protocol); valid iff Frames > 0. Times relative to
 	// First are what tshark shows as frame.time_relative.
-	First, Last Timestamp
+	First Timestamp `json:"first_ns"` // ns since the epoch
+	Last  Timestamp `json:"last_ns"`
 }
 
 // peeker is a reader that can show its next bytes without consuming them:

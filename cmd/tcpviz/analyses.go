@@ -181,7 +181,8 @@ or against a PEP on the chosen connection (RTTs against the handshake and
 the path, hop counts, IP IDs, zero-window stalls; give the configured path
 RTT with --path-rtt if known). With two captures, one on each side of the
 PEP, it matches the two halves of each split connection and gives the RTT of
-each half, the bytes held inside the PEP and the end-to-end goodput.`,
+each half, the bytes held inside the PEP and the end-to-end goodput; -o
+held.csv writes the bytes held in the PEP over time.`,
 			Example: `  tcpviz rtt run.pcap
   tcpviz rtt run.pcap --method ts --csv > rtt.csv
   tcpviz rtt run.pcap --conn 0 -o rtt.png`,
@@ -191,7 +192,7 @@ each half, the bytes held inside the PEP and the end-to-end goodput.`,
 					if !pepMode {
 						return fmt.Errorf("two captures need --pep (client side, then server side)")
 					}
-					return e.pepTwo(args[0], args[1], &f.af)
+					return e.pepTwo(args[0], args[1], &f.af, f.out)
 				}
 				want := map[tcpanalysis.Method]bool{tcpanalysis.MethodHandshake: true}
 				switch method {

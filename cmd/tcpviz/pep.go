@@ -1,9 +1,13 @@
 package main
 
 import (
+	"encoding/csv"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tcpviz/tcpviz/flows"
@@ -79,7 +83,7 @@ func (e *env) pepOne(path string, r *tcpanalysis.ConnResult, d flows.Direction, 
 // pepTwo matches the two halves of split connections in captures taken on
 // each side of the PEP and reports the RTT of each half, the bytes held in
 // the PEP and the end-to-end goodput.
-func (e *env) pepTwo(clientPath, serverPath string, af *analysisFlags) error {
+func (e *env) pepTwo(clientPath, serverPath string, af *analysisFlags, out string) error {
 	opts, err := af.options()
 	if err != nil {
 		return err
@@ -99,7 +103,31 @@ func (e *env) pepTwo(clientPath, serverPath string, af *analysisFlags) error {
 		return fmt.Errorf("no connection of %s matches one of %s: are they the two sides of one PEP?", clientPath, serverPath)
 	}
 	rows := [][]string{{"client conn", "server conn", "dir", "split", "client↔PEP ms", "PEP↔server ms", "max held bytes", "delivered bytes", "end-to-end goodput kbit/s"}}
-	for _, r := range pep.AnalyzeSplit(cl, sv, pairs) {
+	results := pep.AnalyzeSplit(cl, sv, pairs)
+	if out != "" {
+		// The bytes held inside the PEP over time, per pair
+		// (schema tcpviz.pep-held/1: client_conn, server_conn, t_s since
+		// the client capture's first frame, held_bytes).
+		if strings.ToLower(filepath.Ext(out)) != ".csv" {
+			return fmt.Errorf("-o %s: the two-capture mode writes the held-bytes series as .csv", out)
+		}
+		err := writeFileAtomic(out, func(f *os.File) error {
+			cw := csv.NewWriter(f)
+			cw.Write([]string{"client_conn", "server_conn", "t_s", "held_bytes"})
+			for _, r := range results {
+				for _, h := range r.Held {
+					cw.Write([]string{strconv.Itoa(r.Client), strconv.Itoa(r.Server), secsStr(h.Time.Sub(cl.Start)), strconv.FormatInt(h.Bytes, 10)})
+				}
+			}
+			cw.Flush()
+			return cw.Error()
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(e.stdout, out)
+	}
+	for _, r := range results {
 		split := "yes"
 		if r.SameConn {
 			split = "no (one connection)"
