@@ -119,6 +119,7 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (*gplot.Plot, error) {
 	p.Legend.XOffs = -vg.Points(6)
 	p.Legend.YOffs = vg.Points(6)
 	p.Add(plotter.NewGrid())
+	p.X.Tick.Marker, p.Y.Tick.Marker = cleanTicks{}, cleanTicks{}
 
 	style := func(col color.Color, w float64) draw.LineStyle {
 		return draw.LineStyle{Color: col, Width: vg.Points(w)}
@@ -209,6 +210,12 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (*gplot.Plot, error) {
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: m.col, Radius: vg.Points(2.2), Shape: draw.RingGlyph{}}
 		p.Add(sc)
+	}
+	// A band below the data for the legend (bottom right), so the
+	// segments near the end stay visible.
+	if r := p.Y.Max - p.Y.Min; r > 0 {
+		p.Y.Min -= 0.3 * r
+		p.Y.Max += 0.03 * r
 	}
 	if o.From > 0 || o.To > 0 {
 		p.X.Min = o.From.Seconds()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"strconv"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -39,6 +40,7 @@ func XY(title, xlabel, ylabel string, series []Named) (*gplot.Plot, error) {
 	p.X.Label.Text = xlabel
 	p.Y.Label.Text = ylabel
 	p.Add(plotter.NewGrid())
+	p.X.Tick.Marker, p.Y.Tick.Marker = cleanTicks{}, cleanTicks{}
 	p.Legend.Top = true
 	for i, s := range series {
 		if len(s.X) != len(s.Y) {
@@ -75,6 +77,16 @@ func XY(title, xlabel, ylabel string, series []Named) (*gplot.Plot, error) {
 		if first != nil && s.Name != "" {
 			p.Legend.Add(s.Name, first)
 		}
+	}
+	// Headroom for the legend (top right) and a margin below, so no data
+	// lies under the legend or on the frame.
+	if r := p.Y.Max - p.Y.Min; r > 0 {
+		p.Y.Max += 0.08*r + 0.07*r*float64(len(series))
+		p.Y.Min -= 0.03 * r
+	}
+	if r := p.X.Max - p.X.Min; r > 0 {
+		p.X.Min -= 0.02 * r
+		p.X.Max += 0.02 * r
 	}
 	return p, nil
 }
@@ -142,4 +154,18 @@ func (g GridFigure) Save(w io.Writer, format string) error {
 	}
 	_, err = c.WriteTo(w)
 	return err
+}
+
+// cleanTicks is gonum's default tick placement with labels printed in the
+// shortest form ("1250000", not "1250000.00").
+type cleanTicks struct{}
+
+func (cleanTicks) Ticks(min, max float64) []gplot.Tick {
+	ts := gplot.DefaultTicks{}.Ticks(min, max)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'f', -1, 64)
+		}
+	}
+	return ts
 }

@@ -178,7 +178,8 @@ type SlowStart struct {
 // retransmission (RTO, fast or a gap-filling retransmission), or the first
 // RTT round whose peak bytes in flight is less than 1.5 × the previous
 // round's, whichever comes first. Rounds are consecutive intervals of the
-// direction's minimum RTT (ACK or TS method, else the handshake RTT),
+// minimum RTT (this direction's ACK or TS samples plus the reverse
+// direction's TS samples, else the handshake RTT),
 // starting at t0 (FirstData or BulkStart); End is relative to t0. r's
 // Series and RTT must be kept.
 func SlowStartEnd(r *ConnResult, d flows.Direction, t0 capture.Timestamp) SlowStart {
@@ -189,11 +190,23 @@ func SlowStartEnd(r *ConnResult, d flows.Direction, t0 capture.Timestamp) SlowSt
 			break
 		}
 	}
-	rtt := time.Duration(0)
-	for _, m := range []Method{MethodACK, MethodTS} {
-		if a := r.RTTAgg[d][m]; a.N > 0 && (rtt == 0 || a.Min < rtt) {
-			rtt = a.Min
+	// The round trip is capture point → receiver → capture point (this
+	// direction's samples) plus capture point → sender → capture point (the
+	// reverse direction's TS samples): the full RTT wherever the capture
+	// was taken, e.g. at the receiver, where the first part is only its
+	// turnaround.
+	minOf := func(dd flows.Direction, ms ...Method) time.Duration {
+		var v time.Duration
+		for _, m := range ms {
+			if a := r.RTTAgg[dd][m]; a.N > 0 && (v == 0 || a.Min < v) {
+				v = a.Min
+			}
 		}
+		return v
+	}
+	rtt := minOf(d, MethodACK, MethodTS)
+	if rtt > 0 {
+		rtt += minOf(d.Reverse(), MethodTS)
 	}
 	if rtt == 0 {
 		rtt = r.Handshake.SynToSynAck + r.Handshake.SynAckToAck

@@ -257,7 +257,11 @@ held.csv writes the bytes held in the PEP over time.`,
 							continue
 						}
 						for _, d := range f.dirs() {
-							s := plot.Named{Name: fmt.Sprintf("%s, data %s", m, plot.Endpoints(pick.Conn, d)), Scatter: true}
+							name := fmt.Sprintf("%s, data %s", m, plot.Endpoints(pick.Conn, d))
+							if m == tcpanalysis.MethodHandshake {
+								name = map[flows.Direction]string{flows.AtoB: "handshake SYN → SYN-ACK", flows.BtoA: "handshake SYN-ACK → ACK"}[d]
+							}
+							s := plot.Named{Name: name, Scatter: true}
 							for _, x := range pick.RTT {
 								if x.Method == m && x.Dir == d {
 									s.X = append(s.X, x.Time.Sub(pick.Conn.First).Seconds())
