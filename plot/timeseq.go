@@ -214,6 +214,7 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (*gplot.Plot, error) {
 	// A band below the data for the legend (bottom right), so the
 	// segments near the end stay visible.
 	if r := p.Y.Max - p.Y.Min; r > 0 {
+		p.Y.Tick.Marker = cleanTicks{floor: p.Y.Min, hasFloor: true}
 		p.Y.Min -= 0.3 * r
 		p.Y.Max += 0.03 * r
 	}

@@ -157,15 +157,23 @@ func (g GridFigure) Save(w io.Writer, format string) error {
 }
 
 // cleanTicks is gonum's default tick placement with labels printed in the
-// shortest form ("1250000", not "1250000.00").
-type cleanTicks struct{}
+// shortest form ("1250000", not "1250000.00"); with floor set, no tick is
+// placed below it (the band left free for the legend).
+type cleanTicks struct {
+	floor    float64
+	hasFloor bool
+}
 
-func (cleanTicks) Ticks(min, max float64) []gplot.Tick {
-	ts := gplot.DefaultTicks{}.Ticks(min, max)
-	for i := range ts {
-		if ts[i].Label != "" {
-			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'f', -1, 64)
+func (c cleanTicks) Ticks(min, max float64) []gplot.Tick {
+	var out []gplot.Tick
+	for _, t := range (gplot.DefaultTicks{}).Ticks(min, max) {
+		if c.hasFloor && t.Value < c.floor {
+			continue
 		}
+		if t.Label != "" {
+			t.Label = strconv.FormatFloat(t.Value, 'f', -1, 64)
+		}
+		out = append(out, t)
 	}
-	return ts
+	return out
 }
