@@ -273,7 +273,6 @@ held.csv writes the bytes held in the PEP over time.`,
 							}
 						}
 					}
-					_ = pd
 					p, err := plot.XY(fmt.Sprintf("conn %d: RTT at the capture point", pick.Conn.Index), "time since connection start (s)", "RTT (ms)", series)
 					return plot.Figure{P: p}, err
 				})

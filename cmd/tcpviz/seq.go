@@ -13,7 +13,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tcpviz/tcpviz/capture"
-	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
@@ -195,4 +194,3 @@ func writeSeqCSV(w io.Writer, rows []seqRow) error {
 	return cw.Error()
 }
 
-var _ = flows.AtoB
