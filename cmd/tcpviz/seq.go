@@ -193,4 +193,3 @@ func writeSeqCSV(w io.Writer, rows []seqRow) error {
 	cw.Flush()
 	return cw.Error()
 }
-
