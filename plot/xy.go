@@ -19,6 +19,9 @@ type Named struct {
 	X, Y    []float64
 	Scatter bool // draw points instead of a line
 	Step    bool // draw a step line (value holds until the next point)
+	// Color overrides the palette colour the series' position would give,
+	// so a label keeps its colour across panels; nil uses the palette.
+	Color color.Color
 }
 
 // palette is a colour-blind-safe cycle (Okabe–Ito).
@@ -47,6 +50,9 @@ func XY(title, xlabel, ylabel string, series []Named) (*gplot.Plot, error) {
 			return nil, fmt.Errorf("series %q: %d x values, %d y values", s.Name, len(s.X), len(s.Y))
 		}
 		col := Colour(i)
+		if s.Color != nil {
+			col = s.Color
+		}
 		var first gplot.Thumbnailer
 		for _, part := range splitGaps(s.X, s.Y) {
 			if s.Scatter {
@@ -171,7 +177,7 @@ func (c cleanTicks) Ticks(min, max float64) []gplot.Tick {
 			continue
 		}
 		if t.Label != "" {
-			t.Label = strconv.FormatFloat(t.Value, 'f', -1, 64)
+			t.Label = strconv.FormatFloat(t.Value, 'g', 10, 64)
 		}
 		out = append(out, t)
 	}

@@ -109,6 +109,9 @@ func (cs *connState) event(o Options, e Event) {
 }
 
 func (cs *connState) sample(o Options, r RTTSample) {
+	if r.RTT < 0 {
+		return // timestamps went backwards between the two packets: no sample
+	}
 	cs.RTTAgg[r.Dir][r.Method].add(r.RTT)
 	if r.Method != MethodHandshake {
 		ds := &cs.dir[r.Dir]

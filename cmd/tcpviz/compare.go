@@ -152,16 +152,26 @@ label (docs/metrics.md#compare).`,
 							lo, hi = math.Min(lo, y), math.Max(hi, y)
 						}
 					}
+					xlo, xhi := math.Inf(1), math.Inf(-1)
 					for _, s := range series {
-						p, err := plot.XY(s.Name, xl, yl, []plot.Named{{Name: s.Name, X: s.X, Y: s.Y, Scatter: s.Scatter, Step: s.Step}})
+						for _, x := range s.X {
+							xlo, xhi = math.Min(xlo, x), math.Max(xhi, x)
+						}
+					}
+					if to > 0 {
+						xlo, xhi = from, to
+					}
+					for i, s := range series {
+						p, err := plot.XY(s.Name, xl, yl, []plot.Named{{Name: s.Name, X: s.X, Y: s.Y, Scatter: s.Scatter, Step: s.Step, Color: plot.Colour(i)}})
 						if err != nil {
 							return err
 						}
-						if !math.IsInf(lo, 0) {
-							p.Y.Min, p.Y.Max = lo, hi
+						// Shared axes, with room for the legend at the top.
+						if r := hi - lo; !math.IsInf(lo, 0) && r >= 0 {
+							p.Y.Min, p.Y.Max = lo-0.03*r, hi+0.18*r
 						}
-						if to > 0 {
-							p.X.Min, p.X.Max = from, to
+						if r := xhi - xlo; !math.IsInf(xlo, 0) && r >= 0 {
+							p.X.Min, p.X.Max = xlo-0.02*r, xhi+0.02*r
 						}
 						g.Plots = append(g.Plots, p)
 					}

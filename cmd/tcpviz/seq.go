@@ -59,6 +59,9 @@ current directory and prints the path.`,
 					}
 				}
 				o := plot.TimeSeqOptions{Dir: d, From: secs(from), To: secs(to)}
+				if n := len(seqRows(r, o)); n == 0 {
+					fmt.Fprintf(e.stderr, "warning: conn %d has no data segment or ACK between --from %g and --to %g s\n", r.Conn.Index, from, to)
+				}
 				if err := writeSeq(out, rep, r, o); err != nil {
 					return err
 				}
