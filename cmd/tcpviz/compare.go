@@ -116,7 +116,7 @@ label (docs/metrics.md#compare).`,
 							return inputError(err)
 						}
 						v := pep.DetectWith(r.Result, r.Dir, pep.Options{PathRTT: pathRTT, Packets: pk})
-						if err := writeVerdict(e.stdout, " for "+r.Label, v); err != nil {
+						if err := writeVerdict(e.stdout, " for "+r.Label, v, pathRTT); err != nil {
 							return err
 						}
 					}

@@ -16,7 +16,7 @@ import (
 )
 
 // writeVerdict prints the PEP evidence for one connection and direction.
-func writeVerdict(w io.Writer, label string, v pep.Verdict) error {
+func writeVerdict(w io.Writer, label string, v pep.Verdict, given time.Duration) error {
 	verdict := "no sign of a split-TCP PEP"
 	if v.Likely {
 		verdict = "a split-TCP PEP is likely between the sender and the receiver"
@@ -36,7 +36,10 @@ func writeVerdict(w io.Writer, label string, v pep.Verdict) error {
 	if v.LocalRTT > 0 {
 		fmt.Fprintf(w, "RTT from the capture point to the next TCP endpoint (the PEP if any): %s ms\n", ms(v.LocalRTT))
 	}
-	if v.FarRTT > 0 {
+	switch {
+	case v.FarRTT > 0 && v.FarRTT == given:
+		fmt.Fprintf(w, "end-to-end RTT: %s ms (as given by --path-rtt)\n", ms(v.FarRTT))
+	case v.FarRTT > 0:
 		fmt.Fprintf(w, "end-to-end RTT estimate: %s ms\n", ms(v.FarRTT))
 	}
 	return nil
@@ -77,7 +80,7 @@ func (e *env) pepOne(path string, r *tcpanalysis.ConnResult, d flows.Direction, 
 		return inputError(err)
 	}
 	v := pep.DetectWith(r, d, pep.Options{PathRTT: pathRTT, Packets: pk})
-	return writeVerdict(e.stdout, fmt.Sprintf(" for %s conn %d", path, r.Conn.Index), v)
+	return writeVerdict(e.stdout, fmt.Sprintf(" for %s conn %d", path, r.Conn.Index), v, pathRTT)
 }
 
 // pepTwo matches the two halves of split connections in captures taken on
