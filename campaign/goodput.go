@@ -39,9 +39,12 @@ type FlowRow struct {
 	IntervalS float64 // seconds the rate is computed over: LastS − FirstS, or End − FirstS
 	Vantage   Vantage
 	Captures  int // captures of the run that held this flow (the row is counted once)
-	Labels    map[string]string
-	isn       uint32
-	isnKnown  bool
+	// StartKnown reports that FirstS is the application's start from
+	// Options.Starts, not the first packet.
+	StartKnown bool
+	Labels     map[string]string
+	isn        uint32
+	isnKnown   bool
 }
 
 // Options control Goodput.
@@ -70,6 +73,9 @@ type Options struct {
 	Shard, Shards int
 	// Progress is called after each capture (nil: nothing).
 	Progress func(done, total int)
+	// Starts, when set, gives flows' application start times: their
+	// goodput interval starts there instead of at their first packet.
+	Starts *Starts
 }
 
 // FileError is a capture that could not be analysed.
@@ -163,6 +169,18 @@ feed:
 		all = append(all, r.rows...)
 	}
 	res.Rows = dedup(all)
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		if start, ok := o.Starts.Lookup(*r); ok {
+			end := r.FirstS + r.IntervalS
+			r.FirstS, r.IntervalS = start, end-start
+			r.Kbps = 0
+			if r.IntervalS > 0 {
+				r.Kbps = float64(r.Bytes) * 8 / r.IntervalS / 1000
+			}
+			r.StartKnown = true
+		}
+	}
 	return res, nil
 }
 

@@ -46,6 +46,8 @@ type goodputFlags struct {
 	tablesCSV        string
 	jobs             int
 	shard            string
+	starts           string
+	startsRename     []string
 }
 
 func (f *goodputFlags) registerTables(c *cobra.Command) {
@@ -108,6 +110,8 @@ and the exit status is 3 ("partial").`,
 		fl.StringVar(&f.parquetOut, "parquet", "", "also write the rows as Parquet to this file")
 		fl.StringVarP(&f.out, "output", "o", "", "write the rows to this file (atomically) instead of standard output")
 		fl.IntVar(&f.jobs, "jobs", 0, "captures analysed at once (default: all cores)")
+		fl.StringVar(&f.starts, "starts", "", "CSV of application start times per flow (src|src_ip, sport|src_port, dst|dst_ip, dport|dst_port, start_s, label columns): goodput intervals start there, e.g. ns-3's groundtruth-all.csv")
+		fl.StringArrayVar(&f.startsRename, "starts-rename", nil, "rename a --starts column to a label name, e.g. run=seed (repeatable)")
 		fl.StringVar(&f.shard, "shard", "", "analyse only part i of n of the runs (i/n, 1-based), e.g. a Slurm array task; merge with 'tcpviz goodput stats'")
 		f.registerTables(c)
 		c.AddCommand(goodputStatsCmd(e))
@@ -151,6 +155,21 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 		o.Labels = m.Labels
 		labelNames = m.Names
 	}
+	if f.starts != "" {
+		rename := map[string]string{}
+		for _, kv := range f.startsRename {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok {
+				return fmt.Errorf("--starts-rename %q: want OLD=NEW", kv)
+			}
+			rename[k] = v
+		}
+		st, err := campaign.ReadStarts(f.starts, rename, labelNames)
+		if err != nil {
+			return &exitError{code: 2, err: err}
+		}
+		o.Starts = st
+	}
 	files, err := campaign.Discover(args)
 	if err != nil {
 		return &exitError{code: 2, err: err}
@@ -175,9 +194,19 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 		fmt.Fprintf(e.stderr, "error: %s: %v\n", fe.File, fe.Err)
 	}
 	dirNote := map[string]string{"auto": "the direction that delivered more bytes", "ab": "from the SYN sender", "ba": "towards the SYN sender"}[f.dir]
-	interval := "each connection's first to last packet"
+	from := "each connection's first packet"
+	if f.starts != "" {
+		known := 0
+		for _, r := range res.Rows {
+			if r.StartKnown {
+				known++
+			}
+		}
+		from = fmt.Sprintf("the application start from %s (%d of %d flows; the rest: their first packet)", f.starts, known, len(res.Rows))
+	}
+	interval := from + " to its last packet"
 	if f.end > 0 {
-		interval = fmt.Sprintf("each connection's first packet to t = %g s", f.end)
+		interval = fmt.Sprintf("%s to t = %g s", from, f.end)
 	}
 	fmt.Fprintf(e.stderr, "goodput: %d captures, %d used, %d failed; %d flows (%s; rate over %s; each flow counted once, from its receiver's capture where possible)\n",
 		len(res.Files), len(res.Files)-len(res.Failed), len(res.Failed), len(res.Rows), dirNote, interval)
