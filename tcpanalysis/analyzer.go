@@ -3,6 +3,7 @@ package tcpanalysis
 import (
 	"errors"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/tcpviz/tcpviz/capture"
@@ -184,6 +185,10 @@ type Options struct {
 	// Keep selects the connections (by index) whose full series are kept;
 	// nil keeps none. Memory for a kept connection grows with its packets.
 	Keep func(index int) bool
+	// Ifaces, when not empty, limits Analyze and AnalyzeFile to the
+	// segments of these pcapng interfaces (for example one side of a PEP
+	// when both were captured in one file). Empty: every interface.
+	Ifaces []int
 	// Detail keeps every RTT sample and event of every connection (memory
 	// grows with packets); without it only counts and running summaries
 	// are kept, except for connections Keep selects.
@@ -418,6 +423,9 @@ func Analyze(r *capture.Reader, opts Options) (*Report, error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		if len(opts.Ifaces) > 0 && !slices.Contains(opts.Ifaces, s.Iface) {
+			continue
 		}
 		a.Add(&s)
 	}

@@ -157,7 +157,7 @@ func init() {
 	addCommand(func(e *env) *cobra.Command {
 		var f anaFlags
 		var method string
-		var pepMode bool
+		var pepMode, pepIfaces bool
 		var pathRTT time.Duration
 		c := &cobra.Command{
 			Use:   "rtt FILE [SERVER-SIDE-FILE]",
@@ -182,7 +182,9 @@ the path, hop counts, IP IDs, zero-window stalls; give the configured path
 RTT with --path-rtt if known). With two captures, one on each side of the
 PEP, it matches the two halves of each split connection and gives the RTT of
 each half, the bytes held inside the PEP and the end-to-end goodput; -o
-held.csv writes the bytes held in the PEP over time.`,
+held.csv writes the bytes held in the PEP over time. With one pcapng holding
+both sides, --two-ifaces takes interface 0 as the client side and 1 as the
+server side.`,
 			Example: `  tcpviz rtt run.pcap
   tcpviz rtt run.pcap --method ts --csv > rtt.csv
   tcpviz rtt run.pcap --conn 0 -o rtt.png`,
@@ -193,6 +195,9 @@ held.csv writes the bytes held in the PEP over time.`,
 						return fmt.Errorf("two captures need --pep (client side, then server side)")
 					}
 					return e.pepTwo(args[0], args[1], &f.af, f.out)
+				}
+				if pepMode && pepIfaces {
+					return e.pepTwo(args[0], args[0], &f.af, f.out)
 				}
 				want := map[tcpanalysis.Method]bool{tcpanalysis.MethodHandshake: true}
 				switch method {
@@ -282,6 +287,7 @@ held.csv writes the bytes held in the PEP over time.`,
 		c.Flags().StringVar(&method, "method", "both", "ack, ts or both (the handshake split is always included)")
 		c.Flags().BoolVar(&pepMode, "pep", false, "PEP-aware: evidence of a split-TCP proxy (one capture), or both halves of split connections (two captures)")
 		c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known (e.g. 600ms), for --pep")
+		c.Flags().BoolVar(&pepIfaces, "two-ifaces", false, "with --pep and one pcapng: interface 0 holds the client side of the PEP, interface 1 the server side")
 		return c
 	})
 

@@ -93,11 +93,17 @@ func (e *env) pepTwo(clientPath, serverPath string, af *analysisFlags, out strin
 	}
 	opts.Detail = true
 	opts.Keep = func(int) bool { return true }
-	cl, err := e.analyze(clientPath, opts)
+	// One pcapng with two interfaces: interface 0 is the client side and
+	// interface 1 the server side.
+	clOpts, svOpts := opts, opts
+	if serverPath == clientPath {
+		clOpts.Ifaces, svOpts.Ifaces = []int{0}, []int{1}
+	}
+	cl, err := e.analyze(clientPath, clOpts)
 	if err != nil {
 		return err
 	}
-	sv, err := e.analyze(serverPath, opts)
+	sv, err := e.analyze(serverPath, svOpts)
 	if err != nil {
 		return err
 	}
