@@ -189,6 +189,9 @@ type Options struct {
 	// segments of these pcapng interfaces (for example one side of a PEP
 	// when both were captured in one file). Empty: every interface.
 	Ifaces []int
+	// KeepRTT and KeepEvents keep every RTT sample, or every event, of
+	// every connection; Detail keeps both.
+	KeepRTT, KeepEvents bool
 	// Detail keeps every RTT sample and event of every connection (memory
 	// grows with packets); without it only counts and running summaries
 	// are kept, except for connections Keep selects.

@@ -78,3 +78,31 @@ func BenchmarkReadOnly(b *testing.B) {
 	}
 	b.ReportMetric(float64(pkts)/b.Elapsed().Seconds(), "pkts/s")
 }
+
+// BenchmarkDetailBulk is the pass of 'tcpviz rtt' and 'tcpviz retrans'
+// (every RTT sample and event kept); compare with BenchmarkFlowsBulk.
+func BenchmarkDetailBulk(b *testing.B) {
+	bulk, _ := benchCaptures(b)
+	b.SetBytes(int64(len(bulk)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r, _ := capture.NewReader(bytes.NewReader(bulk), "bench")
+		if _, err := Analyze(r, Options{Detail: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSeriesBulk is the pass of 'tcpviz seq', 'window' and 'tput' on
+// a capture small enough for one pass: every connection's series kept.
+func BenchmarkSeriesBulk(b *testing.B) {
+	bulk, _ := benchCaptures(b)
+	b.SetBytes(int64(len(bulk)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r, _ := capture.NewReader(bytes.NewReader(bulk), "bench")
+		if _, err := Analyze(r, Options{Keep: func(int) bool { return true }}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

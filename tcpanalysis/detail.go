@@ -99,11 +99,17 @@ func (a *RTTAgg) Mean() time.Duration {
 	return a.Sum / time.Duration(a.N)
 }
 
-func (cs *connState) detail(o Options) bool { return o.Detail || cs.Series != nil }
+func (cs *connState) keepRTT(o Options) bool {
+	return o.Detail || o.KeepRTT || cs.Series != nil
+}
+
+func (cs *connState) keepEvents(o Options) bool {
+	return o.Detail || o.KeepEvents || cs.Series != nil
+}
 
 func (cs *connState) event(o Options, e Event) {
 	cs.Counts[e.Dir][e.Class]++
-	if cs.detail(o) {
+	if cs.keepEvents(o) {
 		cs.Events = append(cs.Events, e)
 	}
 }
@@ -119,7 +125,7 @@ func (cs *connState) sample(o Options, r RTTSample) {
 			ds.minRTT = r.RTT
 		}
 	}
-	if cs.detail(o) {
+	if cs.keepRTT(o) {
 		cs.RTT = append(cs.RTT, r)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/tcpviz/tcpviz/capture"
@@ -18,7 +18,7 @@ func Percentiles(ds []time.Duration) (n int, min, p50, mean, p95, max time.Durat
 		return 0, 0, 0, 0, 0, 0, false
 	}
 	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	slices.Sort(s)
 	var sum time.Duration
 	for _, d := range s {
 		sum += d

@@ -51,6 +51,13 @@ func (f *anaFlags) selected(r *tcpanalysis.ConnResult) bool {
 	return true
 }
 
+// wantRows reports whether the output is the rows (CSV/JSON), so that a
+// verb builds them only then: on a large capture they are millions.
+func (f *anaFlags) wantRows() bool {
+	ext := strings.ToLower(filepath.Ext(f.out))
+	return f.csv || f.json || ext == ".csv" || ext == ".json"
+}
+
 func (f *anaFlags) dirs() []flows.Direction {
 	switch strings.ToLower(f.cf.dir) {
 	case "a2b", "ab":
@@ -128,12 +135,12 @@ func secsStr(d time.Duration) string {
 
 // detailed analyses every connection of path with RTT samples and events
 // kept (one pass), and picks the connection a figure shows.
-func (e *env) detailed(path string, f *anaFlags) (*tcpanalysis.Report, *tcpanalysis.ConnResult, flows.Direction, error) {
+func (e *env) detailed(path string, f *anaFlags, rtt, events bool) (*tcpanalysis.Report, *tcpanalysis.ConnResult, flows.Direction, error) {
 	opts, err := f.af.options()
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	opts.Detail = true
+	opts.KeepRTT, opts.KeepEvents = rtt, events
 	rep, err := e.analyze(path, opts)
 	if err != nil {
 		return nil, nil, 0, err
@@ -210,33 +217,40 @@ server side.`,
 				default:
 					return fmt.Errorf("--method %q: want ack, ts or both", method)
 				}
-				rep, pick, pd, err := e.detailed(args[0], &f)
+				rep, pick, pd, err := e.detailed(args[0], &f, true, pepMode)
 				if err != nil {
 					return err
 				}
 				header := []string{"conn", "dir", "method", "t_s", "rtt_ms", "frame"}
+				rowsWanted := f.wantRows()
 				var rows [][]string
 				table := [][]string{{"conn", "dir", "method", "count", "min_ms", "p50_ms", "mean_ms", "p95_ms", "max_ms"}}
 				for _, r := range rep.Conns {
 					if !f.selected(r) {
 						continue
 					}
-					by := map[[2]int][]time.Duration{}
+					var by [2][3][]time.Duration
+					for d := range by {
+						for m := range by[d] {
+							by[d][m] = make([]time.Duration, 0, r.RTTAgg[d][m].N)
+						}
+					}
 					for _, s := range r.RTT {
 						if !want[s.Method] {
 							continue
 						}
-						rows = append(rows, []string{strconv.Itoa(r.Conn.Index), s.Dir.String(), s.Method.String(),
-							secsStr(s.Time.Sub(rep.Start)), strconv.FormatFloat(s.RTT.Seconds()*1000, 'f', 6, 64), strconv.FormatInt(s.Frame, 10)})
-						k := [2]int{int(s.Dir), int(s.Method)}
-						by[k] = append(by[k], s.RTT)
+						if rowsWanted {
+							rows = append(rows, []string{strconv.Itoa(r.Conn.Index), s.Dir.String(), s.Method.String(),
+								secsStr(s.Time.Sub(rep.Start)), strconv.FormatFloat(s.RTT.Seconds()*1000, 'f', 6, 64), strconv.FormatInt(s.Frame, 10)})
+						}
+						by[s.Dir][s.Method] = append(by[s.Dir][s.Method], s.RTT)
 					}
 					for _, d := range f.dirs() {
 						for _, m := range []tcpanalysis.Method{tcpanalysis.MethodHandshake, tcpanalysis.MethodACK, tcpanalysis.MethodTS} {
 							if !want[m] {
 								continue
 							}
-							n, mn, p50, mean, p95, mx, ok := tcpanalysis.Percentiles(by[[2]int{int(d), int(m)}])
+							n, mn, p50, mean, p95, mx, ok := tcpanalysis.Percentiles(by[d][m])
 							if !ok {
 								continue
 							}
@@ -306,11 +320,12 @@ The table counts classes per connection and data direction; rows (--csv, -o
 x.csv): conn, dir, t_s, frame, class, seq, len, original_frame.`,
 			Args: cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				rep, pick, pd, err := e.detailed(args[0], &f)
+				rep, pick, pd, err := e.detailed(args[0], &f, false, true)
 				if err != nil {
 					return err
 				}
 				header := []string{"conn", "dir", "t_s", "frame", "class", "seq", "len", "original_frame"}
+				rowsWanted := f.wantRows()
 				var rows [][]string
 				head := []string{"conn", "dir"}
 				for _, c := range tcpanalysis.Classes() {
@@ -326,8 +341,10 @@ x.csv): conn, dir, t_s, frame, class, seq, len, original_frame.`,
 						if ev.Original > 0 {
 							orig = strconv.FormatInt(ev.Original, 10)
 						}
-						rows = append(rows, []string{strconv.Itoa(r.Conn.Index), ev.Dir.String(), secsStr(ev.Time.Sub(rep.Start)),
-							strconv.FormatInt(ev.Frame, 10), ev.Class.String(), strconv.FormatInt(ev.Seq, 10), strconv.Itoa(ev.Len), orig})
+						if rowsWanted {
+							rows = append(rows, []string{strconv.Itoa(r.Conn.Index), ev.Dir.String(), secsStr(ev.Time.Sub(rep.Start)),
+								strconv.FormatInt(ev.Frame, 10), ev.Class.String(), strconv.FormatInt(ev.Seq, 10), strconv.Itoa(ev.Len), orig})
+						}
 					}
 					for _, d := range f.dirs() {
 						row := []string{strconv.Itoa(r.Conn.Index), d.String()}

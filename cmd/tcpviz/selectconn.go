@@ -101,8 +101,15 @@ func spoolStdin(path string, stdin io.Reader) (string, func(), error) {
 	return f.Name(), func() { os.Remove(f.Name()) }, nil
 }
 
-// analyzeOne runs the two passes most per-connection verbs need: a summary
-// pass to choose the connection, then a pass that keeps its series.
+// onePassLimit is the capture size up to which per-connection verbs keep
+// every connection's series in one pass (memory grows with packets);
+// larger captures take a summary pass to choose the connection first.
+const onePassLimit = 16 << 20
+
+// analyzeOne analyses path keeping the series of the connection the flags
+// choose. With --conn, or for a capture up to onePassLimit bytes, that is
+// one pass; otherwise a summary pass chooses the connection and a second
+// keeps its series.
 func (e *env) analyzeOne(path string, af *analysisFlags, cf *connFlags) (*tcpanalysis.Report, *tcpanalysis.ConnResult, flows.Direction, error) {
 	opts, err := af.options()
 	if err != nil {
@@ -113,6 +120,29 @@ func (e *env) analyzeOne(path string, af *analysisFlags, cf *connFlags) (*tcpana
 		return nil, nil, 0, err
 	}
 	defer cleanup()
+	small := false
+	if st, err := os.Stat(p); err == nil && st.Size() <= onePassLimit {
+		small = true
+	}
+	if cf.conn >= 0 || small {
+		one := opts
+		if cf.conn >= 0 {
+			want := cf.conn
+			one.Keep = func(i int) bool { return i == want }
+		} else {
+			one.Keep = func(int) bool { return true }
+		}
+		rep, err := e.analyze(p, one)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		rep.File = path
+		r, d, err := cf.pick(rep, e.stderr)
+		if err != nil {
+			return nil, nil, 0, &exitError{code: 2, err: err}
+		}
+		return rep, r, d, nil
+	}
 	rep, err := e.analyze(p, opts)
 	if err != nil {
 		return nil, nil, 0, err
