@@ -79,6 +79,64 @@ func (b *bars) Thumbnail(c *draw.Canvas) {
 	c.StrokeLine2(b.style, x, c.Min.Y, x, c.Max.Y)
 }
 
+// thinSteps keeps, of a step line with more than maxBars points, the first
+// and last point of every one of maxBars time columns, and the points where
+// the value changes direction within a column are folded into those two:
+// enough for a figure a few thousand pixels wide.
+func thinSteps(pts plotter.XYs) plotter.XYs {
+	if len(pts) <= maxBars {
+		return pts
+	}
+	lo, hi := pts[0].X, pts[len(pts)-1].X
+	w := (hi - lo) / maxBars
+	if w <= 0 {
+		return pts
+	}
+	out := plotter.XYs{pts[0]}
+	col := 0
+	for i := 1; i < len(pts); i++ {
+		c := int((pts[i].X - lo) / w)
+		if c != col {
+			out = append(out, pts[i-1], pts[i])
+			col = c
+		}
+	}
+	return append(out, pts[len(pts)-1])
+}
+
+// maxBars is how many bars one series draws at most; beyond it, bars that
+// fall in the same of maxBars time columns are merged into one spanning
+// them (the figure is a few thousand pixels wide at most, so nothing
+// visible is lost, and a million-segment connection still renders fast).
+const maxBars = 8000
+
+func (b *bars) compact() {
+	if len(b.x) <= maxBars {
+		return
+	}
+	lo, hi := b.x[0], b.x[0]
+	for _, x := range b.x {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	w := (hi - lo) / maxBars
+	if w <= 0 {
+		return
+	}
+	var x, y0, y1 []float64
+	col := -1
+	for i := range b.x {
+		c := int((b.x[i] - lo) / w)
+		if c != col || len(x) == 0 {
+			x, y0, y1 = append(x, b.x[i]), append(y0, b.y0[i]), append(y1, b.y1[i])
+			col = c
+			continue
+		}
+		n := len(x) - 1
+		y0[n], y1[n] = min(y0[n], b.y0[i]), max(y1[n], b.y1[i])
+	}
+	b.x, b.y0, b.y1 = x, y0, y1
+}
+
 func (b *bars) add(x, y0, y1 float64) {
 	b.x = append(b.x, x)
 	b.y0 = append(b.y0, y0)
@@ -162,6 +220,7 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (*gplot.Plot, error) {
 			sack.add(x(s.Time), float64(s.Left), float64(s.Right))
 		}
 	}
+	ackXY, winXY = thinSteps(ackXY), thinSteps(winXY)
 	if len(winXY) > 0 {
 		l, err := plotter.NewLine(winXY)
 		if err != nil {
@@ -182,6 +241,9 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (*gplot.Plot, error) {
 		p.Add(l)
 		p.Legend.Add("cumulative ACK", l)
 	}
+	for _, b := range []*bars{data, retx, ooo, ctl, sack} {
+		b.compact()
+	}
 	for _, b := range []struct {
 		b    *bars
 		name string
@@ -197,8 +259,8 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (*gplot.Plot, error) {
 		b   *bars
 		col color.Color
 	}{{retx, ColRetx}, {ooo, ColOOO}} {
-		if len(m.b.x) == 0 {
-			continue
+		if len(m.b.x) == 0 || len(m.b.x) > 200 {
+			continue // many: the bars show them; rings would cover the data
 		}
 		pts := make(plotter.XYs, len(m.b.x))
 		for i := range m.b.x {

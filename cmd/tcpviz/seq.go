@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -59,7 +60,7 @@ current directory and prints the path.`,
 					}
 				}
 				o := plot.TimeSeqOptions{Dir: d, From: secs(from), To: secs(to)}
-				if n := len(seqRows(r, o)); n == 0 {
+				if !inRange(r, o) {
 					fmt.Fprintf(e.stderr, "warning: conn %d has no data segment or ACK between --from %g and --to %g s\n", r.Conn.Index, from, to)
 				}
 				if err := writeSeq(out, rep, r, o); err != nil {
@@ -131,15 +132,33 @@ func seqRows(r *tcpanalysis.ConnResult, o plot.TimeSeqOptions) []seqRow {
 
 func sortRows(rows []seqRow) {
 	rank := map[string]int{"data": 0, "ack": 1, "sack": 2}
-	for i := 1; i < len(rows); i++ {
-		for j := i; j > 0; j-- {
-			a, b := rows[j-1], rows[j]
-			if a.Frame < b.Frame || (a.Frame == b.Frame && rank[a.Type] <= rank[b.Type]) {
-				break
-			}
-			rows[j-1], rows[j] = b, a
+	sort.SliceStable(rows, func(i, j int) bool {
+		if rows[i].Frame != rows[j].Frame {
+			return rows[i].Frame < rows[j].Frame
+		}
+		return rank[rows[i].Type] < rank[rows[j].Type]
+	})
+}
+
+// inRange reports whether any segment or ACK of the plotted direction falls
+// in the --from/--to range.
+func inRange(r *tcpanalysis.ConnResult, o plot.TimeSeqOptions) bool {
+	t0 := r.Conn.First
+	in := func(t capture.Timestamp) bool {
+		dt := t.Sub(t0)
+		return dt >= o.From && (o.To <= 0 || dt <= o.To)
+	}
+	for _, s := range r.Series.Segs[o.Dir] {
+		if in(s.Time) {
+			return true
 		}
 	}
+	for _, a := range r.Series.Acks[o.Dir] {
+		if in(a.Time) {
+			return true
+		}
+	}
+	return false
 }
 
 func writeSeq(out string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, o plot.TimeSeqOptions) error {
