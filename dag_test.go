@@ -19,6 +19,7 @@ var allowed = map[string][]string{
 	"plot":                           {"tcpanalysis", "flows", "capture"},
 	"testbed/sat":                    {},
 	"testbed/manet":                  {},
+	"internal/sharedtest":            {},
 	"internal/pcaptest":              {},
 	"internal/pcaptest/cmd/gencap":   {"internal/pcaptest"},
 	"internal/pcaptest/cmd/gensynth": {"internal/pcaptest"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"github.com/tcpviz/tcpviz/internal/pcaptest"
+	"github.com/tcpviz/tcpviz/internal/sharedtest"
 	"math"
 	"os"
 	"path/filepath"
@@ -112,13 +113,7 @@ func TestPerRunAndAggregate(t *testing.T) {
 	}
 }
 
-func sharedNS3(t *testing.T) string {
-	d, _ := filepath.Abs("../../shared/ns3")
-	if _, err := os.Stat(filepath.Join(d, "groundtruth-all.csv")); err != nil {
-		t.Skip("../shared/ns3 not present")
-	}
-	return d
-}
+func sharedNS3(t *testing.T) string { return sharedtest.Dir(t, "ns3") }
 
 // TestNS3Campaign runs the batch over shared/ns3 (72 captures, 24 flows)
 // and checks every flow against the simulator's ground truth: goodput bytes

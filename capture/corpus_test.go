@@ -3,6 +3,7 @@ package capture
 import (
 	"encoding/csv"
 	"errors"
+	"github.com/tcpviz/tcpviz/internal/sharedtest"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,18 +11,8 @@ import (
 	"testing"
 )
 
-// sharedDir returns ../shared relative to the module root, or skips.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	d, err := filepath.Abs("../../shared")
-	if err == nil {
-		if _, err = os.Stat(filepath.Join(d, "corpus")); err == nil {
-			return d
-		}
-	}
-	t.Skip("../shared not present: corpus tests skipped")
-	return ""
-}
+// sharedDir returns ../shared, or skips.
+func sharedDir(t testing.TB) string { return sharedtest.Dir(t, "") }
 
 // tsharkTCPFrames returns the frame numbers tshark dissected as TCP (rows
 // with a tcp.stream) in a reference fields CSV.

@@ -35,8 +35,6 @@ const (
 	fpIPID = 0x80
 )
 
-func entryFP(s *capture.Segment) uint64 { return entryMeta(s, fingerprint(s)) }
-
 func entryMeta(s *capture.Segment, full uint64) uint64 {
 	m := uint64(s.Iface) & 0x7f
 	if !s.IPv6 && s.IPID != 0 {
@@ -67,14 +65,7 @@ func fingerprint(s *capture.Segment) uint64 {
 	return h ^ h>>31
 }
 
-func (r *dedupRing) seen(s *capture.Segment) bool {
-	if r == nil {
-		return false
-	}
-	return r.seenFP(s, fingerprint(s))
-}
-
-// seenFP is seen with the fingerprint already computed.
+// seenFP reports whether s, whose fingerprint is full, copies a packet in the ring.
 func (r *dedupRing) seenFP(s *capture.Segment, full uint64) bool {
 	if r == nil {
 		return false
@@ -105,9 +96,7 @@ func (r *dedupRing) seenFP(s *capture.Segment, full uint64) bool {
 	return false
 }
 
-func (r *dedupRing) add(s *capture.Segment) { r.addFP(s, fingerprint(s)) }
-
-// addFP is add with the fingerprint already computed.
+// addFP remembers s, whose fingerprint is full.
 func (r *dedupRing) addFP(s *capture.Segment, full uint64) {
 	e := dedupEntry{fp: entryMeta(s, full), t: s.Time}
 	if len(r.e) < dedupSlots {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/internal/sharedtest"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -13,17 +14,8 @@ import (
 	"testing"
 )
 
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	d, err := filepath.Abs("../../shared")
-	if err == nil {
-		if _, err = os.Stat(filepath.Join(d, "corpus")); err == nil {
-			return d
-		}
-	}
-	t.Skip("../shared not present: corpus tests skipped")
-	return ""
-}
+// sharedDir returns ../shared, or skips.
+func sharedDir(t testing.TB) string { return sharedtest.Dir(t, "") }
 
 // convRow is one line of 'tshark -q -z conv,tcp'.
 type convRow struct {

@@ -333,7 +333,11 @@ func writeFlowsTable(w io.Writer, files []flowsFile) error {
 }
 
 // writeAligned prints rows as right-aligned columns separated by two spaces.
-func writeAligned(w io.Writer, rows [][]string) error {
+func writeAligned(w io.Writer, rows [][]string) error { return writeColumns(w, rows, true) }
+
+// writeColumns prints rows as columns separated by two spaces, right- or
+// left-aligned.
+func writeColumns(w io.Writer, rows [][]string, right bool) error {
 	var width []int
 	for _, r := range rows {
 		for i, c := range r {
@@ -349,10 +353,17 @@ func writeAligned(w io.Writer, rows [][]string) error {
 			if i > 0 {
 				bw.WriteString("  ")
 			}
-			for n := utf8.RuneCountInString(c); n < width[i]; n++ {
-				bw.WriteByte(' ')
+			pad := width[i] - utf8.RuneCountInString(c)
+			if !right && i == len(r)-1 {
+				pad = 0 // no trailing blanks
+			}
+			if right {
+				bw.WriteString(strings.Repeat(" ", pad))
 			}
 			bw.WriteString(c)
+			if !right {
+				bw.WriteString(strings.Repeat(" ", pad))
+			}
 		}
 		bw.WriteByte('\n')
 	}

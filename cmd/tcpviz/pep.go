@@ -30,7 +30,7 @@ func writeVerdict(w io.Writer, label string, v pep.Verdict, given time.Duration)
 		}
 		rows = append(rows, []string{it.Name, s, it.Observed, it.Expected})
 	}
-	if err := writeLeft(w, rows); err != nil {
+	if err := writeColumns(w, rows, false); err != nil {
 		return err
 	}
 	if v.LocalRTT > 0 {
@@ -41,34 +41,6 @@ func writeVerdict(w io.Writer, label string, v pep.Verdict, given time.Duration)
 		fmt.Fprintf(w, "end-to-end RTT: %s ms (as given by --path-rtt)\n", ms(v.FarRTT))
 	case v.FarRTT > 0:
 		fmt.Fprintf(w, "end-to-end RTT estimate: %s ms\n", ms(v.FarRTT))
-	}
-	return nil
-}
-
-// writeLeft prints rows as left-aligned columns.
-func writeLeft(w io.Writer, rows [][]string) error {
-	var width []int
-	for _, r := range rows {
-		for i, c := range r {
-			if i >= len(width) {
-				width = append(width, 0)
-			}
-			width[i] = max(width[i], len([]rune(c)))
-		}
-	}
-	for _, r := range rows {
-		line := ""
-		for i, c := range r {
-			line += c
-			if i < len(r)-1 {
-				for n := len([]rune(c)); n < width[i]+2; n++ {
-					line += " "
-				}
-			}
-		}
-		if _, err := fmt.Fprintln(w, line); err != nil {
-			return err
-		}
 	}
 	return nil
 }
