@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
@@ -54,10 +55,9 @@ type Options struct {
 	Labels func(path string) (map[string]string, bool)
 	// Port keeps only flows with this port on either side; 0 keeps all.
 	Port int
-	// Dir chooses the data direction of each connection: "auto" (the
-	// direction that delivered more bytes), "ab" (from the SYN sender) or
-	// "ba".
-	Dir string
+	// Dir chooses the data direction of each connection; query.Auto is
+	// query.DataDirection (the direction that delivered more bytes).
+	Dir query.Dir
 	// MinBytes drops flows that delivered fewer goodput bytes.
 	MinBytes int64
 	// End, when > 0, ends every flow's goodput interval at this capture
@@ -201,19 +201,10 @@ func fileRows(path string, o Options) ([]FlowRow, error) {
 	var rows []FlowRow
 	for _, r := range rep.Conns {
 		c := r.Conn
-		if o.Port != 0 && int(c.Key.Lo.Port()) != o.Port && int(c.Key.Hi.Port()) != o.Port {
+		if sel := (query.Selection{Conn: -1, Port: uint16(o.Port)}); !sel.Match(r) {
 			continue
 		}
-		d := flows.AtoB
-		switch o.Dir {
-		case "ba":
-			d = flows.BtoA
-		case "ab":
-		default:
-			if r.Dir[flows.BtoA].DeliveredBytes > r.Dir[flows.AtoB].DeliveredBytes {
-				d = flows.BtoA
-			}
-		}
+		d := o.Dir.Of(r)
 		st := r.Dir[d]
 		if st.DeliveredBytes < o.MinBytes {
 			continue

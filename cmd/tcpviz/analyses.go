@@ -1,175 +1,79 @@
 package main
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/plot"
+	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
+// Row schemas of the per-analysis verbs (docs/schema.md). Version 2: t_s
+// is seconds since the capture's first frame in every output, conn_t_s
+// seconds since the connection's first packet.
+const (
+	rttSchema     = "tcpviz.rtt/2"
+	retransSchema = "tcpviz.retrans/2"
+	windowSchema  = "tcpviz.window/2"
+	tputSchema    = "tcpviz.tput/2"
+)
+
 // anaFlags are the flags of the per-analysis verbs (rtt, retrans, window,
-// tput): connection selection, output file, row format.
+// tput): analysis, selection and output.
 type anaFlags struct {
-	af        analysisFlags
-	cf        connFlags
-	out       string
-	csv, json bool
+	af analysisFlags
+	sf selFlags
+	rf rowFlags
 }
 
-func (f *anaFlags) register(c *cobra.Command) {
+func (f *anaFlags) register(c *cobra.Command, defRef query.Ref) {
 	f.af.register(c)
-	f.cf.register(c)
-	c.Flags().StringVarP(&f.out, "output", "o", "", "output file: .png, .svg or .pdf (the figure of one connection), .csv or .json (the rows)")
-	c.Flags().BoolVar(&f.csv, "csv", false, "write the rows as CSV to standard output instead of the summary table")
-	c.Flags().BoolVar(&f.json, "json", false, "write the rows as JSON to standard output instead of the summary table")
+	f.sf.register(c, defRef)
+	f.rf.register(c)
 }
 
-// selected reports whether the user named connections (--conn, --port,
-// --host); then only those are listed.
-func (f *anaFlags) selected(r *tcpanalysis.ConnResult) bool {
-	k := r.Conn.Key
-	if f.cf.conn >= 0 && r.Conn.Index != f.cf.conn {
-		return false
+// check validates every flag; it runs before any capture is read.
+func (f *anaFlags) check() (query.Selection, outKind, error) {
+	if _, err := f.af.options(); err != nil {
+		return query.Selection{}, 0, err
 	}
-	if f.cf.port != 0 && int(k.Lo.Port()) != f.cf.port && int(k.Hi.Port()) != f.cf.port {
-		return false
-	}
-	if f.cf.host != "" && k.Lo.Addr().String() != f.cf.host && k.Hi.Addr().String() != f.cf.host {
-		return false
-	}
-	return true
-}
-
-// wantRows reports whether the output is the rows (CSV/JSON), so that a
-// verb builds them only then: on a large capture they are millions.
-func (f *anaFlags) wantRows() bool {
-	ext := strings.ToLower(filepath.Ext(f.out))
-	return f.csv || f.json || ext == ".csv" || ext == ".json"
-}
-
-func (f *anaFlags) dirs() []flows.Direction {
-	switch strings.ToLower(f.cf.dir) {
-	case "a2b", "ab":
-		return []flows.Direction{flows.AtoB}
-	case "b2a", "ba":
-		return []flows.Direction{flows.BtoA}
-	}
-	return []flows.Direction{flows.AtoB, flows.BtoA}
-}
-
-// rowsOut writes table rows as CSV or JSON (objects keyed by the header).
-func rowsOut(w io.Writer, asJSON bool, schema string, header []string, rows [][]string) error {
-	if !asJSON {
-		cw := csv.NewWriter(w)
-		cw.Write(header)
-		cw.WriteAll(rows)
-		return cw.Error()
-	}
-	out := make([]map[string]any, 0, len(rows))
-	for _, r := range rows {
-		m := map[string]any{}
-		for i, h := range header {
-			if r[i] == "" {
-				m[h] = nil
-			} else if v, err := strconv.ParseFloat(r[i], 64); err == nil && h != "dir" {
-				m[h] = v
-			} else {
-				m[h] = r[i]
-			}
-		}
-		out = append(out, m)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(map[string]any{"schema": schema, "rows": out})
-}
-
-// emit writes rows (CSV/JSON to -o or standard output), a figure (-o with
-// an image extension) or the summary table.
-func (e *env) emit(f *anaFlags, schema string, header []string, rows [][]string, table [][]string, fig func() (interface {
-	Save(w io.Writer, format string) error
-}, error)) error {
-	ext := strings.ToLower(filepath.Ext(f.out))
-	switch {
-	case f.out != "" && (ext == ".csv" || ext == ".json"):
-		if err := writeFileAtomic(f.out, func(fh *os.File) error { return rowsOut(fh, ext == ".json", schema, header, rows) }); err != nil {
-			return err
-		}
-		fmt.Fprintln(e.stdout, f.out)
-		return nil
-	case f.out != "":
-		format := plot.FormatOf(f.out)
-		if format == "" {
-			return fmt.Errorf("unknown output format %q: use .png, .svg, .pdf, .csv or .json", ext)
-		}
-		p, err := fig()
-		if err != nil {
-			return err
-		}
-		if err := writeFileAtomic(f.out, func(fh *os.File) error { return p.Save(fh, format) }); err != nil {
-			return err
-		}
-		fmt.Fprintln(e.stdout, f.out)
-		return nil
-	case f.csv || f.json:
-		return rowsOut(e.stdout, f.json, schema, header, rows)
-	}
-	return writeAligned(e.stdout, table)
-}
-
-func ms(d time.Duration) string { return strconv.FormatFloat(d.Seconds()*1000, 'f', 3, 64) }
-func secsStr(d time.Duration) string {
-	return strconv.FormatFloat(d.Seconds(), 'f', 6, 64)
-}
-
-// detailed analyses every connection of path with RTT samples and events
-// kept (one pass), and picks the connection a figure shows.
-func (e *env) detailed(path string, f *anaFlags, rtt, events bool) (*tcpanalysis.Report, *tcpanalysis.ConnResult, flows.Direction, error) {
-	opts, err := f.af.options()
+	sel, err := f.sf.selection()
 	if err != nil {
-		return nil, nil, 0, err
+		return sel, 0, err
 	}
-	opts.KeepRTT, opts.KeepEvents = rtt, events
-	rep, err := e.analyze(path, opts)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	var pick *tcpanalysis.ConnResult
-	var d flows.Direction
-	if len(rep.Conns) > 0 {
-		msg := io.Discard
-		if filepath.Ext(f.out) != "" && plot.FormatOf(f.out) != "" {
-			msg = e.stderr
-		}
-		pick, d, err = f.cf.pick(rep, msg)
-		if err != nil {
-			return nil, nil, 0, &exitError{code: 2, err: err}
-		}
-	}
-	return rep, pick, d, nil
+	k, err := f.rf.check()
+	return sel, k, err
 }
 
-func init() {
-	addCommand(func(e *env) *cobra.Command {
-		var f anaFlags
-		var method string
-		var pepMode, pepIfaces bool
-		var pathRTT time.Duration
-		c := &cobra.Command{
-			Use:   "rtt FILE [SERVER-SIDE-FILE]",
-			Short: "round-trip times: ACK-based with Karn's rule, TSval/TSecr, and the handshake split",
-			Long: `rtt measures round-trip times at the capture point, three ways, always labelled
+// times are the two time columns of every row: since the capture's first
+// frame, and since the connection's first packet.
+func times(v *query.View, r *tcpanalysis.ConnResult, t capture.Timestamp) (string, string) {
+	return fsecs(v.CaptureS(t)), secsStr(t.Sub(r.Conn.First))
+}
+
+const selectionHelp = `
+Selection, the same in every verb (package query): --conn N, --port P and
+--host H keep the connections that match all of them; the figure shows the
+matching one that carried most payload bytes. --dir ab|ba (a2b, b2a; a = the
+SYN sender) picks the data direction, default the one that delivered more.
+--from/--to keep what lies in that many seconds after --ref.
+Time columns: t_s counts from the capture's first frame, conn_t_s from the
+connection's first packet (docs/schema.md).`
+
+func newRTTCmd(e *env) *cobra.Command {
+	var f anaFlags
+	var method string
+	var pepMode, pepIfaces bool
+	var pathRTT time.Duration
+	c := &cobra.Command{
+		Use:   "rtt FILE [SERVER-SIDE-FILE]",
+		Short: "round-trip times: ACK-based with Karn's rule, TSval/TSecr, and the handshake split",
+		Long: `rtt measures round-trip times at the capture point, three ways, always labelled
 (docs/metrics.md#rtt):
   ack        data segment → the ACK that first covers exactly its end; no
              sample when that ACK covers any byte sent more than once (Karn,
@@ -179,8 +83,8 @@ func init() {
   handshake  SYN → SYN-ACK (dir ab) and SYN-ACK → ACK (dir ba)
 The table gives per connection, direction and method: count, min, p50,
 mean, p95, max in ms. Rows (--csv, -o x.csv): conn, dir (the direction of
-the data or TSval timed; a = SYN sender), method, t_s (seconds since the
-capture's first packet), rtt_ms, frame (of the packet closing the sample).
+the data or TSval timed), method, t_s, conn_t_s, rtt_ms, frame (of the
+packet closing the sample).
 
 --pep: a split-TCP PEP answers the sender with its own ACKs, so the sender's
 RTT is the RTT to the proxy. With one capture, rtt prints the evidence for
@@ -191,374 +95,381 @@ PEP, it matches the two halves of each split connection and gives the RTT of
 each half, the bytes held inside the PEP and the end-to-end goodput; -o
 held.csv writes the bytes held in the PEP over time. With one pcapng holding
 both sides, --two-ifaces takes interface 0 as the client side and 1 as the
-server side.`,
-			Example: `  tcpviz rtt run.pcap
+server side.` + selectionHelp,
+		Example: `  tcpviz rtt run.pcap
   tcpviz rtt run.pcap --method ts --csv > rtt.csv
   tcpviz rtt run.pcap --conn 0 -o rtt.png`,
-			Args: cobra.RangeArgs(1, 2),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				if len(args) == 2 {
-					if !pepMode {
-						return fmt.Errorf("two captures need --pep (client side, then server side)")
-					}
-					return e.pepTwo(args[0], args[1], &f.af, f.out)
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			sel, kind, err := f.check()
+			if err != nil {
+				return err
+			}
+			want := map[query.Metric]bool{query.MetricRTTHandshake: true}
+			switch method {
+			case "ack":
+				want[query.MetricRTT] = true
+			case "ts":
+				want[query.MetricRTTTS] = true
+			case "both", "":
+				want[query.MetricRTT], want[query.MetricRTTTS] = true, true
+			default:
+				return fmt.Errorf("--method %q: want ack, ts or both", method)
+			}
+			if len(args) == 2 && !pepMode {
+				return fmt.Errorf("two captures need --pep (client side, then server side)")
+			}
+			if len(args) == 2 || (pepMode && pepIfaces) {
+				if kind == outImage {
+					return fmt.Errorf("-o %s: the two-capture mode writes the held-bytes series as .csv", f.rf.out)
 				}
-				if pepMode && pepIfaces {
-					return e.pepTwo(args[0], args[0], &f.af, f.out)
-				}
-				want := map[tcpanalysis.Method]bool{tcpanalysis.MethodHandshake: true}
-				switch method {
-				case "ack":
-					want[tcpanalysis.MethodACK] = true
-				case "ts":
-					want[tcpanalysis.MethodTS] = true
-				case "both", "":
-					want[tcpanalysis.MethodACK], want[tcpanalysis.MethodTS] = true, true
-				default:
-					return fmt.Errorf("--method %q: want ack, ts or both", method)
-				}
-				rep, pick, pd, err := e.detailed(args[0], &f, true, pepMode)
-				if err != nil {
-					return err
-				}
-				header := []string{"conn", "dir", "method", "t_s", "rtt_ms", "frame"}
-				rowsWanted := f.wantRows()
-				var rows [][]string
-				table := [][]string{{"conn", "dir", "method", "count", "min_ms", "p50_ms", "mean_ms", "p95_ms", "max_ms"}}
-				for _, r := range rep.Conns {
-					if !f.selected(r) {
-						continue
-					}
-					var by [2][3][]time.Duration
-					for d := range by {
-						for m := range by[d] {
-							by[d][m] = make([]time.Duration, 0, r.RTTAgg[d][m].N)
-						}
-					}
-					for _, s := range r.RTT {
-						if !want[s.Method] {
-							continue
-						}
-						if rowsWanted {
-							rows = append(rows, []string{strconv.Itoa(r.Conn.Index), s.Dir.String(), s.Method.String(),
-								secsStr(s.Time.Sub(rep.Start)), strconv.FormatFloat(s.RTT.Seconds()*1000, 'f', 6, 64), strconv.FormatInt(s.Frame, 10)})
-						}
-						by[s.Dir][s.Method] = append(by[s.Dir][s.Method], s.RTT)
-					}
-					for _, d := range f.dirs() {
-						for _, m := range []tcpanalysis.Method{tcpanalysis.MethodHandshake, tcpanalysis.MethodACK, tcpanalysis.MethodTS} {
-							if !want[m] {
-								continue
-							}
-							n, mn, p50, mean, p95, mx, ok := tcpanalysis.Percentiles(by[d][m])
-							if !ok {
-								continue
-							}
-							table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), m.String(), strconv.Itoa(n), ms(mn), ms(p50), ms(mean), ms(p95), ms(mx)})
-						}
-					}
-				}
-				if pepMode && pick != nil && f.out == "" && !f.csv && !f.json {
-					if err := writeAligned(e.stdout, table); err != nil {
-						return err
-					}
-					return e.pepOne(args[0], pick, pd, pathRTT)
-				}
-				return e.emit(&f, "tcpviz.rtt/1", header, rows, table, func() (interface {
-					Save(io.Writer, string) error
-				}, error) {
-					if pick == nil {
-						return nil, fmt.Errorf("no TCP connection")
-					}
-					var series []plot.Named
-					for _, m := range []tcpanalysis.Method{tcpanalysis.MethodACK, tcpanalysis.MethodTS, tcpanalysis.MethodHandshake} {
+				return e.pepTwo(args[0], args[len(args)-1], &f.af, f.rf.out)
+			}
+			v, err := e.view(args[0], &f.af, sel, query.Options{RTT: true, Events: pepMode}, kind == outImage)
+			if err != nil {
+				return err
+			}
+			metrics := []query.Metric{query.MetricRTTHandshake, query.MetricRTT, query.MetricRTTTS}
+			header := []string{"conn", "dir", "method", "t_s", "conn_t_s", "rtt_ms", "frame"}
+			var rows [][]string
+			table := [][]string{{"conn", "dir", "method", "count", "min_ms", "p50_ms", "mean_ms", "p95_ms", "max_ms"}}
+			for _, r := range v.Conns {
+				for _, d := range sel.Dir.Dirs() {
+					for _, m := range metrics {
 						if !want[m] {
 							continue
 						}
-						for _, d := range f.dirs() {
-							name := fmt.Sprintf("%s, data %s", m, plot.Endpoints(pick.Conn, d))
-							if m == tcpanalysis.MethodHandshake {
-								name = map[flows.Direction]string{flows.AtoB: "handshake SYN → SYN-ACK", flows.BtoA: "handshake SYN-ACK → ACK"}[d]
-							}
-							s := plot.Named{Name: name, Scatter: true}
-							for _, x := range pick.RTT {
-								if x.Method == m && x.Dir == d {
-									s.X = append(s.X, x.Time.Sub(pick.Conn.First).Seconds())
-									s.Y = append(s.Y, x.RTT.Seconds()*1000)
-								}
-							}
-							if len(s.X) > 0 {
-								series = append(series, s)
+						s := v.SeriesOf(r, d, m)
+						var ds []time.Duration
+						for _, p := range s.Points {
+							ds = append(ds, time.Duration(p.V*float64(time.Millisecond)))
+							if f.rf.wantRows() {
+								t, ct := times(v, r, p.Time)
+								rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), methodName(m), t, ct,
+									strconv.FormatFloat(p.V, 'f', 6, 64), strconv.FormatInt(p.Frame, 10)})
 							}
 						}
+						if n, mn, p50, mean, p95, mx, ok := tcpanalysis.Percentiles(ds); ok {
+							table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), methodName(m), strconv.Itoa(n), ms(mn), ms(p50), ms(mean), ms(p95), ms(mx)})
+						}
 					}
-					p, err := plot.XY(fmt.Sprintf("conn %d: RTT at the capture point", pick.Conn.Index), "time since connection start (s)", "RTT (ms)", series)
-					return plot.Figure{P: p}, err
-				})
-			},
-		}
-		f.register(c)
-		c.Flags().StringVar(&method, "method", "both", "ack, ts or both (the handshake split is always included)")
-		c.Flags().BoolVar(&pepMode, "pep", false, "PEP-aware: evidence of a split-TCP proxy (one capture), or both halves of split connections (two captures)")
-		c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known (e.g. 600ms), for --pep")
-		c.Flags().BoolVar(&pepIfaces, "two-ifaces", false, "with --pep and one pcapng: interface 0 holds the client side of the PEP, interface 1 the server side")
-		return c
-	})
+				}
+			}
+			sortRowsByFrame(rows, 6)
+			if pepMode && kind == outNone && !f.rf.csv && !f.rf.json {
+				if err := writeAligned(e.stdout, table); err != nil {
+					return err
+				}
+				return e.pepOne(args[0], v.Conn, v.Dir, pathRTT)
+			}
+			return e.emit(&f.rf, rttSchema, header, rows, table, func() (saver, error) {
+				var series []plot.Named
+				for _, m := range []query.Metric{query.MetricRTT, query.MetricRTTTS, query.MetricRTTHandshake} {
+					for _, d := range sel.Dir.Dirs() {
+						if !want[m] {
+							continue
+						}
+						name := fmt.Sprintf("%s, data %s", methodName(m), plot.Endpoints(v.Conn.Conn, d))
+						if m == query.MetricRTTHandshake {
+							name = map[flows.Direction]string{flows.AtoB: "handshake SYN → SYN-ACK", flows.BtoA: "handshake SYN-ACK → ACK"}[d]
+						}
+						if s := v.SeriesOf(v.Conn, d, m); len(s.Points) > 0 {
+							series = append(series, plot.Named{Name: name, Scatter: true, X: s.X(v.Ref), Y: s.Y()})
+						}
+					}
+				}
+				p, err := plot.XY(fmt.Sprintf("conn %d: RTT at the capture point", v.Conn.Conn.Index), xLabel(v), "RTT (ms)", series)
+				return plot.Figure{P: p}, err
+			})
+		},
+	}
+	f.register(c, query.RefSYN)
+	c.Flags().StringVar(&method, "method", "both", "ack, ts or both (the handshake split is always included)")
+	c.Flags().BoolVar(&pepMode, "pep", false, "PEP-aware: evidence of a split-TCP proxy (one capture), or both halves of split connections (two captures)")
+	c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known (e.g. 600ms), for --pep")
+	c.Flags().BoolVar(&pepIfaces, "two-ifaces", false, "with --pep and one pcapng: interface 0 holds the client side of the PEP, interface 1 the server side")
+	return c
+}
 
-	addCommand(func(e *env) *cobra.Command {
-		var f anaFlags
-		c := &cobra.Command{
-			Use:   "retrans FILE",
-			Short: "retransmissions and other events, classified: rto, fast, spurious, out_of_order, dup_ack, zero_window, …",
-			Long: `retrans classifies every segment and ACK (docs/metrics.md#events): rto, fast,
+// methodName is the rtt method column for an RTT metric.
+func methodName(m query.Metric) string {
+	switch m {
+	case query.MetricRTT:
+		return tcpanalysis.MethodACK.String()
+	case query.MetricRTTTS:
+		return tcpanalysis.MethodTS.String()
+	}
+	return tcpanalysis.MethodHandshake.String()
+}
+
+// xLabel is the x axis of a single-connection figure.
+func xLabel(v *query.View) string { return "time since " + v.Sel.Ref.Describe() + " (s)" }
+
+func newRetransCmd(e *env) *cobra.Command {
+	var f anaFlags
+	c := &cobra.Command{
+		Use:   "retrans FILE",
+		Short: "retransmissions and other events, classified: rto, fast, spurious, out_of_order, dup_ack, zero_window, …",
+		Long: `retrans classifies every segment and ACK (docs/metrics.md#events): rto, fast,
 spurious (retransmissions), out_of_order, lost_segment (a gap in the
 capture), dup_ack, zero_window, zw_probe, keepalive, window_full. Copies of one
 packet inside the capture (802.11 retries, relayed copies) are folded first
 and are never retransmissions. Time rules scale with the connection's
 measured RTT, never fixed milliseconds.
 The table counts classes per connection and data direction; rows (--csv, -o
-x.csv): conn, dir, t_s, frame, class, seq, len, original_frame.`,
-			Args: cobra.ExactArgs(1),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				rep, pick, pd, err := e.detailed(args[0], &f, false, true)
-				if err != nil {
-					return err
-				}
-				header := []string{"conn", "dir", "t_s", "frame", "class", "seq", "len", "original_frame"}
-				rowsWanted := f.wantRows()
-				var rows [][]string
-				head := []string{"conn", "dir"}
-				for _, c := range tcpanalysis.Classes() {
-					head = append(head, c.String())
-				}
-				table := [][]string{head}
-				for _, r := range rep.Conns {
-					if !f.selected(r) {
-						continue
-					}
-					for _, ev := range r.Events {
-						orig := ""
-						if ev.Original > 0 {
-							orig = strconv.FormatInt(ev.Original, 10)
-						}
-						if rowsWanted {
-							rows = append(rows, []string{strconv.Itoa(r.Conn.Index), ev.Dir.String(), secsStr(ev.Time.Sub(rep.Start)),
+x.csv): conn, dir, t_s, conn_t_s, frame, class, seq, len, original_frame.` + selectionHelp,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			sel, kind, err := f.check()
+			if err != nil {
+				return err
+			}
+			v, err := e.view(args[0], &f.af, sel, query.Options{Events: true}, kind == outImage)
+			if err != nil {
+				return err
+			}
+			header := []string{"conn", "dir", "t_s", "conn_t_s", "frame", "class", "seq", "len", "original_frame"}
+			var rows [][]string
+			head := []string{"conn", "dir"}
+			for _, c := range tcpanalysis.Classes() {
+				head = append(head, c.String())
+			}
+			table := [][]string{head}
+			for _, r := range v.Conns {
+				for _, d := range sel.Dir.Dirs() {
+					evs := events(v, r, d)
+					counts := map[tcpanalysis.Class]int{}
+					for _, ev := range evs {
+						counts[ev.Class]++
+						if f.rf.wantRows() {
+							orig := ""
+							if ev.Original > 0 {
+								orig = strconv.FormatInt(ev.Original, 10)
+							}
+							t, ct := times(v, r, ev.Time)
+							rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), t, ct,
 								strconv.FormatInt(ev.Frame, 10), ev.Class.String(), strconv.FormatInt(ev.Seq, 10), strconv.Itoa(ev.Len), orig})
 						}
 					}
-					for _, d := range f.dirs() {
-						row := []string{strconv.Itoa(r.Conn.Index), d.String()}
-						for _, c := range tcpanalysis.Classes() {
-							row = append(row, strconv.FormatInt(r.Counts[d][c], 10))
-						}
-						table = append(table, row)
-					}
-				}
-				return e.emit(&f, "tcpviz.retrans/1", header, rows, table, func() (interface {
-					Save(io.Writer, string) error
-				}, error) {
-					if pick == nil {
-						return nil, fmt.Errorf("no TCP connection")
-					}
-					var series []plot.Named
+					row := []string{strconv.Itoa(r.Conn.Index), d.String()}
 					for _, c := range tcpanalysis.Classes() {
-						s := plot.Named{Name: c.String(), Scatter: true}
-						for _, ev := range pick.Events {
-							if ev.Class == c && ev.Dir == pd {
-								s.X = append(s.X, ev.Time.Sub(pick.Conn.First).Seconds())
-								s.Y = append(s.Y, float64(ev.Seq))
-							}
-						}
-						if len(s.X) > 0 {
-							series = append(series, s)
+						row = append(row, strconv.Itoa(counts[c]))
+					}
+					table = append(table, row)
+				}
+			}
+			sortRowsByFrame(rows, 4)
+			return e.emit(&f.rf, retransSchema, header, rows, table, func() (saver, error) {
+				var series []plot.Named
+				for _, c := range tcpanalysis.Classes() {
+					s := plot.Named{Name: c.String(), Scatter: true}
+					for _, ev := range events(v, v.Conn, v.Dir) {
+						if ev.Class == c {
+							s.X, s.Y = append(s.X, v.RefS(ev.Time)), append(s.Y, float64(ev.Seq))
 						}
 					}
-					p, err := plot.XY(fmt.Sprintf("conn %d: events, data %s", pick.Conn.Index, plot.Endpoints(pick.Conn, pd)), "time since connection start (s)", "relative sequence number (bytes)", series)
-					return plot.Figure{P: p}, err
-				})
-			},
-		}
-		f.register(c)
-		return c
-	})
+					if len(s.X) > 0 {
+						series = append(series, s)
+					}
+				}
+				p, err := plot.XY(fmt.Sprintf("conn %d: events, data %s", v.Conn.Conn.Index, plot.Endpoints(v.Conn.Conn, v.Dir)), xLabel(v), "relative sequence number (bytes)", series)
+				return plot.Figure{P: p}, err
+			})
+		},
+	}
+	f.register(c, query.RefSYN)
+	return c
+}
 
-	addCommand(func(e *env) *cobra.Command {
-		var f anaFlags
-		c := &cobra.Command{
-			Use:   "window FILE",
-			Short: "advertised receive window and bytes in flight over time, zero-window periods",
-			Long: `window follows one direction of one connection (chosen as 'seq' does): the
-receive window its receiver advertised (scaled per RFC 7323; unknown without
-the handshake), and bytes in flight two ways (docs/metrics.md#bytes-in-flight):
-as tshark computes it (highest sequence sent − highest ACK) and SACK-aware
-(minus the bytes SACKed above the ACK, the pipe of RFC 6675). The table lists
-the zero-window periods. Rows: t_s (since the connection's first packet),
-frame, rwnd_bytes, inflight_bytes, inflight_sack_bytes.`,
-			Args: cobra.ExactArgs(1),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				_, r, d, err := e.analyzeOne(args[0], &f.af, &f.cf)
-				if err != nil {
-					return err
-				}
-				header := []string{"conn", "dir", "t_s", "frame", "rwnd_bytes", "inflight_bytes", "inflight_sack_bytes"}
-				var rows [][]string
-				t0 := r.Conn.First
-				for _, w := range r.Series.Window[d] {
-					rw, fl, fs := "", "", ""
-					if w.RwndKnown {
-						rw = strconv.FormatInt(w.Rwnd, 10)
-					}
-					if w.FlightValid {
-						fl, fs = strconv.FormatInt(w.InFlight, 10), strconv.FormatInt(w.InFlightSACK, 10)
-					}
-					rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), secsStr(w.Time.Sub(t0)), strconv.FormatInt(w.Frame, 10), rw, fl, fs})
-				}
-				table := [][]string{{"conn", "dir", "zero-window start_s", "end_s", "duration_ms", "frames"}}
-				for _, z := range r.ZeroWindows {
-					if z.Dir == d && z.End == 0 {
-						table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), secsStr(z.Start.Sub(t0)), "open at the end", ms(r.Conn.Last.Sub(z.Start)) + "+", fmt.Sprintf("%d-", z.StartFrame)})
-					} else if z.Dir == d {
-						table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), secsStr(z.Start.Sub(t0)), secsStr(z.End.Sub(t0)), ms(z.End.Sub(z.Start)), fmt.Sprintf("%d-%d", z.StartFrame, z.EndFrame)})
-					}
-				}
-				if len(table) == 1 {
-					table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), "none", "", "", ""})
-				}
-				return e.emit(&f, "tcpviz.window/1", header, rows, table, func() (interface {
-					Save(io.Writer, string) error
-				}, error) {
-					rw := plot.Named{Name: "receive window (rwnd)", Step: true}
-					fl := plot.Named{Name: "bytes in flight (tshark)", Step: true}
-					fs := plot.Named{Name: "bytes in flight, SACK-aware", Step: true}
-					for _, w := range r.Series.Window[d] {
-						x := w.Time.Sub(t0).Seconds()
-						if w.RwndKnown {
-							rw.X, rw.Y = append(rw.X, x), append(rw.Y, float64(w.Rwnd))
-						}
-						if w.FlightValid {
-							fl.X, fl.Y = append(fl.X, x), append(fl.Y, float64(w.InFlight))
-							fs.X, fs.Y = append(fs.X, x), append(fs.Y, float64(w.InFlightSACK))
-						}
-					}
-					var ss []plot.Named
-					for _, s := range []plot.Named{rw, fl, fs} {
-						if len(s.X) > 0 {
-							ss = append(ss, s)
-						}
-					}
-					title := fmt.Sprintf("conn %d: window, data %s", r.Conn.Index, plot.Endpoints(r.Conn, d))
-					if r.Conn.Half[d.Reverse()].WScale < 0 {
-						title += "\nwindow scale unknown: rwnd not drawn"
-					}
-					p, err := plot.XY(title, "time since connection start (s)", "bytes", ss)
-					return plot.Figure{P: p}, err
-				})
-			},
+// events are the events of r in data direction d inside the selection's
+// time range.
+func events(v *query.View, r *tcpanalysis.ConnResult, d flows.Direction) []tcpanalysis.Event {
+	ref := v.RefOf(r, d)
+	var out []tcpanalysis.Event
+	for _, ev := range r.Events {
+		if ev.Dir == d && v.Sel.InRange(ev.Time, ref) {
+			out = append(out, ev)
 		}
-		f.register(c)
-		return c
-	})
+	}
+	return out
+}
 
-	addCommand(func(e *env) *cobra.Command {
-		var f anaFlags
-		var interval time.Duration
-		var at []float64
-		var toBytes int64
-		var refFrom string
-		c := &cobra.Command{
-			Use:   "tput FILE",
-			Short: "throughput and goodput over time, cumulative bytes, slow-start end, bytes acknowledged at t, time to N bytes",
-			Long: `tput cuts one direction of one connection (chosen as 'seq' does) into intervals
-and gives throughput (payload bytes sent, retransmissions included) and goodput
-(bytes newly acknowledged) in kbit/s per interval, and the cumulative
-acknowledged bytes (docs/metrics.md#throughput-over-time). The summary adds
-where slow start ended (docs/metrics.md#slow-start: first retransmission, or
-the first RTT round whose bytes in flight did not grow 1.5×), the bytes
-acknowledged 1, 5 and 10 s (and --at T) after the reference point (--ref:
-the first bulk segment by default), and the time to --bytes N. The default interval is 1 s, or 1/20 of the connection for
-connections shorter than 20 s.`,
-			Args: cobra.ExactArgs(1),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				_, r, d, err := e.analyzeOne(args[0], &f.af, &f.cf)
-				if err != nil {
-					return err
+func newWindowCmd(e *env) *cobra.Command {
+	var f anaFlags
+	c := &cobra.Command{
+		Use:   "window FILE",
+		Short: "advertised receive window and bytes in flight over time, zero-window periods",
+		Long: `window follows one direction of one connection: the receive window its
+receiver advertised (scaled per RFC 7323; unknown without the handshake), and
+bytes in flight two ways (docs/metrics.md#bytes-in-flight): as tshark computes
+it (highest sequence sent − highest ACK) and SACK-aware (minus the bytes
+SACKed above the ACK, the pipe of RFC 6675). The table lists the zero-window
+periods (times since the connection's first packet). Rows: conn, dir, t_s,
+conn_t_s, frame, rwnd_bytes, inflight_bytes, inflight_sack_bytes.` + selectionHelp,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			sel, kind, err := f.check()
+			if err != nil {
+				return err
+			}
+			v, err := e.view(args[0], &f.af, sel, query.Options{}, kind == outImage)
+			if err != nil {
+				return err
+			}
+			r, d := v.Conn, v.Dir
+			header := []string{"conn", "dir", "t_s", "conn_t_s", "frame", "rwnd_bytes", "inflight_bytes", "inflight_sack_bytes"}
+			var rows [][]string
+			for _, w := range r.Series.Window[d] {
+				if !sel.InRange(w.Time, v.Ref) {
+					continue
 				}
-				if interval < 0 {
-					return fmt.Errorf("--interval %v: want a positive duration", interval)
+				rw, fl, fs := "", "", ""
+				if w.RwndKnown {
+					rw = strconv.FormatInt(w.Rwnd, 10)
 				}
-				w := interval
-				if w <= 0 {
-					w = time.Second
-					if dur := r.Conn.Duration(); dur < 20*time.Second {
-						w = max(dur/20, time.Millisecond)
-					}
+				if w.FlightValid {
+					fl, fs = strconv.FormatInt(w.InFlight, 10), strconv.FormatInt(w.InFlightSACK, 10)
 				}
-				if toBytes < 0 {
-					return fmt.Errorf("--bytes %d: want a positive byte count", toBytes)
+				t, ct := times(v, r, w.Time)
+				rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), t, ct, strconv.FormatInt(w.Frame, 10), rw, fl, fs})
+			}
+			t0 := r.Conn.First
+			table := [][]string{{"conn", "dir", "zero-window start_s", "end_s", "duration_ms", "frames"}}
+			for _, z := range r.ZeroWindows {
+				if z.Dir != d || !sel.InRange(z.Start, v.Ref) {
+					continue
 				}
-				bins, err := tcpanalysis.Bins(r, d, w)
-				if err != nil {
-					return &exitError{code: 2, err: fmt.Errorf("%s conn %d: %w", args[0], r.Conn.Index, err)}
-				}
-				header := []string{"conn", "dir", "t_s", "interval_s", "throughput_kbps", "goodput_kbps", "cum_acked_bytes"}
-				var rows [][]string
-				kb := func(b int64) float64 { return float64(b) * 8 / w.Seconds() / 1000 }
-				for _, b := range bins {
-					rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), secsStr(b.Start), secsStr(w),
-						strconv.FormatFloat(kb(b.Bytes), 'f', 3, 64), strconv.FormatFloat(kb(b.Acked), 'f', 3, 64), strconv.FormatInt(b.CumAcked, 10)})
-				}
-				var ref capture.Timestamp
-				refName := ""
-				switch refFrom {
-				case "bulk":
-					ref, refName = tcpanalysis.BulkStart(r, d), "the first bulk segment (≥ 512 B payload)"
-				case "data":
-					ref, refName = tcpanalysis.FirstData(r, d), "the first data segment"
-				case "syn":
-					ref, refName = r.Conn.First, "the connection's first packet"
-				default:
-					return fmt.Errorf("--ref %q: want bulk, data or syn", refFrom)
-				}
-				ss := tcpanalysis.SlowStartEnd(r, d, ref)
-				table := [][]string{{"metric", "value"}}
-				table = append(table, []string{"connection", fmt.Sprintf("%d, data %s", r.Conn.Index, plot.Endpoints(r.Conn, d))})
-				table = append(table, []string{"interval", w.String()})
-				table = append(table, []string{"times from", fmt.Sprintf("%s, %.3f s after the connection's first packet", refName, ref.Sub(r.Conn.First).Seconds())})
-				if ss.Rule != "" {
-					table = append(table, []string{"slow start ended", fmt.Sprintf("%.3f s (rule: %s, frame %d)", ss.End.Seconds(), ss.Rule, ss.Frame)})
+				if z.End == 0 {
+					table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), secsStr(z.Start.Sub(t0)), "open at the end", ms(r.Conn.Last.Sub(z.Start)) + "+", fmt.Sprintf("%d-", z.StartFrame)})
 				} else {
-					table = append(table, []string{"slow start ended", "not detected"})
+					table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), secsStr(z.Start.Sub(t0)), secsStr(z.End.Sub(t0)), ms(z.End.Sub(z.Start)), fmt.Sprintf("%d-%d", z.StartFrame, z.EndFrame)})
 				}
-				for _, t := range append([]float64{1, 5, 10}, at...) {
-					table = append(table, []string{fmt.Sprintf("acked after %g s", t), fmt.Sprintf("%d bytes (sent up to %d)", tcpanalysis.AckedAt(r, d, ref, secs(t)), tcpanalysis.SentAt(r, d, ref, secs(t)))})
-				}
-				if toBytes > 0 {
-					if tt, ok := tcpanalysis.TimeTo(r, d, ref, toBytes); ok {
-						table = append(table, []string{fmt.Sprintf("time to %d bytes", toBytes), fmt.Sprintf("%.3f s", tt.Seconds())})
-					} else {
-						table = append(table, []string{fmt.Sprintf("time to %d bytes", toBytes), "never"})
+			}
+			if len(table) == 1 {
+				table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), "none", "", "", ""})
+			}
+			return e.emit(&f.rf, windowSchema, header, rows, table, func() (saver, error) {
+				var ss []plot.Named
+				for _, m := range []query.Metric{query.MetricWindow, query.MetricInFlight, query.MetricInFlightSACK} {
+					if s := v.Series(m); len(s.Points) > 0 {
+						ss = append(ss, plot.Named{Name: m.Label(), Step: true, X: s.X(v.Ref), Y: s.Y()})
 					}
 				}
-				table = append(table, []string{"goodput", fmt.Sprintf("%.1f kbit/s over %.3f s", r.GoodputKbps(d), r.Duration().Seconds())})
-				return e.emit(&f, "tcpviz.tput/1", header, rows, table, func() (interface {
-					Save(io.Writer, string) error
-				}, error) {
-					tp := plot.Named{Name: "throughput (sent, incl. retransmissions)", Step: true}
-					gp := plot.Named{Name: "goodput (newly acknowledged)", Step: true}
-					for _, b := range bins {
-						tp.X, tp.Y = append(tp.X, b.Start.Seconds()), append(tp.Y, kb(b.Bytes))
-						gp.X, gp.Y = append(gp.X, b.Start.Seconds()), append(gp.Y, kb(b.Acked))
-					}
-					p, err := plot.XY(fmt.Sprintf("conn %d: data %s, %v intervals", r.Conn.Index, plot.Endpoints(r.Conn, d), w), "time since connection start (s)", "kbit/s", []plot.Named{tp, gp})
-					return plot.Figure{P: p}, err
-				})
-			},
-		}
-		f.register(c)
-		c.Flags().DurationVar(&interval, "interval", 0, "interval width, e.g. 100ms (default 1s, or 1/20 of a connection shorter than 20 s)")
-		c.Flags().Float64SliceVar(&at, "at", nil, "also report bytes acknowledged this many seconds after the first data segment (repeatable)")
-		c.Flags().Int64Var(&toBytes, "bytes", 0, "report the time until this many bytes were acknowledged")
-		c.Flags().StringVar(&refFrom, "ref", "bulk", "where the times start: bulk (first segment with ≥ 512 B payload, after a request or iperf3's cookie), data (first data segment) or syn (connection start)")
-		return c
-	})
+				title := fmt.Sprintf("conn %d: window, data %s", r.Conn.Index, plot.Endpoints(r.Conn, d))
+				if r.Conn.Half[d.Reverse()].WScale < 0 {
+					title += "\nwindow scale unknown: rwnd not drawn"
+				}
+				p, err := plot.XY(title, xLabel(v), "bytes", ss)
+				return plot.Figure{P: p}, err
+			})
+		},
+	}
+	f.register(c, query.RefSYN)
+	return c
+}
+
+func newTputCmd(e *env) *cobra.Command {
+	var f anaFlags
+	var interval time.Duration
+	var at []float64
+	var toBytes int64
+	c := &cobra.Command{
+		Use:   "tput FILE",
+		Short: "throughput and goodput over time, cumulative bytes, slow-start end, bytes acknowledged at t, time to N bytes",
+		Long: `tput cuts one direction of one connection into intervals and gives throughput
+(payload bytes sent, retransmissions included) and goodput (bytes newly
+acknowledged) in kbit/s per interval, and the cumulative acknowledged bytes
+(docs/metrics.md#throughput-over-time). The default interval is the
+smallest 1, 2 or 5 × 10^k width that cuts the connection into at most 50.
+The summary adds where slow start ended (docs/metrics.md#slow-start: first
+retransmission, or the first RTT round whose bytes in flight did not grow
+1.5×), the bytes acknowledged 1, 5 and 10 s (those the connection lasted;
+and --at T) after the reference point (--ref: the first bulk segment by
+default), and the time to --bytes N. Rows: conn, dir, t_s, conn_t_s
+(interval start), interval_s, throughput_kbps, goodput_kbps,
+cum_acked_bytes.` + selectionHelp,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			sel, kind, err := f.check()
+			if err != nil {
+				return err
+			}
+			if interval < 0 {
+				return fmt.Errorf("--interval %v: want a positive duration", interval)
+			}
+			if toBytes < 0 {
+				return fmt.Errorf("--bytes %d: want a positive byte count", toBytes)
+			}
+			for _, t := range at {
+				if t < 0 {
+					return fmt.Errorf("--at %g: want seconds ≥ 0", t)
+				}
+			}
+			v, err := e.view(args[0], &f.af, sel, query.Options{Interval: interval}, kind == outImage)
+			if err != nil {
+				return err
+			}
+			r, d, w := v.Conn, v.Dir, v.Interval
+			bins, err := tcpanalysis.Bins(r, d, w)
+			if err != nil {
+				return &exitError{code: 2, err: fmt.Errorf("%s conn %d: %w", args[0], r.Conn.Index, err)}
+			}
+			header := []string{"conn", "dir", "t_s", "conn_t_s", "interval_s", "throughput_kbps", "goodput_kbps", "cum_acked_bytes"}
+			var rows [][]string
+			kb := func(b int64) float64 { return float64(b) * 8 / w.Seconds() / 1000 }
+			for _, b := range bins {
+				start := r.Conn.First + capture.Timestamp(b.Start)
+				if !sel.InRange(start, v.Ref) {
+					continue
+				}
+				t, ct := times(v, r, start)
+				rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), t, ct, secsStr(w),
+					strconv.FormatFloat(kb(b.Bytes), 'f', 3, 64), strconv.FormatFloat(kb(b.Acked), 'f', 3, 64), strconv.FormatInt(b.CumAcked, 10)})
+			}
+			ref := v.Ref
+			lasted := r.Conn.Last.Sub(ref)
+			ss := tcpanalysis.SlowStartEnd(r, d, ref)
+			table := [][]string{{"metric", "value"}}
+			table = append(table, []string{"connection", fmt.Sprintf("%d, data %s", r.Conn.Index, plot.Endpoints(r.Conn, d))})
+			table = append(table, []string{"interval", w.String()})
+			table = append(table, []string{"times from", fmt.Sprintf("%s, %.3f s after the connection's first packet", sel.Ref.Describe(), ref.Sub(r.Conn.First).Seconds())})
+			if ss.Rule != "" {
+				table = append(table, []string{"slow start ended", fmt.Sprintf("%.3f s (rule: %s, frame %d)", ss.End.Seconds(), ss.Rule, ss.Frame)})
+			} else {
+				table = append(table, []string{"slow start ended", "not detected"})
+			}
+			for i, t := range append([]float64{1, 5, 10}, at...) {
+				if i < 3 && secs(t) > lasted {
+					continue // default rows only while the connection lasted
+				}
+				val := fmt.Sprintf("%d bytes (sent up to %d)", tcpanalysis.AckedAt(r, d, ref, secs(t)), tcpanalysis.SentAt(r, d, ref, secs(t)))
+				if secs(t) > lasted {
+					val += fmt.Sprintf("; the connection ended %.3f s after the reference point", lasted.Seconds())
+				}
+				table = append(table, []string{fmt.Sprintf("acked after %g s", t), val})
+			}
+			if toBytes > 0 {
+				if tt, ok := tcpanalysis.TimeTo(r, d, ref, toBytes); ok {
+					table = append(table, []string{fmt.Sprintf("time to %d bytes", toBytes), fmt.Sprintf("%.3f s", tt.Seconds())})
+				} else {
+					table = append(table, []string{fmt.Sprintf("time to %d bytes", toBytes), "never"})
+				}
+			}
+			table = append(table, []string{"goodput", fmt.Sprintf("%.1f kbit/s over %.3f s", r.GoodputKbps(d), r.Duration().Seconds())})
+			return e.emit(&f.rf, tputSchema, header, rows, table, func() (saver, error) {
+				var ss []plot.Named
+				for _, m := range []query.Metric{query.MetricThroughput, query.MetricGoodput} {
+					s := v.Series(m)
+					ss = append(ss, plot.Named{Name: m.Label(), Step: true, X: s.X(v.Ref), Y: s.Y()})
+				}
+				p, err := plot.XY(fmt.Sprintf("conn %d: data %s, %v intervals", r.Conn.Index, plot.Endpoints(r.Conn, d), w), xLabel(v), "kbit/s", ss)
+				return plot.Figure{P: p}, err
+			})
+		},
+	}
+	f.register(c, query.RefBulk)
+	c.Flags().DurationVar(&interval, "interval", 0, "interval width, e.g. 100ms (default: 1, 2 or 5 × 10^k, at most 50 intervals)")
+	c.Flags().Float64SliceVar(&at, "at", nil, "also report bytes acknowledged this many seconds after --ref (repeatable)")
+	c.Flags().Int64Var(&toBytes, "bytes", 0, "report the time until this many bytes were acknowledged")
+	return c
 }

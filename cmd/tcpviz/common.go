@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
@@ -31,10 +31,12 @@ func (f *analysisFlags) options() (tcpanalysis.Options, error) {
 	return tcpanalysis.Options{Flows: flows.Options{WScale: f.wscale, NoFold: f.noFold}}, nil
 }
 
-// inputError marks errors caused by the user's input files: exit status 2.
+// inputError marks errors caused by the user's input files (unreadable,
+// not a capture, no such connection in it): exit status 2.
 func inputError(err error) error {
 	var fe *capture.FrameError
-	if errors.As(err, &fe) || errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) {
+	if errors.As(err, &fe) || errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) ||
+		errors.Is(err, query.ErrNoMatch) || errors.Is(err, query.ErrNoConn) {
 		return &exitError{code: 2, err: err}
 	}
 	return err
@@ -46,23 +48,15 @@ func (e *env) analyze(path string, opts tcpanalysis.Options) (*tcpanalysis.Repor
 	if err != nil {
 		return nil, inputError(err)
 	}
-	for _, w := range rep.Warnings {
+	e.warn(query.Warnings(rep))
+	return rep, nil
+}
+
+// warn prints warnings to stderr, one line each.
+func (e *env) warn(ws []query.Warning) {
+	for _, w := range ws {
 		fmt.Fprintln(e.stderr, "warning:", w)
 	}
-	for _, r := range rep.Conns {
-		for d := range r.Dir {
-			if n := r.Dir[d].AckedUnseen; n > 0 {
-				fmt.Fprintf(e.stderr, "warning: %s conn %d: %d ACKs acknowledge %s data the capture never saw (dropped by the capture, or sent past it)\n", path, r.Conn.Index, n, flowsDir(d))
-			}
-		}
-	}
-	if n := rep.Stats.TimeBackwards; n > 0 {
-		fmt.Fprintf(e.stderr, "warning: %s: %d frames are stamped earlier than the frame before them; analysed in file order\n", path, n)
-	}
-	if st := rep.Stats; st.Frames > 0 && st.Last.Sub(st.First) > 30*24*time.Hour {
-		fmt.Fprintf(e.stderr, "warning: %s: the capture spans %.0f days between its first and last frame: a timestamp may jump\n", path, st.Last.Sub(st.First).Hours()/24)
-	}
-	return rep, nil
 }
 
 // writeFileAtomic writes data produced by write to path through a
@@ -87,19 +81,4 @@ func writeFileAtomic(path string, write func(f *os.File) error) error {
 		return err
 	}
 	return os.Rename(name, path)
-}
-
-// wscaleString formats a shift for tables: empty when unknown.
-func wscaleString(h *flows.Half) string {
-	if h.WScale < 0 {
-		return ""
-	}
-	return fmt.Sprint(h.WScale)
-}
-
-func flowsDir(d int) string {
-	if d == 0 {
-		return "a→b"
-	}
-	return "b→a"
 }

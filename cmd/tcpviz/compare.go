@@ -15,200 +15,217 @@ import (
 	"github.com/tcpviz/tcpviz/compare"
 	"github.com/tcpviz/tcpviz/pep"
 	"github.com/tcpviz/tcpviz/plot"
-	"github.com/tcpviz/tcpviz/tcpanalysis"
+	"github.com/tcpviz/tcpviz/query"
 )
 
-var compareMetrics = []string{"seq", "rtt", "tput", "window", "inflight", "retrans"}
-
-func init() {
-	addCommand(func(e *env) *cobra.Command {
-		var af analysisFlags
-		var metric, align, layout, out, dir string
-		var from, to float64
-		var at []float64
-		var toBytes int64
-		var interval, pathRTT time.Duration
-		var pepMode bool
-		c := &cobra.Command{
-			Use:   "compare LABEL=FILE[#conn]...",
-			Short: "compare runs side by side: one series on shared axes, and a summary table with ratios to the first run",
-			Long: `compare analyses one connection per run (LABEL=FILE, or LABEL=FILE#N for
-connection N; default the one that carried most data) and draws the same
-series for all of them on one set of axes (--layout overlay) or as small
-multiples with shared axes (--layout grid), aligned at --align: bulk (the
-first segment with ≥ 512 B payload, default), data (first data segment) or
-syn (connection start). Metrics: seq (highest sequence sent), rtt (ACK-method
-samples), tput (goodput per --interval), window (advertised rwnd), inflight
-(bytes in flight) and retrans (cumulative retransmissions).
+func newCompareCmd(e *env) *cobra.Command {
+	var af analysisFlags
+	var sf selFlags
+	var metric, layout, out string
+	var at []float64
+	var toBytes int64
+	var interval, pathRTT time.Duration
+	var pepMode bool
+	c := &cobra.Command{
+		Use:   "compare LABEL=FILE[#conn]...",
+		Short: "compare runs side by side: one series on shared axes, and a summary table with ratios to the first run",
+		Long: `compare analyses one connection per run (LABEL=FILE, or LABEL=FILE#N for
+connection N; default the matching one that carried most payload) and draws
+the same series for all of them on one set of axes (--layout overlay) or as
+small multiples with shared axes (--layout grid), aligned at --ref (alias
+--align): bulk (the first segment with ≥ 512 B payload, default), data
+(first data segment) or syn (connection start). Metrics (--metric):
+` + query.MetricNames() + ` (tput = goodput per --interval; docs/metrics.md).
 
 It always prints the summary table: slow-start end, bytes acknowledged 1, 5,
-10 s (and --at T) after the reference point, time to --bytes N, RTT p50/p95
-per method, goodput and events by class, each with its ratio to the first
-label (docs/metrics.md#compare).`,
-			Example: `  tcpviz compare nopep=runs/pep-off_window-20KB/client.pcap pep=runs/pep-on_window-20KB/client.pcap -o seq.png
+10 s (those some run lasted; and --at T) after the reference point, time to
+--bytes N, RTT p50/p95 per method, goodput and events by class, each with its
+ratio to the first label (docs/metrics.md#compare). -o x.csv writes the
+series: label, metric, t_s (since the run's capture's first frame), ref_t_s
+(since the reference point), value.` + selectionHelp,
+		Example: `  tcpviz compare nopep=runs/pep-off_window-20KB/client.pcap pep=runs/pep-on_window-20KB/client.pcap -o seq.png
   tcpviz compare a=x.pcap#2 b=y.pcap --metric rtt --layout grid --from 0 --to 10 -o rtt.svg`,
-			Args: cobra.MinimumNArgs(1),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				okMetric := false
-				for _, m := range compareMetrics {
-					okMetric = okMetric || m == metric
-				}
-				if !okMetric {
-					return fmt.Errorf("--metric %q: want one of %s", metric, strings.Join(compareMetrics, ", "))
-				}
-				if layout != "overlay" && layout != "grid" {
-					return fmt.Errorf("--layout %q: want overlay or grid", layout)
-				}
-				var runs []compare.Run
-				for _, a := range args {
-					sp, err := compare.ParseSpec(a)
-					if err != nil {
-						return err
-					}
-					cf := connFlags{conn: sp.Conn, dir: dir}
-					_, r, d, err := e.analyzeOne(sp.File, &af, &cf)
-					if err != nil {
-						return err
-					}
-					ref, err := compare.RefTime(r, d, align)
-					if err != nil {
-						return err
-					}
-					runs = append(runs, compare.Run{Spec: sp, Result: r, Dir: d, Ref: ref})
-				}
-				// The summary table, always.
-				rows := compare.Summary(runs, at, toBytes)
-				head := []string{"metric", "unit"}
-				for i, r := range runs {
-					if i == 0 {
-						head = append(head, r.Label)
-					} else {
-						head = append(head, r.Label, "× "+runs[0].Label)
-					}
-				}
-				table := [][]string{head}
-				for _, row := range rows {
-					line := []string{row.Metric, row.Unit}
-					for i, v := range row.Values {
-						line = append(line, compare.Format(v, row.Unit))
-						if i > 0 {
-							rt := compare.Ratio(v, row.Values[0])
-							s := "–"
-							if !math.IsNaN(rt) {
-								s = strconv.FormatFloat(rt, 'f', 2, 64) + "×"
-							}
-							line = append(line, s)
-						}
-					}
-					table = append(table, line)
-				}
-				if err := writeAligned(e.stdout, table); err != nil {
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			m, err := query.ParseMetric(metric)
+			if err != nil {
+				return fmt.Errorf("--metric: %w", err)
+			}
+			if layout != "overlay" && layout != "grid" {
+				return fmt.Errorf("--layout %q: want overlay or grid", layout)
+			}
+			if _, err := af.options(); err != nil {
+				return err
+			}
+			sel, err := sf.selection()
+			if err != nil {
+				return err
+			}
+			if sel.Conn >= 0 {
+				return fmt.Errorf("--conn: name each run's connection as LABEL=FILE#N")
+			}
+			if k, err := checkOut(out, true); err != nil {
+				return err
+			} else if k == outRows && strings.ToLower(filepath.Ext(out)) == ".json" {
+				return fmt.Errorf("-o %s: compare writes its series as .csv", out)
+			}
+			if interval < 0 {
+				return fmt.Errorf("--interval %v: want a positive duration", interval)
+			}
+			var specs []compare.Spec
+			for _, a := range args {
+				sp, err := compare.ParseSpec(a)
+				if err != nil {
 					return err
 				}
-				for _, r := range runs {
-					fmt.Fprintf(e.stdout, "%s: %s conn %d, data %s, aligned at %s (%.3f s after its first packet)\n",
-						r.Label, r.File, r.Result.Conn.Index, plot.Endpoints(r.Result.Conn, r.Dir), alignName(align), r.Ref.Sub(r.Result.Conn.First).Seconds())
+				specs = append(specs, sp)
+			}
+			var runs []compare.Run
+			var views []*query.View
+			for _, sp := range specs {
+				s := sel
+				s.Conn = sp.Conn
+				v, err := e.view(sp.File, &af, s, query.Options{Interval: interval}, false)
+				if err != nil {
+					return err
 				}
-				if pepMode {
-					for _, r := range runs {
-						pk, err := pep.Evidence(r.File, r.Result.Conn.Index)
-						if err != nil {
-							return inputError(err)
+				views = append(views, v)
+				runs = append(runs, compare.Run{Spec: sp, Result: v.Conn, Dir: v.Dir, Ref: v.Ref})
+			}
+			// One goodput interval for every run: the finest default.
+			if interval <= 0 {
+				w := views[0].Interval
+				for _, v := range views {
+					w = min(w, v.Interval)
+				}
+				for _, v := range views {
+					v.Interval = w
+				}
+			}
+			// The summary table, always.
+			rows := compare.Summary(runs, at, toBytes)
+			head := []string{"metric", "unit"}
+			for i, r := range runs {
+				if i == 0 {
+					head = append(head, r.Label)
+				} else {
+					head = append(head, r.Label, "× "+runs[0].Label)
+				}
+			}
+			table := [][]string{head}
+			for _, row := range rows {
+				line := []string{row.Metric, row.Unit}
+				for i, v := range row.Values {
+					line = append(line, compare.Format(v, row.Unit))
+					if i > 0 {
+						rt := compare.Ratio(v, row.Values[0])
+						s := "–"
+						if !math.IsNaN(rt) {
+							s = strconv.FormatFloat(rt, 'f', 2, 64) + "×"
 						}
-						v := pep.DetectWith(r.Result, r.Dir, pep.Options{PathRTT: pathRTT, Packets: pk})
-						if err := writeVerdict(e.stdout, " for "+r.Label, v, pathRTT); err != nil {
-							return err
-						}
+						line = append(line, s)
 					}
 				}
-				if out == "" {
-					return nil
-				}
-				series := compareSeries(runs, metric, interval, secs(from), secs(to))
-				ext := strings.ToLower(filepath.Ext(out))
-				if ext == ".csv" {
-					return writeFileAtomic(out, func(f *os.File) error { return writeCompareCSV(f, metric, series) })
-				}
-				format := plot.FormatOf(out)
-				if format == "" {
-					return fmt.Errorf("unknown output format %q: use .png, .svg, .pdf or .csv", ext)
-				}
-				xl := "time since " + alignName(align) + " (s)"
-				yl := map[string]string{"seq": "highest sequence sent (bytes)", "rtt": "ACK RTT (ms)", "tput": "goodput (kbit/s)",
-					"window": "receive window (bytes)", "inflight": "bytes in flight", "retrans": "retransmissions (cumulative)"}[metric]
-				title := fmt.Sprintf("%s: %s", metric, joinLabels(runs))
-				var fig interface{ Save(io.Writer, string) error }
-				if layout == "overlay" {
-					p, err := plot.XY(title, xl, yl, series)
+				table = append(table, line)
+			}
+			if err := writeAligned(e.stdout, table); err != nil {
+				return err
+			}
+			for _, r := range runs {
+				fmt.Fprintf(e.stdout, "%s: %s conn %d, data %s, aligned at %s (%.3f s after its first packet)\n",
+					r.Label, r.File, r.Result.Conn.Index, plot.Endpoints(r.Result.Conn, r.Dir), sel.Ref.Describe(), r.Ref.Sub(r.Result.Conn.First).Seconds())
+			}
+			if pepMode {
+				for _, r := range runs {
+					pk, err := pep.Evidence(r.File, r.Result.Conn.Index)
 					if err != nil {
+						return inputError(err)
+					}
+					v := pep.DetectWith(r.Result, r.Dir, pep.Options{PathRTT: pathRTT, Packets: pk})
+					if err := writeVerdict(e.stdout, " for "+r.Label, v, pathRTT); err != nil {
 						return err
 					}
-					fig = plot.Figure{P: p}
-				} else {
-					g := plot.GridFigure{Cols: min(len(series), 2)}
-					lo, hi := math.Inf(1), math.Inf(-1)
-					for _, s := range series {
-						for _, y := range s.Y {
-							lo, hi = math.Min(lo, y), math.Max(hi, y)
-						}
-					}
-					xlo, xhi := math.Inf(1), math.Inf(-1)
-					for _, s := range series {
-						for _, x := range s.X {
-							xlo, xhi = math.Min(xlo, x), math.Max(xhi, x)
-						}
-					}
-					if to > 0 {
-						xlo, xhi = from, to
-					}
-					for i, s := range series {
-						p, err := plot.XY(s.Name, xl, yl, []plot.Named{{Name: s.Name, X: s.X, Y: s.Y, Scatter: s.Scatter, Step: s.Step, Color: plot.Colour(i)}})
-						if err != nil {
-							return err
-						}
-						// Shared axes, with room for the legend at the top.
-						if r := hi - lo; !math.IsInf(lo, 0) && r >= 0 {
-							p.Y.Min, p.Y.Max = lo-0.03*r, hi+0.18*r
-						}
-						if r := xhi - xlo; !math.IsInf(xlo, 0) && r >= 0 {
-							p.X.Min, p.X.Max = xlo-0.02*r, xhi+0.02*r
-						}
-						g.Plots = append(g.Plots, p)
-					}
-					fig = g
 				}
-				if err := writeFileAtomic(out, func(f *os.File) error { return fig.Save(f, format) }); err != nil {
+			}
+			if out == "" {
+				return nil
+			}
+			ext := strings.ToLower(filepath.Ext(out))
+			if ext == ".csv" {
+				if err := writeFileAtomic(out, func(f *os.File) error { return writeCompareCSV(f, runs, views, m) }); err != nil {
 					return err
 				}
 				fmt.Fprintln(e.stdout, out)
 				return nil
-			},
-		}
-		af.register(c)
-		c.Flags().StringVar(&metric, "metric", "seq", "series to compare: "+strings.Join(compareMetrics, ", "))
-		c.Flags().StringVar(&align, "align", "bulk", "align runs at bulk (first segment with ≥ 512 B payload), data (first data segment) or syn (connection start)")
-		c.Flags().StringVar(&layout, "layout", "overlay", "overlay (one set of axes) or grid (small multiples, shared axes)")
-		c.Flags().StringVar(&dir, "dir", "", "data direction a2b or b2a (default: the direction with more data)")
-		c.Flags().Float64Var(&from, "from", 0, "start of the x range, seconds after the reference point")
-		c.Flags().Float64Var(&to, "to", 0, "end of the x range, seconds (0: the end)")
-		c.Flags().Float64SliceVar(&at, "at", nil, "also report bytes acknowledged this many seconds after the reference point")
-		c.Flags().Int64Var(&toBytes, "bytes", 0, "report the time until this many bytes were acknowledged")
-		c.Flags().DurationVar(&interval, "interval", 0, "goodput interval for --metric tput (default 1s, or 1/20 of the shortest connection under 20 s)")
-		c.Flags().StringVarP(&out, "output", "o", "", "figure (.png, .svg, .pdf) or the series as .csv")
-		c.Flags().BoolVar(&pepMode, "pep", false, "also print, per run, the evidence for or against a split-TCP PEP (see 'tcpviz rtt --help')")
-		c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known, for --pep")
-		return c
-	})
-}
-
-func alignName(a string) string {
-	switch a {
-	case "syn":
-		return "the connection's first packet"
-	case "data":
-		return "the first data segment"
+			}
+			var series []plot.Named
+			for i, v := range views {
+				s := v.Series(m)
+				series = append(series, plot.Named{Name: runs[i].Label, Step: !m.Samples(), Scatter: m.Samples(), X: s.X(v.Ref), Y: s.Y()})
+			}
+			format := plot.FormatOf(out)
+			xl := "time since " + sel.Ref.Describe() + " (s)"
+			yl := m.Label()
+			title := fmt.Sprintf("%s: %s", m, joinLabels(runs))
+			var fig interface{ Save(io.Writer, string) error }
+			if layout == "overlay" {
+				p, err := plot.XY(title, xl, yl, series)
+				if err != nil {
+					return err
+				}
+				fig = plot.Figure{P: p}
+			} else {
+				g := plot.GridFigure{Cols: min(len(series), 2)}
+				lo, hi := math.Inf(1), math.Inf(-1)
+				for _, s := range series {
+					for _, y := range s.Y {
+						lo, hi = math.Min(lo, y), math.Max(hi, y)
+					}
+				}
+				xlo, xhi := math.Inf(1), math.Inf(-1)
+				for _, s := range series {
+					for _, x := range s.X {
+						xlo, xhi = math.Min(xlo, x), math.Max(xhi, x)
+					}
+				}
+				if sel.To > 0 {
+					xlo, xhi = sel.From.Seconds(), sel.To.Seconds()
+				}
+				for i, s := range series {
+					p, err := plot.XY(s.Name, xl, yl, []plot.Named{{Name: s.Name, X: s.X, Y: s.Y, Scatter: s.Scatter, Step: s.Step, Color: plot.Colour(i)}})
+					if err != nil {
+						return err
+					}
+					// Shared axes, with room for the legend at the top.
+					if r := hi - lo; !math.IsInf(lo, 0) && r >= 0 {
+						p.Y.Min, p.Y.Max = lo-0.03*r, hi+0.18*r
+					}
+					if r := xhi - xlo; !math.IsInf(xlo, 0) && r >= 0 {
+						p.X.Min, p.X.Max = xlo-0.02*r, xhi+0.02*r
+					}
+					g.Plots = append(g.Plots, p)
+				}
+				fig = g
+			}
+			if err := writeFileAtomic(out, func(f *os.File) error { return fig.Save(f, format) }); err != nil {
+				return err
+			}
+			fmt.Fprintln(e.stdout, out)
+			return nil
+		},
 	}
-	return "the first bulk segment"
+	af.register(c)
+	sf.register(c, query.RefBulk)
+	c.Flags().StringVar(&sf.ref, "align", query.RefBulk.String(), "alias of --ref: align runs at bulk, data or syn")
+	c.Flags().StringVar(&metric, "metric", "seq", "series to compare: "+query.MetricNames()+" (tput: goodput)")
+	c.Flags().StringVar(&layout, "layout", "overlay", "overlay (one set of axes) or grid (small multiples, shared axes)")
+	c.Flags().Float64SliceVar(&at, "at", nil, "also report bytes acknowledged this many seconds after the reference point")
+	c.Flags().Int64Var(&toBytes, "bytes", 0, "report the time until this many bytes were acknowledged")
+	c.Flags().DurationVar(&interval, "interval", 0, "goodput interval for --metric goodput/throughput (default: the finest of the runs' 1-2-5 defaults)")
+	c.Flags().StringVarP(&out, "output", "o", "", "figure (.png, .svg, .pdf) or the series as .csv")
+	c.Flags().BoolVar(&pepMode, "pep", false, "also print, per run, the evidence for or against a split-TCP PEP (see 'tcpviz rtt --help')")
+	c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known, for --pep")
+	return c
 }
 
 func joinLabels(runs []compare.Run) string {
@@ -219,81 +236,14 @@ func joinLabels(runs []compare.Run) string {
 	return strings.Join(l, " vs ")
 }
 
-// compareSeries extracts one metric per run, x in seconds after the run's
-// reference point, limited to [from, to].
-func compareSeries(runs []compare.Run, metric string, interval, from, to time.Duration) []plot.Named {
-	in := func(d time.Duration) bool { return d >= from && (to <= 0 || d <= to) }
-	var out []plot.Named
-	w := interval
-	if metric == "tput" && w <= 0 {
-		w = time.Second
-		for _, r := range runs {
-			if dur := r.Result.Conn.Duration(); dur < 20*time.Second {
-				w = min(w, max(dur/20, time.Millisecond))
-			}
-		}
-	}
-	for _, r := range runs {
-		s := plot.Named{Name: r.Label, Step: metric != "rtt", Scatter: metric == "rtt"}
-		add := func(t time.Duration, v float64) {
-			if in(t) {
-				s.X, s.Y = append(s.X, t.Seconds()), append(s.Y, v)
-			}
-		}
-		res, d := r.Result, r.Dir
-		switch metric {
-		case "seq":
-			var high int64
-			for _, p := range res.Series.Segs[d] {
-				if p.Payload > 0 && p.End-1 > high {
-					high = p.End - 1
-					add(p.Time.Sub(r.Ref), float64(high))
-				}
-			}
-		case "rtt":
-			for _, x := range res.RTT {
-				if x.Method == tcpanalysis.MethodACK && x.Dir == d {
-					add(x.Time.Sub(r.Ref), x.RTT.Seconds()*1000)
-				}
-			}
-		case "tput":
-			off := r.Ref.Sub(res.Conn.First)
-			bins, _ := tcpanalysis.Bins(res, d, w) // nil past MaxBins: the run shows no series
-			for _, b := range bins {
-				add(b.Start-off, float64(b.Acked)*8/w.Seconds()/1000)
-			}
-		case "window":
-			for _, p := range res.Series.Window[d] {
-				if p.RwndKnown {
-					add(p.Time.Sub(r.Ref), float64(p.Rwnd))
-				}
-			}
-		case "inflight":
-			for _, p := range res.Series.Window[d] {
-				if p.FlightValid {
-					add(p.Time.Sub(r.Ref), float64(p.InFlight))
-				}
-			}
-		case "retrans":
-			n := 0
-			for _, ev := range res.Events {
-				if ev.Dir == d && ev.Class.IsRetransmission() {
-					n++
-					add(ev.Time.Sub(r.Ref), float64(n))
-				}
-			}
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
-func writeCompareCSV(w io.Writer, metric string, series []plot.Named) error {
+// writeCompareCSV writes metric m of every run (schema tcpviz.compare/2,
+// docs/schema.md#compare).
+func writeCompareCSV(w io.Writer, runs []compare.Run, views []*query.View, m query.Metric) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"label", "metric", "t_s", "value"})
-	for _, s := range series {
-		for i := range s.X {
-			cw.Write([]string{s.Name, metric, strconv.FormatFloat(s.X[i], 'f', 6, 64), strconv.FormatFloat(s.Y[i], 'f', 3, 64)})
+	cw.Write([]string{"label", "metric", "t_s", "ref_t_s", "value"})
+	for i, v := range views {
+		for _, p := range v.Series(m).Points {
+			cw.Write([]string{runs[i].Label, m.String(), fsecs(v.CaptureS(p.Time)), fsecs(v.RefS(p.Time)), strconv.FormatFloat(p.V, 'f', 3, 64)})
 		}
 	}
 	cw.Flush()

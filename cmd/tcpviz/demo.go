@@ -1,8 +1,8 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -13,29 +13,27 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tcpviz/tcpviz"
 	"github.com/tcpviz/tcpviz/plot"
-	"github.com/tcpviz/tcpviz/tcpanalysis"
+	"github.com/tcpviz/tcpviz/query"
 )
 
-func init() {
-	addCommand(func(e *env) *cobra.Command {
-		var out string
-		c := &cobra.Command{
-			Use:   "demo",
-			Short: "analyse the captures shipped with tcpviz and write every plot into a folder",
-			Long: `demo runs tcpviz on the captures embedded in the binary (testdata/ of the
+func newDemoCmd(e *env) *cobra.Command {
+	var out string
+	c := &cobra.Command{
+		Use:   "demo",
+		Short: "analyse the captures shipped with tcpviz and write every plot into a folder",
+		Long: `demo runs tcpviz on the captures embedded in the binary (testdata/ of the
 source tree): a synthetic 600 ms-RTT transfer with a fast retransmit and an
 RTO, the satellite testbed's client captures with and without a split-TCP PEP,
 and a small ns-3 MANET campaign (AODV vs OLSR). For each capture it writes the
 connection table (CSV) and the time-sequence graph of its largest connection
 into the output folder, and prints every path it wrote.`,
-			Args: cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, args []string) error {
-				return runDemo(e, out)
-			},
-		}
-		c.Flags().StringVarP(&out, "out", "o", "tcpviz-demo", "output folder")
-		return c
-	})
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runDemo(e, out)
+		},
+	}
+	c.Flags().StringVarP(&out, "out", "o", "tcpviz-demo", "output folder")
+	return c
 }
 
 func runDemo(e *env, out string) error {
@@ -71,36 +69,29 @@ func runDemo(e *env, out string) error {
 		if err := copyOut(name, src); err != nil {
 			return err
 		}
-		rep, err := tcpanalysis.AnalyzeFile(src, tcpanalysis.Options{})
+		// One analysis through the selection layer: every connection for
+		// the table, and the series of the largest one, in the direction
+		// of its data, for the Stevens graph.
+		v, err := query.Analyze(src, query.All(), query.Options{})
+		if errors.Is(err, query.ErrNoMatch) {
+			continue // no TCP in this capture
+		}
 		if err != nil {
 			return fmt.Errorf("demo capture %s: %w", name, err)
 		}
-		rep.File = name
+		v.File, v.Report.File = name, name
 		csvPath := filepath.Join(out, base+".flows.csv")
 		err = writeFileAtomic(csvPath, func(f *os.File) error {
-			return writeFlowsCSV(f, []flowsFile{newFlowsFile(name, rep, false)})
+			return writeFlowsCSV(f, []flowsFile{newFlowsFile(name, v.Report, false)})
 		})
 		if err != nil {
 			return err
 		}
 		fmt.Fprintln(e.stdout, csvPath)
-		// The Stevens graph of the connection that carried most data, in
-		// the direction of the data.
-		var cf connFlags
-		cf.conn = -1
-		r, d, err := cf.pick(rep, io.Discard)
-		if err != nil {
-			continue // no TCP in this capture
-		}
-		idx := r.Conn.Index
-		rep2, err := tcpanalysis.AnalyzeFile(src, tcpanalysis.Options{Keep: func(i int) bool { return i == idx }})
-		if err != nil {
-			return err
-		}
-		rep2.File = name
+		idx, d := v.Conn.Conn.Index, v.Dir
 		pngPath := filepath.Join(out, fmt.Sprintf("%s.conn%d.%s.seq.png", base, idx, d))
-		p := plot.TimeSeqOptions{Dir: d, Title: fmt.Sprintf("%s — conn %d: %s", name, idx, plot.Endpoints(r.Conn, d))}
-		if err := writeSeq(pngPath, rep2, rep2.Conns[idx], p); err != nil {
+		p := plot.TimeSeqOptions{Dir: d, Title: fmt.Sprintf("%s — conn %d: %s", name, idx, plot.Endpoints(v.Conn.Conn, d))}
+		if err := writeSeq(pngPath, v, p); err != nil {
 			return err
 		}
 		fmt.Fprintln(e.stdout, pngPath)

@@ -199,79 +199,77 @@ type flowsFile struct {
 	Conns    []flowRow `json:"conns"`
 }
 
-func init() {
-	addCommand(func(e *env) *cobra.Command {
-		var af analysisFlags
-		var asJSON, asCSV bool
-		var out string
-		c := &cobra.Command{
-			Use:   "flows FILE...",
-			Short: "list every TCP connection with per-direction packets, bytes, retransmitted bytes and goodput",
-			Long: `flows lists the TCP connections of each capture, like 'tshark -q -z conv,tcp',
+func newFlowsCmd(e *env) *cobra.Command {
+	var af analysisFlags
+	var asJSON, asCSV bool
+	var out string
+	c := &cobra.Command{
+		Use:   "flows FILE...",
+		Short: "list every TCP connection with per-direction packets, bytes, retransmitted bytes and goodput",
+		Long: `flows lists the TCP connections of each capture, like 'tshark -q -z conv,tcp',
 plus unique and retransmitted bytes, goodput, handshake and window scale.
 Side a is the side that sent the SYN (or the first packet when no SYN was
 captured). Columns and units are documented in docs/schema.md; every metric in
 docs/metrics.md. FILE may be pcap or pcapng, gzip- or zstd-compressed, or - for
 standard input.`,
-			Example: `  tcpviz flows run.pcap
+		Example: `  tcpviz flows run.pcap
   tcpviz flows --csv -o flows.csv campaign/*.pcap.gz`,
-			Args: cobra.MinimumNArgs(1),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				if asJSON && asCSV {
-					return fmt.Errorf("choose one of --json and --csv")
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if asJSON && asCSV {
+				return fmt.Errorf("choose one of --json and --csv")
+			}
+			// -o chooses the format by its extension unless a flag did.
+			if out != "" && !asJSON && !asCSV {
+				switch strings.ToLower(filepath.Ext(out)) {
+				case ".csv":
+					asCSV = true
+				case ".json":
+					asJSON = true
+				case ".txt", ".md", "":
+				default:
+					return fmt.Errorf("-o %s: unknown format; use .csv, .json or .txt", out)
 				}
-				// -o chooses the format by its extension unless a flag did.
-				if out != "" && !asJSON && !asCSV {
-					switch strings.ToLower(filepath.Ext(out)) {
-					case ".csv":
-						asCSV = true
-					case ".json":
-						asJSON = true
-					case ".txt", ".md", "":
-					default:
-						return fmt.Errorf("-o %s: unknown format; use .csv, .json or .txt", out)
-					}
-				}
-				opts, err := af.options()
+			}
+			opts, err := af.options()
+			if err != nil {
+				return err
+			}
+			var files []flowsFile
+			for _, path := range args {
+				rep, err := e.analyze(path, opts)
 				if err != nil {
 					return err
 				}
-				var files []flowsFile
-				for _, path := range args {
-					rep, err := e.analyze(path, opts)
-					if err != nil {
-						return err
-					}
-					files = append(files, newFlowsFile(path, rep, asJSON))
-					for _, r := range rep.Conns {
-						if r.Conn.Half[0].WScale < 0 || r.Conn.Half[1].WScale < 0 {
-							fmt.Fprintf(e.stderr, "note: %s conn %d: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, r.Conn.Index)
-						}
+				files = append(files, newFlowsFile(path, rep, asJSON))
+				for _, r := range rep.Conns {
+					if r.Conn.Half[0].WScale < 0 || r.Conn.Half[1].WScale < 0 {
+						fmt.Fprintf(e.stderr, "note: %s conn %d: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, r.Conn.Index)
 					}
 				}
-				write := func(w io.Writer) error {
-					switch {
-					case asJSON:
-						enc := json.NewEncoder(w)
-						enc.SetIndent("", "  ")
-						return enc.Encode(map[string]any{"schema": flowsSchema, "files": files})
-					case asCSV:
-						return writeFlowsCSV(w, files)
-					}
-					return writeFlowsTable(w, files)
+			}
+			write := func(w io.Writer) error {
+				switch {
+				case asJSON:
+					enc := json.NewEncoder(w)
+					enc.SetIndent("", "  ")
+					return enc.Encode(map[string]any{"schema": flowsSchema, "files": files})
+				case asCSV:
+					return writeFlowsCSV(w, files)
 				}
-				if out != "" {
-					return writeFileAtomic(out, func(f *os.File) error { return write(f) })
-				}
-				return write(e.stdout)
-			},
-		}
-		af.register(c)
-		c.Flags().BoolVar(&asJSON, "json", false, "write JSON (schema "+flowsSchema+")")
-		c.Flags().BoolVar(&asCSV, "csv", false, "write CSV (schema "+flowsSchema+")")
-		c.Flags().StringVarP(&out, "output", "o", "", "write to this file (atomically) instead of standard output")
-		return c
-	})
+				return writeFlowsTable(w, files)
+			}
+			if out != "" {
+				return writeFileAtomic(out, func(f *os.File) error { return write(f) })
+			}
+			return write(e.stdout)
+		},
+	}
+	af.register(c)
+	c.Flags().BoolVar(&asJSON, "json", false, "write JSON (schema "+flowsSchema+")")
+	c.Flags().BoolVar(&asCSV, "csv", false, "write CSV (schema "+flowsSchema+")")
+	c.Flags().StringVarP(&out, "output", "o", "", "write to this file (atomically) instead of standard output")
+	return c
 }
 
 func newFlowsFile(path string, rep *tcpanalysis.Report, withJSON bool) flowsFile {

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/tcpviz/tcpviz/campaign"
+	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/stats"
 )
 
@@ -59,13 +60,12 @@ func (f *goodputFlags) registerTables(c *cobra.Command) {
 	c.Flags().StringVar(&f.tablesCSV, "tables-csv", "", "also write the tables as PREFIX.groups.csv and PREFIX.pairs.csv")
 }
 
-func init() {
-	addCommand(func(e *env) *cobra.Command {
-		var f goodputFlags
-		c := &cobra.Command{
-			Use:   "goodput PATH...",
-			Short: "batch goodput per flow over a campaign of captures, with per-group CIs and paired tests",
-			Long: `goodput analyses every capture under PATH (files, directories searched for
+func newGoodputCmd(e *env) *cobra.Command {
+	var f goodputFlags
+	c := &cobra.Command{
+		Use:   "goodput PATH...",
+		Short: "batch goodput per flow over a campaign of captures, with per-group CIs and paired tests",
+		Long: `goodput analyses every capture under PATH (files, directories searched for
 *.pcap/*.pcapng[.gz|.zst], globs) in parallel and writes one row per flow:
 goodput bytes (unique payload bytes delivered to the receiver,
 docs/metrics.md#goodput) and goodput in kbit/s, plus the campaign labels.
@@ -90,45 +90,70 @@ ties, exact for n <= 50), and how many differences were positive.
 
 One unreadable capture does not stop the batch: it is listed on standard error
 and the exit status is 3 ("partial").`,
-			Example: `  tcpviz goodput ../shared/ns3 --labels '{transport}-{protocol}-r{seed}-{node}-{dev}.pcap' --group protocol --pair seed --end 100
+		Example: `  tcpviz goodput ../shared/ns3 --labels '{transport}-{protocol}-r{seed}-{node}-{dev}.pcap' --group protocol --pair seed --end 100
   tcpviz goodput campaign/ --manifest runs.csv --csv -o flows.csv --shard 3/8
-  tcpviz goodput stats shard-*.csv --group protocol --pair seed`,
-			Args: cobra.MinimumNArgs(1),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				return runGoodput(e, &f, args)
-			},
-		}
-		fl := c.Flags()
-		fl.StringVar(&f.labels, "labels", "", "label pattern matched against the end of each path, e.g. '{protocol}/run{seed}/{prefix}-{node}-{dev}.pcap'")
-		fl.StringVar(&f.manifest, "manifest", "", "CSV with a 'file' column and one column per label")
-		fl.IntVar(&f.port, "port", 0, "only flows with this port on either side")
-		fl.StringVar(&f.dir, "dir", "auto", "data direction per connection: auto (the one that delivered more), ab (from the SYN sender) or ba")
-		fl.Int64Var(&f.minBytes, "min-bytes", 0, "drop flows that delivered fewer goodput bytes")
-		fl.Float64Var(&f.end, "end", 0, "end every flow's goodput interval at this capture time in seconds since the epoch (the simulation end for ns-3); default: its last packet")
-		fl.BoolVar(&f.asCSV, "csv", false, "write rows as CSV (schema "+goodputSchema+")")
-		fl.BoolVar(&f.asJSON, "json", false, "write rows as JSON")
-		fl.StringVar(&f.parquetOut, "parquet", "", "also write the rows as Parquet to this file")
-		fl.StringVarP(&f.out, "output", "o", "", "write the rows to this file (atomically) instead of standard output")
-		fl.IntVar(&f.jobs, "jobs", 0, "captures analysed at once (default: all cores)")
-		fl.StringVar(&f.starts, "starts", "", "CSV of application start times per flow (src|src_ip, sport|src_port, dst|dst_ip, dport|dst_port, start_s, label columns): goodput intervals start there, e.g. ns-3's groundtruth-all.csv")
-		fl.StringArrayVar(&f.startsRename, "starts-rename", nil, "rename a --starts column to a label name, e.g. run=seed (repeatable)")
-		fl.StringVar(&f.shard, "shard", "", "analyse only part i of n of the runs (i/n, 1-based), e.g. a Slurm array task; merge with 'tcpviz goodput stats'")
-		f.registerTables(c)
-		c.AddCommand(goodputStatsCmd(e))
-		return c
-	})
+  tcpviz stats shard-*.csv --group protocol --pair seed`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if _, err := os.Stat("stats"); args[0] == "stats" && err != nil {
+				// The old sub-verb, when no file or directory is named stats.
+				fmt.Fprintln(e.stderr, "note: 'tcpviz goodput stats' is now 'tcpviz stats'")
+				return runStats(e, &f, args[1:])
+			}
+			return runGoodput(e, &f, args)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.labels, "labels", "", "label pattern matched against the end of each path, e.g. '{protocol}/run{seed}/{prefix}-{node}-{dev}.pcap'")
+	fl.StringVar(&f.manifest, "manifest", "", "CSV with a 'file' column and one column per label")
+	fl.IntVar(&f.port, "port", 0, "only flows with this port on either side")
+	fl.StringVar(&f.dir, "dir", "auto", "data direction per connection: "+query.DirNames+" (the one that delivered more); a = the SYN sender")
+	fl.Int64Var(&f.minBytes, "min-bytes", 0, "drop flows that delivered fewer goodput bytes")
+	fl.Float64Var(&f.end, "end", 0, "end every flow's goodput interval at this capture time in seconds since the epoch (the simulation end for ns-3); default: its last packet")
+	fl.BoolVar(&f.asCSV, "csv", false, "write rows as CSV (schema "+goodputSchema+")")
+	fl.BoolVar(&f.asJSON, "json", false, "write rows as JSON")
+	fl.StringVar(&f.parquetOut, "parquet", "", "also write the rows as Parquet to this file")
+	fl.StringVarP(&f.out, "output", "o", "", "write the rows to this file (atomically) instead of standard output")
+	fl.IntVar(&f.jobs, "jobs", 0, "captures analysed at once (default: all cores)")
+	fl.StringVar(&f.starts, "starts", "", "CSV of application start times per flow (src|src_ip, sport|src_port, dst|dst_ip, dport|dst_port, start_s, label columns): goodput intervals start there, e.g. ns-3's groundtruth-all.csv")
+	fl.StringArrayVar(&f.startsRename, "starts-rename", nil, "rename a --starts column to a label name, e.g. run=seed (repeatable)")
+	fl.StringVar(&f.shard, "shard", "", "analyse only part i of n of the runs (i/n, 1-based), e.g. a Slurm array task; merge with 'tcpviz goodput stats'")
+	f.registerTables(c)
+	return c
+}
+
+// checkTables validates the table flags before anything is read.
+func (f *goodputFlags) checkTables() error {
+	if f.perRun != "sum" && f.perRun != "mean" {
+		return fmt.Errorf("--per-run %q: want sum or mean", f.perRun)
+	}
+	if !(f.level > 0 && f.level < 1) {
+		return fmt.Errorf("--level %g: want a confidence level between 0 and 1, e.g. 0.95", f.level)
+	}
+	if f.pair != "" && f.group == "" {
+		return fmt.Errorf("--pair %s needs --group", f.pair)
+	}
+	return nil
 }
 
 func runGoodput(e *env, f *goodputFlags, args []string) error {
 	if f.asCSV && f.asJSON {
 		return fmt.Errorf("choose one of --csv and --json")
 	}
-	o := campaign.Options{Port: f.port, Dir: f.dir, MinBytes: f.minBytes, End: f.end, Jobs: f.jobs}
-	switch f.dir {
-	case "auto", "ab", "ba":
-	default:
-		return fmt.Errorf("--dir %q: want auto, ab or ba", f.dir)
+	dir, err := query.ParseDir(f.dir)
+	if err != nil {
+		return fmt.Errorf("--dir: %w", err)
 	}
+	if f.port < 0 || f.port > 65535 {
+		return fmt.Errorf("--port %d: want 1-65535", f.port)
+	}
+	if err := f.checkTables(); err != nil {
+		return err
+	}
+	if f.jobs < 0 {
+		return fmt.Errorf("--jobs %d: want ≥ 0", f.jobs)
+	}
+	o := campaign.Options{Port: f.port, Dir: dir, MinBytes: f.minBytes, End: f.end, Jobs: f.jobs}
 	if f.shard != "" {
 		var i, n int
 		if _, err := fmt.Sscanf(f.shard, "%d/%d", &i, &n); err != nil || n < 1 || i < 1 || i > n {
@@ -193,7 +218,7 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 	for _, fe := range res.Failed {
 		fmt.Fprintf(e.stderr, "error: %s: %v\n", fe.File, fe.Err)
 	}
-	dirNote := map[string]string{"auto": "the direction that delivered more bytes", "ab": "from the SYN sender", "ba": "towards the SYN sender"}[f.dir]
+	dirNote := map[query.Dir]string{query.Auto: "the direction that delivered more bytes", query.AB: "from the SYN sender", query.BA: "towards the SYN sender"}[dir]
 	from := "each connection's first packet"
 	if f.starts != "" {
 		known := 0
@@ -218,6 +243,9 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 		if err := writeGoodputTables(e, f, res.Rows); err != nil {
 			return err
 		}
+	}
+	if len(res.Failed) > 0 && len(res.Failed) == len(res.Files) {
+		return &exitError{code: 2, err: fmt.Errorf("all %d captures failed", len(res.Files))}
 	}
 	if len(res.Failed) > 0 {
 		return &exitError{code: 3, err: fmt.Errorf("partial: %d of %d captures failed", len(res.Failed), len(res.Files))}
@@ -374,33 +402,47 @@ func writeGoodputTables(e *env, f *goodputFlags, rows []campaign.FlowRow) error 
 	return nil
 }
 
-// goodputStatsCmd merges per-flow CSVs (for example the shards of a cluster
+// newStatsCmd merges per-flow CSVs (for example the shards of a cluster
 // run) and prints the tables.
-func goodputStatsCmd(e *env) *cobra.Command {
+func newStatsCmd(e *env) *cobra.Command {
 	var f goodputFlags
 	c := &cobra.Command{
 		Use:   "stats FILE...",
-		Short: "merge per-flow goodput CSVs (e.g. shards) and print the per-group and paired tables",
-		Args:  cobra.MinimumNArgs(1),
+		Short: "merge per-flow goodput CSVs (e.g. shards of 'goodput --shard') and print the per-group and paired tables",
+		Long: `stats reads CSVs written by 'tcpviz goodput --csv' (for example one per
+--shard), and prints the per-group and paired tables that 'goodput --group'
+prints (formerly 'tcpviz goodput stats').`,
+		Example: `  tcpviz stats shard-*.csv --group protocol --pair seed`,
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if f.group == "" {
-				return fmt.Errorf("--group is required")
-			}
-			var rows []campaign.FlowRow
-			for _, path := range args {
-				rs, err := readGoodputCSV(path)
-				if err != nil {
-					return &exitError{code: 2, err: err}
-				}
-				rows = append(rows, rs...)
-			}
-			sort.SliceStable(rows, func(i, j int) bool { return rows[i].RunKey < rows[j].RunKey })
-			fmt.Fprintf(e.stderr, "goodput stats: %d flows from %d files\n", len(rows), len(args))
-			return writeGoodputTables(e, &f, rows)
+			return runStats(e, &f, args)
 		},
 	}
 	f.registerTables(c)
 	return c
+}
+
+func runStats(e *env, f *goodputFlags, args []string) error {
+	if f.group == "" {
+		return fmt.Errorf("--group is required")
+	}
+	if len(args) == 0 {
+		return fmt.Errorf("stats: name the per-flow CSVs to merge")
+	}
+	if err := f.checkTables(); err != nil {
+		return err
+	}
+	var rows []campaign.FlowRow
+	for _, path := range args {
+		rs, err := readGoodputCSV(path)
+		if err != nil {
+			return &exitError{code: 2, err: err}
+		}
+		rows = append(rows, rs...)
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].RunKey < rows[j].RunKey })
+	fmt.Fprintf(e.stderr, "stats: %d flows from %d files\n", len(rows), len(args))
+	return writeGoodputTables(e, f, rows)
 }
 
 // readGoodputCSV reads rows written by 'tcpviz goodput --csv'.

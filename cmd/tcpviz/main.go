@@ -1,8 +1,10 @@
 // Command tcpviz turns packet captures into TCP time-sequence, window, RTT,
 // retransmission and goodput series, plots them and compares runs.
 //
-// main only calls run; every verb lives in its own file and registers itself
-// with addCommand from an init function.
+// main only calls run; every verb lives in its own file and is listed once,
+// in commands. What a verb analyses (connection, direction, time range,
+// reference point, series) is decided by package query; cmd/tcpviz only
+// wires flags to it and writes the outputs.
 package main
 
 import (
@@ -17,8 +19,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// exitError carries a process exit status chosen by a verb (2 for bad input,
-// 3 for a partial batch).
+// exitError carries a process exit status chosen by a verb: 1 for a usage
+// error (the default for any other error), 2 for bad input, 3 for a
+// partial batch.
 type exitError struct {
 	code int
 	err  error
@@ -27,11 +30,22 @@ type exitError struct {
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
-// verbs is filled by the init functions of the verb files.
-var verbs []func(*env) *cobra.Command
-
-// addCommand registers a verb constructor; called from init in each verb file.
-func addCommand(f func(*env) *cobra.Command) { verbs = append(verbs, f) }
+// commands lists every verb, in the order 'tcpviz --help' shows them.
+func commands(e *env) []*cobra.Command {
+	return []*cobra.Command{
+		newFlowsCmd(e),
+		newSeqCmd(e),
+		newRTTCmd(e),
+		newRetransCmd(e),
+		newWindowCmd(e),
+		newTputCmd(e),
+		newCompareCmd(e),
+		newGoodputCmd(e),
+		newStatsCmd(e),
+		newDemoCmd(e),
+		newTestbedCmd(e),
+	}
+}
 
 // env is what a verb may touch: its output streams and the context that is
 // cancelled on Ctrl-C.
@@ -54,9 +68,7 @@ Every metric is defined in docs/metrics.md.`,
 	}
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
-	for _, f := range verbs {
-		root.AddCommand(f(e))
-	}
+	root.AddCommand(commands(e)...)
 	return root
 }
 

@@ -114,9 +114,9 @@ func TestSyntheticKnownValues(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
 		f := strings.Split(line, ",")
 		var v float64
-		fmt.Sscan(f[4], &v)
+		fmt.Sscan(f[5], &v)
 		if f[2] == "ack" && v != 600 && v != 640 {
-			t.Errorf("ACK RTT sample %s ms: the path is 600 ms, the receiver holds ACKs 40 ms at most", f[4])
+			t.Errorf("ACK RTT sample %s ms: the path is 600 ms, the receiver holds ACKs 40 ms at most", f[5])
 			break
 		}
 	}

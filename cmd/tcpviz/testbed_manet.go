@@ -13,10 +13,6 @@ import (
 	"github.com/tcpviz/tcpviz/testbed/manet"
 )
 
-func init() {
-	testbedSubs = append(testbedSubs, newTestbedManet)
-}
-
 // newTestbedManet builds `tcpviz testbed manet`: build the ns-3 scenario
 // once and run a protocols × seeds campaign.
 func newTestbedManet(e *env) *cobra.Command {

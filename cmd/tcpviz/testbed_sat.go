@@ -14,10 +14,6 @@ import (
 	"github.com/tcpviz/tcpviz/testbed/sat"
 )
 
-func init() {
-	testbedSubs = append(testbedSubs, newTestbedSat, newTestbedSatHelper)
-}
-
 func newTestbedSat(e *env) *cobra.Command {
 	cfg := sat.DefaultConfig()
 	var (

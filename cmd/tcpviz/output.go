@@ -1,0 +1,121 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/tcpviz/tcpviz/plot"
+)
+
+// rowFlags are the output flags of the per-analysis verbs.
+type rowFlags struct {
+	out       string
+	csv, json bool
+}
+
+func (f *rowFlags) register(c *cobra.Command) {
+	c.Flags().StringVarP(&f.out, "output", "o", "", "output file: .png, .svg or .pdf (the figure of one connection), .csv or .json (the rows)")
+	c.Flags().BoolVar(&f.csv, "csv", false, "write the rows as CSV to standard output instead of the summary table")
+	c.Flags().BoolVar(&f.json, "json", false, "write the rows as JSON to standard output instead of the summary table")
+}
+
+// check validates the output flags before any capture is read.
+func (f *rowFlags) check() (outKind, error) {
+	if f.csv && f.json {
+		return 0, fmt.Errorf("choose one of --csv and --json")
+	}
+	return checkOut(f.out, true)
+}
+
+// wantRows reports whether the output is the rows (CSV/JSON), so that a
+// verb builds them only then: on a large capture they are millions.
+func (f *rowFlags) wantRows() bool {
+	k, _ := checkOut(f.out, true)
+	return f.csv || f.json || k == outRows
+}
+
+// saver is a figure: plot.Figure or plot.GridFigure.
+type saver interface {
+	Save(w io.Writer, format string) error
+}
+
+// rowsOut writes table rows as CSV or JSON (objects keyed by the header).
+func rowsOut(w io.Writer, asJSON bool, schema string, header []string, rows [][]string) error {
+	if !asJSON {
+		cw := csv.NewWriter(w)
+		cw.Write(header)
+		cw.WriteAll(rows)
+		return cw.Error()
+	}
+	out := make([]map[string]any, 0, len(rows))
+	for _, r := range rows {
+		m := map[string]any{}
+		for i, h := range header {
+			if r[i] == "" {
+				m[h] = nil
+			} else if v, err := strconv.ParseFloat(r[i], 64); err == nil && h != "dir" {
+				m[h] = v
+			} else {
+				m[h] = r[i]
+			}
+		}
+		out = append(out, m)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(map[string]any{"schema": schema, "rows": out})
+}
+
+// emit writes rows (CSV/JSON to -o or standard output), a figure (-o with
+// an image extension) or the summary table.
+func (e *env) emit(f *rowFlags, schema string, header []string, rows [][]string, table [][]string, fig func() (saver, error)) error {
+	ext := strings.ToLower(filepath.Ext(f.out))
+	switch {
+	case f.out != "" && (ext == ".csv" || ext == ".json"):
+		if err := writeFileAtomic(f.out, func(fh *os.File) error { return rowsOut(fh, ext == ".json", schema, header, rows) }); err != nil {
+			return err
+		}
+		fmt.Fprintln(e.stdout, f.out)
+		return nil
+	case f.out != "":
+		p, err := fig()
+		if err != nil {
+			return err
+		}
+		if err := writeFileAtomic(f.out, func(fh *os.File) error { return p.Save(fh, plot.FormatOf(f.out)) }); err != nil {
+			return err
+		}
+		fmt.Fprintln(e.stdout, f.out)
+		return nil
+	case f.csv || f.json:
+		return rowsOut(e.stdout, f.json, schema, header, rows)
+	}
+	return writeAligned(e.stdout, table)
+}
+
+func ms(d time.Duration) string { return strconv.FormatFloat(d.Seconds()*1000, 'f', 3, 64) }
+
+func secsStr(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', 6, 64) }
+
+func fsecs(s float64) string { return strconv.FormatFloat(s, 'f', 6, 64) }
+
+// sortRowsByFrame orders rows by connection (column 0), then frame
+// (column frameCol): capture order within each connection.
+func sortRowsByFrame(rows [][]string, frameCol int) {
+	num := func(s string) int64 { n, _ := strconv.ParseInt(s, 10, 64); return n }
+	sort.SliceStable(rows, func(i, j int) bool {
+		if a, b := num(rows[i][0]), num(rows[j][0]); a != b {
+			return a < b
+		}
+		return num(rows[i][frameCol]) < num(rows[j][frameCol])
+	})
+}

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/tcpviz/tcpviz/plot"
+	"github.com/tcpviz/tcpviz/query"
+)
+
+// selFlags are the selection flags every per-connection verb shares, with
+// the same names, vocabulary and checks (package query).
+type selFlags struct {
+	conn     int
+	port     int
+	host     string
+	dir      string
+	ref      string
+	from, to float64
+}
+
+// register adds --conn, --port, --host, --dir, --ref, --from and --to;
+// defRef is the verb's default reference point.
+func (f *selFlags) register(c *cobra.Command, defRef query.Ref) {
+	fl := c.Flags()
+	fl.IntVar(&f.conn, "conn", -1, "connection index (as listed by 'tcpviz flows'); default: the matching one that carried most payload bytes")
+	fl.IntVar(&f.port, "port", 0, "only connections with this port on either side")
+	fl.StringVar(&f.host, "host", "", "only connections with this address on either side")
+	fl.StringVar(&f.dir, "dir", "auto", "data direction: "+query.DirNames+" (the direction that delivered more bytes); a = the SYN sender")
+	fl.StringVar(&f.ref, "ref", defRef.String(), "reference point --from/--to count from: syn (connection's first packet), data (first data segment) or bulk (first segment with ≥ 512 B payload)")
+	fl.Float64Var(&f.from, "from", 0, "start of the time range, seconds after --ref")
+	fl.Float64Var(&f.to, "to", 0, "end of the time range, seconds after --ref (0: the end)")
+}
+
+// selection checks every selection flag, before any capture is read.
+func (f *selFlags) selection() (query.Selection, error) {
+	sel := query.All()
+	sel.Conn = f.conn
+	if f.port < 0 || f.port > 65535 {
+		return sel, fmt.Errorf("--port %d: want 1-65535", f.port)
+	}
+	sel.Port = uint16(f.port)
+	var err error
+	if sel.Host, err = query.ParseHost(f.host); err != nil {
+		return sel, fmt.Errorf("--host: %w", err)
+	}
+	if sel.Dir, err = query.ParseDir(f.dir); err != nil {
+		return sel, fmt.Errorf("--dir: %w", err)
+	}
+	if sel.Ref, err = query.ParseRef(f.ref); err != nil {
+		return sel, fmt.Errorf("--ref: %w", err)
+	}
+	sel.From, sel.To = secs(f.from), secs(f.to)
+	if err := sel.Validate(); err != nil {
+		return sel, fmt.Errorf("--conn/--from/--to: %w", err)
+	}
+	return sel, nil
+}
+
+func secs(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// view analyses one capture through sel, prints its warnings, and says
+// which connection it chose when the user did not name one (note).
+func (e *env) view(path string, af *analysisFlags, sel query.Selection, o query.Options, note bool) (*query.View, error) {
+	opts, err := af.options()
+	if err != nil {
+		return nil, err
+	}
+	o.Analysis, o.Stdin = opts, e.stdin
+	v, err := query.Analyze(path, sel, o)
+	if err != nil {
+		return nil, inputError(err)
+	}
+	e.warn(v.Warnings)
+	if n := v.Note(); note && n != "" {
+		fmt.Fprintln(e.stderr, n)
+	}
+	return v, nil
+}
+
+// outKind is what -o asks for, from its extension.
+type outKind uint8
+
+const (
+	outNone  outKind = iota // no -o: the table (or rows with --csv/--json)
+	outRows                 // .csv or .json
+	outImage                // .png, .svg or .pdf
+)
+
+// checkOut classifies -o before any capture is read; images says whether
+// the verb draws figures.
+func checkOut(out string, images bool) (outKind, error) {
+	if out == "" {
+		return outNone, nil
+	}
+	ext := strings.ToLower(filepath.Ext(out))
+	switch {
+	case ext == ".csv" || ext == ".json":
+		return outRows, nil
+	case images && plot.FormatOf(out) != "":
+		return outImage, nil
+	case images:
+		return 0, fmt.Errorf("-o %s: unknown output format %q: use .png, .svg, .pdf, .csv or .json", out, ext)
+	}
+	return 0, fmt.Errorf("-o %s: unknown output format %q: use .csv or .json", out, ext)
+}
+
+// defaultOut names an output written next to the current directory when
+// -o is not given: the capture's directory and name, so that client.pcap
+// of two runs (runs/a/client.pcap, runs/b/client.pcap) do not overwrite
+// each other: a_client.pcap.conn1.ab.seq.png.
+func defaultOut(path string, conn int, dir fmt.Stringer, kind string) string {
+	if path == "-" {
+		return fmt.Sprintf("stdin.conn%d.%s.%s.png", conn, dir, kind)
+	}
+	base := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".gz"), ".zst")
+	if d := filepath.Base(filepath.Dir(filepath.Clean(path))); d != "." && d != string(filepath.Separator) && d != ".." {
+		base = d + "_" + base
+	}
+	return fmt.Sprintf("%s.conn%d.%s.%s.png", base, conn, dir, kind)
+}

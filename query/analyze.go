@@ -1,0 +1,205 @@
+package query
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
+)
+
+// Options configure Analyze.
+type Options struct {
+	// Analysis are the analyzer's options (window-scale override,
+	// folding, interfaces). Keep, KeepRTT and KeepEvents are set by
+	// Analyze.
+	Analysis tcpanalysis.Options
+	// Stdin is read when the path is "-"; it is spooled to a temporary
+	// file so that a second pass can read it again.
+	Stdin io.Reader
+	// RTT and Events keep every RTT sample, or every event, of every
+	// connection (one pass), for tables that list all matching
+	// connections; otherwise they are kept for the chosen connection only.
+	RTT, Events bool
+	// Interval is the width of goodput and throughput intervals; 0 chooses
+	// NiceInterval of the chosen connection's duration.
+	Interval time.Duration
+}
+
+// OnePassLimit is the capture size in bytes up to which Analyze keeps
+// every connection's series in one pass (memory grows with packets);
+// larger captures without a connection index take a summary pass to choose
+// the connection first, and a second pass to keep its series.
+const OnePassLimit = 16 << 20
+
+// View is one analysed capture seen through a Selection: the matching
+// connections, the chosen one with its direction and reference point, and
+// the warnings found on the way. Series and times are read from it.
+type View struct {
+	// File is the capture as the caller named it ("-" for standard input).
+	File   string
+	Report *tcpanalysis.Report
+	Sel    Selection
+	// Conns are the connections that match Sel, in index order.
+	Conns []*tcpanalysis.ConnResult
+	// Conn is the chosen connection (Sel.Conn, else the largest that
+	// matches) and Dir its data direction (Sel.Dir, else DataDirection).
+	// Conn's series are kept.
+	Conn *tcpanalysis.ConnResult
+	Dir  flows.Direction
+	// Ref is Sel.Ref's time on Conn in Dir.
+	Ref capture.Timestamp
+	// Picked is true when Conn was chosen by the largest rule, not named.
+	Picked bool
+	// Interval is the goodput/throughput interval width of Series.
+	Interval time.Duration
+	// Warnings are the problems found in the capture (Warnings) and in the
+	// selection (an empty time range).
+	Warnings []Warning
+}
+
+// Analyze reads the capture at path and returns the View of sel. With
+// sel.Conn set, or a capture of at most OnePassLimit bytes, it is one pass;
+// otherwise a summary pass chooses the connection and a second pass keeps
+// its series. Errors: those of tcpanalysis.AnalyzeFile (a
+// *capture.FrameError naming the file and frame, fs errors), a Selection
+// error, or Pick's ErrNoMatch / ErrNoConn.
+func Analyze(path string, sel Selection, o Options) (*View, error) {
+	if err := sel.Validate(); err != nil {
+		return nil, err
+	}
+	p, cleanup, err := spool(path, o.Stdin)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	opts := o.Analysis
+	opts.KeepRTT, opts.KeepEvents = o.RTT, o.Events
+	small := false
+	if st, err := os.Stat(p); err == nil && st.Size() <= OnePassLimit {
+		small = true
+	}
+	twoPass := false
+	switch {
+	case sel.Conn >= 0:
+		want := sel.Conn
+		opts.Keep = func(i int) bool { return i == want }
+	case small:
+		opts.Keep = func(int) bool { return true }
+	default:
+		opts.Keep, twoPass = nil, true
+	}
+	rep, err := tcpanalysis.AnalyzeFile(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	rep.File = path
+	r, err := sel.Pick(rep)
+	if err != nil {
+		return nil, err
+	}
+	if twoPass && !(o.RTT || o.Events) {
+		idx := r.Conn.Index
+		opts.Keep = func(i int) bool { return i == idx }
+		if rep, err = tcpanalysis.AnalyzeFile(p, opts); err != nil {
+			return nil, err
+		}
+		rep.File = path
+		r = rep.Conns[idx]
+	}
+	v := &View{File: path, Report: rep, Sel: sel, Conns: sel.Matching(rep), Conn: r, Picked: sel.Conn < 0, Warnings: Warnings(rep)}
+	v.Dir = sel.Dir.Of(r)
+	v.Ref = v.RefOf(r, v.Dir)
+	v.Interval = o.Interval
+	if v.Interval <= 0 {
+		v.Interval = NiceInterval(r.Conn.Duration())
+	}
+	if (sel.From > 0 || sel.To > 0) && !v.anyInRange() {
+		v.Warnings = append(v.Warnings, Warning{Kind: WarnEmptyRange, File: path, Conn: r.Conn.Index, Dir: v.Dir,
+			Text: fmt.Sprintf("no data segment or ACK between %g and %g s after %s", sel.From.Seconds(), sel.To.Seconds(), sel.Ref.Describe())})
+	}
+	return v, nil
+}
+
+// RefOf is the reference time of connection r in direction d (Sel.Ref).
+func (v *View) RefOf(r *tcpanalysis.ConnResult, d flows.Direction) capture.Timestamp {
+	return v.Sel.Ref.Time(r, d)
+}
+
+// CaptureS is t in seconds since the capture's first frame: the t_s
+// column of every output (docs/schema.md).
+func (v *View) CaptureS(t capture.Timestamp) float64 { return t.Sub(v.Report.Start).Seconds() }
+
+// ConnS is t in seconds since the chosen connection's first packet: the
+// conn_t_s column and the x axis of single-connection figures.
+func (v *View) ConnS(t capture.Timestamp) float64 { return t.Sub(v.Conn.Conn.First).Seconds() }
+
+// RefS is t in seconds since the reference point Ref.
+func (v *View) RefS(t capture.Timestamp) float64 { return t.Sub(v.Ref).Seconds() }
+
+// Note says which connection and direction were chosen and why, or "" when
+// the caller named the connection.
+func (v *View) Note() string {
+	if !v.Picked {
+		return ""
+	}
+	c := v.Conn
+	return fmt.Sprintf("%s: using conn %d (%s ↔ %s, %d payload bytes; the largest matching; --conn N picks another), data %s",
+		v.File, c.Conn.Index, c.Conn.Half[0].Addr, c.Conn.Half[1].Addr, PayloadBytes(c), v.Dir)
+}
+
+func (v *View) anyInRange() bool {
+	r, d := v.Conn, v.Dir
+	if r.Series == nil {
+		return true
+	}
+	for _, s := range r.Series.Segs[d] {
+		if v.Sel.InRange(s.Time, v.Ref) {
+			return true
+		}
+	}
+	for _, a := range r.Series.Acks[d] {
+		if v.Sel.InRange(a.Time, v.Ref) {
+			return true
+		}
+	}
+	return false
+}
+
+// NiceInterval is the default goodput/throughput interval for a connection
+// lasting d: the smallest 1-2-5 × 10^k width (1 ms at least) that cuts d
+// into at most 50 intervals.
+func NiceInterval(d time.Duration) time.Duration {
+	for w := time.Millisecond; ; w *= 10 {
+		for _, m := range []time.Duration{1, 2, 5} {
+			if m*w*50 >= d {
+				return m * w
+			}
+		}
+	}
+}
+
+// spool copies r to a temporary file when path is "-", so that two passes
+// can read it. cleanup removes the file.
+func spool(path string, r io.Reader) (string, func(), error) {
+	if path != "-" {
+		return path, func() {}, nil
+	}
+	if r == nil {
+		r = os.Stdin
+	}
+	f, err := os.CreateTemp("", "tcpviz-stdin-*.pcap")
+	if err != nil {
+		return "", nil, err
+	}
+	if _, err := io.Copy(f, r); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return "", nil, fmt.Errorf("read standard input: %w", err)
+	}
+	f.Close()
+	return f.Name(), func() { os.Remove(f.Name()) }, nil
+}

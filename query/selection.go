@@ -1,0 +1,300 @@
+package query
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"strings"
+	"time"
+
+	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
+)
+
+// Sentinel errors; every error of this package wraps one of them.
+var (
+	ErrDirection = errors.New("unknown direction")
+	ErrRef       = errors.New("unknown reference point")
+	ErrRange     = errors.New("bad time range")
+	ErrSelection = errors.New("bad selection")
+	ErrNoMatch   = errors.New("no TCP connection matches")
+	ErrNoConn    = errors.New("no such connection")
+	ErrMetric    = errors.New("unknown metric")
+)
+
+// Dir chooses the data direction of a connection. Side a is the SYN sender
+// (or the first packet's sender when no SYN was captured).
+type Dir uint8
+
+const (
+	// Auto is the direction that delivered more bytes (DataDirection); for
+	// tables that list directions, both.
+	Auto Dir = iota
+	AB       // data from a to b
+	BA       // data from b to a
+)
+
+// String gives the canonical name: auto, ab or ba.
+func (d Dir) String() string {
+	switch d {
+	case AB:
+		return "ab"
+	case BA:
+		return "ba"
+	}
+	return "auto"
+}
+
+// DirNames lists the names ParseDir accepts, canonical first.
+const DirNames = "ab (a2b), ba (b2a) or auto"
+
+// ParseDir reads a direction, case-insensitively: "ab" or "a2b", "ba" or
+// "b2a", "auto" or "". Anything else is an error wrapping ErrDirection.
+func ParseDir(s string) (Dir, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "auto":
+		return Auto, nil
+	case "ab", "a2b":
+		return AB, nil
+	case "ba", "b2a":
+		return BA, nil
+	}
+	return Auto, fmt.Errorf("%w %q: want %s", ErrDirection, s, DirNames)
+}
+
+// Of returns the data direction d chooses on connection r.
+func (d Dir) Of(r *tcpanalysis.ConnResult) flows.Direction {
+	switch d {
+	case AB:
+		return flows.AtoB
+	case BA:
+		return flows.BtoA
+	}
+	return DataDirection(r)
+}
+
+// Dirs returns the directions a table lists: the chosen one, or both for
+// Auto.
+func (d Dir) Dirs() []flows.Direction {
+	switch d {
+	case AB:
+		return []flows.Direction{flows.AtoB}
+	case BA:
+		return []flows.Direction{flows.BtoA}
+	}
+	return []flows.Direction{flows.AtoB, flows.BtoA}
+}
+
+// DataDirection is the one "auto direction" rule: the direction that
+// delivered more goodput bytes (DirStats.DeliveredBytes,
+// docs/metrics.md#goodput), then the one that sent more payload bytes, then
+// a → b.
+func DataDirection(r *tcpanalysis.ConnResult) flows.Direction {
+	a, b := &r.Dir[flows.AtoB], &r.Dir[flows.BtoA]
+	if b.DeliveredBytes != a.DeliveredBytes {
+		if b.DeliveredBytes > a.DeliveredBytes {
+			return flows.BtoA
+		}
+		return flows.AtoB
+	}
+	if b.Bytes > a.Bytes {
+		return flows.BtoA
+	}
+	return flows.AtoB
+}
+
+// Ref is the reference point times are measured from.
+type Ref uint8
+
+const (
+	// RefSYN is the connection's first packet (the SYN when captured).
+	RefSYN Ref = iota
+	// RefData is the direction's first data segment.
+	RefData
+	// RefBulk is the direction's first segment with at least 512 payload
+	// bytes (after a short request or iperf3's 37-byte cookie), else RefData.
+	RefBulk
+)
+
+// String gives the canonical name: syn, data or bulk.
+func (r Ref) String() string {
+	switch r {
+	case RefData:
+		return "data"
+	case RefBulk:
+		return "bulk"
+	}
+	return "syn"
+}
+
+// Describe names the reference point in words, for tables and axis labels.
+func (r Ref) Describe() string {
+	switch r {
+	case RefData:
+		return "the first data segment"
+	case RefBulk:
+		return "the first bulk segment"
+	}
+	return "the connection's first packet"
+}
+
+// ParseRef reads a reference point, case-insensitively: syn, data or bulk.
+func ParseRef(s string) (Ref, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "syn":
+		return RefSYN, nil
+	case "data":
+		return RefData, nil
+	case "bulk":
+		return RefBulk, nil
+	}
+	return RefSYN, fmt.Errorf("%w %q: want syn, data or bulk", ErrRef, s)
+}
+
+// Time returns the reference time of connection r in direction d. RefBulk
+// needs r's Series; without it RefBulk falls back to RefData.
+func (r Ref) Time(c *tcpanalysis.ConnResult, d flows.Direction) capture.Timestamp {
+	switch r {
+	case RefData:
+		return tcpanalysis.FirstData(c, d)
+	case RefBulk:
+		if c.Series == nil {
+			return tcpanalysis.FirstData(c, d)
+		}
+		return tcpanalysis.BulkStart(c, d)
+	}
+	return c.Conn.First
+}
+
+// Selection says what to analyse in one capture. The zero value is not
+// valid; start from All().
+type Selection struct {
+	// Conn is a connection index (as 'tcpviz flows' lists them, tshark's
+	// tcp.stream); -1 for any.
+	Conn int
+	// Port, when not 0, keeps connections with this port on either side.
+	Port uint16
+	// Host, when valid, keeps connections with this address on either side.
+	Host netip.Addr
+	// Dir is the data direction.
+	Dir Dir
+	// Ref is the point From and To count from.
+	Ref Ref
+	// From and To limit series and samples to [From, To] after Ref; To 0
+	// means the end of the connection.
+	From, To time.Duration
+}
+
+// All selects every connection, direction Auto, times from the
+// connection's first packet, no time limit.
+func All() Selection { return Selection{Conn: -1} }
+
+// Validate checks the selection without reading any capture: nil, or an
+// error wrapping ErrSelection, ErrDirection, ErrRef or ErrRange.
+func (s Selection) Validate() error {
+	if s.Conn < -1 {
+		return fmt.Errorf("%w: connection %d: indexes start at 0", ErrSelection, s.Conn)
+	}
+	if s.Dir > BA {
+		return fmt.Errorf("%w: direction %d", ErrDirection, s.Dir)
+	}
+	if s.Ref > RefBulk {
+		return fmt.Errorf("%w: %d", ErrRef, s.Ref)
+	}
+	if s.From < 0 || s.To < 0 || (s.To > 0 && s.To <= s.From) {
+		return fmt.Errorf("%w: from %v to %v: want 0 ≤ from < to (to 0: the end)", ErrRange, s.From.Seconds(), s.To.Seconds())
+	}
+	return nil
+}
+
+// ParseHost reads an address for Selection.Host; "" gives the zero Addr.
+func ParseHost(s string) (netip.Addr, error) {
+	if s == "" {
+		return netip.Addr{}, nil
+	}
+	a, err := netip.ParseAddr(s)
+	if err != nil {
+		return a, fmt.Errorf("%w: host %q is not an IP address", ErrSelection, s)
+	}
+	return a.Unmap(), nil
+}
+
+// Filtered reports whether the selection narrows the connections (Conn,
+// Port or Host set).
+func (s Selection) Filtered() bool { return s.Conn >= 0 || s.Port != 0 || s.Host.IsValid() }
+
+// Match is the one matching rule: r matches when every criterion that is
+// set holds — its index is Conn, Port is one of its ports, Host one of its
+// addresses.
+func (s Selection) Match(r *tcpanalysis.ConnResult) bool {
+	k := r.Conn.Key
+	if s.Conn >= 0 && r.Conn.Index != s.Conn {
+		return false
+	}
+	if s.Port != 0 && k.Lo.Port() != s.Port && k.Hi.Port() != s.Port {
+		return false
+	}
+	if s.Host.IsValid() && k.Lo.Addr().Unmap() != s.Host && k.Hi.Addr().Unmap() != s.Host {
+		return false
+	}
+	return true
+}
+
+// Matching returns the connections of rep that Match, in index order.
+func (s Selection) Matching(rep *tcpanalysis.Report) []*tcpanalysis.ConnResult {
+	var out []*tcpanalysis.ConnResult
+	for _, r := range rep.Conns {
+		if s.Match(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// PayloadBytes is the size Pick compares: payload bytes in both
+// directions, retransmissions included.
+func PayloadBytes(r *tcpanalysis.ConnResult) int64 { return r.Dir[0].Bytes + r.Dir[1].Bytes }
+
+// Pick is the one "pick the largest" rule: among the connections that
+// Match, the one with the most payload bytes (PayloadBytes), the first on
+// a tie. Errors wrap ErrNoConn (Conn past the last index) or ErrNoMatch.
+func (s Selection) Pick(rep *tcpanalysis.Report) (*tcpanalysis.ConnResult, error) {
+	if s.Conn >= len(rep.Conns) {
+		return nil, fmt.Errorf("%w: %s has %d connections, no connection %d", ErrNoConn, rep.File, len(rep.Conns), s.Conn)
+	}
+	var best *tcpanalysis.ConnResult
+	for _, r := range rep.Conns {
+		if s.Match(r) && (best == nil || PayloadBytes(r) > PayloadBytes(best)) {
+			best = r
+		}
+	}
+	if best == nil {
+		return nil, fmt.Errorf("%w in %s (%s)", ErrNoMatch, rep.File, s.describe())
+	}
+	return best, nil
+}
+
+// InRange reports whether time t of connection r, direction d, lies in
+// [From, To] after the reference point.
+func (s Selection) InRange(t, ref capture.Timestamp) bool {
+	dt := t.Sub(ref)
+	return dt >= s.From && (s.To <= 0 || dt <= s.To)
+}
+
+func (s Selection) describe() string {
+	var p []string
+	if s.Conn >= 0 {
+		p = append(p, fmt.Sprintf("connection %d", s.Conn))
+	}
+	if s.Port != 0 {
+		p = append(p, fmt.Sprintf("port %d", s.Port))
+	}
+	if s.Host.IsValid() {
+		p = append(p, "host "+s.Host.String())
+	}
+	if len(p) == 0 {
+		return "any connection"
+	}
+	return strings.Join(p, ", ")
+}

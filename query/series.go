@@ -1,0 +1,221 @@
+package query
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
+)
+
+// Metric names a series View.Series can draw (definitions:
+// docs/metrics.md).
+type Metric uint8
+
+const (
+	MetricSeq          Metric = iota // highest sequence number sent, bytes (docs/metrics.md#time-sequence)
+	MetricAck                        // cumulative ACK, bytes
+	MetricRTT                        // ACK-method RTT samples, ms (docs/metrics.md#rtt)
+	MetricRTTTS                      // TSval/TSecr RTT samples, ms
+	MetricRTTHandshake               // handshake RTT samples, ms
+	MetricGoodput                    // bytes newly acknowledged per interval, kbit/s (docs/metrics.md#throughput-over-time)
+	MetricThroughput                 // payload bytes sent per interval, retransmissions included, kbit/s
+	MetricWindow                     // advertised receive window, bytes (docs/metrics.md#bytes-in-flight)
+	MetricInFlight                   // bytes in flight as tshark computes them, bytes
+	MetricInFlightSACK               // bytes in flight minus SACKed bytes (RFC 6675 pipe), bytes
+	MetricRetrans                    // retransmissions so far (rto, fast, spurious), count (docs/metrics.md#events)
+	numMetrics
+)
+
+// metricInfo is each metric's name (as --metric takes it), unit, axis
+// label and drawing style.
+var metricInfo = [numMetrics]struct {
+	name, unit, label string
+	scatter           bool
+}{
+	MetricSeq:          {"seq", "bytes", "highest sequence sent (bytes)", false},
+	MetricAck:          {"ack", "bytes", "cumulative ACK (bytes)", false},
+	MetricRTT:          {"rtt", "ms", "ACK RTT (ms)", true},
+	MetricRTTTS:        {"rtt_ts", "ms", "TSval/TSecr RTT (ms)", true},
+	MetricRTTHandshake: {"rtt_handshake", "ms", "handshake RTT (ms)", true},
+	MetricGoodput:      {"goodput", "kbit/s", "goodput (kbit/s)", false},
+	MetricThroughput:   {"throughput", "kbit/s", "throughput, retransmissions included (kbit/s)", false},
+	MetricWindow:       {"window", "bytes", "receive window (bytes)", false},
+	MetricInFlight:     {"inflight", "bytes", "bytes in flight", false},
+	MetricInFlightSACK: {"inflight_sack", "bytes", "bytes in flight, SACK-aware", false},
+	MetricRetrans:      {"retrans", "count", "retransmissions (cumulative)", false},
+}
+
+// String is the metric's name, as ParseMetric reads it.
+func (m Metric) String() string {
+	if m < numMetrics {
+		return metricInfo[m].name
+	}
+	return fmt.Sprintf("metric(%d)", m)
+}
+
+// Unit is the unit of the metric's values: bytes, ms, kbit/s or count.
+func (m Metric) Unit() string { return metricInfo[m].unit }
+
+// Label is an axis label for the metric, unit included.
+func (m Metric) Label() string { return metricInfo[m].label }
+
+// Samples reports whether the metric's points are separate samples (draw
+// them as a scatter) rather than a quantity that holds until the next
+// point (draw it as steps).
+func (m Metric) Samples() bool { return metricInfo[m].scatter }
+
+// Metrics lists every metric in order.
+func Metrics() []Metric {
+	out := make([]Metric, numMetrics)
+	for i := range out {
+		out[i] = Metric(i)
+	}
+	return out
+}
+
+// MetricNames lists the names of Metrics, comma-separated.
+func MetricNames() string {
+	var s []string
+	for _, m := range Metrics() {
+		s = append(s, m.String())
+	}
+	return strings.Join(s, ", ")
+}
+
+// ParseMetric reads a metric name, case-insensitively; "tput" is accepted
+// for goodput. Errors wrap ErrMetric.
+func ParseMetric(s string) (Metric, error) {
+	l := strings.ToLower(strings.TrimSpace(s))
+	if l == "tput" {
+		return MetricGoodput, nil
+	}
+	for _, m := range Metrics() {
+		if m.String() == l {
+			return m, nil
+		}
+	}
+	return 0, fmt.Errorf("%w %q: want one of %s", ErrMetric, s, MetricNames())
+}
+
+// Point is one value of a series at a capture time. Frame is the packet
+// the value was read from (0 for interval values).
+type Point struct {
+	Time  capture.Timestamp
+	Frame int64
+	V     float64
+}
+
+// Series is one metric of one connection and direction, limited to the
+// selection's time range, in capture order.
+type Series struct {
+	Metric Metric
+	Conn   int
+	Dir    flows.Direction
+	Points []Point
+}
+
+// X returns the points' times in seconds since origin (View.Ref, the
+// connection's first packet, …) and Y their values, for plotting.
+func (s Series) X(origin capture.Timestamp) []float64 {
+	x := make([]float64, len(s.Points))
+	for i, p := range s.Points {
+		x[i] = p.Time.Sub(origin).Seconds()
+	}
+	return x
+}
+
+// Y returns the points' values.
+func (s Series) Y() []float64 {
+	y := make([]float64, len(s.Points))
+	for i, p := range s.Points {
+		y[i] = p.V
+	}
+	return y
+}
+
+// Series returns metric m of the chosen connection in the chosen
+// direction.
+func (v *View) Series(m Metric) Series { return v.SeriesOf(v.Conn, v.Dir, m) }
+
+// SeriesOf returns metric m of connection r (one of v.Conns) in direction
+// d, limited to [Sel.From, Sel.To] after r's reference point. Metrics
+// drawn from the per-packet series are empty when r's series were not kept
+// (only the chosen connection's are, unless the capture is small).
+func (v *View) SeriesOf(r *tcpanalysis.ConnResult, d flows.Direction, m Metric) Series {
+	s := Series{Metric: m, Conn: r.Conn.Index, Dir: d}
+	ref := v.RefOf(r, d)
+	add := func(t capture.Timestamp, frame int64, val float64) {
+		if v.Sel.InRange(t, ref) {
+			s.Points = append(s.Points, Point{t, frame, val})
+		}
+	}
+	rtt := func(meth tcpanalysis.Method) {
+		for _, x := range r.RTT {
+			if x.Method == meth && x.Dir == d {
+				add(x.Time, x.Frame, x.RTT.Seconds()*1000)
+			}
+		}
+	}
+	switch m {
+	case MetricRTT:
+		rtt(tcpanalysis.MethodACK)
+	case MetricRTTTS:
+		rtt(tcpanalysis.MethodTS)
+	case MetricRTTHandshake:
+		rtt(tcpanalysis.MethodHandshake)
+	case MetricRetrans:
+		n := 0
+		for _, ev := range r.Events {
+			if ev.Dir == d && ev.Class.IsRetransmission() {
+				n++
+				add(ev.Time, ev.Frame, float64(n))
+			}
+		}
+	case MetricGoodput, MetricThroughput:
+		bins, _ := tcpanalysis.Bins(r, d, v.Interval) // nil past MaxBins: an empty series
+		kb := func(b int64) float64 { return float64(b) * 8 / v.Interval.Seconds() / 1000 }
+		for _, b := range bins {
+			val := kb(b.Acked)
+			if m == MetricThroughput {
+				val = kb(b.Bytes)
+			}
+			add(r.Conn.First+capture.Timestamp(b.Start), 0, val)
+		}
+	}
+	if r.Series == nil {
+		return s
+	}
+	switch m {
+	case MetricSeq:
+		var high int64
+		for _, p := range r.Series.Segs[d] {
+			if p.Payload > 0 && p.End-1 > high {
+				high = p.End - 1
+				add(p.Time, p.Frame, float64(high))
+			}
+		}
+	case MetricAck:
+		for _, a := range r.Series.Acks[d] {
+			add(a.Time, a.Frame, float64(a.Ack))
+		}
+	case MetricWindow:
+		for _, p := range r.Series.Window[d] {
+			if p.RwndKnown {
+				add(p.Time, p.Frame, float64(p.Rwnd))
+			}
+		}
+	case MetricInFlight, MetricInFlightSACK:
+		for _, p := range r.Series.Window[d] {
+			if p.FlightValid {
+				val := p.InFlight
+				if m == MetricInFlightSACK {
+					val = p.InFlightSACK
+				}
+				add(p.Time, p.Frame, float64(val))
+			}
+		}
+	}
+	return s
+}

@@ -1,0 +1,79 @@
+package query
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
+)
+
+// WarningKind classifies a Warning.
+type WarningKind uint8
+
+const (
+	// WarnCapture is a problem the capture reader reported (a record cut
+	// short, an unknown link type, …); Text says which.
+	WarnCapture WarningKind = iota
+	// WarnAckedUnseen: Count ACKs of connection Conn acknowledge data of
+	// direction Dir the capture never saw.
+	WarnAckedUnseen
+	// WarnTimeBackwards: Count frames are stamped earlier than the frame
+	// before them (analysed in file order).
+	WarnTimeBackwards
+	// WarnTimeSpan: the capture spans more than 30 days; a timestamp may
+	// jump.
+	WarnTimeSpan
+	// WarnEmptyRange: the selection's time range holds no data segment or
+	// ACK of the chosen connection.
+	WarnEmptyRange
+)
+
+// Warning is a problem that did not stop the analysis. Conn is -1 when it
+// concerns the whole capture.
+type Warning struct {
+	Kind  WarningKind
+	File  string
+	Conn  int
+	Dir   flows.Direction
+	Count int64
+	Text  string
+}
+
+// String is the one-line message printed after "warning: ".
+func (w Warning) String() string {
+	switch w.Kind {
+	case WarnAckedUnseen:
+		return fmt.Sprintf("%s conn %d: %d ACKs acknowledge %s data the capture never saw (dropped by the capture, or sent past it)", w.File, w.Conn, w.Count, w.Dir)
+	case WarnTimeBackwards:
+		return fmt.Sprintf("%s: %d frames are stamped earlier than the frame before them; analysed in file order", w.File, w.Count)
+	case WarnEmptyRange:
+		return fmt.Sprintf("%s conn %d: %s", w.File, w.Conn, w.Text)
+	}
+	return w.Text
+}
+
+// Warnings lists the problems of a capture's analysis: the reader's
+// warnings, ACKs of unseen data per connection, frames stamped backwards
+// and a capture spanning more than 30 days.
+func Warnings(rep *tcpanalysis.Report) []Warning {
+	var out []Warning
+	for _, w := range rep.Warnings {
+		out = append(out, Warning{Kind: WarnCapture, File: rep.File, Conn: -1, Text: w})
+	}
+	for _, r := range rep.Conns {
+		for d := range r.Dir {
+			if n := r.Dir[d].AckedUnseen; n > 0 {
+				out = append(out, Warning{Kind: WarnAckedUnseen, File: rep.File, Conn: r.Conn.Index, Dir: flows.Direction(d), Count: n})
+			}
+		}
+	}
+	if n := rep.Stats.TimeBackwards; n > 0 {
+		out = append(out, Warning{Kind: WarnTimeBackwards, File: rep.File, Conn: -1, Count: n})
+	}
+	if st := rep.Stats; st.Frames > 0 && st.Last.Sub(st.First) > 30*24*time.Hour {
+		out = append(out, Warning{Kind: WarnTimeSpan, File: rep.File, Conn: -1,
+			Text: fmt.Sprintf("%s: the capture spans %.0f days between its first and last frame: a timestamp may jump", rep.File, st.Last.Sub(st.First).Hours()/24)})
+	}
+	return out
+}
