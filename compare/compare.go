@@ -7,6 +7,7 @@ package compare
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -93,9 +94,17 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 		}
 		return ss.End.Seconds()
 	})
-	for _, t := range append([]float64{1, 5, 10}, at...) {
-		t := t
+	// The default times only while some run lasted them; a run that ended
+	// earlier has no value (NaN), not its final count.
+	for i, t := range append([]float64{1, 5, 10}, at...) {
+		lasted := func(r Run) bool { return r.Result.Conn.Last.Sub(r.Ref) >= secs(t) }
+		if i < 3 && !slices.ContainsFunc(runs, lasted) {
+			continue
+		}
 		add(fmt.Sprintf("acked after %g s", t), "bytes", func(r Run) float64 {
+			if !lasted(r) {
+				return math.NaN()
+			}
 			return float64(tcpanalysis.AckedAt(r.Result, r.Dir, r.Ref, secs(t)))
 		})
 	}

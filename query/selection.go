@@ -194,7 +194,7 @@ func All() Selection { return Selection{Conn: -1} }
 // error wrapping ErrSelection, ErrDirection, ErrRef or ErrRange.
 func (s Selection) Validate() error {
 	if s.Conn < -1 {
-		return fmt.Errorf("%w: connection %d: indexes start at 0", ErrSelection, s.Conn)
+		return fmt.Errorf("%w: connection indexes start at 0", ErrSelection)
 	}
 	if s.Dir > BA {
 		return fmt.Errorf("%w: direction %d", ErrDirection, s.Dir)
@@ -203,7 +203,7 @@ func (s Selection) Validate() error {
 		return fmt.Errorf("%w: %d", ErrRef, s.Ref)
 	}
 	if s.From < 0 || s.To < 0 || (s.To > 0 && s.To <= s.From) {
-		return fmt.Errorf("%w: from %v to %v: want 0 ≤ from < to (to 0: the end)", ErrRange, s.From.Seconds(), s.To.Seconds())
+		return fmt.Errorf("%w: want 0 ≤ from < to (to 0: the end)", ErrRange)
 	}
 	return nil
 }

@@ -16,6 +16,8 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden from current 
 
 const synth = "../../testdata/synthetic/geo-600ms-loss.pcap"
 
+const manetLabels = "{transport}-{protocol}-r{seed}-{node}-{dev}.pcap"
+
 // tcpviz runs the CLI in-process and returns stdout, stderr and the error.
 func runCLI(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
@@ -72,6 +74,9 @@ func TestGolden(t *testing.T) {
 		// The satellite testbed's client captures, 20 KB window, without and
 		// with the PEP: the study's comparison.
 		{"compare-pep", []string{"compare", "nopep=../../testdata/sat/pep-off_window-20KB/client.pcap", "pep=../../testdata/sat/pep-on_window-20KB/client.pcap"}},
+		// The shipped ns-3 MANET runs (AODV and OLSR, seed 1): per-flow
+		// rows and the study's tables.
+		{"goodput", []string{"goodput", "../../testdata/manet", "--labels", manetLabels, "--group", "protocol", "--pair", "seed"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -214,5 +219,29 @@ func TestComparePEP(t *testing.T) {
 	}
 	if a, b := val("slow start ended"); !(b < a) {
 		t.Errorf("slow start ended at %v s without PEP, %v s with; want sooner with the PEP", a, b)
+	}
+}
+
+// TestStatsGolden merges a per-flow CSV written by 'goodput --csv' with
+// 'tcpviz stats'; the old 'goodput stats' still works, with a note.
+func TestStatsGolden(t *testing.T) {
+	rows := filepath.Join(t.TempDir(), "flows.csv")
+	if _, _, err := runCLI(t, "goodput", "../../testdata/manet", "--labels", manetLabels, "--csv", "-o", rows); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCLI(t, "stats", rows, "--group", "protocol", "--pair", "seed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "stats.golden")
+	if *update {
+		os.WriteFile(golden, []byte(out), 0o644)
+	}
+	if want, _ := os.ReadFile(golden); out != string(want) {
+		t.Errorf("tcpviz stats differs from %s (-update rewrites it)\ngot:\n%s", golden, out)
+	}
+	old, errOut, err := runCLI(t, "goodput", "stats", rows, "--group", "protocol", "--pair", "seed")
+	if err != nil || old != out || !strings.Contains(errOut, "now 'tcpviz stats'") {
+		t.Errorf("goodput stats: %v, note %q, output equal to stats: %v", err, errOut, old == out)
 	}
 }

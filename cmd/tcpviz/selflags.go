@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -54,8 +55,10 @@ func (f *selFlags) selection() (query.Selection, error) {
 		return sel, fmt.Errorf("--ref: %w", err)
 	}
 	sel.From, sel.To = secs(f.from), secs(f.to)
-	if err := sel.Validate(); err != nil {
-		return sel, fmt.Errorf("--conn/--from/--to: %w", err)
+	if err := sel.Validate(); errors.Is(err, query.ErrRange) {
+		return sel, fmt.Errorf("--from %g --to %g: %w", f.from, f.to, err)
+	} else if err != nil {
+		return sel, fmt.Errorf("--conn %d: %w", f.conn, err)
 	}
 	return sel, nil
 }
