@@ -7,58 +7,97 @@ import (
 )
 
 // allowed lists, for each package of the module, the module packages it may
-// import: dependencies point one way, from cmd down to capture.
+// import: dependencies point one way, from cmd down to capture
+// (docs/architecture.md).
 var allowed = map[string][]string{
 	"":                               {},
 	"internal/seq":                   {},
 	"capture":                        {"internal/seq"},
 	"flows":                          {"capture", "internal/seq"},
 	"tcpanalysis":                    {"capture", "flows", "internal/seq"},
+	"query":                          {"tcpanalysis", "flows", "capture"},
 	"stats":                          {},
-	"campaign":                       {"tcpanalysis", "flows", "capture", "stats"},
+	"campaign":                       {"query", "tcpanalysis", "flows", "capture", "stats"},
 	"plot":                           {"tcpanalysis", "flows", "capture"},
-	"testbed/sat":                    {},
+	"testbed/sat":                    {"query", "tcpanalysis", "flows"},
 	"testbed/manet":                  {},
 	"internal/sharedtest":            {},
 	"internal/pcaptest":              {},
 	"internal/pcaptest/cmd/gencap":   {"internal/pcaptest"},
 	"internal/pcaptest/cmd/gensynth": {"internal/pcaptest"},
 	"cmd/tcpviz":                     {"*"},
-	"compare":                        {"tcpanalysis", "flows", "capture"},
+	"compare":                        {"query", "tcpanalysis", "flows", "capture"},
 	"pep":                            {"tcpanalysis", "flows", "capture", "internal/seq"},
 }
 
+// thirdParty lists, for the module paths of third-party libraries that
+// shape the architecture, the only packages that may import them: one
+// package draws, one reads packets, one parses the command line.
+var thirdParty = map[string][]string{
+	"gonum.org/v1/plot":            {"plot"},
+	"github.com/gopacket/gopacket": {"capture", "internal/pcaptest"},
+	"github.com/spf13/cobra":       {"cmd/tcpviz"},
+}
+
+// testThirdParty are exceptions for test files only: the satellite
+// testbed's integration test decodes live captures with gopacket.
+var testThirdParty = map[string][]string{
+	"github.com/gopacket/gopacket": {"testbed/sat"},
+}
+
 // TestImportDAG fails when a package imports a module package its row in
-// allowed does not list (cf. cilium's depguard).
+// allowed does not list (cf. cilium's depguard), or a third-party library
+// that thirdParty reserves for other packages.
 func TestImportDAG(t *testing.T) {
-	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./...").Output()
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}} | {{join .TestImports \" \"}} {{join .XTestImports \" \"}}", "./...").Output()
 	if err != nil {
-		t.Skipf("go list: %v", err)
+		t.Fatalf("go list: %v", err)
 	}
 	const mod = "github.com/tcpviz/tcpviz"
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		f := strings.Fields(line)
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) < 10 {
+		t.Fatalf("go list found %d packages", len(lines))
+	}
+	for _, line := range lines {
+		code, tests, _ := strings.Cut(line, "|")
+		f := strings.Fields(code)
 		pkg := strings.TrimPrefix(strings.TrimPrefix(f[0], mod), "/")
 		ok, known := allowed[pkg]
 		if !known {
 			t.Errorf("package %q is not in the import table of dag_test.go", pkg)
 			continue
 		}
-		if len(ok) == 1 && ok[0] == "*" {
-			continue
+		checkThird := func(imp string, test bool) {
+			for lib, who := range thirdParty {
+				if imp != lib && !strings.HasPrefix(imp, lib+"/") {
+					continue
+				}
+				if contains(who, pkg) || (test && contains(testThirdParty[lib], pkg)) {
+					continue
+				}
+				t.Errorf("%s imports %s: only %v may (dag_test.go)", pkg, imp, who)
+			}
+		}
+		for _, imp := range strings.Fields(tests) {
+			checkThird(imp, true)
 		}
 		for _, imp := range f[1:] {
-			if !strings.HasPrefix(imp, mod+"/") {
+			checkThird(imp, false)
+			if !strings.HasPrefix(imp, mod+"/") || (len(ok) == 1 && ok[0] == "*") {
 				continue
 			}
-			dep := strings.TrimPrefix(imp, mod+"/")
-			found := false
-			for _, a := range ok {
-				found = found || a == dep
-			}
-			if !found {
+			if dep := strings.TrimPrefix(imp, mod+"/"); !contains(ok, dep) {
 				t.Errorf("%s imports %s: not allowed (dag_test.go)", pkg, dep)
 			}
 		}
 	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

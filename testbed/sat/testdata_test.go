@@ -50,7 +50,20 @@ func TestDemoCaptures(t *testing.T) {
 			if sc.Config.PEP != r.pep || sc.Vantage != "client" {
 				t.Errorf("sidecar: pep=%v vantage=%q, want pep=%v client", sc.Config.PEP, sc.Vantage, r.pep)
 			}
-			if sc.Summary == nil || *sc.Summary != s {
+			// The sidecars were summarised by the testbed's former own
+			// analyzer; Summarize now reads tcpanalysis, whose ACK RTT
+			// rule (exact end, Karn) and nearest-rank median may differ
+			// by a few samples and one rank. Everything else is equal.
+			if sc.Summary == nil {
+				t.Fatal("sidecar without summary")
+			}
+			old, now := *sc.Summary, s
+			if !near(old.ACKRTTMedian, now.ACKRTTMedian, 0.01) || !near(old.ACKRTTP90, now.ACKRTTP90, 0.01) ||
+				!near(time.Duration(old.ACKRTTCount), time.Duration(now.ACKRTTCount), 0.02) {
+				t.Errorf("ACK RTT median/p90/count: sidecar %v/%v/%d, Summarize %v/%v/%d", old.ACKRTTMedian, old.ACKRTTP90, old.ACKRTTCount, now.ACKRTTMedian, now.ACKRTTP90, now.ACKRTTCount)
+			}
+			old.ACKRTTMedian, old.ACKRTTP90, old.ACKRTTCount = now.ACKRTTMedian, now.ACKRTTP90, now.ACKRTTCount
+			if old != now {
 				t.Errorf("sidecar summary = %+v, Summarize = %+v", sc.Summary, s)
 			}
 			for _, d := range []time.Duration{s.HandshakeRTT, s.FirstHandshakeRTT} {
@@ -68,4 +81,10 @@ func TestDemoCaptures(t *testing.T) {
 	if off > 0 && on < 10*off {
 		t.Errorf("20 KB window, progress 1 s after bulk start: %d B with PEP vs %d B without, want ≥ 10×", on, off)
 	}
+}
+
+// near reports whether b is within frac of a.
+func near(a, b time.Duration, frac float64) bool {
+	d := float64(a - b)
+	return d <= frac*float64(a) && -d <= frac*float64(a)
 }
