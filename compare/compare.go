@@ -14,6 +14,7 @@ import (
 
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
@@ -51,19 +52,18 @@ type Run struct {
 	Ref    capture.Timestamp
 }
 
-// Align names the reference point: "syn" (the connection's first packet),
-// "data" (the first data segment) or "bulk" (the first segment with at
-// least 512 payload bytes).
+// RefTime returns the reference time named align ("syn", "data" or
+// "bulk", any case; "" is bulk) of connection r in direction d: see
+// query.Ref, which it wraps. Errors wrap query.ErrRef.
 func RefTime(r *tcpanalysis.ConnResult, d flows.Direction, align string) (capture.Timestamp, error) {
-	switch align {
-	case "syn":
-		return r.Conn.First, nil
-	case "data":
-		return tcpanalysis.FirstData(r, d), nil
-	case "bulk", "":
-		return tcpanalysis.BulkStart(r, d), nil
+	if align == "" {
+		align = "bulk"
 	}
-	return 0, fmt.Errorf("--align %q: want syn, data or bulk", align)
+	ref, err := query.ParseRef(align)
+	if err != nil {
+		return 0, err
+	}
+	return ref.Time(r, d), nil
 }
 
 // Row is one line of the summary table: a metric's value per run (NaN when
@@ -71,7 +71,7 @@ func RefTime(r *tcpanalysis.ConnResult, d flows.Direction, align string) (captur
 type Row struct {
 	Metric string
 	Values []float64
-	Unit   string // "s", "ms", "bytes", "kbit/s", "count"
+	Unit   query.Unit
 }
 
 // Summary builds the comparison table: slow-start end, bytes acknowledged
@@ -80,14 +80,14 @@ type Row struct {
 // by class.
 func Summary(runs []Run, at []float64, toBytes int64) []Row {
 	var rows []Row
-	add := func(name, unit string, f func(r Run) float64) {
+	add := func(name string, unit query.Unit, f func(r Run) float64) {
 		row := Row{Metric: name, Unit: unit}
 		for _, r := range runs {
 			row.Values = append(row.Values, f(r))
 		}
 		rows = append(rows, row)
 	}
-	add("slow start ended", "s", func(r Run) float64 {
+	add("slow start ended", query.Seconds, func(r Run) float64 {
 		ss := tcpanalysis.SlowStartEnd(r.Result, r.Dir, r.Ref)
 		if ss.Rule == "" {
 			return math.NaN()
@@ -101,7 +101,7 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 		if i < 3 && !slices.ContainsFunc(runs, lasted) {
 			continue
 		}
-		add(fmt.Sprintf("acked after %g s", t), "bytes", func(r Run) float64 {
+		add(fmt.Sprintf("acked after %g s", t), query.Bytes, func(r Run) float64 {
 			if !lasted(r) {
 				return math.NaN()
 			}
@@ -109,7 +109,7 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 		})
 	}
 	if toBytes > 0 {
-		add(fmt.Sprintf("time to %d bytes", toBytes), "s", func(r Run) float64 {
+		add(fmt.Sprintf("time to %d bytes", toBytes), query.Seconds, func(r Run) float64 {
 			d, ok := tcpanalysis.TimeTo(r.Result, r.Dir, r.Ref, toBytes)
 			if !ok {
 				return math.NaN()
@@ -124,7 +124,7 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 				continue
 			}
 			q := q
-			add(fmt.Sprintf("RTT %s %s", m, q), "ms", func(r Run) float64 {
+			add(fmt.Sprintf("RTT %s %s", m, q), query.Milliseconds, func(r Run) float64 {
 				var ds []time.Duration
 				for _, s := range r.Result.RTT {
 					if s.Method == m && s.Dir == r.Dir {
@@ -142,10 +142,10 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 			})
 		}
 	}
-	add("goodput", "kbit/s", func(r Run) float64 { return r.Result.GoodputKbps(r.Dir) })
+	add("goodput", query.Kbps, func(r Run) float64 { return r.Result.GoodputKbps(r.Dir) })
 	for _, c := range []tcpanalysis.Class{tcpanalysis.RTO, tcpanalysis.Fast, tcpanalysis.Spurious, tcpanalysis.DupAck, tcpanalysis.ZeroWindow} {
 		c := c
-		add(c.String(), "count", func(r Run) float64 { return float64(r.Result.Counts[r.Dir][c]) })
+		add(c.String(), query.Count, func(r Run) float64 { return float64(r.Result.Counts[r.Dir][c]) })
 	}
 	return rows
 }
@@ -161,14 +161,14 @@ func Ratio(v, first float64) float64 {
 }
 
 // Format prints a value of a row in its unit.
-func Format(v float64, unit string) string {
+func Format(v float64, unit query.Unit) string {
 	if math.IsNaN(v) {
 		return "–"
 	}
 	switch unit {
-	case "bytes", "count":
+	case query.Bytes, query.Count:
 		return strconv.FormatFloat(v, 'f', 0, 64)
-	case "s":
+	case query.Seconds:
 		return strconv.FormatFloat(v, 'f', 3, 64)
 	}
 	return strconv.FormatFloat(v, 'f', 1, 64)

@@ -37,9 +37,9 @@ func TestRatioFormat(t *testing.T) {
 	}
 	for _, c := range []struct {
 		v    float64
-		unit string
+		unit query.Unit
 		want string
-	}{{1234.56, "bytes", "1235"}, {1.23456, "s", "1.235"}, {600.04, "ms", "600.0"}, {math.NaN(), "s", "–"}} {
+	}{{1234.56, query.Bytes, "1235"}, {1.23456, query.Seconds, "1.235"}, {600.04, query.Milliseconds, "600.0"}, {math.NaN(), query.Seconds, "–"}} {
 		if got := Format(c.v, c.unit); got != c.want {
 			t.Errorf("Format(%v, %s) = %q, want %q", c.v, c.unit, got, c.want)
 		}

@@ -31,20 +31,22 @@ const (
 // metricInfo is each metric's name (as --metric takes it), unit, axis
 // label and drawing style.
 var metricInfo = [numMetrics]struct {
-	name, unit, label string
-	scatter           bool
+	name        string
+	unit        Unit
+	label       string
+	scatter     bool
 }{
-	MetricSeq:          {"seq", "bytes", "highest sequence sent (bytes)", false},
-	MetricAck:          {"ack", "bytes", "cumulative ACK (bytes)", false},
-	MetricRTT:          {"rtt", "ms", "ACK RTT (ms)", true},
-	MetricRTTTS:        {"rtt_ts", "ms", "TSval/TSecr RTT (ms)", true},
-	MetricRTTHandshake: {"rtt_handshake", "ms", "handshake RTT (ms)", true},
-	MetricGoodput:      {"goodput", "kbit/s", "goodput (kbit/s)", false},
-	MetricThroughput:   {"throughput", "kbit/s", "throughput, retransmissions included (kbit/s)", false},
-	MetricWindow:       {"window", "bytes", "receive window (bytes)", false},
-	MetricInFlight:     {"inflight", "bytes", "bytes in flight", false},
-	MetricInFlightSACK: {"inflight_sack", "bytes", "bytes in flight, SACK-aware", false},
-	MetricRetrans:      {"retrans", "count", "retransmissions (cumulative)", false},
+	MetricSeq:          {"seq", Bytes, "highest sequence sent (bytes)", false},
+	MetricAck:          {"ack", Bytes, "cumulative ACK (bytes)", false},
+	MetricRTT:          {"rtt", Milliseconds, "ACK RTT (ms)", true},
+	MetricRTTTS:        {"rtt_ts", Milliseconds, "TSval/TSecr RTT (ms)", true},
+	MetricRTTHandshake: {"rtt_handshake", Milliseconds, "handshake RTT (ms)", true},
+	MetricGoodput:      {"goodput", Kbps, "goodput (kbit/s)", false},
+	MetricThroughput:   {"throughput", Kbps, "throughput, retransmissions included (kbit/s)", false},
+	MetricWindow:       {"window", Bytes, "receive window (bytes)", false},
+	MetricInFlight:     {"inflight", Bytes, "bytes in flight", false},
+	MetricInFlightSACK: {"inflight_sack", Bytes, "bytes in flight, SACK-aware", false},
+	MetricRetrans:      {"retrans", Count, "retransmissions (cumulative)", false},
 }
 
 // String is the metric's name, as ParseMetric reads it.
@@ -55,8 +57,8 @@ func (m Metric) String() string {
 	return fmt.Sprintf("metric(%d)", m)
 }
 
-// Unit is the unit of the metric's values: bytes, ms, kbit/s or count.
-func (m Metric) Unit() string { return metricInfo[m].unit }
+// Unit is the unit of the metric's values.
+func (m Metric) Unit() Unit { return metricInfo[m].unit }
 
 // Label is an axis label for the metric, unit included.
 func (m Metric) Label() string { return metricInfo[m].label }

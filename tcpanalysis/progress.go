@@ -65,7 +65,7 @@ func Bins(r *ConnResult, d flows.Direction, w time.Duration) ([]Bin, error) {
 	}
 	t0 := r.Conn.First
 	if r.Conn.Duration()/w >= MaxBins {
-		return nil, fmt.Errorf("%w: the connection spans %.0f s, %d intervals of %v; a timestamp may jump (see 'tcpviz flows' duration_s), or choose a longer --interval", ErrTooManyBins, r.Conn.Duration().Seconds(), r.Conn.Duration()/w, w)
+		return nil, fmt.Errorf("%w: the connection spans %.0f s, %d intervals of %v; a timestamp may jump, or choose a longer interval", ErrTooManyBins, r.Conn.Duration().Seconds(), r.Conn.Duration()/w, w)
 	}
 	n := int(r.Conn.Duration()/w) + 1
 	bins := make([]Bin, n)

@@ -412,7 +412,7 @@ cum_acked_bytes.` + selectionHelp,
 			r, d, w := v.Conn, v.Dir, v.Interval
 			bins, err := tcpanalysis.Bins(r, d, w)
 			if err != nil {
-				return &exitError{code: 2, err: fmt.Errorf("%s conn %d: %w", args[0], r.Conn.Index, err)}
+				return &exitError{code: 2, err: fmt.Errorf("%s conn %d: %w (--interval sets the width)", args[0], r.Conn.Index, err)}
 			}
 			header := []string{"conn", "dir", "t_s", "conn_t_s", "interval_s", "throughput_kbps", "goodput_kbps", "cum_acked_bytes"}
 			var rows [][]string

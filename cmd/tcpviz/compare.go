@@ -114,7 +114,7 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 			}
 			table := [][]string{head}
 			for _, row := range rows {
-				line := []string{row.Metric, row.Unit}
+				line := []string{row.Metric, string(row.Unit)}
 				for i, v := range row.Values {
 					line = append(line, compare.Format(v, row.Unit))
 					if i > 0 {
