@@ -31,10 +31,10 @@ const (
 // metricInfo is each metric's name (as --metric takes it), unit, axis
 // label and drawing style.
 var metricInfo = [numMetrics]struct {
-	name        string
-	unit        Unit
-	label       string
-	scatter     bool
+	name    string
+	unit    Unit
+	label   string
+	scatter bool
 }{
 	MetricSeq:          {"seq", Bytes, "highest sequence sent (bytes)", false},
 	MetricAck:          {"ack", Bytes, "cumulative ACK (bytes)", false},
