@@ -27,6 +27,7 @@ var allowed = map[string][]string{
 	"internal/pcaptest/cmd/gensynth": {"internal/pcaptest"},
 	"cmd/tcpviz":                     {"*"},
 	"compare":                        {"query", "tcpanalysis", "flows", "capture"},
+	"export":                         {"query", "campaign", "tcpanalysis", "flows", "capture"},
 	"pep":                            {"tcpanalysis", "flows", "capture", "internal/seq"},
 }
 

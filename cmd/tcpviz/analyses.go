@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/tcpviz/tcpviz/export"
 	"strconv"
 	"time"
 
@@ -157,7 +158,7 @@ server side.` + selectionHelp,
 			}
 			sortRowsByFrame(rows, 6)
 			if pepMode && kind == outNone && !f.rf.csv && !f.rf.json {
-				if err := writeAligned(e.stdout, table); err != nil {
+				if err := export.WriteAligned(e.stdout, table); err != nil {
 					return err
 				}
 				return e.pepOne(args[0], v.Conn, v.Dir, pathRTT)

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"fmt"
+	"github.com/tcpviz/tcpviz/export"
 	"io"
 	"math"
 	"os"
@@ -128,7 +129,7 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 				}
 				table = append(table, line)
 			}
-			if err := writeAligned(e.stdout, table); err != nil {
+			if err := export.WriteAligned(e.stdout, table); err != nil {
 				return err
 			}
 			for _, r := range runs {

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/tcpviz/tcpviz/export"
 	"io/fs"
 	"os"
 	"path"
@@ -82,7 +83,7 @@ func runDemo(e *env, out string) error {
 		v.File, v.Report.File = name, name
 		csvPath := filepath.Join(out, base+".flows.csv")
 		err = writeFileAtomic(csvPath, func(f *os.File) error {
-			return writeFlowsCSV(f, []flowsFile{newFlowsFile(name, v.Report, false)})
+			return export.WriteFlowsCSV(f, []export.FlowsFile{export.NewFlowsFile(name, v.Report, false)})
 		})
 		if err != nil {
 			return err

@@ -1,203 +1,16 @@
 package main
 
 import (
-	"bufio"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"time"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
-	"github.com/tcpviz/tcpviz/flows"
-	"github.com/tcpviz/tcpviz/tcpanalysis"
+	"github.com/tcpviz/tcpviz/export"
 )
-
-// flowsSchema names the version of the flows CSV/JSON schema
-// (docs/schema.md#flows). Bump it when a column changes meaning or goes away.
-const flowsSchema = "tcpviz.flows/1"
-
-// flowColumns is the flows CSV header, in order (docs/schema.md#flows).
-var flowColumns = []string{
-	"file", "conn", "a_addr", "a_port", "b_addr", "b_port", "start_s", "duration_s",
-	"pkts_ab", "pkts_ba", "wire_bytes_ab", "wire_bytes_ba", "bytes_ab", "bytes_ba", "unique_ab", "unique_ba",
-	"retx_bytes_ab", "retx_bytes_ba", "acked_ab", "acked_ba", "goodput_bytes_ab", "goodput_bytes_ba",
-	"throughput_ab_kbps", "throughput_ba_kbps", "goodput_ab_kbps", "goodput_ba_kbps",
-	"handshake", "wscale_a", "wscale_b", "wscale_source", "retx_segs_ab", "retx_segs_ba",
-	"ooo_segs_ab", "ooo_segs_ba", "folded_dups", "reused_ports",
-	"hs_syn_synack_ms", "hs_synack_ack_ms",
-	"rtt_ack_n_ab", "rtt_ack_min_ab_ms", "rtt_ack_mean_ab_ms", "rtt_ack_max_ab_ms",
-	"rtt_ack_n_ba", "rtt_ack_min_ba_ms", "rtt_ack_mean_ba_ms", "rtt_ack_max_ba_ms",
-	"rtt_ts_n_ab", "rtt_ts_min_ab_ms", "rtt_ts_mean_ab_ms", "rtt_ts_max_ab_ms",
-	"rtt_ts_n_ba", "rtt_ts_min_ba_ms", "rtt_ts_mean_ba_ms", "rtt_ts_max_ba_ms",
-	"rto_ab", "rto_ba", "fast_ab", "fast_ba", "spurious_ab", "spurious_ba", "dup_ack_ab", "dup_ack_ba",
-	"zero_window_ab", "zero_window_ba",
-}
-
-// flowRow is one connection in the flows schema.
-type flowRow struct {
-	File         string  `json:"file"`
-	Conn         int     `json:"conn"`
-	AAddr        string  `json:"a_addr"`
-	APort        uint16  `json:"a_port"`
-	BAddr        string  `json:"b_addr"`
-	BPort        uint16  `json:"b_port"`
-	StartS       float64 `json:"start_s"`
-	DurationS    float64 `json:"duration_s"`
-	PktsAB       int64   `json:"pkts_ab"`
-	PktsBA       int64   `json:"pkts_ba"`
-	WireAB       int64   `json:"wire_bytes_ab"`
-	WireBA       int64   `json:"wire_bytes_ba"`
-	BytesAB      int64   `json:"bytes_ab"`
-	BytesBA      int64   `json:"bytes_ba"`
-	UniqueAB     int64   `json:"unique_ab"`
-	UniqueBA     int64   `json:"unique_ba"`
-	RetxBytesAB  int64   `json:"retx_bytes_ab"`
-	RetxBytesBA  int64   `json:"retx_bytes_ba"`
-	AckedAB      int64   `json:"acked_ab"`
-	AckedBA      int64   `json:"acked_ba"`
-	GoodBytesAB  int64   `json:"goodput_bytes_ab"`
-	GoodBytesBA  int64   `json:"goodput_bytes_ba"`
-	TputABKbps   float64 `json:"throughput_ab_kbps"`
-	TputBAKbps   float64 `json:"throughput_ba_kbps"`
-	GoodputAB    float64 `json:"goodput_ab_kbps"`
-	GoodputBA    float64 `json:"goodput_ba_kbps"`
-	Handshake    bool    `json:"handshake"`
-	WScaleA      *int    `json:"wscale_a"` // null when unknown
-	WScaleB      *int    `json:"wscale_b"`
-	WScaleSource string  `json:"wscale_source"`
-	RetxSegsAB   int64   `json:"retx_segs_ab"`
-	RetxSegsBA   int64   `json:"retx_segs_ba"`
-	OOOSegsAB    int64   `json:"ooo_segs_ab"`
-	OOOSegsBA    int64   `json:"ooo_segs_ba"`
-	FoldedDups   int64   `json:"folded_dups"`
-	ReusedPorts  bool    `json:"reused_ports"`
-	// RTT and event columns (docs/metrics.md#rtt, #events); RTT values in
-	// ms, null when there is no sample.
-	HSSynSynAck *float64         `json:"hs_syn_synack_ms"`
-	HSSynAckAck *float64         `json:"hs_synack_ack_ms"`
-	RTT         map[string]any   `json:"rtt"`
-	Events      map[string]int64 `json:"events"`
-	extra       []string
-}
-
-func newFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, withJSON bool) flowRow {
-	c := r.Conn
-	a, b := &c.Half[flows.AtoB], &c.Half[flows.BtoA]
-	ws := func(h *flows.Half) *int {
-		if h.WScale < 0 {
-			return nil
-		}
-		v := h.WScale
-		return &v
-	}
-	src := a.WScaleFrom
-	if b.WScaleFrom != a.WScaleFrom {
-		src = a.WScaleFrom + "/" + b.WScaleFrom
-	}
-	ab, ba := &r.Dir[flows.AtoB], &r.Dir[flows.BtoA]
-	row := flowRow{
-		File: file, Conn: c.Index,
-		AAddr: a.Addr.Addr().String(), APort: a.Addr.Port(),
-		BAddr: b.Addr.Addr().String(), BPort: b.Addr.Port(),
-		StartS:    c.First.Sub(rep.Start).Seconds(),
-		DurationS: c.Duration().Seconds(),
-		PktsAB:    ab.Pkts, PktsBA: ba.Pkts,
-		WireAB: ab.WireBytes, WireBA: ba.WireBytes,
-		BytesAB: ab.Bytes, BytesBA: ba.Bytes,
-		UniqueAB: ab.Unique, UniqueBA: ba.Unique,
-		RetxBytesAB: ab.RetxBytes, RetxBytesBA: ba.RetxBytes,
-		AckedAB: ab.AckedBytes, AckedBA: ba.AckedBytes,
-		GoodBytesAB: ab.DeliveredBytes, GoodBytesBA: ba.DeliveredBytes,
-		TputABKbps: r.ThroughputKbps(flows.AtoB), TputBAKbps: r.ThroughputKbps(flows.BtoA),
-		GoodputAB: r.GoodputKbps(flows.AtoB), GoodputBA: r.GoodputKbps(flows.BtoA),
-		Handshake: c.HandshakeSeen,
-		WScaleA:   ws(a), WScaleB: ws(b), WScaleSource: src,
-		RetxSegsAB: ab.RetxSegs, RetxSegsBA: ba.RetxSegs,
-		OOOSegsAB: ab.OOOSegs, OOOSegsBA: ba.OOOSegs,
-		FoldedDups:  c.Folded,
-		ReusedPorts: c.Reused,
-	}
-	msp := func(d time.Duration, ok bool) *float64 {
-		if !ok {
-			return nil
-		}
-		v := d.Seconds() * 1000
-		return &v
-	}
-	f3 := func(p *float64) string {
-		if p == nil {
-			return ""
-		}
-		return strconv.FormatFloat(*p, 'f', 3, 64)
-	}
-	row.HSSynSynAck = msp(r.Handshake.SynToSynAck, r.Handshake.SynToSynAckOk)
-	row.HSSynAckAck = msp(r.Handshake.SynAckToAck, r.Handshake.SynAckToAckOk)
-	row.extra = append(row.extra, f3(row.HSSynSynAck), f3(row.HSSynAckAck))
-	if withJSON {
-		row.RTT = map[string]any{}
-		row.Events = map[string]int64{}
-	}
-	for _, m := range []tcpanalysis.Method{tcpanalysis.MethodACK, tcpanalysis.MethodTS} {
-		for _, d := range []flows.Direction{flows.AtoB, flows.BtoA} {
-			a := r.RTTAgg[d][m]
-			ok := a.N > 0
-			mn, me, mx := msp(a.Min, ok), msp(a.Mean(), ok), msp(a.Max, ok)
-			row.extra = append(row.extra, strconv.FormatInt(a.N, 10), f3(mn), f3(me), f3(mx))
-			if withJSON {
-				row.RTT[m.String()+"_"+d.String()] = map[string]any{"n": a.N, "min_ms": mn, "mean_ms": me, "max_ms": mx}
-			}
-		}
-	}
-	for _, cl := range []tcpanalysis.Class{tcpanalysis.RTO, tcpanalysis.Fast, tcpanalysis.Spurious, tcpanalysis.DupAck, tcpanalysis.ZeroWindow} {
-		for _, d := range []flows.Direction{flows.AtoB, flows.BtoA} {
-			v := r.Counts[d][cl]
-			row.extra = append(row.extra, strconv.FormatInt(v, 10))
-			if withJSON {
-				row.Events[cl.String()+"_"+d.String()] = v
-			}
-		}
-	}
-	return row
-}
-
-func (r *flowRow) csv() []string {
-	i := func(v int64) string { return strconv.FormatInt(v, 10) }
-	f := func(v float64, p int) string { return strconv.FormatFloat(v, 'f', p, 64) }
-	ws := func(p *int) string {
-		if p == nil {
-			return ""
-		}
-		return strconv.Itoa(*p)
-	}
-	rec := []string{
-		r.File, strconv.Itoa(r.Conn), r.AAddr, strconv.Itoa(int(r.APort)), r.BAddr, strconv.Itoa(int(r.BPort)),
-		f(r.StartS, 6), f(r.DurationS, 6),
-		i(r.PktsAB), i(r.PktsBA), i(r.WireAB), i(r.WireBA), i(r.BytesAB), i(r.BytesBA), i(r.UniqueAB), i(r.UniqueBA),
-		i(r.RetxBytesAB), i(r.RetxBytesBA), i(r.AckedAB), i(r.AckedBA), i(r.GoodBytesAB), i(r.GoodBytesBA),
-		f(r.TputABKbps, 3), f(r.TputBAKbps, 3), f(r.GoodputAB, 3), f(r.GoodputBA, 3),
-		strconv.FormatBool(r.Handshake), ws(r.WScaleA), ws(r.WScaleB), r.WScaleSource,
-		i(r.RetxSegsAB), i(r.RetxSegsBA), i(r.OOOSegsAB), i(r.OOOSegsBA),
-		i(r.FoldedDups), strconv.FormatBool(r.ReusedPorts),
-	}
-	return append(rec, r.extra...)
-}
-
-// flowsFile is one file's part of the JSON output.
-type flowsFile struct {
-	File     string    `json:"file"`
-	Format   string    `json:"format"`
-	Frames   int64     `json:"frames"`
-	Segments int64     `json:"tcp_segments"`
-	Stats    any       `json:"read_stats"`
-	Warnings []string  `json:"warnings"`
-	Conns    []flowRow `json:"conns"`
-}
 
 func newFlowsCmd(e *env) *cobra.Command {
 	var af analysisFlags
@@ -235,13 +48,13 @@ standard input.`,
 			if err != nil {
 				return err
 			}
-			var files []flowsFile
+			var files []export.FlowsFile
 			for _, path := range args {
 				rep, err := e.analyze(path, opts)
 				if err != nil {
 					return err
 				}
-				files = append(files, newFlowsFile(path, rep, asJSON))
+				files = append(files, export.NewFlowsFile(path, rep, asJSON))
 				for _, r := range rep.Conns {
 					if r.Conn.Half[0].WScale < 0 || r.Conn.Half[1].WScale < 0 {
 						fmt.Fprintf(e.stderr, "note: %s conn %d: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, r.Conn.Index)
@@ -253,11 +66,11 @@ standard input.`,
 				case asJSON:
 					enc := json.NewEncoder(w)
 					enc.SetIndent("", "  ")
-					return enc.Encode(map[string]any{"schema": flowsSchema, "files": files})
+					return enc.Encode(map[string]any{"schema": export.FlowsSchema, "files": files})
 				case asCSV:
-					return writeFlowsCSV(w, files)
+					return export.WriteFlowsCSV(w, files)
 				}
-				return writeFlowsTable(w, files)
+				return export.WriteFlowsTable(w, files)
 			}
 			if out != "" {
 				return writeFileAtomic(out, func(f *os.File) error { return write(f) })
@@ -266,113 +79,8 @@ standard input.`,
 		},
 	}
 	af.register(c)
-	c.Flags().BoolVar(&asJSON, "json", false, "write JSON (schema "+flowsSchema+")")
-	c.Flags().BoolVar(&asCSV, "csv", false, "write CSV (schema "+flowsSchema+")")
+	c.Flags().BoolVar(&asJSON, "json", false, "write JSON (schema "+export.FlowsSchema+")")
+	c.Flags().BoolVar(&asCSV, "csv", false, "write CSV (schema "+export.FlowsSchema+")")
 	c.Flags().StringVarP(&out, "output", "o", "", "write to this file (atomically) instead of standard output")
 	return c
-}
-
-func newFlowsFile(path string, rep *tcpanalysis.Report, withJSON bool) flowsFile {
-	ff := flowsFile{File: path, Format: string(rep.Format), Frames: rep.Stats.Frames, Segments: rep.Stats.Segments,
-		Stats: rep.Stats, Warnings: rep.Warnings, Conns: []flowRow{}}
-	if ff.Warnings == nil {
-		ff.Warnings = []string{}
-	}
-	for _, r := range rep.Conns {
-		ff.Conns = append(ff.Conns, newFlowRow(path, rep, r, withJSON))
-	}
-	return ff
-}
-
-func writeFlowsCSV(w io.Writer, files []flowsFile) error {
-	cw := csv.NewWriter(w)
-	cw.Write(flowColumns)
-	for _, f := range files {
-		for i := range f.Conns {
-			cw.Write(f.Conns[i].csv())
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
-func writeFlowsTable(w io.Writer, files []flowsFile) error {
-	head := []string{"conn", "a", "b", "start_s", "dur_s", "pkts a>b", "pkts b>a", "bytes a>b", "bytes b>a",
-		"retx a>b", "retx b>a", "goodput a>b kbit/s", "goodput b>a kbit/s", "handshake", "wscale a/b", "folded"}
-	for _, f := range files {
-		fmt.Fprintf(w, "%s: %s, %d frames, %d TCP segments, %d connections\n", f.File, f.Format, f.Frames, f.Segments, len(f.Conns))
-		rows := make([][]string, 0, len(f.Conns)+1)
-		rows = append(rows, head)
-		for _, r := range f.Conns {
-			ws := func(p *int) string {
-				if p == nil {
-					return "?"
-				}
-				return strconv.Itoa(*p)
-			}
-			hs := "no"
-			if r.Handshake {
-				hs = "yes"
-			}
-			i := func(v int64) string { return strconv.FormatInt(v, 10) }
-			rows = append(rows, []string{strconv.Itoa(r.Conn), hostPort(r.AAddr, r.APort), hostPort(r.BAddr, r.BPort),
-				strconv.FormatFloat(r.StartS, 'f', 3, 64), strconv.FormatFloat(r.DurationS, 'f', 3, 64),
-				i(r.PktsAB), i(r.PktsBA), i(r.BytesAB), i(r.BytesBA), i(r.RetxBytesAB), i(r.RetxBytesBA),
-				strconv.FormatFloat(r.GoodputAB, 'f', 1, 64), strconv.FormatFloat(r.GoodputBA, 'f', 1, 64),
-				hs, ws(r.WScaleA) + "/" + ws(r.WScaleB), i(r.FoldedDups)})
-		}
-		if err := writeAligned(w, rows); err != nil {
-			return err
-		}
-		fmt.Fprintln(w)
-	}
-	_, err := fmt.Fprintln(w, "bytes = TCP payload incl. retransmissions; goodput = payload bytes delivered to the receiver / duration (docs/metrics.md); wscale ? = unknown")
-	return err
-}
-
-// writeAligned prints rows as right-aligned columns separated by two spaces.
-func writeAligned(w io.Writer, rows [][]string) error { return writeColumns(w, rows, true) }
-
-// writeColumns prints rows as columns separated by two spaces, right- or
-// left-aligned.
-func writeColumns(w io.Writer, rows [][]string, right bool) error {
-	var width []int
-	for _, r := range rows {
-		for i, c := range r {
-			if i >= len(width) {
-				width = append(width, 0)
-			}
-			width[i] = max(width[i], utf8.RuneCountInString(c))
-		}
-	}
-	bw := bufio.NewWriter(w)
-	for _, r := range rows {
-		for i, c := range r {
-			if i > 0 {
-				bw.WriteString("  ")
-			}
-			pad := width[i] - utf8.RuneCountInString(c)
-			if !right && i == len(r)-1 {
-				pad = 0 // no trailing blanks
-			}
-			if right {
-				bw.WriteString(strings.Repeat(" ", pad))
-			}
-			bw.WriteString(c)
-			if !right {
-				bw.WriteString(strings.Repeat(" ", pad))
-			}
-		}
-		bw.WriteByte('\n')
-	}
-	return bw.Flush()
-}
-
-func hostPort(addr string, port uint16) string {
-	for i := 0; i < len(addr); i++ {
-		if addr[i] == ':' {
-			return "[" + addr + "]:" + strconv.Itoa(int(port))
-		}
-	}
-	return addr + ":" + strconv.Itoa(int(port))
 }

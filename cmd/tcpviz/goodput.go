@@ -1,17 +1,13 @@
 package main
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
+	"github.com/tcpviz/tcpviz/export"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
-	"github.com/parquet-go/parquet-go"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -19,16 +15,6 @@ import (
 	"github.com/tcpviz/tcpviz/campaign"
 	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/stats"
-)
-
-// goodputSchema versions the per-flow goodput output (docs/schema.md#goodput).
-const goodputSchema = "tcpviz.goodput/1"
-
-// goodputFixed are the leading columns; label columns follow, then the
-// trailing columns.
-var (
-	goodputFixed    = []string{"file", "conn", "src", "sport", "dst", "dport", "first_s", "last_s", "bytes", "goodput_kbps"}
-	goodputTrailing = []string{"interval_s", "run", "vantage", "captures"}
 )
 
 type goodputFlags struct {
@@ -110,7 +96,7 @@ and the exit status is 3 ("partial").`,
 	fl.StringVar(&f.dir, "dir", "auto", "data direction per connection: "+query.DirNames+" (the one that delivered more); a = the SYN sender")
 	fl.Int64Var(&f.minBytes, "min-bytes", 0, "drop flows that delivered fewer goodput bytes")
 	fl.Float64Var(&f.end, "end", 0, "end every flow's goodput interval at this capture time in seconds since the epoch (the simulation end for ns-3); default: its last packet")
-	fl.BoolVar(&f.asCSV, "csv", false, "write rows as CSV (schema "+goodputSchema+")")
+	fl.BoolVar(&f.asCSV, "csv", false, "write rows as CSV (schema "+export.GoodputSchema+")")
 	fl.BoolVar(&f.asJSON, "json", false, "write rows as JSON")
 	fl.StringVar(&f.parquetOut, "parquet", "", "also write the rows as Parquet to this file")
 	fl.StringVarP(&f.out, "output", "o", "", "write the rows to this file (atomically) instead of standard output")
@@ -253,63 +239,18 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 	return nil
 }
 
-func goodputRecord(r campaign.FlowRow, labelNames []string) []string {
-	rec := []string{r.File, strconv.Itoa(r.Conn), r.Src, strconv.Itoa(int(r.SPort)), r.Dst, strconv.Itoa(int(r.DPort)),
-		strconv.FormatFloat(r.FirstS, 'f', 6, 64), strconv.FormatFloat(r.LastS, 'f', 6, 64),
-		strconv.FormatInt(r.Bytes, 10), strconv.FormatFloat(r.Kbps, 'f', 3, 64)}
-	for _, n := range labelNames {
-		rec = append(rec, r.Labels[n])
-	}
-	return append(rec, strconv.FormatFloat(r.IntervalS, 'f', 6, 64), r.RunKey, string(r.Vantage), strconv.Itoa(r.Captures))
-}
-
 func writeGoodputRows(e *env, f *goodputFlags, rows []campaign.FlowRow, labelNames []string) error {
-	header := append(append(append([]string{}, goodputFixed...), labelNames...), goodputTrailing...)
 	write := func(w io.Writer) error {
 		switch {
 		case f.asJSON:
-			var out []map[string]any
-			for _, r := range rows {
-				rec := goodputRecord(r, labelNames)
-				m := map[string]any{}
-				for i, h := range header {
-					m[h] = rec[i]
-				}
-				for _, k := range []string{"conn", "sport", "dport", "bytes", "captures"} {
-					m[k], _ = strconv.ParseInt(m[k].(string), 10, 64)
-				}
-				for _, k := range []string{"first_s", "last_s", "goodput_kbps", "interval_s"} {
-					m[k], _ = strconv.ParseFloat(m[k].(string), 64)
-				}
-				out = append(out, m)
-			}
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(map[string]any{"schema": goodputSchema, "labels": labelNames, "flows": out})
+			return export.WriteGoodputJSON(w, rows, labelNames)
 		case f.asCSV:
-			cw := csv.NewWriter(w)
-			cw.Write(header)
-			for _, r := range rows {
-				cw.Write(goodputRecord(r, labelNames))
-			}
-			cw.Flush()
-			return cw.Error()
+			return export.WriteGoodputCSV(w, rows, labelNames)
 		}
-		// The human table: the CSV columns without interval_s and run.
-		cut := func(rec []string) []string {
-			n := len(rec)
-			return append(append([]string{}, rec[:n-4]...), rec[n-2:]...)
-		}
-		recs := [][]string{cut(header)}
-		for _, r := range rows {
-			rec := goodputRecord(r, labelNames)
-			rec[0] = filepath.Base(rec[0])
-			recs = append(recs, cut(rec))
-		}
-		return writeAligned(w, recs)
+		return export.WriteGoodputTable(w, rows, labelNames)
 	}
 	if f.parquetOut != "" {
-		if err := writeFileAtomic(f.parquetOut, func(file *os.File) error { return writeGoodputParquet(file, rows, labelNames) }); err != nil {
+		if err := writeFileAtomic(f.parquetOut, func(file *os.File) error { return export.WriteGoodputParquet(file, rows, labelNames) }); err != nil {
 			return err
 		}
 	}
@@ -317,40 +258,6 @@ func writeGoodputRows(e *env, f *goodputFlags, rows []campaign.FlowRow, labelNam
 		return writeFileAtomic(f.out, func(file *os.File) error { return write(file) })
 	}
 	return write(e.stdout)
-}
-
-// writeGoodputParquet writes the rows with the same columns as the CSV,
-// typed: integers as INT64, times and rates as DOUBLE, the rest as strings.
-func writeGoodputParquet(w io.Writer, rows []campaign.FlowRow, labelNames []string) error {
-	g := parquet.Group{
-		"file": parquet.String(), "conn": parquet.Leaf(parquet.Int64Type), "src": parquet.String(),
-		"sport": parquet.Leaf(parquet.Int64Type), "dst": parquet.String(), "dport": parquet.Leaf(parquet.Int64Type),
-		"first_s": parquet.Leaf(parquet.DoubleType), "last_s": parquet.Leaf(parquet.DoubleType),
-		"bytes": parquet.Leaf(parquet.Int64Type), "goodput_kbps": parquet.Leaf(parquet.DoubleType),
-		"interval_s": parquet.Leaf(parquet.DoubleType), "run": parquet.String(), "vantage": parquet.String(),
-		"captures": parquet.Leaf(parquet.Int64Type),
-	}
-	for _, n := range labelNames {
-		if _, clash := g[n]; clash {
-			return fmt.Errorf("label %q clashes with a goodput column", n)
-		}
-		g[n] = parquet.String()
-	}
-	pw := parquet.NewWriter(w, parquet.NewSchema("goodput", g))
-	for _, r := range rows {
-		m := map[string]any{
-			"file": r.File, "conn": int64(r.Conn), "src": r.Src, "sport": int64(r.SPort), "dst": r.Dst, "dport": int64(r.DPort),
-			"first_s": r.FirstS, "last_s": r.LastS, "bytes": r.Bytes, "goodput_kbps": r.Kbps,
-			"interval_s": r.IntervalS, "run": r.RunKey, "vantage": string(r.Vantage), "captures": int64(r.Captures),
-		}
-		for _, n := range labelNames {
-			m[n] = r.Labels[n]
-		}
-		if err := pw.Write(m); err != nil {
-			return err
-		}
-	}
-	return pw.Close()
 }
 
 func writeGoodputTables(e *env, f *goodputFlags, rows []campaign.FlowRow) error {
@@ -434,7 +341,7 @@ func runStats(e *env, f *goodputFlags, args []string) error {
 	}
 	var rows []campaign.FlowRow
 	for _, path := range args {
-		rs, err := readGoodputCSV(path)
+		rs, err := export.ReadGoodputCSV(path)
 		if err != nil {
 			return &exitError{code: 2, err: err}
 		}
@@ -443,48 +350,4 @@ func runStats(e *env, f *goodputFlags, args []string) error {
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].RunKey < rows[j].RunKey })
 	fmt.Fprintf(e.stderr, "stats: %d flows from %d files\n", len(rows), len(args))
 	return writeGoodputTables(e, f, rows)
-}
-
-// readGoodputCSV reads rows written by 'tcpviz goodput --csv'.
-func readGoodputCSV(path string) ([]campaign.FlowRow, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	recs, err := csv.NewReader(fh).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	if len(recs) == 0 {
-		return nil, fmt.Errorf("%s: empty", path)
-	}
-	head := recs[0]
-	col := map[string]int{}
-	for i, h := range head {
-		col[h] = i
-	}
-	for _, h := range append(append([]string{}, goodputFixed...), goodputTrailing...) {
-		if _, ok := col[h]; !ok {
-			return nil, fmt.Errorf("%s: no column %q: not a 'tcpviz goodput --csv' file", path, h)
-		}
-	}
-	labels := head[len(goodputFixed) : len(head)-len(goodputTrailing)]
-	var rows []campaign.FlowRow
-	for n, rec := range recs[1:] {
-		if len(rec) != len(head) {
-			return nil, fmt.Errorf("%s: line %d: %d fields, header has %d", path, n+2, len(rec), len(head))
-		}
-		num := func(k string) float64 { v, _ := strconv.ParseFloat(rec[col[k]], 64); return v }
-		r := campaign.FlowRow{File: rec[col["file"]], RunKey: rec[col["run"]], Src: rec[col["src"]], Dst: rec[col["dst"]],
-			Conn: int(num("conn")), SPort: uint16(num("sport")), DPort: uint16(num("dport")),
-			FirstS: num("first_s"), LastS: num("last_s"), Bytes: int64(num("bytes")), Kbps: num("goodput_kbps"),
-			IntervalS: num("interval_s"), Vantage: campaign.Vantage(rec[col["vantage"]]), Captures: int(num("captures")),
-			Labels: map[string]string{}}
-		for _, l := range labels {
-			r.Labels[l] = rec[col[l]]
-		}
-		rows = append(rows, r)
-	}
-	return rows, nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"github.com/tcpviz/tcpviz/export"
 	"io"
 	"os"
 	"path/filepath"
@@ -99,7 +100,7 @@ func (e *env) emit(f *rowFlags, schema string, header []string, rows [][]string,
 	case f.csv || f.json:
 		return rowsOut(e.stdout, f.json, schema, header, rows)
 	}
-	return writeAligned(e.stdout, table)
+	return export.WriteAligned(e.stdout, table)
 }
 
 func ms(d time.Duration) string { return strconv.FormatFloat(d.Seconds()*1000, 'f', 3, 64) }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"fmt"
+	"github.com/tcpviz/tcpviz/export"
 	"io"
 	"os"
 	"path/filepath"
@@ -30,7 +31,7 @@ func writeVerdict(w io.Writer, label string, v pep.Verdict, given time.Duration)
 		}
 		rows = append(rows, []string{it.Name, s, it.Observed, it.Expected})
 	}
-	if err := writeColumns(w, rows, false); err != nil {
+	if err := export.WriteColumns(w, rows, false); err != nil {
 		return err
 	}
 	if v.LocalRTT > 0 {
@@ -118,5 +119,5 @@ func (e *env) pepTwo(clientPath, serverPath string, af *analysisFlags, out strin
 			strconv.FormatFloat(r.GoodputKbps, 'f', 1, 64)})
 	}
 	fmt.Fprintf(e.stdout, "split connections: %s (client side) and %s (server side)\n", clientPath, serverPath)
-	return writeAligned(e.stdout, rows)
+	return export.WriteAligned(e.stdout, rows)
 }

@@ -1,27 +1,17 @@
 package main
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
-	"io"
+	"github.com/tcpviz/tcpviz/export"
 	"os"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
 )
-
-// seqSchema versions the seq CSV/JSON output (docs/schema.md#seq).
-// Version 2: t_s counts from the capture's first frame, conn_t_s from the
-// connection's first packet.
-const seqSchema = "tcpviz.seq/2"
 
 func newSeqCmd(e *env) *cobra.Command {
 	var af analysisFlags
@@ -86,59 +76,6 @@ The output format follows the -o extension: .png, .svg, .pdf (the figure),
 	return c
 }
 
-// seqRow is one point of the seq CSV/JSON output (docs/schema.md#seq).
-type seqRow struct {
-	Type   string  `json:"type"`     // data, ack or sack
-	TS     float64 `json:"t_s"`      // seconds since the capture's first frame
-	ConnTS float64 `json:"conn_t_s"` // seconds since the connection's first packet
-	Frame  int64   `json:"frame"`
-	Start  int64   `json:"start"` // data: first relative seq; ack: ack; sack: left edge
-	End    int64   `json:"end"`   // data: end; ack: window edge ack+rwnd (empty/null if unknown); sack: right edge
-	Class  string  `json:"class"` // data: new, retransmitted, out_of_order; ack: window_known / window_unknown
-	Flags  string  `json:"flags"`
-	known  bool
-}
-
-// seqRows are the points of the chosen connection and direction inside
-// the selection's time range.
-func seqRows(v *query.View) []seqRow {
-	r, d, t0 := v.Conn, v.Dir, v.Conn.Conn.First
-	in := func(t capture.Timestamp) bool { return v.Sel.InRange(t, v.Ref) }
-	var rows []seqRow
-	for _, s := range r.Series.Segs[d] {
-		if in(s.Time) {
-			rows = append(rows, seqRow{"data", v.CaptureS(s.Time), s.Time.Sub(t0).Seconds(), s.Frame, s.Start, s.End, s.Kind.String(), s.Flags.String(), true})
-		}
-	}
-	for _, a := range r.Series.Acks[d] {
-		if in(a.Time) {
-			cl := "window_known"
-			if !a.WindowKnown {
-				cl = "window_unknown"
-			}
-			rows = append(rows, seqRow{"ack", v.CaptureS(a.Time), a.Time.Sub(t0).Seconds(), a.Frame, a.Ack, a.Ack + a.Window, cl, "", a.WindowKnown})
-		}
-	}
-	for _, s := range r.Series.SACKs[d] {
-		if in(s.Time) {
-			rows = append(rows, seqRow{"sack", v.CaptureS(s.Time), s.Time.Sub(t0).Seconds(), s.Frame, s.Left, s.Right, "", "", true})
-		}
-	}
-	// Frame order, data before ACK info of the same frame.
-	sortRows(rows)
-	return rows
-}
-
-func sortRows(rows []seqRow) {
-	rank := map[string]int{"data": 0, "ack": 1, "sack": 2}
-	sort.SliceStable(rows, func(i, j int) bool {
-		if rows[i].Frame != rows[j].Frame {
-			return rows[i].Frame < rows[j].Frame
-		}
-		return rank[rows[i].Type] < rank[rows[j].Type]
-	})
-}
-
 // writeSeq writes the time-sequence graph or points of v's connection;
 // o's range must be the selection's.
 func writeSeq(out string, v *query.View, o plot.TimeSeqOptions) error {
@@ -147,29 +84,9 @@ func writeSeq(out string, v *query.View, o plot.TimeSeqOptions) error {
 	return writeFileAtomic(out, func(f *os.File) error {
 		switch ext {
 		case ".csv":
-			return writeSeqCSV(f, seqRows(v))
+			return export.WriteSeqCSV(f, export.SeqRows(v))
 		case ".json":
-			rows := seqRows(v)
-			type jrow struct {
-				seqRow
-				End *int64 `json:"end"`
-			}
-			js := make([]jrow, len(rows))
-			for i := range rows {
-				js[i].seqRow = rows[i]
-				if rows[i].known {
-					v := rows[i].End
-					js[i].End = &v
-				}
-			}
-			enc := json.NewEncoder(f)
-			enc.SetIndent("", "  ")
-			return enc.Encode(map[string]any{
-				"schema": seqSchema, "file": v.File, "conn": r.Conn.Index, "dir": o.Dir.String(),
-				"src": r.Conn.Half[o.Dir].Addr.String(), "dst": r.Conn.Half[o.Dir.Reverse()].Addr.String(),
-				"wscale_known": r.Conn.Half[o.Dir.Reverse()].WScale >= 0,
-				"points":       js,
-			})
+			return export.WriteSeqJSON(f, v, export.SeqRows(v))
 		}
 		format := plot.FormatOf(out)
 		if format == "" {
@@ -181,18 +98,4 @@ func writeSeq(out string, v *query.View, o plot.TimeSeqOptions) error {
 		}
 		return plot.Write(f, p, format)
 	})
-}
-
-func writeSeqCSV(w io.Writer, rows []seqRow) error {
-	cw := csv.NewWriter(w)
-	cw.Write([]string{"type", "t_s", "conn_t_s", "frame", "start", "end", "class", "flags"})
-	for _, r := range rows {
-		end := strconv.FormatInt(r.End, 10)
-		if !r.known {
-			end = ""
-		}
-		cw.Write([]string{r.Type, strconv.FormatFloat(r.TS, 'f', 6, 64), strconv.FormatFloat(r.ConnTS, 'f', 6, 64), strconv.FormatInt(r.Frame, 10), strconv.FormatInt(r.Start, 10), end, r.Class, r.Flags})
-	}
-	cw.Flush()
-	return cw.Error()
 }

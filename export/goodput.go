@@ -1,0 +1,171 @@
+package export
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/tcpviz/tcpviz/campaign"
+)
+
+// GoodputSchema versions the per-flow goodput output (docs/schema.md#goodput).
+const GoodputSchema = "tcpviz.goodput/1"
+
+// GoodputFixed are the leading columns; label columns follow, then the
+// trailing columns.
+var (
+	GoodputFixed    = []string{"file", "conn", "src", "sport", "dst", "dport", "first_s", "last_s", "bytes", "goodput_kbps"}
+	GoodputTrailing = []string{"interval_s", "run", "vantage", "captures"}
+)
+
+// GoodputHeader is the goodput CSV header: the fixed columns, the label
+// columns, the trailing columns.
+func GoodputHeader(labelNames []string) []string {
+	return append(append(append([]string{}, GoodputFixed...), labelNames...), GoodputTrailing...)
+}
+
+// GoodputRecord is row r as CSV fields, in GoodputHeader order.
+func GoodputRecord(r campaign.FlowRow, labelNames []string) []string {
+	rec := []string{r.File, strconv.Itoa(r.Conn), r.Src, strconv.Itoa(int(r.SPort)), r.Dst, strconv.Itoa(int(r.DPort)),
+		strconv.FormatFloat(r.FirstS, 'f', 6, 64), strconv.FormatFloat(r.LastS, 'f', 6, 64),
+		strconv.FormatInt(r.Bytes, 10), strconv.FormatFloat(r.Kbps, 'f', 3, 64)}
+	for _, n := range labelNames {
+		rec = append(rec, r.Labels[n])
+	}
+	return append(rec, strconv.FormatFloat(r.IntervalS, 'f', 6, 64), r.RunKey, string(r.Vantage), strconv.Itoa(r.Captures))
+}
+
+// WriteGoodputJSON writes the rows as the goodput JSON document.
+func WriteGoodputJSON(w io.Writer, rows []campaign.FlowRow, labelNames []string) error {
+	header := GoodputHeader(labelNames)
+	var out []map[string]any
+	for _, r := range rows {
+		rec := GoodputRecord(r, labelNames)
+		m := map[string]any{}
+		for i, h := range header {
+			m[h] = rec[i]
+		}
+		for _, k := range []string{"conn", "sport", "dport", "bytes", "captures"} {
+			m[k], _ = strconv.ParseInt(m[k].(string), 10, 64)
+		}
+		for _, k := range []string{"first_s", "last_s", "goodput_kbps", "interval_s"} {
+			m[k], _ = strconv.ParseFloat(m[k].(string), 64)
+		}
+		out = append(out, m)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(map[string]any{"schema": GoodputSchema, "labels": labelNames, "flows": out})
+}
+
+// WriteGoodputCSV writes the rows as CSV with a header.
+func WriteGoodputCSV(w io.Writer, rows []campaign.FlowRow, labelNames []string) error {
+	header := GoodputHeader(labelNames)
+	cw := csv.NewWriter(w)
+	cw.Write(header)
+	for _, r := range rows {
+		cw.Write(GoodputRecord(r, labelNames))
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteGoodputTable prints the rows as an aligned table.
+func WriteGoodputTable(w io.Writer, rows []campaign.FlowRow, labelNames []string) error {
+	header := GoodputHeader(labelNames)
+	// The human table: the CSV columns without interval_s and run.
+	cut := func(rec []string) []string {
+		n := len(rec)
+		return append(append([]string{}, rec[:n-4]...), rec[n-2:]...)
+	}
+	recs := [][]string{cut(header)}
+	for _, r := range rows {
+		rec := GoodputRecord(r, labelNames)
+		rec[0] = filepath.Base(rec[0])
+		recs = append(recs, cut(rec))
+	}
+	return WriteAligned(w, recs)
+}
+
+// WriteGoodputParquet writes the rows with the same columns as the CSV,
+// typed: integers as INT64, times and rates as DOUBLE, the rest as strings.
+func WriteGoodputParquet(w io.Writer, rows []campaign.FlowRow, labelNames []string) error {
+	g := parquet.Group{
+		"file": parquet.String(), "conn": parquet.Leaf(parquet.Int64Type), "src": parquet.String(),
+		"sport": parquet.Leaf(parquet.Int64Type), "dst": parquet.String(), "dport": parquet.Leaf(parquet.Int64Type),
+		"first_s": parquet.Leaf(parquet.DoubleType), "last_s": parquet.Leaf(parquet.DoubleType),
+		"bytes": parquet.Leaf(parquet.Int64Type), "goodput_kbps": parquet.Leaf(parquet.DoubleType),
+		"interval_s": parquet.Leaf(parquet.DoubleType), "run": parquet.String(), "vantage": parquet.String(),
+		"captures": parquet.Leaf(parquet.Int64Type),
+	}
+	for _, n := range labelNames {
+		if _, clash := g[n]; clash {
+			return fmt.Errorf("label %q clashes with a goodput column", n)
+		}
+		g[n] = parquet.String()
+	}
+	pw := parquet.NewWriter(w, parquet.NewSchema("goodput", g))
+	for _, r := range rows {
+		m := map[string]any{
+			"file": r.File, "conn": int64(r.Conn), "src": r.Src, "sport": int64(r.SPort), "dst": r.Dst, "dport": int64(r.DPort),
+			"first_s": r.FirstS, "last_s": r.LastS, "bytes": r.Bytes, "goodput_kbps": r.Kbps,
+			"interval_s": r.IntervalS, "run": r.RunKey, "vantage": string(r.Vantage), "captures": int64(r.Captures),
+		}
+		for _, n := range labelNames {
+			m[n] = r.Labels[n]
+		}
+		if err := pw.Write(m); err != nil {
+			return err
+		}
+	}
+	return pw.Close()
+}
+
+// ReadGoodputCSV reads rows written by 'tcpviz goodput --csv'.
+func ReadGoodputCSV(path string) ([]campaign.FlowRow, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	recs, err := csv.NewReader(fh).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("%s: empty", path)
+	}
+	head := recs[0]
+	col := map[string]int{}
+	for i, h := range head {
+		col[h] = i
+	}
+	for _, h := range append(append([]string{}, GoodputFixed...), GoodputTrailing...) {
+		if _, ok := col[h]; !ok {
+			return nil, fmt.Errorf("%s: no column %q: not a 'tcpviz goodput --csv' file", path, h)
+		}
+	}
+	labels := head[len(GoodputFixed) : len(head)-len(GoodputTrailing)]
+	var rows []campaign.FlowRow
+	for n, rec := range recs[1:] {
+		if len(rec) != len(head) {
+			return nil, fmt.Errorf("%s: line %d: %d fields, header has %d", path, n+2, len(rec), len(head))
+		}
+		num := func(k string) float64 { v, _ := strconv.ParseFloat(rec[col[k]], 64); return v }
+		r := campaign.FlowRow{File: rec[col["file"]], RunKey: rec[col["run"]], Src: rec[col["src"]], Dst: rec[col["dst"]],
+			Conn: int(num("conn")), SPort: uint16(num("sport")), DPort: uint16(num("dport")),
+			FirstS: num("first_s"), LastS: num("last_s"), Bytes: int64(num("bytes")), Kbps: num("goodput_kbps"),
+			IntervalS: num("interval_s"), Vantage: campaign.Vantage(rec[col["vantage"]]), Captures: int(num("captures")),
+			Labels: map[string]string{}}
+		for _, l := range labels {
+			r.Labels[l] = rec[col[l]]
+		}
+		rows = append(rows, r)
+	}
+	return rows, nil
+}
