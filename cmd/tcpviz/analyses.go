@@ -3,25 +3,13 @@ package main
 import (
 	"fmt"
 	"github.com/tcpviz/tcpviz/export"
-	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
-)
-
-// Row schemas of the per-analysis verbs (docs/schema.md). Version 2: t_s
-// is seconds since the capture's first frame in every output, conn_t_s
-// seconds since the connection's first packet.
-const (
-	rttSchema     = "tcpviz.rtt/2"
-	retransSchema = "tcpviz.retrans/2"
-	windowSchema  = "tcpviz.window/2"
-	tputSchema    = "tcpviz.tput/2"
 )
 
 // anaFlags are the flags of the per-analysis verbs (rtt, retrans, window,
@@ -49,12 +37,6 @@ func (f *anaFlags) check() (query.Selection, outKind, error) {
 	}
 	k, err := f.rf.check()
 	return sel, k, err
-}
-
-// times are the two time columns of every row: since the capture's first
-// frame, and since the connection's first packet.
-func times(v *query.View, r *tcpanalysis.ConnResult, t capture.Timestamp) (string, string) {
-	return fsecs(v.CaptureS(t)), secsStr(t.Sub(r.Conn.First))
 }
 
 const selectionHelp = `
@@ -130,47 +112,21 @@ server side.` + selectionHelp,
 			if err != nil {
 				return err
 			}
-			metrics := []query.Metric{query.MetricRTTHandshake, query.MetricRTT, query.MetricRTTTS}
-			header := []string{"conn", "dir", "method", "t_s", "conn_t_s", "rtt_ms", "frame"}
-			var rows [][]string
-			table := [][]string{{"conn", "dir", "method", "count", "min_ms", "p50_ms", "mean_ms", "p95_ms", "max_ms"}}
-			for _, r := range v.Conns {
-				for _, d := range sel.Dir.Dirs() {
-					for _, m := range metrics {
-						if !want[m] {
-							continue
-						}
-						s := v.SeriesOf(r, d, m)
-						var ds []time.Duration
-						for _, p := range s.Points {
-							ds = append(ds, time.Duration(p.V*float64(time.Millisecond)))
-							if f.rf.wantRows() {
-								t, ct := times(v, r, p.Time)
-								rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), methodName(m), t, ct,
-									strconv.FormatFloat(p.V, 'f', 6, 64), strconv.FormatInt(p.Frame, 10)})
-							}
-						}
-						if n, mn, p50, mean, p95, mx, ok := tcpanalysis.Percentiles(ds); ok {
-							table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), methodName(m), strconv.Itoa(n), ms(mn), ms(p50), ms(mean), ms(p95), ms(mx)})
-						}
-					}
-				}
-			}
-			sortRowsByFrame(rows, 6)
+			t := export.RTT(v, want, f.rf.wantRows())
 			if pepMode && kind == outNone && !f.rf.csv && !f.rf.json {
-				if err := export.WriteAligned(e.stdout, table); err != nil {
+				if err := export.WriteAligned(e.stdout, t.Summary); err != nil {
 					return err
 				}
 				return e.pepOne(args[0], v.Conn, v.Dir, pathRTT)
 			}
-			return e.emit(&f.rf, rttSchema, header, rows, table, func() (saver, error) {
+			return e.emit(&f.rf, t, func() (saver, error) {
 				var series []plot.Named
 				for _, m := range []query.Metric{query.MetricRTT, query.MetricRTTTS, query.MetricRTTHandshake} {
 					for _, d := range sel.Dir.Dirs() {
 						if !want[m] {
 							continue
 						}
-						name := fmt.Sprintf("%s, data %s", methodName(m), plot.Endpoints(v.Conn.Conn, d))
+						name := fmt.Sprintf("%s, data %s", export.MethodName(m), plot.Endpoints(v.Conn.Conn, d))
 						if m == query.MetricRTTHandshake {
 							name = map[flows.Direction]string{flows.AtoB: "handshake SYN → SYN-ACK", flows.BtoA: "handshake SYN-ACK → ACK"}[d]
 						}
@@ -190,17 +146,6 @@ server side.` + selectionHelp,
 	c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known (e.g. 600ms), for --pep")
 	c.Flags().BoolVar(&pepIfaces, "two-ifaces", false, "with --pep and one pcapng: interface 0 holds the client side of the PEP, interface 1 the server side")
 	return c
-}
-
-// methodName is the rtt method column for an RTT metric.
-func methodName(m query.Metric) string {
-	switch m {
-	case query.MetricRTT:
-		return tcpanalysis.MethodACK.String()
-	case query.MetricRTTTS:
-		return tcpanalysis.MethodTS.String()
-	}
-	return tcpanalysis.MethodHandshake.String()
 }
 
 // xLabel is the x axis of a single-connection figure.
@@ -229,42 +174,12 @@ x.csv): conn, dir, t_s, conn_t_s, frame, class, seq, len, original_frame.` + sel
 			if err != nil {
 				return err
 			}
-			header := []string{"conn", "dir", "t_s", "conn_t_s", "frame", "class", "seq", "len", "original_frame"}
-			var rows [][]string
-			head := []string{"conn", "dir"}
-			for _, c := range tcpanalysis.Classes() {
-				head = append(head, c.String())
-			}
-			table := [][]string{head}
-			for _, r := range v.Conns {
-				for _, d := range sel.Dir.Dirs() {
-					evs := events(v, r, d)
-					counts := map[tcpanalysis.Class]int{}
-					for _, ev := range evs {
-						counts[ev.Class]++
-						if f.rf.wantRows() {
-							orig := ""
-							if ev.Original > 0 {
-								orig = strconv.FormatInt(ev.Original, 10)
-							}
-							t, ct := times(v, r, ev.Time)
-							rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), t, ct,
-								strconv.FormatInt(ev.Frame, 10), ev.Class.String(), strconv.FormatInt(ev.Seq, 10), strconv.Itoa(ev.Len), orig})
-						}
-					}
-					row := []string{strconv.Itoa(r.Conn.Index), d.String()}
-					for _, c := range tcpanalysis.Classes() {
-						row = append(row, strconv.Itoa(counts[c]))
-					}
-					table = append(table, row)
-				}
-			}
-			sortRowsByFrame(rows, 4)
-			return e.emit(&f.rf, retransSchema, header, rows, table, func() (saver, error) {
+			t := export.Retrans(v, f.rf.wantRows())
+			return e.emit(&f.rf, t, func() (saver, error) {
 				var series []plot.Named
 				for _, c := range tcpanalysis.Classes() {
 					s := plot.Named{Name: c.String(), Scatter: true}
-					for _, ev := range events(v, v.Conn, v.Dir) {
+					for _, ev := range export.Events(v, v.Conn, v.Dir) {
 						if ev.Class == c {
 							s.X, s.Y = append(s.X, v.RefS(ev.Time)), append(s.Y, float64(ev.Seq))
 						}
@@ -280,19 +195,6 @@ x.csv): conn, dir, t_s, conn_t_s, frame, class, seq, len, original_frame.` + sel
 	}
 	f.register(c, query.RefSYN)
 	return c
-}
-
-// events are the events of r in data direction d inside the selection's
-// time range.
-func events(v *query.View, r *tcpanalysis.ConnResult, d flows.Direction) []tcpanalysis.Event {
-	ref := v.RefOf(r, d)
-	var out []tcpanalysis.Event
-	for _, ev := range r.Events {
-		if ev.Dir == d && v.Sel.InRange(ev.Time, ref) {
-			out = append(out, ev)
-		}
-	}
-	return out
 }
 
 func newWindowCmd(e *env) *cobra.Command {
@@ -317,39 +219,8 @@ conn_t_s, frame, rwnd_bytes, inflight_bytes, inflight_sack_bytes.` + selectionHe
 			if err != nil {
 				return err
 			}
-			r, d := v.Conn, v.Dir
-			header := []string{"conn", "dir", "t_s", "conn_t_s", "frame", "rwnd_bytes", "inflight_bytes", "inflight_sack_bytes"}
-			var rows [][]string
-			for _, w := range r.Series.Window[d] {
-				if !sel.InRange(w.Time, v.Ref) {
-					continue
-				}
-				rw, fl, fs := "", "", ""
-				if w.RwndKnown {
-					rw = strconv.FormatInt(w.Rwnd, 10)
-				}
-				if w.FlightValid {
-					fl, fs = strconv.FormatInt(w.InFlight, 10), strconv.FormatInt(w.InFlightSACK, 10)
-				}
-				t, ct := times(v, r, w.Time)
-				rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), t, ct, strconv.FormatInt(w.Frame, 10), rw, fl, fs})
-			}
-			t0 := r.Conn.First
-			table := [][]string{{"conn", "dir", "zero-window start_s", "end_s", "duration_ms", "frames"}}
-			for _, z := range r.ZeroWindows {
-				if z.Dir != d || !sel.InRange(z.Start, v.Ref) {
-					continue
-				}
-				if z.End == 0 {
-					table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), secsStr(z.Start.Sub(t0)), "open at the end", ms(r.Conn.Last.Sub(z.Start)) + "+", fmt.Sprintf("%d-", z.StartFrame)})
-				} else {
-					table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), secsStr(z.Start.Sub(t0)), secsStr(z.End.Sub(t0)), ms(z.End.Sub(z.Start)), fmt.Sprintf("%d-%d", z.StartFrame, z.EndFrame)})
-				}
-			}
-			if len(table) == 1 {
-				table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), "none", "", "", ""})
-			}
-			return e.emit(&f.rf, windowSchema, header, rows, table, func() (saver, error) {
+			r, d, t := v.Conn, v.Dir, export.Window(v)
+			return e.emit(&f.rf, t, func() (saver, error) {
 				var ss []plot.Named
 				for _, m := range []query.Metric{query.MetricWindow, query.MetricInFlight, query.MetricInFlightSACK} {
 					if s := v.Series(m); len(s.Points) > 0 {
@@ -411,53 +282,11 @@ cum_acked_bytes.` + selectionHelp,
 				return err
 			}
 			r, d, w := v.Conn, v.Dir, v.Interval
-			bins, err := tcpanalysis.Bins(r, d, w)
+			t, err := export.Tput(v, at, toBytes)
 			if err != nil {
 				return &exitError{code: 2, err: fmt.Errorf("%s conn %d: %w (--interval sets the width)", args[0], r.Conn.Index, err)}
 			}
-			header := []string{"conn", "dir", "t_s", "conn_t_s", "interval_s", "throughput_kbps", "goodput_kbps", "cum_acked_bytes"}
-			var rows [][]string
-			kb := func(b int64) float64 { return float64(b) * 8 / w.Seconds() / 1000 }
-			for _, b := range bins {
-				start := r.Conn.First + capture.Timestamp(b.Start)
-				if !sel.InRange(start, v.Ref) {
-					continue
-				}
-				t, ct := times(v, r, start)
-				rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), t, ct, secsStr(w),
-					strconv.FormatFloat(kb(b.Bytes), 'f', 3, 64), strconv.FormatFloat(kb(b.Acked), 'f', 3, 64), strconv.FormatInt(b.CumAcked, 10)})
-			}
-			ref := v.Ref
-			lasted := r.Conn.Last.Sub(ref)
-			ss := tcpanalysis.SlowStartEnd(r, d, ref)
-			table := [][]string{{"metric", "value"}}
-			table = append(table, []string{"connection", fmt.Sprintf("%d, data %s", r.Conn.Index, plot.Endpoints(r.Conn, d))})
-			table = append(table, []string{"interval", w.String()})
-			table = append(table, []string{"times from", fmt.Sprintf("%s, %.3f s after the connection's first packet", sel.Ref.Describe(), ref.Sub(r.Conn.First).Seconds())})
-			if ss.Rule != "" {
-				table = append(table, []string{"slow start ended", fmt.Sprintf("%.3f s (rule: %s, frame %d)", ss.End.Seconds(), ss.Rule, ss.Frame)})
-			} else {
-				table = append(table, []string{"slow start ended", "not detected"})
-			}
-			for i, t := range append([]float64{1, 5, 10}, at...) {
-				if i < 3 && secs(t) > lasted {
-					continue // default rows only while the connection lasted
-				}
-				val := fmt.Sprintf("%d bytes (sent up to %d)", tcpanalysis.AckedAt(r, d, ref, secs(t)), tcpanalysis.SentAt(r, d, ref, secs(t)))
-				if secs(t) > lasted {
-					val += fmt.Sprintf("; the connection ended %.3f s after the reference point", lasted.Seconds())
-				}
-				table = append(table, []string{fmt.Sprintf("acked after %g s", t), val})
-			}
-			if toBytes > 0 {
-				if tt, ok := tcpanalysis.TimeTo(r, d, ref, toBytes); ok {
-					table = append(table, []string{fmt.Sprintf("time to %d bytes", toBytes), fmt.Sprintf("%.3f s", tt.Seconds())})
-				} else {
-					table = append(table, []string{fmt.Sprintf("time to %d bytes", toBytes), "never"})
-				}
-			}
-			table = append(table, []string{"goodput", fmt.Sprintf("%.1f kbit/s over %.3f s", r.GoodputKbps(d), r.Duration().Seconds())})
-			return e.emit(&f.rf, tputSchema, header, rows, table, func() (saver, error) {
+			return e.emit(&f.rf, t, func() (saver, error) {
 				var ss []plot.Named
 				for _, m := range []query.Metric{query.MetricThroughput, query.MetricGoodput} {
 					s := v.Series(m)

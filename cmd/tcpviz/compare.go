@@ -244,7 +244,7 @@ func writeCompareCSV(w io.Writer, runs []compare.Run, views []*query.View, m que
 	cw.Write([]string{"label", "metric", "t_s", "ref_t_s", "value"})
 	for i, v := range views {
 		for _, p := range v.Series(m).Points {
-			cw.Write([]string{runs[i].Label, m.String(), fsecs(v.CaptureS(p.Time)), fsecs(v.RefS(p.Time)), strconv.FormatFloat(p.V, 'f', 3, 64)})
+			cw.Write([]string{runs[i].Label, m.String(), export.FormatS(v.CaptureS(p.Time)), export.FormatS(v.RefS(p.Time)), strconv.FormatFloat(p.V, 'f', 3, 64)})
 		}
 	}
 	cw.Flush()

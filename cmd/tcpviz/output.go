@@ -8,10 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/tcpviz/tcpviz/plot"
@@ -78,7 +76,8 @@ func rowsOut(w io.Writer, asJSON bool, schema string, header []string, rows [][]
 
 // emit writes rows (CSV/JSON to -o or standard output), a figure (-o with
 // an image extension) or the summary table.
-func (e *env) emit(f *rowFlags, schema string, header []string, rows [][]string, table [][]string, fig func() (saver, error)) error {
+func (e *env) emit(f *rowFlags, t export.Table, fig func() (saver, error)) error {
+	schema, header, rows, table := t.Schema, t.Header, t.Rows, t.Summary
 	ext := strings.ToLower(filepath.Ext(f.out))
 	switch {
 	case f.out != "" && (ext == ".csv" || ext == ".json"):
@@ -101,22 +100,4 @@ func (e *env) emit(f *rowFlags, schema string, header []string, rows [][]string,
 		return rowsOut(e.stdout, f.json, schema, header, rows)
 	}
 	return export.WriteAligned(e.stdout, table)
-}
-
-func ms(d time.Duration) string { return strconv.FormatFloat(d.Seconds()*1000, 'f', 3, 64) }
-
-func secsStr(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', 6, 64) }
-
-func fsecs(s float64) string { return strconv.FormatFloat(s, 'f', 6, 64) }
-
-// sortRowsByFrame orders rows by connection (column 0), then frame
-// (column frameCol): capture order within each connection.
-func sortRowsByFrame(rows [][]string, frameCol int) {
-	num := func(s string) int64 { n, _ := strconv.ParseInt(s, 10, 64); return n }
-	sort.SliceStable(rows, func(i, j int) bool {
-		if a, b := num(rows[i][0]), num(rows[j][0]); a != b {
-			return a < b
-		}
-		return num(rows[i][frameCol]) < num(rows[j][frameCol])
-	})
 }

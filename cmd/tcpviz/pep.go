@@ -35,13 +35,13 @@ func writeVerdict(w io.Writer, label string, v pep.Verdict, given time.Duration)
 		return err
 	}
 	if v.LocalRTT > 0 {
-		fmt.Fprintf(w, "RTT from the capture point to the next TCP endpoint (the PEP if any): %s ms\n", ms(v.LocalRTT))
+		fmt.Fprintf(w, "RTT from the capture point to the next TCP endpoint (the PEP if any): %s ms\n", export.FormatMS(v.LocalRTT))
 	}
 	switch {
 	case v.FarRTT > 0 && v.FarRTT == given:
-		fmt.Fprintf(w, "end-to-end RTT: %s ms (as given by --path-rtt)\n", ms(v.FarRTT))
+		fmt.Fprintf(w, "end-to-end RTT: %s ms (as given by --path-rtt)\n", export.FormatMS(v.FarRTT))
 	case v.FarRTT > 0:
-		fmt.Fprintf(w, "end-to-end RTT estimate: %s ms\n", ms(v.FarRTT))
+		fmt.Fprintf(w, "end-to-end RTT estimate: %s ms\n", export.FormatMS(v.FarRTT))
 	}
 	return nil
 }
@@ -98,7 +98,7 @@ func (e *env) pepTwo(clientPath, serverPath string, af *analysisFlags, out strin
 			cw.Write([]string{"client_conn", "server_conn", "t_s", "held_bytes"})
 			for _, r := range results {
 				for _, h := range r.Held {
-					cw.Write([]string{strconv.Itoa(r.Client), strconv.Itoa(r.Server), secsStr(h.Time.Sub(cl.Start)), strconv.FormatInt(h.Bytes, 10)})
+					cw.Write([]string{strconv.Itoa(r.Client), strconv.Itoa(r.Server), export.FormatSeconds(h.Time.Sub(cl.Start)), strconv.FormatInt(h.Bytes, 10)})
 				}
 			}
 			cw.Flush()
@@ -115,7 +115,7 @@ func (e *env) pepTwo(clientPath, serverPath string, af *analysisFlags, out strin
 			split = "no (one connection)"
 		}
 		rows = append(rows, []string{strconv.Itoa(r.Client), strconv.Itoa(r.Server), r.Dir.String(), split,
-			ms(r.ClientPEPRTT), ms(r.PEPServerRTT), strconv.FormatInt(r.MaxHeldBytes, 10), strconv.FormatInt(r.DeliveredBytes, 10),
+			export.FormatMS(r.ClientPEPRTT), export.FormatMS(r.PEPServerRTT), strconv.FormatInt(r.MaxHeldBytes, 10), strconv.FormatInt(r.DeliveredBytes, 10),
 			strconv.FormatFloat(r.GoodputKbps, 'f', 1, 64)})
 	}
 	fmt.Fprintf(e.stdout, "split connections: %s (client side) and %s (server side)\n", clientPath, serverPath)

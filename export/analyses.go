@@ -1,0 +1,258 @@
+package export
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/query"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
+)
+
+// Row schemas of the per-analysis outputs (docs/schema.md). Version 2: t_s
+// is seconds since the capture's first frame in every output, conn_t_s
+// seconds since the connection's first packet.
+const (
+	RTTSchema     = "tcpviz.rtt/2"
+	RetransSchema = "tcpviz.retrans/2"
+	WindowSchema  = "tcpviz.window/2"
+	TputSchema    = "tcpviz.tput/2"
+)
+
+// Table is one output of a per-analysis verb: the rows (CSV/JSON, with
+// their schema and header; built only when asked, they can be millions) and
+// the human summary table (first row: the column names).
+type Table struct {
+	Schema  string
+	Header  []string
+	Rows    [][]string
+	Summary [][]string
+}
+
+// times are the two time columns of every row: since the capture's first
+// frame, and since the connection's first packet.
+func times(v *query.View, r *tcpanalysis.ConnResult, t capture.Timestamp) (string, string) {
+	return FormatS(v.CaptureS(t)), FormatSeconds(t.Sub(r.Conn.First))
+}
+
+// FormatMS prints a duration in milliseconds, 3 decimals (µs).
+func FormatMS(d time.Duration) string { return strconv.FormatFloat(d.Seconds()*1000, 'f', 3, 64) }
+
+// FormatSeconds prints a duration in seconds, 6 decimals (µs).
+func FormatSeconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', 6, 64) }
+
+// FormatS prints seconds, 6 decimals (µs).
+func FormatS(s float64) string { return strconv.FormatFloat(s, 'f', 6, 64) }
+
+// sortRowsByFrame orders rows by connection (column 0), then frame
+// (column frameCol): capture order within each connection.
+func sortRowsByFrame(rows [][]string, frameCol int) {
+	num := func(s string) int64 { n, _ := strconv.ParseInt(s, 10, 64); return n }
+	sort.SliceStable(rows, func(i, j int) bool {
+		if a, b := num(rows[i][0]), num(rows[j][0]); a != b {
+			return a < b
+		}
+		return num(rows[i][frameCol]) < num(rows[j][frameCol])
+	})
+}
+
+// MethodName is the rtt method column for an RTT metric.
+func MethodName(m query.Metric) string {
+	switch m {
+	case query.MetricRTT:
+		return tcpanalysis.MethodACK.String()
+	case query.MetricRTTTS:
+		return tcpanalysis.MethodTS.String()
+	}
+	return tcpanalysis.MethodHandshake.String()
+}
+
+// RTT is the rtt output (docs/schema.md#rtt) of every connection of v in
+// the selected directions: samples of the RTT metrics in want (rows only
+// with withRows) and, per connection, direction and method, count, min,
+// p50, mean, p95 and max in ms.
+func RTT(v *query.View, want map[query.Metric]bool, withRows bool) Table {
+	sel := v.Sel
+	metrics := []query.Metric{query.MetricRTTHandshake, query.MetricRTT, query.MetricRTTTS}
+	header := []string{"conn", "dir", "method", "t_s", "conn_t_s", "rtt_ms", "frame"}
+	var rows [][]string
+	table := [][]string{{"conn", "dir", "method", "count", "min_ms", "p50_ms", "mean_ms", "p95_ms", "max_ms"}}
+	for _, r := range v.Conns {
+		for _, d := range sel.Dir.Dirs() {
+			for _, m := range metrics {
+				if !want[m] {
+					continue
+				}
+				s := v.SeriesOf(r, d, m)
+				var ds []time.Duration
+				for _, p := range s.Points {
+					ds = append(ds, time.Duration(p.V*float64(time.Millisecond)))
+					if withRows {
+						t, ct := times(v, r, p.Time)
+						rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), MethodName(m), t, ct,
+							strconv.FormatFloat(p.V, 'f', 6, 64), strconv.FormatInt(p.Frame, 10)})
+					}
+				}
+				if n, mn, p50, mean, p95, mx, ok := tcpanalysis.Percentiles(ds); ok {
+					table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), MethodName(m), strconv.Itoa(n), FormatMS(mn), FormatMS(p50), FormatMS(mean), FormatMS(p95), FormatMS(mx)})
+				}
+			}
+		}
+	}
+	sortRowsByFrame(rows, 6)
+	return Table{RTTSchema, header, rows, table}
+}
+
+// Retrans is the retrans output (docs/schema.md#retrans): every event of
+// every connection of v in the selected directions and time range (rows
+// only with withRows), and the counts per class.
+func Retrans(v *query.View, withRows bool) Table {
+	sel := v.Sel
+	header := []string{"conn", "dir", "t_s", "conn_t_s", "frame", "class", "seq", "len", "original_frame"}
+	var rows [][]string
+	head := []string{"conn", "dir"}
+	for _, c := range tcpanalysis.Classes() {
+		head = append(head, c.String())
+	}
+	table := [][]string{head}
+	for _, r := range v.Conns {
+		for _, d := range sel.Dir.Dirs() {
+			evs := Events(v, r, d)
+			counts := map[tcpanalysis.Class]int{}
+			for _, ev := range evs {
+				counts[ev.Class]++
+				if withRows {
+					orig := ""
+					if ev.Original > 0 {
+						orig = strconv.FormatInt(ev.Original, 10)
+					}
+					t, ct := times(v, r, ev.Time)
+					rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), t, ct,
+						strconv.FormatInt(ev.Frame, 10), ev.Class.String(), strconv.FormatInt(ev.Seq, 10), strconv.Itoa(ev.Len), orig})
+				}
+			}
+			row := []string{strconv.Itoa(r.Conn.Index), d.String()}
+			for _, c := range tcpanalysis.Classes() {
+				row = append(row, strconv.Itoa(counts[c]))
+			}
+			table = append(table, row)
+		}
+	}
+	sortRowsByFrame(rows, 4)
+	return Table{RetransSchema, header, rows, table}
+}
+
+// Events are the events of r in data direction d inside the selection's
+// time range.
+func Events(v *query.View, r *tcpanalysis.ConnResult, d flows.Direction) []tcpanalysis.Event {
+	ref := v.RefOf(r, d)
+	var out []tcpanalysis.Event
+	for _, ev := range r.Events {
+		if ev.Dir == d && v.Sel.InRange(ev.Time, ref) {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// Window is the window output (docs/schema.md#window) of v's connection and
+// direction: rwnd and bytes in flight at every data segment and ACK, and
+// the zero-window periods.
+func Window(v *query.View) Table {
+	sel := v.Sel
+	r, d := v.Conn, v.Dir
+	header := []string{"conn", "dir", "t_s", "conn_t_s", "frame", "rwnd_bytes", "inflight_bytes", "inflight_sack_bytes"}
+	var rows [][]string
+	for _, w := range r.Series.Window[d] {
+		if !sel.InRange(w.Time, v.Ref) {
+			continue
+		}
+		rw, fl, fs := "", "", ""
+		if w.RwndKnown {
+			rw = strconv.FormatInt(w.Rwnd, 10)
+		}
+		if w.FlightValid {
+			fl, fs = strconv.FormatInt(w.InFlight, 10), strconv.FormatInt(w.InFlightSACK, 10)
+		}
+		t, ct := times(v, r, w.Time)
+		rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), t, ct, strconv.FormatInt(w.Frame, 10), rw, fl, fs})
+	}
+	t0 := r.Conn.First
+	table := [][]string{{"conn", "dir", "zero-window start_s", "end_s", "duration_ms", "frames"}}
+	for _, z := range r.ZeroWindows {
+		if z.Dir != d || !sel.InRange(z.Start, v.Ref) {
+			continue
+		}
+		if z.End == 0 {
+			table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), FormatSeconds(z.Start.Sub(t0)), "open at the end", FormatMS(r.Conn.Last.Sub(z.Start)) + "+", fmt.Sprintf("%d-", z.StartFrame)})
+		} else {
+			table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), FormatSeconds(z.Start.Sub(t0)), FormatSeconds(z.End.Sub(t0)), FormatMS(z.End.Sub(z.Start)), fmt.Sprintf("%d-%d", z.StartFrame, z.EndFrame)})
+		}
+	}
+	if len(table) == 1 {
+		table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), "none", "", "", ""})
+	}
+	return Table{WindowSchema, header, rows, table}
+}
+
+// Tput is the tput output (docs/schema.md#tput) of v's connection and
+// direction: throughput and goodput per v.Interval, and the summary
+// (slow-start end, bytes acknowledged at 1, 5, 10 s — those the connection
+// lasted — and at each of at, time to toBytes when > 0, goodput). Errors:
+// tcpanalysis.ErrTooManyBins.
+func Tput(v *query.View, at []float64, toBytes int64) (Table, error) {
+	sel := v.Sel
+	r, d, w := v.Conn, v.Dir, v.Interval
+	bins, err := tcpanalysis.Bins(r, d, w)
+	if err != nil {
+		return Table{}, err
+	}
+	header := []string{"conn", "dir", "t_s", "conn_t_s", "interval_s", "throughput_kbps", "goodput_kbps", "cum_acked_bytes"}
+	var rows [][]string
+	kb := func(b int64) float64 { return float64(b) * 8 / w.Seconds() / 1000 }
+	for _, b := range bins {
+		start := r.Conn.First + capture.Timestamp(b.Start)
+		if !sel.InRange(start, v.Ref) {
+			continue
+		}
+		t, ct := times(v, r, start)
+		rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), t, ct, FormatSeconds(w),
+			strconv.FormatFloat(kb(b.Bytes), 'f', 3, 64), strconv.FormatFloat(kb(b.Acked), 'f', 3, 64), strconv.FormatInt(b.CumAcked, 10)})
+	}
+	ref := v.Ref
+	lasted := r.Conn.Last.Sub(ref)
+	ss := tcpanalysis.SlowStartEnd(r, d, ref)
+	table := [][]string{{"metric", "value"}}
+	table = append(table, []string{"connection", fmt.Sprintf("%d, data %s", r.Conn.Index, fmt.Sprintf("%s → %s", r.Conn.Half[d].Addr, r.Conn.Half[d.Reverse()].Addr))})
+	table = append(table, []string{"interval", w.String()})
+	table = append(table, []string{"times from", fmt.Sprintf("%s, %.3f s after the connection's first packet", sel.Ref.Describe(), ref.Sub(r.Conn.First).Seconds())})
+	if ss.Rule != "" {
+		table = append(table, []string{"slow start ended", fmt.Sprintf("%.3f s (rule: %s, frame %d)", ss.End.Seconds(), ss.Rule, ss.Frame)})
+	} else {
+		table = append(table, []string{"slow start ended", "not detected"})
+	}
+	for i, t := range append([]float64{1, 5, 10}, at...) {
+		if i < 3 && secs(t) > lasted {
+			continue // default rows only while the connection lasted
+		}
+		val := fmt.Sprintf("%d bytes (sent up to %d)", tcpanalysis.AckedAt(r, d, ref, secs(t)), tcpanalysis.SentAt(r, d, ref, secs(t)))
+		if secs(t) > lasted {
+			val += fmt.Sprintf("; the connection ended %.3f s after the reference point", lasted.Seconds())
+		}
+		table = append(table, []string{fmt.Sprintf("acked after %g s", t), val})
+	}
+	if toBytes > 0 {
+		if tt, ok := tcpanalysis.TimeTo(r, d, ref, toBytes); ok {
+			table = append(table, []string{fmt.Sprintf("time to %d bytes", toBytes), fmt.Sprintf("%.3f s", tt.Seconds())})
+		} else {
+			table = append(table, []string{fmt.Sprintf("time to %d bytes", toBytes), "never"})
+		}
+	}
+	table = append(table, []string{"goodput", fmt.Sprintf("%.1f kbit/s over %.3f s", r.GoodputKbps(d), r.Duration().Seconds())})
+	return Table{TputSchema, header, rows, table}, nil
+}
+
+func secs(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
