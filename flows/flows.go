@@ -93,8 +93,10 @@ type Conn struct {
 	First, Last   capture.Timestamp // capture times of the first and last packet
 	FirstFrame    int64             // frame number of the first packet
 	// Folded counts packets recognised as copies of a packet already
-	// counted (see Tracker.Add) and left out of every metric.
-	Folded int64
+	// counted (see Tracker.Add) and left out of every metric; FoldedBy
+	// splits it by the evidence that decided (FoldReason).
+	Folded   int64
+	FoldedBy [NumFoldReasons]int64
 	// Reused reports that this connection started on a 4-tuple that an
 	// earlier connection of the capture used (port reuse).
 	Reused bool
@@ -164,6 +166,9 @@ type Tracker struct {
 	live  map[Key]*Conn
 	conns []*Conn
 	added int // segments added, for the periodic sweep
+	// fine reports that some timestamp seen so far is off a multiple of
+	// fineTick: the capture resolves finer than that (see dedup.go).
+	fine bool
 }
 
 type cacheEntry struct {
@@ -232,12 +237,16 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 			h.MAC, h.MACKnown, h.macTTL = s.TA, true, s.TTL
 		}
 	}
+	if !t.fine && int64(s.Time)%int64(fineTick) != 0 {
+		t.fine = true
+	}
 	var fp uint64
 	if !t.opts.NoFold {
 		fp = fingerprint(s)
 	}
-	if !t.opts.NoFold && !p.New && c.Half[d].dedup.seenFP(s, fp) {
+	if why, dup := c.Half[d].dedup.seenFP(s, fp, t.fine); !t.opts.NoFold && !p.New && dup {
 		c.Folded++
+		c.FoldedBy[why]++
 		if s.Time > c.Last {
 			c.Last = s.Time
 		}

@@ -2,6 +2,7 @@ package tcpanalysis
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"time"
@@ -122,6 +123,14 @@ type DirStats struct {
 	// AckedUnseen counts ACKs from the peer that acknowledge bytes beyond
 	// anything this direction was seen to send (the capture missed them).
 	AckedUnseen int64
+	// SynRetx and FinRetx count SYN and FIN transmissions that repeat
+	// this direction's SYN or FIN (same sequence number): control
+	// retransmissions, never counted as data retransmissions.
+	SynRetx, FinRetx int64
+	// DSACKs counts the D-SACK blocks (RFC 2883) the peer sent about this
+	// direction's data: bytes it received twice (tcptrace's "dsack pkts
+	// sent" of the peer's direction).
+	DSACKs int64
 	// OwnTx counts 802.11 frames of this direction that the capturing
 	// radio sent itself (radiotap without a signal field) with the sender's
 	// own MAC as transmitter, copies included: more than 0 means the capture
@@ -177,6 +186,10 @@ type ConnResult struct {
 	// ZeroWindows are the zero-window periods, in order; a period still
 	// open when the capture ends has End 0.
 	ZeroWindows []ZeroWindowPeriod
+	// NegativeRTT counts RTT samples dropped because the capture's
+	// timestamps went backwards between the two packets; every output
+	// leaves them out and the Report warns once.
+	NegativeRTT int64
 }
 
 // Options configure an Analyzer.
@@ -240,14 +253,13 @@ func (a *Analyzer) release(now capture.Timestamp) {
 
 type connState struct {
 	ConnResult
-	opts      Options
-	openZW    []ZeroWindowPeriod
-	zwClosed  []ZeroWindowPeriod
-	released  bool
-	pendingHS []RTTSample
-	dir       [2]dirState
-	hs        hsState
-	rxMAC     [2]spanSet // payload bytes in 802.11 frames addressed to the receiver's MAC
+	opts     Options
+	openZW   []ZeroWindowPeriod
+	zwClosed []ZeroWindowPeriod
+	released bool
+	dir      [2]dirState
+	hs       hsState
+	rxMAC    [2]spanSet // payload bytes in 802.11 frames addressed to the receiver's MAC
 }
 
 // New returns an Analyzer.
@@ -436,5 +448,15 @@ func Analyze(r *capture.Reader, opts Options) (*Report, error) {
 	rep.Start = rep.Stats.First
 	rep.Warnings = r.Warnings()
 	rep.Conns = a.Results()
+	var neg, nc int64
+	for _, c := range rep.Conns {
+		if c.NegativeRTT > 0 {
+			neg += c.NegativeRTT
+			nc++
+		}
+	}
+	if neg > 0 {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d RTT samples in %d connections dropped: the capture's timestamps go backwards between a packet and its answer", neg, nc))
+	}
 	return rep, nil
 }

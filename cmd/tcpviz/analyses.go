@@ -317,14 +317,15 @@ packet inside the capture (802.11 retries, relayed copies) are folded first
 and are never retransmissions. Time rules scale with the connection's
 measured RTT, never fixed milliseconds.
 The table counts classes per connection and data direction; rows (--csv, -o
-x.csv): conn, dir, t_s, frame, class, seq, len, original_frame.`,
+x.csv): conn, dir, t_s, frame, class, seq, len, original_frame, evidence (what
+decided the class: docs/metrics.md#evidence).`,
 			Args: cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				rep, pick, pd, err := e.detailed(args[0], &f, false, true)
 				if err != nil {
 					return err
 				}
-				header := []string{"conn", "dir", "t_s", "frame", "class", "seq", "len", "original_frame"}
+				header := []string{"conn", "dir", "t_s", "frame", "class", "seq", "len", "original_frame", "evidence"}
 				rowsWanted := f.wantRows()
 				var rows [][]string
 				head := []string{"conn", "dir"}
@@ -343,7 +344,7 @@ x.csv): conn, dir, t_s, frame, class, seq, len, original_frame.`,
 						}
 						if rowsWanted {
 							rows = append(rows, []string{strconv.Itoa(r.Conn.Index), ev.Dir.String(), secsStr(ev.Time.Sub(rep.Start)),
-								strconv.FormatInt(ev.Frame, 10), ev.Class.String(), strconv.FormatInt(ev.Seq, 10), strconv.Itoa(ev.Len), orig})
+								strconv.FormatInt(ev.Frame, 10), ev.Class.String(), strconv.FormatInt(ev.Seq, 10), strconv.Itoa(ev.Len), orig, ev.Evidence.String()})
 						}
 					}
 					for _, d := range f.dirs() {
@@ -354,7 +355,7 @@ x.csv): conn, dir, t_s, frame, class, seq, len, original_frame.`,
 						table = append(table, row)
 					}
 				}
-				return e.emit(&f, "tcpviz.retrans/1", header, rows, table, func() (interface {
+				return e.emit(&f, "tcpviz.retrans/2", header, rows, table, func() (interface {
 					Save(io.Writer, string) error
 				}, error) {
 					if pick == nil {
