@@ -195,7 +195,9 @@ func NewTracker(opts Options) *Tracker {
 // Conns returns every connection seen so far, in index order.
 func (t *Tracker) Conns() []*Conn { return t.conns }
 
-// Add assigns s to its connection and returns where it belongs.
+// Add assigns s to its connection and returns where it belongs. s must be
+// a TCP segment (s.ICMP == capture.ICMPNone); ICMP errors quoting a
+// segment go to Lookup.
 func (t *Tracker) Add(s *capture.Segment) Packet {
 	t.added++
 	if t.added%sweepEvery == 0 {
@@ -299,6 +301,28 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 		p.AckValid = true
 	}
 	return p
+}
+
+// Lookup returns the live connection a segment from s.Src to s.Dst belongs
+// to and its direction, without adding anything: for ICMP errors that quote
+// a segment of a connection (capture.Segment.ICMP). ok is false when no
+// connection of the capture uses that 4-tuple.
+func (t *Tracker) Lookup(s *capture.Segment) (c *Conn, d Direction, ok bool) {
+	c = t.live[KeyOf(s.Src, s.Dst)]
+	if c == nil {
+		return nil, 0, false
+	}
+	return c, c.DirOf(s.Src), true
+}
+
+// RelSeq returns sequence number n of direction d as a relative offset
+// (0 = ISN), and false when the direction's base is not known yet.
+func (c *Conn) RelSeq(d Direction, n seq.Num) (int64, bool) {
+	h := &c.Half[d]
+	if !h.BaseKnown {
+		return 0, false
+	}
+	return h.unwrap.Peek(n), true
 }
 
 // startsNew reports whether a SYN (without ACK) on an existing connection's

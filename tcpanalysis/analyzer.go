@@ -273,6 +273,10 @@ func (a *Analyzer) Add(s *capture.Segment) {
 	if a.added%releaseEvery == 0 {
 		a.release(s.Time)
 	}
+	if s.ICMP != capture.ICMPNone {
+		a.icmp(s)
+		return
+	}
 	p := a.tracker.Add(s)
 	if p.New {
 		cs := &connState{ConnResult: ConnResult{Summary: Summary{Conn: p.Conn}}, opts: a.opts}
@@ -336,6 +340,26 @@ func (a *Analyzer) Add(s *capture.Segment) {
 			}
 		}
 	}
+}
+
+// icmp turns an ICMP error quoting a segment of a known connection into an
+// event of that connection (docs/metrics.md#events); errors about no
+// connection of the capture are only counted by the reader.
+func (a *Analyzer) icmp(s *capture.Segment) {
+	c, d, ok := a.tracker.Lookup(s)
+	if !ok {
+		return
+	}
+	cl := ICMPUnreachable
+	switch s.ICMP {
+	case capture.ICMPFragNeeded:
+		cl = ICMPFragNeeded
+	case capture.ICMPTimeExceeded:
+		cl = ICMPTimeExceeded
+	}
+	rel, _ := c.RelSeq(d, s.Seq)
+	cs := a.res[c.Index]
+	cs.event(a.opts, Event{Time: s.Time, Frame: s.Frame, Dir: d, Class: cl, Seq: rel, Len: int(s.ICMPMTU)})
 }
 
 func (cs *connState) windowPoint(d flows.Direction, s *capture.Segment) WindowPoint {

@@ -22,10 +22,20 @@ const (
 	ZWProbe                  // zero-window probe
 	KeepAlive                // keep-alive (SND.NXT − 1, 0 or 1 byte)
 	WindowFull               // segment fills the receiver's advertised window exactly
+	// ICMPFragNeeded: an ICMP "fragmentation needed" / ICMPv6 "packet too
+	// big" quoting a segment of this direction (path-MTU discovery,
+	// RFC 1191, RFC 8201); Len holds the next-hop MTU in bytes.
+	ICMPFragNeeded
+	// ICMPUnreachable: an ICMP destination unreachable quoting a segment
+	// of this direction.
+	ICMPUnreachable
+	// ICMPTimeExceeded: TTL / hop limit exceeded in transit for a segment
+	// of this direction (a routing loop).
+	ICMPTimeExceeded
 	numClasses
 )
 
-var classNames = [numClasses]string{"rto", "fast", "spurious", "out_of_order", "lost_segment", "dup_ack", "zero_window", "zw_probe", "keepalive", "window_full"}
+var classNames = [numClasses]string{"rto", "fast", "spurious", "out_of_order", "lost_segment", "dup_ack", "zero_window", "zw_probe", "keepalive", "window_full", "icmp_frag_needed", "icmp_unreachable", "icmp_time_exceeded"}
 
 // String returns the class name used in every output.
 func (c Class) String() string {

@@ -286,3 +286,74 @@ func TestZeroByteProbeInZeroWindow(t *testing.T) {
 		}
 	}
 }
+
+// icmpQuote builds an IPv4 ICMP error from router to the quoted packet's
+// source, quoting the first 28 bytes of ipPkt (RFC 792).
+func icmpQuote(router netip.Addr, typ, code byte, mtu uint16, ipPkt []byte) []byte {
+	q := ipPkt[:28]
+	b := []byte{0x45, 0, 0, 0, 0, 1, 0, 0, 64, 1, 0, 0}
+	b = append(b, router.AsSlice()...)
+	b = append(b, ipPkt[12:16]...) // to the quoted packet's source
+	b = append(b, typ, code, 0, 0, 0, 0, byte(mtu>>8), byte(mtu))
+	b = append(b, q...)
+	b[2], b[3] = byte(len(b)>>8), byte(len(b))
+	return b
+}
+
+// TestICMPErrorsBecomeEvents: a "fragmentation needed" quoting a data
+// segment, and a port unreachable quoting the SYN, are events of their
+// connection (the PMTU black hole of a stalled transfer shows); an error
+// quoting no connection of the capture is not.
+func TestICMPErrorsBecomeEvents(t *testing.T) {
+	c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+	segs := c.Handshake(vms(0), 20*time.Millisecond)
+	big := c.Data(vms(21), pcaptest.C2S, 1400)
+	segs = append(segs, big)
+	router := netip.MustParseAddr("203.0.113.1")
+	f := pcaptest.New(pcaptest.Options{Format: pcaptest.PcapNano, LinkType: pcaptest.LinkRaw})
+	for _, s := range segs {
+		f.Add(s.T, 0, s.IP())
+	}
+	f.Add(vms(25), 0, icmpQuote(router, 3, 4, 1280, big.IP())) // frame 5
+	other := pcaptest.NewConn(netip.MustParseAddrPort("192.0.2.9:1"), vSrv, 1, 1).Syn(vms(26), pcaptest.C2S)
+	f.Add(vms(26), 0, icmpQuote(router, 3, 3, 0, other.IP())) // frame 6: no such connection
+	r, err := capture.NewReader(bytes.NewReader(f.Bytes()), "icmp.pcap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Analyze(r, Options{Detail: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Conns) != 1 || rep.Stats.ICMPQuotes != 2 || rep.Stats.Segments != 4 {
+		t.Fatalf("%d connections, %d ICMP quotes, %d segments; want 1, 2, 4", len(rep.Conns), rep.Stats.ICMPQuotes, rep.Stats.Segments)
+	}
+	var got []string
+	for _, e := range rep.Conns[0].Events {
+		got = append(got, fmt.Sprintf("%d:%s:%s:seq%d:mtu%d", e.Frame, e.Class, e.Dir, e.Seq, e.Len))
+	}
+	if fmt.Sprint(got) != "[5:icmp_frag_needed:ab:seq1:mtu1280]" {
+		t.Errorf("events %v, want [5:icmp_frag_needed:ab:seq1:mtu1280]", got)
+	}
+}
+
+// TestICMPFragNeededInCorpus: zeek-smtp.pcap holds four "fragmentation
+// needed" errors (frames 26, 28-30) about its SMTP connection.
+func TestICMPFragNeededInCorpus(t *testing.T) {
+	path := sharedDir(t) + "/corpus/zeek-smtp.pcap"
+	rep, err := AnalyzeFile(path, Options{Detail: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var frames []int64
+	for _, c := range rep.Conns {
+		for _, e := range c.Events {
+			if e.Class == ICMPFragNeeded {
+				frames = append(frames, e.Frame)
+			}
+		}
+	}
+	if fmt.Sprint(frames) != "[26 28 29 30]" {
+		t.Errorf("icmp_frag_needed at frames %v, want [26 28 29 30]", frames)
+	}
+}

@@ -39,6 +39,8 @@ var flowColumns = []string{
 	"zero_window_ab", "zero_window_ba", "zw_probe_ab", "zw_probe_ba", "keepalive_ab", "keepalive_ba",
 	"dsack_ab", "dsack_ba", "syn_retx", "synack_retx", "fin_retx_ab", "fin_retx_ba",
 	"hs_syn_evidence", "hs_synack_evidence", "rtt_dropped_negative",
+	"icmp_frag_needed_ab", "icmp_frag_needed_ba", "icmp_unreachable_ab", "icmp_unreachable_ba",
+	"icmp_time_exceeded_ab", "icmp_time_exceeded_ba",
 }
 
 // flowRow is one connection in the flows schema.
@@ -173,6 +175,14 @@ func newFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 	i := func(v int64) string { return strconv.FormatInt(v, 10) }
 	row.extra = append(row.extra, i(ab.DSACKs), i(ba.DSACKs), i(ab.SynRetx), i(ba.SynRetx), i(ab.FinRetx), i(ba.FinRetx),
 		r.Handshake.SynEvidence.String(), r.Handshake.SynAckEvidence.String(), i(r.NegativeRTT))
+	for _, cl := range []tcpanalysis.Class{tcpanalysis.ICMPFragNeeded, tcpanalysis.ICMPUnreachable, tcpanalysis.ICMPTimeExceeded} {
+		for _, d := range []flows.Direction{flows.AtoB, flows.BtoA} {
+			row.extra = append(row.extra, i(r.Counts[d][cl]))
+			if withJSON {
+				row.Events[cl.String()+"_"+d.String()] = r.Counts[d][cl]
+			}
+		}
+	}
 	if withJSON {
 		row.Events["dsack_ab"], row.Events["dsack_ba"] = ab.DSACKs, ba.DSACKs
 		row.Events["syn_retx"], row.Events["synack_retx"] = ab.SynRetx, ba.SynRetx
