@@ -18,7 +18,7 @@ import (
 // 802.11 transmitter), or an identical timestamp in a capture whose own
 // timestamps show a resolution finer than 10 µs.
 const (
-	dedupSlots = 32
+	dedupSlots = 16
 	// foldWindow bounds how far apart a copy may be from its original.
 	foldWindow = 10 * time.Second
 	// ifaceWindow bounds copies on two interfaces where no IP ID tells.
@@ -130,7 +130,7 @@ func (r *dedupRing) addFP(s *capture.Segment, fp uint64) {
 	e := dedupEntry{fp: fp, t: s.Time, ta: taHash(s), iface: uint16(s.Iface), ttl: s.TTL, ipid: !s.IPv6 && s.IPID != 0}
 	if len(r.e) < dedupSlots {
 		if r.e == nil {
-			r.e = make([]dedupEntry, 0, 8)
+			r.e = make([]dedupEntry, 0, 4)
 		}
 		r.e = append(r.e, e)
 	} else {

@@ -1,9 +1,7 @@
 package tcpanalysis
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"time"
 
@@ -240,8 +238,10 @@ func (a *Analyzer) release(now capture.Timestamp) {
 		idle := now.Sub(c.Last)
 		closed := (c.Half[0].FinSeen && c.Half[1].FinSeen) || c.Half[0].RstSeen || c.Half[1].RstSeen
 		if (closed && idle > finishedIdle) || idle > abandonedIdle {
-			cs.dir[0].release()
-			cs.dir[1].release()
+			cs.releaseScratch(closed)
+			if closed {
+				c.ReleaseFold()
+			}
 			cs.released = true
 			continue
 		}
@@ -251,15 +251,47 @@ func (a *Analyzer) release(now capture.Timestamp) {
 	a.live = keep
 }
 
+// connState is the analysis of one connection: its result and the
+// streaming state behind it. The state of each direction, the handshake's
+// and the 802.11 receiver bookkeeping are allocated when first needed and
+// freed when the connection is over, so a finished connection keeps little
+// more than its ConnResult.
 type connState struct {
 	ConnResult
-	opts     Options
-	openZW   []ZeroWindowPeriod
+	opts     *Options
 	zwClosed []ZeroWindowPeriod
 	released bool
-	dir      [2]dirState
-	hs       hsState
-	rxMAC    [2]spanSet // payload bytes in 802.11 frames addressed to the receiver's MAC
+	hsDone   bool
+	dir      [2]*dirState
+	hs       *hsState
+	rxMAC    *[2]spanSet // payload bytes in 802.11 frames addressed to the receiver's MAC
+}
+
+// ds returns direction d's streaming state, allocating it on first use.
+func (cs *connState) ds(d flows.Direction) *dirState {
+	if cs.dir[d] == nil {
+		cs.dir[d] = &dirState{}
+	}
+	return cs.dir[d]
+}
+
+// releaseScratch drops the sequence-space sets and queues of both
+// directions; for a closed connection it drops their whole state (a late
+// packet starts afresh), keeping an open zero-window period.
+func (cs *connState) releaseScratch(closed bool) {
+	for d, ds := range cs.dir {
+		if ds == nil {
+			continue
+		}
+		ds.release()
+		if closed {
+			if ds.inZW {
+				cs.zwClosed = append(cs.zwClosed, ZeroWindowPeriod{Dir: flows.Direction(d), Start: ds.zwStart, StartFrame: ds.zwFrame})
+			}
+			cs.dir[d] = nil
+		}
+	}
+	cs.hs = nil
 }
 
 // New returns an Analyzer.
@@ -279,7 +311,7 @@ func (a *Analyzer) Add(s *capture.Segment) {
 	}
 	p := a.tracker.Add(s)
 	if p.New {
-		cs := &connState{ConnResult: ConnResult{Summary: Summary{Conn: p.Conn}}, opts: a.opts}
+		cs := &connState{ConnResult: ConnResult{Summary: Summary{Conn: p.Conn}}, opts: &a.opts}
 		if a.opts.Keep != nil && a.opts.Keep(p.Conn.Index) {
 			cs.Series = &Series{}
 		}
@@ -299,6 +331,9 @@ func (a *Analyzer) Add(s *capture.Segment) {
 			lo := p.Seq
 			if s.Flags.Has(capture.SYN) {
 				lo++
+			}
+			if cs.rxMAC == nil {
+				cs.rxMAC = &[2]spanSet{}
 			}
 			cs.rxMAC[d].add(lo, lo+int64(s.PayloadLen))
 		}
@@ -363,7 +398,7 @@ func (a *Analyzer) icmp(s *capture.Segment) {
 }
 
 func (cs *connState) windowPoint(d flows.Direction, s *capture.Segment) WindowPoint {
-	ds := &cs.dir[d]
+	ds := cs.ds(d)
 	wp := WindowPoint{Time: s.Time, Frame: s.Frame, Rwnd: ds.win, RwndKnown: ds.winKnown && ds.ackSeen}
 	if ds.ackSeen {
 		wp.FlightValid = true
@@ -380,6 +415,16 @@ func sackRel(p *flows.Packet, s *capture.Segment, i int) (int64, int64) {
 	return l, l + b.Left.Dist(b.Right)
 }
 
+// finish frees every connection's streaming state at the end of the
+// capture: what the Report holds is the results only.
+func (a *Analyzer) finish() {
+	for _, cs := range a.res {
+		cs.releaseScratch(true)
+		cs.Conn.ReleaseFold()
+	}
+	a.live = nil
+}
+
 // Results returns the results of every connection in index order, with
 // AckedBytes computed from what has been seen so far.
 func (a *Analyzer) Results() []*ConnResult {
@@ -388,11 +433,10 @@ func (a *Analyzer) Results() []*ConnResult {
 		// A zero-window period still open at the end of the capture.
 		zw := append([]ZeroWindowPeriod(nil), cs.zwClosed...)
 		for d := range cs.dir {
-			if ds := &cs.dir[d]; ds.inZW {
+			if ds := cs.dir[d]; ds != nil && ds.inZW {
 				zw = append(zw, ZeroWindowPeriod{Dir: flows.Direction(d), Start: ds.zwStart, StartFrame: ds.zwFrame})
 			}
 		}
-		cs.openZW = zw
 		for d := range cs.Dir {
 			st := &cs.Dir[d]
 			h := &cs.Conn.Half[d]
@@ -409,7 +453,11 @@ func (a *Analyzer) Results() []*ConnResult {
 			if !st.AckSeen {
 				pos = 1
 			}
-			for _, sp := range cs.rxMAC[d].s {
+			var rx []span
+			if cs.rxMAC != nil {
+				rx = cs.rxMAC[d].s
+			}
+			for _, sp := range rx {
 				if sp.lo <= pos && sp.hi > pos {
 					pos = sp.hi
 				}
@@ -420,7 +468,7 @@ func (a *Analyzer) Results() []*ConnResult {
 			st.DeliveredBytes = max(st.AckedBytes, pos-1)
 		}
 		out[i] = &cs.ConnResult
-		out[i].ZeroWindows = cs.openZW
+		out[i].ZeroWindows = zw
 	}
 	return out
 }
@@ -450,24 +498,22 @@ func AnalyzeFile(path string, opts Options) (*Report, error) {
 	return Analyze(r, opts)
 }
 
-// Analyze reads every segment from r; see AnalyzeFile.
+// Analyze reads every segment from r; see AnalyzeFile. Reading and
+// decoding run in a goroutine of their own, one batch of segments ahead of
+// the analysis (pipeline.go), so a file uses two cores.
 func Analyze(r *capture.Reader, opts Options) (*Report, error) {
 	a := New(opts)
-	var s capture.Segment
 	rep := &Report{File: r.Name(), Format: r.Format()}
-	for {
-		err := r.Next(&s)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	err := pipeline(r, func(s *capture.Segment) {
 		if len(opts.Ifaces) > 0 && !slices.Contains(opts.Ifaces, s.Iface) {
-			continue
+			return
 		}
-		a.Add(&s)
+		a.Add(s)
+	})
+	if err != nil {
+		return nil, err
 	}
+	a.finish()
 	rep.Stats = r.Stats()
 	rep.Start = rep.Stats.First
 	rep.Warnings = r.Warnings()

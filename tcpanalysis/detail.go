@@ -92,7 +92,7 @@ const maxCtlTx = 16
 // hsState times the handshake at the capture point.
 type hsState struct {
 	syns, synAcks []ctlTx
-	synDone, done bool
+	synDone bool
 }
 
 // Handshake holds the handshake split at the capture point: SYN → SYN-ACK
@@ -166,7 +166,7 @@ func (cs *connState) sample(o Options, r RTTSample) bool {
 	}
 	cs.RTTAgg[r.Dir][r.Method].add(r.RTT)
 	if r.Method != MethodHandshake {
-		ds := &cs.dir[r.Dir]
+		ds := cs.ds(r.Dir)
 		if ds.minRTT == 0 || r.RTT < ds.minRTT {
 			ds.minRTT = r.RTT
 		}
@@ -182,10 +182,13 @@ func (cs *connState) sample(o Options, r RTTSample) bool {
 // paired with the copy whose TSval its TSecr echoes, with the only copy, or
 // with none (Karn).
 func (cs *connState) handshake(s *capture.Segment, p *flows.Packet) {
-	h := &cs.hs
-	if h.done {
+	if cs.hsDone {
 		return
 	}
+	if cs.hs == nil {
+		cs.hs = &hsState{}
+	}
+	h := cs.hs
 	syn, ack := s.Flags.Has(capture.SYN), s.Flags.Has(capture.ACK)
 	tx := ctlTx{t: s.Time, frame: s.Frame, tsval: s.Opts.TSval, ts: s.Opts.TS}
 	switch {
@@ -203,15 +206,15 @@ func (cs *connState) handshake(s *capture.Segment, p *flows.Packet) {
 			h.synDone = true
 			from, ev := answered(h.syns, s)
 			cs.Handshake.SynEvidence = ev
-			if ev != EvAmbiguous && cs.sample(cs.opts, RTTSample{Time: s.Time, Frame: s.Frame, Dir: flows.AtoB, Method: MethodHandshake, RTT: s.Time.Sub(from.t)}) {
+			if ev != EvAmbiguous && cs.sample(*cs.opts, RTTSample{Time: s.Time, Frame: s.Frame, Dir: flows.AtoB, Method: MethodHandshake, RTT: s.Time.Sub(from.t)}) {
 				cs.Handshake.SynToSynAck, cs.Handshake.SynToSynAckOk = s.Time.Sub(from.t), true
 			}
 		}
 	case !syn && ack && p.Dir == flows.AtoB && len(h.synAcks) > 0 && p.AckValid && p.Ack == 1:
-		h.done = true
+		cs.hs, cs.hsDone = nil, true // the handshake is over: free its state
 		from, ev := answered(h.synAcks, s)
 		cs.Handshake.SynAckEvidence = ev
-		if ev != EvAmbiguous && cs.sample(cs.opts, RTTSample{Time: s.Time, Frame: s.Frame, Dir: flows.BtoA, Method: MethodHandshake, RTT: s.Time.Sub(from.t)}) {
+		if ev != EvAmbiguous && cs.sample(*cs.opts, RTTSample{Time: s.Time, Frame: s.Frame, Dir: flows.BtoA, Method: MethodHandshake, RTT: s.Time.Sub(from.t)}) {
 			cs.Handshake.SynAckToAck, cs.Handshake.SynAckToAckOk = s.Time.Sub(from.t), true
 		}
 	}
@@ -242,7 +245,7 @@ func answered(txs []ctlTx, s *capture.Segment) (ctlTx, Evidence) {
 // summary counts (docs/metrics.md#events, #per-connection-summary).
 func (cs *connState) data(s *capture.Segment, p *flows.Packet, o Options) SegKind {
 	d := p.Dir
-	ds := &cs.dir[d]
+	ds := cs.ds(d)
 	st := &cs.Dir[d]
 	if p.End > ds.highSeq && s.SeqLen() > 0 {
 		ds.highSeq = p.End
@@ -465,7 +468,7 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o Options) (int64,
 		return 0, false
 	}
 	rd := p.Dir.Reverse()
-	ds := &cs.dir[rd]
+	ds := cs.ds(rd)
 	st := &cs.Dir[rd]
 	win, known := p.Conn.ScaledWindow(p.Dir, s.Window, s.Flags.Has(capture.SYN))
 	a := p.Ack
@@ -613,7 +616,7 @@ func (cs *connState) timestamps(s *capture.Segment, p *flows.Packet) {
 	if !s.Opts.TS {
 		return
 	}
-	ds := &cs.dir[p.Dir]
+	ds := cs.ds(p.Dir)
 	if !ds.tsSeen || seq.Num(ds.lastTSval).Less(seq.Num(s.Opts.TSval)) {
 		ds.tsq = append(ds.tsq, tsEnt{val: s.Opts.TSval, t: s.Time, frame: s.Frame})
 		ds.lastTSval, ds.tsSeen = s.Opts.TSval, true
@@ -625,14 +628,14 @@ func (cs *connState) timestamps(s *capture.Segment, p *flows.Packet) {
 		return
 	}
 	rd := p.Dir.Reverse()
-	rs := &cs.dir[rd]
+	rs := cs.ds(rd)
 	ecr := seq.Num(s.Opts.TSecr)
 	i := rs.tsHead
 	for i < len(rs.tsq) && seq.Num(rs.tsq[i].val).Less(ecr) {
 		i++
 	}
 	if i < len(rs.tsq) && rs.tsq[i].val == s.Opts.TSecr {
-		cs.sample(cs.opts, RTTSample{Time: s.Time, Frame: s.Frame, Dir: rd, Method: MethodTS, RTT: s.Time.Sub(rs.tsq[i].t)})
+		cs.sample(*cs.opts, RTTSample{Time: s.Time, Frame: s.Frame, Dir: rd, Method: MethodTS, RTT: s.Time.Sub(rs.tsq[i].t)})
 		i++
 	}
 	rs.tsHead = i

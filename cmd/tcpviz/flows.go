@@ -105,9 +105,9 @@ func newFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 		v := h.WScale
 		return &v
 	}
-	src := a.WScaleFrom
+	src := a.WScaleFrom.String()
 	if b.WScaleFrom != a.WScaleFrom {
-		src = a.WScaleFrom + "/" + b.WScaleFrom
+		src = a.WScaleFrom.String() + "/" + b.WScaleFrom.String()
 	}
 	ab, ba := &r.Dir[flows.AtoB], &r.Dir[flows.BtoA]
 	row := flowRow{
