@@ -92,7 +92,7 @@ const maxCtlTx = 16
 // hsState times the handshake at the capture point.
 type hsState struct {
 	syns, synAcks []ctlTx
-	synDone bool
+	synDone       bool
 }
 
 // Handshake holds the handshake split at the capture point: SYN → SYN-ACK
