@@ -76,7 +76,13 @@ func taHash(s *capture.Segment) uint32 {
 type dedupRing struct {
 	e []dedupEntry
 	n int // total added
+	// bloom has bit fp>>57 set for every entry's fingerprint (and for some
+	// overwritten ones, until the next rebuild): most packets, which copy
+	// nothing, are told apart without scanning the ring.
+	bloom [2]uint64
 }
+
+func bloomBit(fp uint64) (int, uint64) { return int(fp >> 63), 1 << (fp >> 57 & 63) }
 
 func fingerprint(s *capture.Segment) uint64 {
 	// Three words of the fields the sender's TCP/IP stack chose, mixed with
@@ -95,6 +101,9 @@ func fingerprint(s *capture.Segment) uint64 {
 // timestamp resolution finer than fineTick.
 func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine bool) (FoldReason, bool) {
 	if r == nil {
+		return 0, false
+	}
+	if w, b := bloomBit(fp); r.bloom[w]&b == 0 {
 		return 0, false
 	}
 	ipid := !s.IPv6 && s.IPID != 0
@@ -137,4 +146,14 @@ func (r *dedupRing) addFP(s *capture.Segment, fp uint64) {
 		r.e[r.n%dedupSlots] = e
 	}
 	r.n++
+	if r.n%dedupSlots == 0 { // a full turn: forget overwritten fingerprints
+		r.bloom = [2]uint64{}
+		for _, x := range r.e {
+			w, b := bloomBit(x.fp)
+			r.bloom[w] |= b
+		}
+	} else {
+		w, b := bloomBit(fp)
+		r.bloom[w] |= b
+	}
 }

@@ -46,10 +46,11 @@ type dirState struct {
 
 	// retx remembers recent retransmissions until evidence decides
 	// whether they were spurious (Eifel's TSecr, D-SACK); bounded.
-	retx   []retxRec
-	finSeq int64 // relative offset of this direction's FIN, valid iff finTx > 0
-	finTx  int   // FIN transmissions seen
-	synTx  int   // SYN transmissions seen
+	retx    []retxRec
+	retxNew int   // records in retx not yet covered by an ACK
+	finSeq  int64 // relative offset of this direction's FIN, valid iff finTx > 0
+	finTx   int   // FIN transmissions seen
+	synTx   int   // SYN transmissions seen
 }
 
 // retxRec is one retransmission awaiting evidence of being spurious.
@@ -403,8 +404,15 @@ func (cs *connState) noteRetx(ds *dirState, s *capture.Segment, start, end int64
 	if len(ds.retx) >= maxRetxRecs {
 		n := copy(ds.retx, ds.retx[len(ds.retx)-maxRetxRecs/2:])
 		ds.retx = ds.retx[:n]
+		ds.retxNew = 0
+		for _, r := range ds.retx {
+			if !r.covered {
+				ds.retxNew++
+			}
+		}
 	}
 	ds.retx = append(ds.retx, retxRec{start: start, end: end, tsval: s.Opts.TSval, ts: s.Opts.TS, ev: ev, class: c})
+	ds.retxNew++
 }
 
 // spurious re-classes a remembered retransmission as spurious, with the
@@ -557,12 +565,16 @@ func isDSACK(p *flows.Packet, s *capture.Segment, l, r int64) bool {
 // the ACK was sent for an earlier copy, so the retransmission was spurious
 // (Eifel detection, RFC 3522 §3).
 func (cs *connState) eifel(d flows.Direction, ds *dirState, s *capture.Segment, a int64) {
+	if ds.retxNew == 0 {
+		return
+	}
 	for k := range ds.retx {
 		rr := &ds.retx[k]
 		if rr.covered || rr.end > a {
 			continue
 		}
 		rr.covered = true
+		ds.retxNew--
 		if rr.ts && s.Opts.TS && s.Opts.TSecr != 0 && seq.Num(s.Opts.TSecr).Less(seq.Num(rr.tsval)) {
 			cs.spurious(d, rr, EvTSecr)
 		}
@@ -586,7 +598,7 @@ func (ds *dirState) release() {
 	ds.out, ds.outHead = nil, 0
 	ds.tsq, ds.tsHead = nil, 0
 	ds.resent.s, ds.probe.s, ds.sacked.s = nil, nil, nil
-	ds.retx = nil
+	ds.retx, ds.retxNew = nil, 0
 }
 
 // popOut drops outstanding segments acknowledged by a and returns the one
