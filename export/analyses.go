@@ -12,12 +12,13 @@ import (
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
-// Row schemas of the per-analysis outputs (docs/schema.md). Version 2: t_s
-// is seconds since the capture's first frame in every output, conn_t_s
-// seconds since the connection's first packet.
+// Row schemas of the per-analysis outputs (docs/schema.md). rtt/2,
+// retrans/3, window/2, tput/2: t_s is seconds since the capture's first
+// frame in every output, conn_t_s seconds since the connection's first
+// packet (retrans/2 added the evidence column).
 const (
 	RTTSchema     = "tcpviz.rtt/2"
-	RetransSchema = "tcpviz.retrans/2"
+	RetransSchema = "tcpviz.retrans/3"
 	WindowSchema  = "tcpviz.window/2"
 	TputSchema    = "tcpviz.tput/2"
 )
@@ -111,7 +112,7 @@ func RTT(v *query.View, want map[query.Metric]bool, withRows bool) Table {
 // only with withRows), and the counts per class.
 func Retrans(v *query.View, withRows bool) Table {
 	sel := v.Sel
-	header := []string{"conn", "dir", "t_s", "conn_t_s", "frame", "class", "seq", "len", "original_frame"}
+	header := []string{"conn", "dir", "t_s", "conn_t_s", "frame", "class", "seq", "len", "original_frame", "evidence"}
 	var rows [][]string
 	head := []string{"conn", "dir"}
 	for _, c := range tcpanalysis.Classes() {
@@ -131,7 +132,7 @@ func Retrans(v *query.View, withRows bool) Table {
 					}
 					t, ct := times(v, r, ev.Time)
 					rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), t, ct,
-						strconv.FormatInt(ev.Frame, 10), ev.Class.String(), strconv.FormatInt(ev.Seq, 10), strconv.Itoa(ev.Len), orig})
+						strconv.FormatInt(ev.Frame, 10), ev.Class.String(), strconv.FormatInt(ev.Seq, 10), strconv.Itoa(ev.Len), orig, ev.Evidence.String()})
 				}
 			}
 			row := []string{strconv.Itoa(r.Conn.Index), d.String()}

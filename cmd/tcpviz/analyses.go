@@ -163,7 +163,8 @@ packet inside the capture (802.11 retries, relayed copies) are folded first
 and are never retransmissions. Time rules scale with the connection's
 measured RTT, never fixed milliseconds.
 The table counts classes per connection and data direction; rows (--csv, -o
-x.csv): conn, dir, t_s, conn_t_s, frame, class, seq, len, original_frame.` + selectionHelp,
+x.csv): conn, dir, t_s, conn_t_s, frame, class, seq, len, original_frame,
+evidence (what decided the class: docs/metrics.md#evidence).` + selectionHelp,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sel, kind, err := f.check()
