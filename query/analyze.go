@@ -27,6 +27,8 @@ type Options struct {
 	// Interval is the width of goodput and throughput intervals; 0 chooses
 	// NiceInterval of the chosen connection's duration.
 	Interval time.Duration
+	// OnePassLimit overrides the package's OnePassLimit (bytes) when > 0.
+	OnePassLimit int64
 }
 
 // OnePassLimit is the capture size in bytes up to which Analyze keeps
@@ -78,8 +80,12 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 	defer cleanup()
 	opts := o.Analysis
 	opts.KeepRTT, opts.KeepEvents = o.RTT, o.Events
+	limit := int64(OnePassLimit)
+	if o.OnePassLimit > 0 {
+		limit = o.OnePassLimit
+	}
 	small := false
-	if st, err := os.Stat(p); err == nil && st.Size() <= OnePassLimit {
+	if st, err := os.Stat(p); err == nil && st.Size() <= limit {
 		small = true
 	}
 	twoPass := false

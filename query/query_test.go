@@ -2,6 +2,7 @@ package query
 
 import (
 	"errors"
+	"os"
 	"net/netip"
 	"testing"
 	"time"
@@ -170,5 +171,37 @@ func TestMatchAndPick(t *testing.T) {
 	}
 	if _, err := Analyze(synth, Selection{Conn: 0, Port: 1}, Options{}); !errors.Is(err, ErrNoMatch) {
 		t.Errorf("Analyze conn 0 port 1: %v, want ErrNoMatch", err)
+	}
+}
+
+// TestTwoPasses: a capture larger than the one-pass limit is read twice
+// (summaries, then the chosen connection's series) and gives the same view.
+func TestTwoPasses(t *testing.T) {
+	one, err := Analyze(synth, All(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, err := Analyze(synth, All(), Options{OnePassLimit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if two.Conn.Conn.Index != one.Conn.Conn.Index || two.Dir != one.Dir || two.Ref != one.Ref {
+		t.Fatalf("two passes chose conn %d %v, one pass conn %d %v", two.Conn.Conn.Index, two.Dir, one.Conn.Conn.Index, one.Dir)
+	}
+	for _, m := range Metrics() {
+		a, b := one.Series(m), two.Series(m)
+		if len(a.Points) != len(b.Points) {
+			t.Errorf("%s: %d points in one pass, %d in two", m, len(a.Points), len(b.Points))
+		}
+	}
+	// Stdin is spooled so that both passes can read it.
+	f, err := os.Open(synth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	in, err := Analyze("-", All(), Options{Stdin: f, OnePassLimit: 1})
+	if err != nil || in.Conn.Conn.Index != 0 || len(in.Series(MetricSeq).Points) != len(one.Series(MetricSeq).Points) {
+		t.Errorf("standard input, two passes: %v", err)
 	}
 }

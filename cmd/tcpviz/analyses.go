@@ -99,6 +99,9 @@ server side.` + selectionHelp,
 			default:
 				return fmt.Errorf("--method %q: want ack, ts or both", method)
 			}
+			if err := checkProgress(nil, 0, pathRTT); err != nil {
+				return err
+			}
 			if len(args) == 2 && !pepMode {
 				return fmt.Errorf("two captures need --pep (client side, then server side)")
 			}
@@ -270,13 +273,8 @@ cum_acked_bytes.` + selectionHelp,
 			if interval < 0 {
 				return fmt.Errorf("--interval %v: want a positive duration", interval)
 			}
-			if toBytes < 0 {
-				return fmt.Errorf("--bytes %d: want a positive byte count", toBytes)
-			}
-			for _, t := range at {
-				if t < 0 {
-					return fmt.Errorf("--at %g: want seconds ≥ 0", t)
-				}
+			if err := checkProgress(at, toBytes, 0); err != nil {
+				return err
 			}
 			v, err := e.view(args[0], &f.af, sel, query.Options{Interval: interval}, kind == outImage)
 			if err != nil {

@@ -73,6 +73,9 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 			if interval < 0 {
 				return fmt.Errorf("--interval %v: want a positive duration", interval)
 			}
+			if err := checkProgress(at, toBytes, pathRTT); err != nil {
+				return err
+			}
 			var specs []compare.Spec
 			for _, a := range args {
 				sp, err := compare.ParseSpec(a)

@@ -62,11 +62,16 @@ func TestSeams(t *testing.T) {
 				{"--host", "10.0.0"},
 				{"--port", "70000"},
 				{"-o", filepath.Join(dir, "x.bmp")},
+				{"--csv", "--json"},
+				{"--wscale", "15"},
 			} {
 				args := append(v.args(missing), bad...)
 				_, _, err := runCLI(t, args...)
-				if v.name == "compare" && bad[0] == "--conn" {
-					continue // compare takes the connection as LABEL=FILE#N
+				if v.name == "compare" && (bad[0] == "--conn" || bad[0] == "--csv") {
+					continue // compare takes the connection as LABEL=FILE#N; no --csv
+				}
+				if v.name == "seq" && bad[0] == "--csv" {
+					continue // seq writes rows with -o x.csv only
 				}
 				if exitCode(err) != 1 || strings.Contains(err.Error(), "never-read") || strings.Contains(err.Error(), "\n") {
 					t.Errorf("%v: exit %d, %v; want exit 1 with one line about the flag", bad, exitCode(err), err)

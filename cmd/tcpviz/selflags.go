@@ -125,3 +125,19 @@ func defaultOut(path string, conn int, dir fmt.Stringer, kind string) string {
 	}
 	return fmt.Sprintf("%s.conn%d.%s.%s.png", base, conn, dir, kind)
 }
+
+// checkProgress validates --at, --bytes and --path-rtt.
+func checkProgress(at []float64, toBytes int64, pathRTT time.Duration) error {
+	for _, t := range at {
+		if t < 0 {
+			return fmt.Errorf("--at %g: want seconds ≥ 0", t)
+		}
+	}
+	if toBytes < 0 {
+		return fmt.Errorf("--bytes %d: want a positive byte count", toBytes)
+	}
+	if pathRTT < 0 {
+		return fmt.Errorf("--path-rtt %v: want a positive duration", pathRTT)
+	}
+	return nil
+}
