@@ -2,8 +2,8 @@ package query
 
 import (
 	"errors"
-	"os"
 	"net/netip"
+	"os"
 	"testing"
 	"time"
 
