@@ -116,6 +116,26 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 		rep.File = path
 		r = rep.Conns[idx]
 	}
+	return newView(path, rep, r, sel, o), nil
+}
+
+// FromReport is the View of sel on a report analysed elsewhere (a live
+// capture, a report kept in memory): the connection is picked as Analyze
+// picks it; its series are there only if the analysis kept them
+// (tcpanalysis.Options.Keep). Errors: a Selection error, ErrNoMatch,
+// ErrNoConn.
+func FromReport(rep *tcpanalysis.Report, sel Selection, o Options) (*View, error) {
+	if err := sel.Validate(); err != nil {
+		return nil, err
+	}
+	r, err := sel.Pick(rep)
+	if err != nil {
+		return nil, err
+	}
+	return newView(rep.File, rep, r, sel, o), nil
+}
+
+func newView(path string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, sel Selection, o Options) *View {
 	v := &View{File: path, Report: rep, Sel: sel, Conns: sel.Matching(rep), Conn: r, Picked: sel.Conn < 0, Warnings: Warnings(rep)}
 	v.Dir = sel.Dir.Of(r)
 	v.Ref = v.RefOf(r, v.Dir)
@@ -127,7 +147,7 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 		v.Warnings = append(v.Warnings, Warning{Kind: WarnEmptyRange, File: path, Conn: r.Conn.Index, Dir: v.Dir,
 			Text: fmt.Sprintf("no data segment or ACK between %g and %g s after %s", sel.From.Seconds(), sel.To.Seconds(), sel.Ref.Describe())})
 	}
-	return v, nil
+	return v
 }
 
 // RefOf is the reference time of connection r in direction d (Sel.Ref).

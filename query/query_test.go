@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
 const synth = "../testdata/synthetic/geo-600ms-loss.pcap"
@@ -203,5 +204,25 @@ func TestTwoPasses(t *testing.T) {
 	in, err := Analyze("-", All(), Options{Stdin: f, OnePassLimit: 1})
 	if err != nil || in.Conn.Conn.Index != 0 || len(in.Series(MetricSeq).Points) != len(one.Series(MetricSeq).Points) {
 		t.Errorf("standard input, two passes: %v", err)
+	}
+}
+
+func TestFromReport(t *testing.T) {
+	rep, err := tcpanalysis.AnalyzeFile(synth, tcpanalysis.Options{Keep: func(int) bool { return true }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := All()
+	sel.Dir = BA
+	v, err := FromReport(rep, sel, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The ACK direction: no data, so no sequence progress, but ACKs.
+	if v.Dir != flows.BtoA || len(v.Series(MetricSeq).Points) != 0 || len(v.Series(MetricAck).Points) == 0 {
+		t.Errorf("dir %v, %d seq points, %d ack points", v.Dir, len(v.Series(MetricSeq).Points), len(v.Series(MetricAck).Points))
+	}
+	if _, err := FromReport(rep, Selection{Conn: -1, Port: 80}, Options{}); !errors.Is(err, ErrNoMatch) {
+		t.Errorf("port 80: %v", err)
 	}
 }
