@@ -203,6 +203,13 @@ type Options struct {
 	// KeepRTT and KeepEvents keep every RTT sample, or every event, of
 	// every connection; Detail keeps both.
 	KeepRTT, KeepEvents bool
+	// RTTQuantiles keeps, per connection, direction and method, what
+	// RTTAgg.Quantile needs: every sample up to ExactQuantileLimit, a
+	// sketch beyond (bounded memory; docs/metrics.md#rtt-percentiles).
+	RTTQuantiles bool
+	// OnRTT, when set, is called with every RTT sample as it is taken
+	// (streaming output) — in capture order of the closing packet.
+	OnRTT func(c *ConnResult, s RTTSample)
 	// Detail keeps every RTT sample and event of every connection (memory
 	// grows with packets); without it only counts and running summaries
 	// are kept, except for connections Keep selects.
@@ -349,11 +356,11 @@ func (a *Analyzer) Add(s *capture.Segment) {
 	st.WireBytes += int64(s.WireLen)
 	st.MaxTTL = max(st.MaxTTL, s.TTL)
 	cs.handshake(s, &p)
-	kind := cs.data(s, &p, a.opts)
+	kind := cs.data(s, &p, &a.opts)
 	if s.SeqLen() > 0 && p.End > st.HighSeq {
 		st.HighSeq = p.End
 	}
-	win, winKnown := cs.ack(s, &p, a.opts)
+	win, winKnown := cs.ack(s, &p, &a.opts)
 	cs.timestamps(s, &p)
 	if ser := cs.Series; ser != nil {
 		if s.SeqLen() > 0 {
@@ -394,7 +401,7 @@ func (a *Analyzer) icmp(s *capture.Segment) {
 	}
 	rel, _ := c.RelSeq(d, s.Seq)
 	cs := a.res[c.Index]
-	cs.event(a.opts, Event{Time: s.Time, Frame: s.Frame, Dir: d, Class: cl, Seq: rel, Len: int(s.ICMPMTU)})
+	cs.event(&a.opts, Event{Time: s.Time, Frame: s.Frame, Dir: d, Class: cl, Seq: rel, Len: int(s.ICMPMTU)})
 }
 
 func (cs *connState) windowPoint(d flows.Direction, s *capture.Segment) WindowPoint {
