@@ -83,6 +83,18 @@ type Series struct {
 	Window [2][]WindowPoint // at every data segment of the direction and every ACK of it
 }
 
+// SeriesParts is a set of the parts of a Series (Options.KeepParts).
+type SeriesParts uint8
+
+// Series parts.
+const (
+	PartSegs   SeriesParts = 1 << iota // Series.Segs
+	PartAcks                           // Series.Acks
+	PartSACKs                          // Series.SACKs
+	PartWindow                         // Series.Window
+	PartsAll   = PartSegs | PartAcks | PartSACKs | PartWindow
+)
+
 // DirStats are the counts of one direction of a connection
 // (docs/metrics.md#per-connection-summary). Copies folded by flows are not
 // counted anywhere here.
@@ -196,6 +208,9 @@ type Options struct {
 	// Keep selects the connections (by index) whose full series are kept;
 	// nil keeps none. Memory for a kept connection grows with its packets.
 	Keep func(index int) bool
+	// KeepParts limits which parts of a kept Series are filled (a verb that
+	// draws the window needs no SACK blocks); 0 keeps every part.
+	KeepParts SeriesParts
 	// Ifaces, when not empty, limits Analyze and AnalyzeFile to the
 	// segments of these pcapng interfaces (for example one side of a PEP
 	// when both were captured in one file). Empty: every interface.
@@ -363,13 +378,19 @@ func (a *Analyzer) Add(s *capture.Segment) {
 	win, winKnown := cs.ack(s, &p, &a.opts)
 	cs.timestamps(s, &p)
 	if ser := cs.Series; ser != nil {
-		if s.SeqLen() > 0 {
+		parts := a.opts.KeepParts
+		if parts == 0 {
+			parts = PartsAll
+		}
+		if s.SeqLen() > 0 && parts&PartSegs != 0 {
 			ser.Segs[d] = append(ser.Segs[d], SegPoint{Time: s.Time, Frame: s.Frame, Start: p.Seq, End: p.End, Payload: s.PayloadLen, Flags: s.Flags, Kind: kind})
 		}
 		if p.AckValid {
 			rd := d.Reverse()
-			ser.Acks[rd] = append(ser.Acks[rd], AckPoint{Time: s.Time, Frame: s.Frame, Ack: p.Ack, Window: win, WindowKnown: winKnown})
-			for i := 0; i < int(s.Opts.NSACK); i++ {
+			if parts&PartAcks != 0 {
+				ser.Acks[rd] = append(ser.Acks[rd], AckPoint{Time: s.Time, Frame: s.Frame, Ack: p.Ack, Window: win, WindowKnown: winKnown})
+			}
+			for i := 0; i < int(s.Opts.NSACK) && parts&PartSACKs != 0; i++ {
 				l, r := sackRel(&p, s, i)
 				ser.SACKs[rd] = append(ser.SACKs[rd], SACKPoint{Time: s.Time, Frame: s.Frame, Left: l, Right: r})
 			}
@@ -377,6 +398,9 @@ func (a *Analyzer) Add(s *capture.Segment) {
 		// The window and in-flight view of each direction this packet
 		// concerns: its own data, and the data it acknowledges.
 		for _, wd := range [2]flows.Direction{d, d.Reverse()} {
+			if parts&PartWindow == 0 {
+				break
+			}
 			if (wd == d && (s.PayloadLen > 0 || s.Flags.Has(capture.FIN))) || (wd != d && p.AckValid) {
 				ser.Window[wd] = append(ser.Window[wd], cs.windowPoint(wd, s))
 			}
