@@ -60,6 +60,17 @@ func sortRowsByFrame(rows [][]string, frameCol int) {
 	})
 }
 
+// method is the RTT method of an RTT metric.
+func method(m query.Metric) tcpanalysis.Method {
+	switch m {
+	case query.MetricRTT:
+		return tcpanalysis.MethodACK
+	case query.MetricRTTTS:
+		return tcpanalysis.MethodTS
+	}
+	return tcpanalysis.MethodHandshake
+}
+
 // MethodName is the rtt method column for an RTT metric.
 func MethodName(m query.Metric) string {
 	switch m {
@@ -74,9 +85,12 @@ func MethodName(m query.Metric) string {
 // RTT is the rtt output (docs/schema.md#rtt) of every connection of v in
 // the selected directions: samples of the RTT metrics in want (rows only
 // with withRows) and, per connection, direction and method, count, min,
-// p50, mean, p95 and max in ms.
+// p50, mean, p95 and max in ms. Over the whole connection the table reads
+// the analyzer's quantiles (query.Options.RTT); with a time range it needs
+// the samples (query.Options.RTTSamples).
 func RTT(v *query.View, want map[query.Metric]bool, withRows bool) Table {
 	sel := v.Sel
+	whole := sel.From == 0 && sel.To == 0
 	metrics := []query.Metric{query.MetricRTTHandshake, query.MetricRTT, query.MetricRTTTS}
 	header := []string{"conn", "dir", "method", "t_s", "conn_t_s", "rtt_ms", "frame"}
 	var rows [][]string
@@ -87,17 +101,27 @@ func RTT(v *query.View, want map[query.Metric]bool, withRows bool) Table {
 				if !want[m] {
 					continue
 				}
-				s := v.SeriesOf(r, d, m)
 				var ds []time.Duration
-				for _, p := range s.Points {
-					ds = append(ds, time.Duration(p.V*float64(time.Millisecond)))
-					if withRows {
-						t, ct := times(v, r, p.Time)
-						rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), MethodName(m), t, ct,
-							strconv.FormatFloat(p.V, 'f', 6, 64), strconv.FormatInt(p.Frame, 10)})
+				if !whole || withRows {
+					for _, p := range v.SeriesOf(r, d, m).Points {
+						ds = append(ds, time.Duration(p.V*float64(time.Millisecond)))
+						if withRows {
+							t, ct := times(v, r, p.Time)
+							rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), MethodName(m), t, ct,
+								strconv.FormatFloat(p.V, 'f', 6, 64), strconv.FormatInt(p.Frame, 10)})
+						}
 					}
 				}
-				if n, mn, p50, mean, p95, mx, ok := tcpanalysis.Percentiles(ds); ok {
+				if whole {
+					// The whole connection: the analyzer's bounded
+					// quantiles (docs/metrics.md#rtt-percentiles).
+					a := &r.RTTAgg[d][method(m)]
+					p50, ok50 := a.Quantile(0.5)
+					p95, ok95 := a.Quantile(0.95)
+					if a.N > 0 && ok50 && ok95 {
+						table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), MethodName(m), strconv.FormatInt(a.N, 10), FormatMS(a.Min), FormatMS(p50), FormatMS(a.Mean()), FormatMS(p95), FormatMS(a.Max)})
+					}
+				} else if n, mn, p50, mean, p95, mx, ok := tcpanalysis.Percentiles(ds); ok {
 					table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), MethodName(m), strconv.Itoa(n), FormatMS(mn), FormatMS(p50), FormatMS(mean), FormatMS(p95), FormatMS(mx)})
 				}
 			}

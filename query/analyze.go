@@ -20,10 +20,13 @@ type Options struct {
 	// Stdin is read when the path is "-"; it is spooled to a temporary
 	// file so that a second pass can read it again.
 	Stdin io.Reader
-	// RTT and Events keep every RTT sample, or every event, of every
-	// connection (one pass), for tables that list all matching
-	// connections; otherwise they are kept for the chosen connection only.
-	RTT, Events bool
+	// RTT keeps, for every connection, what RTTAgg.Quantile needs
+	// (bounded memory), for tables that list all matching connections;
+	// RTTSamples also keeps every RTT sample of every connection (rows,
+	// figures, a time range). Events keeps every event of every
+	// connection. Otherwise samples and events are kept for the chosen
+	// connection only.
+	RTT, RTTSamples, Events bool
 	// Interval is the width of goodput and throughput intervals; 0 chooses
 	// NiceInterval of the chosen connection's duration.
 	Interval time.Duration
@@ -79,7 +82,8 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 	}
 	defer cleanup()
 	opts := o.Analysis
-	opts.KeepRTT, opts.KeepEvents = o.RTT, o.Events
+	opts.RTTQuantiles = o.RTT
+	opts.KeepRTT, opts.KeepEvents = o.RTTSamples, o.Events
 	limit := int64(OnePassLimit)
 	if o.OnePassLimit > 0 {
 		limit = o.OnePassLimit
@@ -107,7 +111,7 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 	if err != nil {
 		return nil, err
 	}
-	if twoPass && !(o.RTT || o.Events) {
+	if twoPass && !(o.RTT || o.RTTSamples || o.Events) {
 		idx := r.Conn.Index
 		opts.Keep = func(i int) bool { return i == idx }
 		if rep, err = tcpanalysis.AnalyzeFile(p, opts); err != nil {

@@ -83,6 +83,18 @@ type Series struct {
 	Window [2][]WindowPoint // at every data segment of the direction and every ACK of it
 }
 
+// SeriesParts is a set of the parts of a Series (Options.KeepParts).
+type SeriesParts uint8
+
+// Series parts.
+const (
+	PartSegs   SeriesParts = 1 << iota // Series.Segs
+	PartAcks                           // Series.Acks
+	PartSACKs                          // Series.SACKs
+	PartWindow                         // Series.Window
+	PartsAll   = PartSegs | PartAcks | PartSACKs | PartWindow
+)
+
 // DirStats are the counts of one direction of a connection
 // (docs/metrics.md#per-connection-summary). Copies folded by flows are not
 // counted anywhere here.
@@ -196,6 +208,9 @@ type Options struct {
 	// Keep selects the connections (by index) whose full series are kept;
 	// nil keeps none. Memory for a kept connection grows with its packets.
 	Keep func(index int) bool
+	// KeepParts limits which parts of a kept Series are filled (a verb that
+	// draws the window needs no SACK blocks); 0 keeps every part.
+	KeepParts SeriesParts
 	// Ifaces, when not empty, limits Analyze and AnalyzeFile to the
 	// segments of these pcapng interfaces (for example one side of a PEP
 	// when both were captured in one file). Empty: every interface.
@@ -203,6 +218,13 @@ type Options struct {
 	// KeepRTT and KeepEvents keep every RTT sample, or every event, of
 	// every connection; Detail keeps both.
 	KeepRTT, KeepEvents bool
+	// RTTQuantiles keeps, per connection, direction and method, what
+	// RTTAgg.Quantile needs: every sample up to ExactQuantileLimit, a
+	// sketch beyond (bounded memory; docs/metrics.md#rtt-percentiles).
+	RTTQuantiles bool
+	// OnRTT, when set, is called with every RTT sample as it is taken
+	// (streaming output) — in capture order of the closing packet.
+	OnRTT func(c *ConnResult, s RTTSample)
 	// Detail keeps every RTT sample and event of every connection (memory
 	// grows with packets); without it only counts and running summaries
 	// are kept, except for connections Keep selects.
@@ -349,20 +371,26 @@ func (a *Analyzer) Add(s *capture.Segment) {
 	st.WireBytes += int64(s.WireLen)
 	st.MaxTTL = max(st.MaxTTL, s.TTL)
 	cs.handshake(s, &p)
-	kind := cs.data(s, &p, a.opts)
+	kind := cs.data(s, &p, &a.opts)
 	if s.SeqLen() > 0 && p.End > st.HighSeq {
 		st.HighSeq = p.End
 	}
-	win, winKnown := cs.ack(s, &p, a.opts)
+	win, winKnown := cs.ack(s, &p, &a.opts)
 	cs.timestamps(s, &p)
 	if ser := cs.Series; ser != nil {
-		if s.SeqLen() > 0 {
+		parts := a.opts.KeepParts
+		if parts == 0 {
+			parts = PartsAll
+		}
+		if s.SeqLen() > 0 && parts&PartSegs != 0 {
 			ser.Segs[d] = append(ser.Segs[d], SegPoint{Time: s.Time, Frame: s.Frame, Start: p.Seq, End: p.End, Payload: s.PayloadLen, Flags: s.Flags, Kind: kind})
 		}
 		if p.AckValid {
 			rd := d.Reverse()
-			ser.Acks[rd] = append(ser.Acks[rd], AckPoint{Time: s.Time, Frame: s.Frame, Ack: p.Ack, Window: win, WindowKnown: winKnown})
-			for i := 0; i < int(s.Opts.NSACK); i++ {
+			if parts&PartAcks != 0 {
+				ser.Acks[rd] = append(ser.Acks[rd], AckPoint{Time: s.Time, Frame: s.Frame, Ack: p.Ack, Window: win, WindowKnown: winKnown})
+			}
+			for i := 0; i < int(s.Opts.NSACK) && parts&PartSACKs != 0; i++ {
 				l, r := sackRel(&p, s, i)
 				ser.SACKs[rd] = append(ser.SACKs[rd], SACKPoint{Time: s.Time, Frame: s.Frame, Left: l, Right: r})
 			}
@@ -370,6 +398,9 @@ func (a *Analyzer) Add(s *capture.Segment) {
 		// The window and in-flight view of each direction this packet
 		// concerns: its own data, and the data it acknowledges.
 		for _, wd := range [2]flows.Direction{d, d.Reverse()} {
+			if parts&PartWindow == 0 {
+				break
+			}
 			if (wd == d && (s.PayloadLen > 0 || s.Flags.Has(capture.FIN))) || (wd != d && p.AckValid) {
 				ser.Window[wd] = append(ser.Window[wd], cs.windowPoint(wd, s))
 			}
@@ -394,7 +425,7 @@ func (a *Analyzer) icmp(s *capture.Segment) {
 	}
 	rel, _ := c.RelSeq(d, s.Seq)
 	cs := a.res[c.Index]
-	cs.event(a.opts, Event{Time: s.Time, Frame: s.Frame, Dir: d, Class: cl, Seq: rel, Len: int(s.ICMPMTU)})
+	cs.event(&a.opts, Event{Time: s.Time, Frame: s.Frame, Dir: d, Class: cl, Seq: rel, Len: int(s.ICMPMTU)})
 }
 
 func (cs *connState) windowPoint(d flows.Direction, s *capture.Segment) WindowPoint {

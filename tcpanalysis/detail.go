@@ -114,13 +114,15 @@ type Handshake struct {
 }
 
 // RTTAgg is the running summary of one direction's samples of one method:
-// count, sum, min and max. Percentiles need the samples (Options.Detail).
+// count, sum, min and max, and, with Options.RTTQuantiles, what Quantile
+// needs (quantile.go).
 type RTTAgg struct {
 	N             int64
 	Sum, Min, Max time.Duration
+	q             *quantiles
 }
 
-func (a *RTTAgg) add(d time.Duration) {
+func (a *RTTAgg) add(d time.Duration, quant bool) {
 	if a.N == 0 || d < a.Min {
 		a.Min = d
 	}
@@ -129,6 +131,12 @@ func (a *RTTAgg) add(d time.Duration) {
 	}
 	a.N++
 	a.Sum += d
+	if quant {
+		if a.q == nil {
+			a.q = &quantiles{}
+		}
+		a.q.add(d)
+	}
 }
 
 // Mean returns the mean sample, 0 when there is none.
@@ -139,17 +147,17 @@ func (a *RTTAgg) Mean() time.Duration {
 	return a.Sum / time.Duration(a.N)
 }
 
-func (cs *connState) keepRTT(o Options) bool {
+func (cs *connState) keepRTT(o *Options) bool {
 	return o.Detail || o.KeepRTT || cs.Series != nil
 }
 
-func (cs *connState) keepEvents(o Options) bool {
+func (cs *connState) keepEvents(o *Options) bool {
 	return o.Detail || o.KeepEvents || cs.Series != nil
 }
 
 // event counts e and keeps it when events are kept; it returns e's index
 // in cs.Events, or -1.
-func (cs *connState) event(o Options, e Event) int {
+func (cs *connState) event(o *Options, e Event) int {
 	cs.Counts[e.Dir][e.Class]++
 	if cs.keepEvents(o) {
 		cs.Events = append(cs.Events, e)
@@ -158,14 +166,17 @@ func (cs *connState) event(o Options, e Event) int {
 	return -1
 }
 
-func (cs *connState) sample(o Options, r RTTSample) bool {
+func (cs *connState) sample(o *Options, r RTTSample) bool {
 	if r.RTT < 0 {
 		// Timestamps went backwards between the two packets: no sample,
 		// counted once for the report's warning.
 		cs.NegativeRTT++
 		return false
 	}
-	cs.RTTAgg[r.Dir][r.Method].add(r.RTT)
+	cs.RTTAgg[r.Dir][r.Method].add(r.RTT, o.RTTQuantiles)
+	if o.OnRTT != nil {
+		o.OnRTT(&cs.ConnResult, r)
+	}
 	if r.Method != MethodHandshake {
 		ds := cs.ds(r.Dir)
 		if ds.minRTT == 0 || r.RTT < ds.minRTT {
@@ -207,7 +218,7 @@ func (cs *connState) handshake(s *capture.Segment, p *flows.Packet) {
 			h.synDone = true
 			from, ev := answered(h.syns, s)
 			cs.Handshake.SynEvidence = ev
-			if ev != EvAmbiguous && cs.sample(*cs.opts, RTTSample{Time: s.Time, Frame: s.Frame, Dir: flows.AtoB, Method: MethodHandshake, RTT: s.Time.Sub(from.t)}) {
+			if ev != EvAmbiguous && cs.sample(cs.opts, RTTSample{Time: s.Time, Frame: s.Frame, Dir: flows.AtoB, Method: MethodHandshake, RTT: s.Time.Sub(from.t)}) {
 				cs.Handshake.SynToSynAck, cs.Handshake.SynToSynAckOk = s.Time.Sub(from.t), true
 			}
 		}
@@ -215,7 +226,7 @@ func (cs *connState) handshake(s *capture.Segment, p *flows.Packet) {
 		cs.hs, cs.hsDone = nil, true // the handshake is over: free its state
 		from, ev := answered(h.synAcks, s)
 		cs.Handshake.SynAckEvidence = ev
-		if ev != EvAmbiguous && cs.sample(*cs.opts, RTTSample{Time: s.Time, Frame: s.Frame, Dir: flows.BtoA, Method: MethodHandshake, RTT: s.Time.Sub(from.t)}) {
+		if ev != EvAmbiguous && cs.sample(cs.opts, RTTSample{Time: s.Time, Frame: s.Frame, Dir: flows.BtoA, Method: MethodHandshake, RTT: s.Time.Sub(from.t)}) {
 			cs.Handshake.SynAckToAck, cs.Handshake.SynAckToAckOk = s.Time.Sub(from.t), true
 		}
 	}
@@ -244,7 +255,7 @@ func answered(txs []ctlTx, s *capture.Segment) (ctlTx, Evidence) {
 
 // data classifies the payload of s in its direction and updates the
 // summary counts (docs/metrics.md#events, #per-connection-summary).
-func (cs *connState) data(s *capture.Segment, p *flows.Packet, o Options) SegKind {
+func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKind {
 	d := p.Dir
 	ds := cs.ds(d)
 	st := &cs.Dir[d]
@@ -471,7 +482,7 @@ func (cs *connState) rttEstimate(ds *dirState) time.Duration {
 // ack processes s as an acknowledgment of the reverse direction's data:
 // RTT samples (Karn), duplicate ACKs, SACK, window and zero-window periods.
 // It returns the advertised window for the series.
-func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o Options) (int64, bool) {
+func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o *Options) (int64, bool) {
 	if !p.AckValid {
 		return 0, false
 	}
@@ -647,7 +658,7 @@ func (cs *connState) timestamps(s *capture.Segment, p *flows.Packet) {
 		i++
 	}
 	if i < len(rs.tsq) && rs.tsq[i].val == s.Opts.TSecr {
-		cs.sample(*cs.opts, RTTSample{Time: s.Time, Frame: s.Frame, Dir: rd, Method: MethodTS, RTT: s.Time.Sub(rs.tsq[i].t)})
+		cs.sample(cs.opts, RTTSample{Time: s.Time, Frame: s.Frame, Dir: rd, Method: MethodTS, RTT: s.Time.Sub(rs.tsq[i].t)})
 		i++
 	}
 	rs.tsHead = i

@@ -111,7 +111,11 @@ server side.` + selectionHelp,
 				}
 				return e.pepTwo(args[0], args[len(args)-1], &f.af, f.rf.out)
 			}
-			v, err := e.view(args[0], &f.af, sel, query.Options{RTT: true, Events: pepMode}, kind == outImage)
+			// Percentiles over a whole connection come from bounded
+			// quantiles; every sample is kept only for rows, a figure or a
+			// time range.
+			samples := f.rf.wantRows() || kind != outNone || sel.From > 0 || sel.To > 0
+			v, err := e.view(args[0], &f.af, sel, query.Options{RTT: true, RTTSamples: samples, Events: pepMode}, kind == outImage)
 			if err != nil {
 				return err
 			}
