@@ -2,13 +2,17 @@
 // connection of a capture, which data direction, which time range and which
 // reference point, and which series to draw from it.
 //
-// Every verb of cmd/tcpviz, package compare, the report and the figures use
-// the same three steps:
+// The verbs of cmd/tcpviz and compare (and whatever else draws a
+// connection: a report, a figure) take the same three steps:
 //
 //	sel := query.All()                           // every connection, direction auto
 //	err := sel.Validate()                        // before any file is read
 //	v, err := query.Analyze(path, sel, query.Options{}) // one or two passes over the file
 //	s := v.Series(query.MetricSeq)               // points of v.Conn in v.Dir
+//	x, y := s.X(v.Ref), s.Y()                    // seconds since --ref, values in MetricSeq.Unit()
+//
+// FromReport gives the same View of a report analysed elsewhere (a live
+// capture).
 //
 // A Selection has one matching rule (Selection.Match: connection index,
 // port and host, all that are set) and one rule for choosing a connection
@@ -20,8 +24,8 @@
 // (conn_t_s), or since the reference point (figures and compare).
 //
 // Adding a metric means adding one Metric constant, its entry in the
-// metrics table (name, unit, label) and one case in View.Series; every
-// verb that draws series (compare, report, figures) then offers it.
+// metrics table (name, unit, label) and one case in View.SeriesOf; compare
+// --metric (figure and CSV) then offers it with no change to cmd/tcpviz.
 //
 // Errors are sentinel values wrapped with %w (ErrDirection, ErrRef,
 // ErrRange, ErrNoMatch, ErrNoConn, ErrMetric); they never name a

@@ -167,8 +167,8 @@ func (r Ref) Time(c *tcpanalysis.ConnResult, d flows.Direction) capture.Timestam
 	return c.Conn.First
 }
 
-// Selection says what to analyse in one capture. The zero value is not
-// valid; start from All().
+// Selection says what to analyse in one capture. Start from All(): the
+// zero value selects connection 0.
 type Selection struct {
 	// Conn is a connection index (as 'tcpviz flows' lists them, tshark's
 	// tcp.stream); -1 for any.
@@ -275,8 +275,8 @@ func (s Selection) Pick(rep *tcpanalysis.Report) (*tcpanalysis.ConnResult, error
 	return best, nil
 }
 
-// InRange reports whether time t of connection r, direction d, lies in
-// [From, To] after the reference point.
+// InRange reports whether time t lies in [From, To] after the reference
+// time ref (View.RefOf of the connection and direction t belongs to).
 func (s Selection) InRange(t, ref capture.Timestamp) bool {
 	dt := t.Sub(ref)
 	return dt >= s.From && (s.To <= 0 || dt <= s.To)
