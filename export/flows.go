@@ -232,18 +232,36 @@ type FlowsFile struct {
 	Segments int64     `json:"tcp_segments"`
 	Stats    any       `json:"read_stats"`
 	Warnings []string  `json:"warnings"`
-	Conns    []FlowRow `json:"conns"`
+	Conns    []FlowRow `json:"conns"` // JSON only: CSV and table rows are built as they are written
+	rep      *tcpanalysis.Report
+}
+
+// rows calls f for each connection's row, built on the fly.
+func (ff *FlowsFile) rows(f func(*FlowRow)) {
+	if ff.Conns != nil {
+		for i := range ff.Conns {
+			f(&ff.Conns[i])
+		}
+		return
+	}
+	for _, r := range ff.rep.Conns {
+		row := NewFlowRow(ff.File, ff.rep, r, false)
+		f(&row)
+	}
 }
 
 // NewFlowsFile builds the flows output of one analysed capture.
 func NewFlowsFile(path string, rep *tcpanalysis.Report, withJSON bool) FlowsFile {
 	ff := FlowsFile{File: path, Format: string(rep.Format), Frames: rep.Stats.Frames, Segments: rep.Stats.Segments,
-		Stats: rep.Stats, Warnings: rep.Warnings, Conns: []FlowRow{}}
+		Stats: rep.Stats, Warnings: rep.Warnings, rep: rep}
 	if ff.Warnings == nil {
 		ff.Warnings = []string{}
 	}
-	for _, r := range rep.Conns {
-		ff.Conns = append(ff.Conns, NewFlowRow(path, rep, r, withJSON))
+	if withJSON {
+		ff.Conns = []FlowRow{}
+		for _, r := range rep.Conns {
+			ff.Conns = append(ff.Conns, NewFlowRow(path, rep, r, withJSON))
+		}
 	}
 	return ff
 }
@@ -253,9 +271,7 @@ func WriteFlowsCSV(w io.Writer, files []FlowsFile) error {
 	cw := csv.NewWriter(w)
 	cw.Write(FlowColumns)
 	for _, f := range files {
-		for i := range f.Conns {
-			cw.Write(f.Conns[i].CSV())
-		}
+		f.rows(func(r *FlowRow) { cw.Write(r.CSV()) })
 	}
 	cw.Flush()
 	return cw.Error()
@@ -266,10 +282,10 @@ func WriteFlowsTable(w io.Writer, files []FlowsFile) error {
 	head := []string{"conn", "a", "b", "start_s", "dur_s", "pkts a>b", "pkts b>a", "bytes a>b", "bytes b>a",
 		"retx a>b", "retx b>a", "goodput a>b kbit/s", "goodput b>a kbit/s", "handshake", "wscale a/b", "folded"}
 	for _, f := range files {
-		fmt.Fprintf(w, "%s: %s, %d frames, %d TCP segments, %d connections\n", f.File, f.Format, f.Frames, f.Segments, len(f.Conns))
-		rows := make([][]string, 0, len(f.Conns)+1)
+		fmt.Fprintf(w, "%s: %s, %d frames, %d TCP segments, %d connections\n", f.File, f.Format, f.Frames, f.Segments, len(f.rep.Conns))
+		rows := make([][]string, 0, len(f.rep.Conns)+1)
 		rows = append(rows, head)
-		for _, r := range f.Conns {
+		f.rows(func(r *FlowRow) {
 			ws := func(p *int) string {
 				if p == nil {
 					return "?"
@@ -286,7 +302,7 @@ func WriteFlowsTable(w io.Writer, files []FlowsFile) error {
 				i(r.PktsAB), i(r.PktsBA), i(r.BytesAB), i(r.BytesBA), i(r.RetxBytesAB), i(r.RetxBytesBA),
 				strconv.FormatFloat(r.GoodputAB, 'f', 1, 64), strconv.FormatFloat(r.GoodputBA, 'f', 1, 64),
 				hs, ws(r.WScaleA) + "/" + ws(r.WScaleB), i(r.FoldedDups)})
-		}
+		})
 		if err := WriteAligned(w, rows); err != nil {
 			return err
 		}

@@ -593,12 +593,21 @@ func (cs *connState) eifel(d flows.Direction, ds *dirState, s *capture.Segment, 
 }
 
 // original returns the frame of the first transmission of the bytes at
-// start while they are unacknowledged, 0 if not known.
+// start while they are unacknowledged, 0 if not known. ds.out holds first
+// transmissions of new data, so their ends increase: a binary search.
 func (ds *dirState) original(start int64) int64 {
-	for i := ds.outHead; i < len(ds.out); i++ {
-		if e := ds.out[i]; e.start <= start && start < e.end {
-			return e.frame
+	out := ds.out[ds.outHead:]
+	lo, hi := 0, len(out)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if out[m].end <= start {
+			lo = m + 1
+		} else {
+			hi = m
 		}
+	}
+	if lo < len(out) && out[lo].start <= start {
+		return out[lo].frame
 	}
 	return 0
 }

@@ -55,10 +55,20 @@ standard input.`,
 					return err
 				}
 				files = append(files, export.NewFlowsFile(path, rep, asJSON))
+				// One note per file, however many connections lack a handshake.
+				var unknown []int
 				for _, r := range rep.Conns {
 					if r.Conn.Half[0].WScale < 0 || r.Conn.Half[1].WScale < 0 {
-						fmt.Fprintf(e.stderr, "note: %s conn %d: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, r.Conn.Index)
+						unknown = append(unknown, r.Conn.Index)
 					}
+				}
+				switch n := len(unknown); {
+				case n == 1:
+					fmt.Fprintf(e.stderr, "note: %s conn %d: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, unknown[0])
+				case n > 1 && n <= 5:
+					fmt.Fprintf(e.stderr, "note: %s conns %v: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, unknown)
+				case n > 5:
+					fmt.Fprintf(e.stderr, "note: %s: %d connections without a captured handshake (conns %v, …): window scale unknown, windows not converted to bytes; --wscale N overrides\n", path, n, unknown[:5])
 				}
 			}
 			write := func(w io.Writer) error {
