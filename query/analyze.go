@@ -32,6 +32,9 @@ type Options struct {
 	Interval time.Duration
 	// OnePassLimit overrides the package's OnePassLimit (bytes) when > 0.
 	OnePassLimit int64
+	// AnalyzeFile, when set, replaces tcpanalysis.AnalyzeFile for every
+	// pass (for example to apply a capture filter).
+	AnalyzeFile func(path string, opts tcpanalysis.Options) (*tcpanalysis.Report, error)
 }
 
 // OnePassLimit is the capture size in bytes up to which Analyze keeps
@@ -81,6 +84,10 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 		return nil, err
 	}
 	defer cleanup()
+	analyze := o.AnalyzeFile
+	if analyze == nil {
+		analyze = tcpanalysis.AnalyzeFile
+	}
 	opts := o.Analysis
 	opts.RTTQuantiles = o.RTT
 	opts.KeepRTT, opts.KeepEvents = o.RTTSamples, o.Events
@@ -102,7 +109,7 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 	default:
 		opts.Keep, twoPass = nil, true
 	}
-	rep, err := tcpanalysis.AnalyzeFile(p, opts)
+	rep, err := analyze(p, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +121,7 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 	if twoPass && !(o.RTT || o.RTTSamples || o.Events) {
 		idx := r.Conn.Index
 		opts.Keep = func(i int) bool { return i == idx }
-		if rep, err = tcpanalysis.AnalyzeFile(p, opts); err != nil {
+		if rep, err = analyze(p, opts); err != nil {
 			return nil, err
 		}
 		rep.File = path
