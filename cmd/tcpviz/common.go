@@ -42,9 +42,15 @@ func inputError(err error) error {
 	return err
 }
 
+// analyzeFile is the one place a capture file is read for analysis, by
+// e.analyze and by every query.Analyze pass (e.view).
+func (e *env) analyzeFile(path string, opts tcpanalysis.Options) (*tcpanalysis.Report, error) {
+	return tcpanalysis.AnalyzeFile(path, opts)
+}
+
 // analyze runs the analysis of one file and prints its warnings to stderr.
 func (e *env) analyze(path string, opts tcpanalysis.Options) (*tcpanalysis.Report, error) {
-	rep, err := tcpanalysis.AnalyzeFile(path, opts)
+	rep, err := e.analyzeFile(path, opts)
 	if err != nil {
 		return nil, inputError(err)
 	}

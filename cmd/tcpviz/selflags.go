@@ -72,7 +72,7 @@ func (e *env) view(path string, af *analysisFlags, sel query.Selection, o query.
 	if err != nil {
 		return nil, err
 	}
-	o.Analysis, o.Stdin = opts, e.stdin
+	o.Analysis, o.Stdin, o.AnalyzeFile = opts, e.stdin, e.analyzeFile
 	v, err := query.Analyze(path, sel, o)
 	if err != nil {
 		return nil, inputError(err)
