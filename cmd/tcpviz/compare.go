@@ -62,9 +62,6 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 			if err != nil {
 				return err
 			}
-			if sel.Conn >= 0 {
-				return fmt.Errorf("--conn: name each run's connection as LABEL=FILE#N")
-			}
 			if k, err := checkOut(out, true); err != nil {
 				return err
 			} else if k == outRows && strings.ToLower(filepath.Ext(out)) == ".json" {
@@ -219,7 +216,7 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 		},
 	}
 	af.register(c)
-	sf.register(c, query.RefBulk)
+	sf.registerNoConn(c, query.RefBulk)
 	c.Flags().StringVar(&sf.ref, "align", query.RefBulk.String(), "alias of --ref: align runs at bulk, data or syn")
 	c.Flags().StringVar(&metric, "metric", "seq", "series to compare: "+query.MetricNames()+" (tput: goodput)")
 	c.Flags().StringVar(&layout, "layout", "overlay", "overlay (one set of axes) or grid (small multiples, shared axes)")

@@ -71,7 +71,7 @@ func TestCompareFigures(t *testing.T) {
 			t.Errorf("%v: no figure", c)
 		}
 	}
-	for _, bad := range [][]string{{"--metric", "cwnd"}, {"--layout", "stack"}, {"--align", "fin"}, {"-o", "x.json"}, {"--conn", "1"}} {
+	for _, bad := range [][]string{{"--metric", "cwnd"}, {"--layout", "stack"}, {"--align", "fin"}, {"-o", "x.json"}, {"--conn", "1"}, {"--at", "-1"}, {"--bytes", "-5"}} {
 		_, _, err := runCLI(t, append([]string{"compare", "a=" + filepath.Join(dir, "never-read.pcap")}, bad...)...)
 		if exitCode(err) != 1 || strings.Contains(err.Error(), "never-read") {
 			t.Errorf("compare %v: exit %d, %v; want a usage error before reading", bad, exitCode(err), err)

@@ -26,8 +26,15 @@ type selFlags struct {
 // register adds --conn, --port, --host, --dir, --ref, --from and --to;
 // defRef is the verb's default reference point.
 func (f *selFlags) register(c *cobra.Command, defRef query.Ref) {
+	c.Flags().IntVar(&f.conn, "conn", -1, "connection index (as listed by 'tcpviz flows'); default: the matching one that carried most payload bytes")
+	f.registerNoConn(c, defRef)
+}
+
+// registerNoConn registers the selection flags but --conn, for verbs that
+// take the connection with each file (compare: LABEL=FILE#N).
+func (f *selFlags) registerNoConn(c *cobra.Command, defRef query.Ref) {
+	f.conn = -1
 	fl := c.Flags()
-	fl.IntVar(&f.conn, "conn", -1, "connection index (as listed by 'tcpviz flows'); default: the matching one that carried most payload bytes")
 	fl.IntVar(&f.port, "port", 0, "only connections with this port on either side")
 	fl.StringVar(&f.host, "host", "", "only connections with this address on either side")
 	fl.StringVar(&f.dir, "dir", "auto", "data direction: "+query.DirNames+" (the direction that delivered more bytes); a = the SYN sender")
