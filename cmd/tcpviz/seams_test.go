@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -181,5 +182,43 @@ func TestOneTimeBase(t *testing.T) {
 	}
 	if a := win["14"]; a[0] == a[1] {
 		t.Errorf("frame 14: t_s %s = conn_t_s %s; the connection does not start at the capture's first frame", a[0], a[1])
+	}
+}
+
+// TestRangeEveryVerb: --ref bulk --from 0 --to 2 keeps, in every verb's
+// rows, exactly what lies 0-2 s after the first bulk segment (0.600 s after
+// the SYN of the synthetic capture): conn_t_s in [0.6, 2.6].
+func TestRangeEveryVerb(t *testing.T) {
+	dir := t.TempDir()
+	for _, verb := range []string{"seq", "rtt", "retrans", "window", "tput"} {
+		out := filepath.Join(dir, verb+".csv")
+		if _, _, err := runCLI(t, verb, synth, "--ref", "bulk", "--from", "0", "--to", "2", "-o", out); err != nil {
+			t.Fatalf("%s: %v", verb, err)
+		}
+		f, _ := os.Open(out)
+		recs, err := csv.NewReader(f).ReadAll()
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		col := -1
+		for i, h := range recs[0] {
+			if h == "conn_t_s" {
+				col = i
+			}
+		}
+		if col < 0 {
+			t.Fatalf("%s: no conn_t_s column in %v", verb, recs[0])
+		}
+		if verb != "retrans" && len(recs) < 3 {
+			t.Errorf("%s: %d rows in the range", verb, len(recs)-1)
+		}
+		for _, r := range recs[1:] {
+			v, _ := strconv.ParseFloat(r[col], 64)
+			if v < 0.6-1e-9 || v > 2.6+1e-9 {
+				t.Errorf("%s: row %v outside [0.6, 2.6] s after the SYN", verb, r)
+				break
+			}
+		}
 	}
 }
