@@ -32,6 +32,10 @@ type Options struct {
 	Interval time.Duration
 	// OnePassLimit overrides the package's OnePassLimit (bytes) when > 0.
 	OnePassLimit int64
+	// Name, when set, names the capture in the View and its messages
+	// instead of the path (for example "-" for standard input that the
+	// caller spooled to a file itself).
+	Name string
 	// AnalyzeFile, when set, replaces tcpanalysis.AnalyzeFile for every
 	// pass (for example to apply a capture filter).
 	AnalyzeFile func(path string, opts tcpanalysis.Options) (*tcpanalysis.Report, error)
@@ -84,6 +88,9 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 		return nil, err
 	}
 	defer cleanup()
+	if o.Name != "" {
+		path = o.Name
+	}
 	analyze := o.AnalyzeFile
 	if analyze == nil {
 		analyze = tcpanalysis.AnalyzeFile

@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -79,8 +81,14 @@ func (e *env) view(path string, af *analysisFlags, sel query.Selection, o query.
 	if err != nil {
 		return nil, err
 	}
-	o.Analysis, o.Stdin, o.AnalyzeFile = opts, e.stdin, e.analyzeFile
-	v, err := query.Analyze(path, sel, o)
+	o.Analysis, o.AnalyzeFile = opts, e.analyzeFile
+	p, cleanup, err := spoolStdin(path, e.stdin)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	o.Name = path
+	v, err := query.Analyze(p, sel, o)
 	if err != nil {
 		return nil, inputError(err)
 	}
@@ -147,4 +155,23 @@ func checkProgress(at []float64, toBytes int64, pathRTT time.Duration) error {
 		return fmt.Errorf("--path-rtt %v: want a positive duration", pathRTT)
 	}
 	return nil
+}
+
+// spoolStdin copies standard input to a temporary file when path is "-", so
+// that two-pass verbs can read it twice. cleanup removes the file.
+func spoolStdin(path string, stdin io.Reader) (string, func(), error) {
+	if path != "-" {
+		return path, func() {}, nil
+	}
+	f, err := os.CreateTemp("", "tcpviz-stdin-*.pcap")
+	if err != nil {
+		return "", nil, err
+	}
+	if _, err := io.Copy(f, stdin); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return "", nil, fmt.Errorf("read standard input: %w", err)
+	}
+	f.Close()
+	return f.Name(), func() { os.Remove(f.Name()) }, nil
 }
