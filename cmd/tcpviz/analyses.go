@@ -2,10 +2,10 @@ package main
 
 import (
 	"fmt"
-	"github.com/tcpviz/tcpviz/export"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/tcpviz/tcpviz/export"
 	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"

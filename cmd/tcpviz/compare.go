@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/csv"
 	"fmt"
-	"github.com/tcpviz/tcpviz/export"
 	"io"
 	"math"
 	"os"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tcpviz/tcpviz/compare"
+	"github.com/tcpviz/tcpviz/export"
 	"github.com/tcpviz/tcpviz/pep"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"

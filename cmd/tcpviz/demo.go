@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/tcpviz/tcpviz/export"
 	"io/fs"
 	"os"
 	"path"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tcpviz/tcpviz"
+	"github.com/tcpviz/tcpviz/export"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
 )

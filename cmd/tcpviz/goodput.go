@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"github.com/tcpviz/tcpviz/export"
 	"io"
 	"os"
 	"sort"
@@ -13,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/tcpviz/tcpviz/campaign"
+	"github.com/tcpviz/tcpviz/export"
 	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/stats"
 )

@@ -2,13 +2,13 @@ package main
 
 import (
 	"fmt"
-	"github.com/tcpviz/tcpviz/export"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/tcpviz/tcpviz/export"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
 )
