@@ -89,7 +89,7 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 	}
 	add("slow start ended", query.Seconds, func(r Run) float64 {
 		ss := tcpanalysis.SlowStartEnd(r.Result, r.Dir, r.Ref)
-		if ss.Rule == "" {
+		if ss.Rule == tcpanalysis.SlowStartNotEnded {
 			return math.NaN()
 		}
 		return ss.End.Seconds()

@@ -254,7 +254,7 @@ func Tput(v *query.View, at []float64, toBytes int64) (Table, error) {
 	table = append(table, []string{"connection", fmt.Sprintf("%d, data %s", r.Conn.Index, fmt.Sprintf("%s → %s", r.Conn.Half[d].Addr, r.Conn.Half[d.Reverse()].Addr))})
 	table = append(table, []string{"interval", w.String()})
 	table = append(table, []string{"times from", fmt.Sprintf("%s, %.3f s after the connection's first packet", sel.Ref.Describe(), ref.Sub(r.Conn.First).Seconds())})
-	if ss.Rule != "" {
+	if ss.Rule != tcpanalysis.SlowStartNotEnded {
 		table = append(table, []string{"slow start ended", fmt.Sprintf("%.3f s (rule: %s, frame %d)", ss.End.Seconds(), ss.Rule, ss.Frame)})
 	} else {
 		table = append(table, []string{"slow start ended", "not detected"})

@@ -164,11 +164,33 @@ func BulkStart(r *ConnResult, d flows.Direction) capture.Timestamp {
 	return FirstData(r, d)
 }
 
+// SlowStartRule says which rule ended slow start
+// (docs/metrics.md#slow-start).
+type SlowStartRule uint8
+
+// Slow-start rules.
+const (
+	SlowStartNotEnded SlowStartRule = iota // no rule fired
+	SlowStartLoss                          // the first retransmission
+	SlowStartGrowth                        // bytes in flight stopped growing 1.5× per RTT round
+)
+
+// String is the rule's name: "loss", "growth", or "" when not ended.
+func (r SlowStartRule) String() string {
+	switch r {
+	case SlowStartLoss:
+		return "loss"
+	case SlowStartGrowth:
+		return "growth"
+	}
+	return ""
+}
+
 // SlowStart is where slow start ended for one direction
 // (docs/metrics.md#slow-start).
 type SlowStart struct {
 	End  time.Duration // since the direction's first data segment
-	Rule string        // "loss" (first retransmission), "growth" (flight stopped doubling per RTT) or "" (not ended)
+	Rule SlowStartRule // SlowStartNotEnded: End and Frame are meaningless
 	// Frame is the packet that marks the end (the retransmission, or the
 	// first segment of the round that did not double).
 	Frame int64
@@ -186,7 +208,7 @@ func SlowStartEnd(r *ConnResult, d flows.Direction, t0 capture.Timestamp) SlowSt
 	res := SlowStart{}
 	for _, e := range r.Events {
 		if e.Dir == d && e.Class.IsRetransmission() {
-			res = SlowStart{End: e.Time.Sub(t0), Rule: "loss", Frame: e.Frame}
+			res = SlowStart{End: e.Time.Sub(t0), Rule: SlowStartLoss, Frame: e.Frame}
 			break
 		}
 	}
@@ -225,8 +247,8 @@ func SlowStartEnd(r *ConnResult, d flows.Direction, t0 capture.Timestamp) SlowSt
 		if k != round {
 			if round >= 1 && prev > 0 && float64(cur) < 1.5*float64(prev) {
 				end := time.Duration(round) * rtt
-				if res.Rule == "" || end < res.End {
-					res = SlowStart{End: end, Rule: "growth", Frame: roundFrame}
+				if res.Rule == SlowStartNotEnded || end < res.End {
+					res = SlowStart{End: end, Rule: SlowStartGrowth, Frame: roundFrame}
 				}
 				break
 			}
