@@ -236,12 +236,24 @@ type FlowsFile struct {
 	rep      *tcpanalysis.Report
 }
 
+// count is the number of connections: of Conns when given (JSON, or rows
+// built by the caller, as a live capture does), else of the report.
+func (ff *FlowsFile) count() int {
+	if ff.Conns != nil || ff.rep == nil {
+		return len(ff.Conns)
+	}
+	return len(ff.rep.Conns)
+}
+
 // rows calls f for each connection's row, built on the fly.
 func (ff *FlowsFile) rows(f func(*FlowRow)) {
 	if ff.Conns != nil {
 		for i := range ff.Conns {
 			f(&ff.Conns[i])
 		}
+		return
+	}
+	if ff.rep == nil {
 		return
 	}
 	for _, r := range ff.rep.Conns {
@@ -282,8 +294,8 @@ func WriteFlowsTable(w io.Writer, files []FlowsFile) error {
 	head := []string{"conn", "a", "b", "start_s", "dur_s", "pkts a>b", "pkts b>a", "bytes a>b", "bytes b>a",
 		"retx a>b", "retx b>a", "goodput a>b kbit/s", "goodput b>a kbit/s", "handshake", "wscale a/b", "folded"}
 	for _, f := range files {
-		fmt.Fprintf(w, "%s: %s, %d frames, %d TCP segments, %d connections\n", f.File, f.Format, f.Frames, f.Segments, len(f.rep.Conns))
-		rows := make([][]string, 0, len(f.rep.Conns)+1)
+		fmt.Fprintf(w, "%s: %s, %d frames, %d TCP segments, %d connections\n", f.File, f.Format, f.Frames, f.Segments, f.count())
+		rows := make([][]string, 0, f.count()+1)
 		rows = append(rows, head)
 		f.rows(func(r *FlowRow) {
 			ws := func(p *int) string {
