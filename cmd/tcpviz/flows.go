@@ -359,7 +359,7 @@ func writeFlowsCSV(w io.Writer, files []flowsFile) error {
 
 func writeFlowsTable(w io.Writer, files []flowsFile) error {
 	head := []string{"conn", "a", "b", "start_s", "dur_s", "pkts a>b", "pkts b>a", "bytes a>b", "bytes b>a",
-		"retx a>b", "retx b>a", "goodput a>b kbit/s", "goodput b>a kbit/s", "handshake", "wscale a/b", "folded"}
+		"retx B a>b", "retx B b>a", "goodput a>b kbit/s", "goodput b>a kbit/s", "handshake", "wscale a/b", "folded"}
 	for _, f := range files {
 		fmt.Fprintf(w, "%s: %s, %d frames, %d TCP segments, %d connections\n", f.File, f.Format, f.Frames, f.Segments, len(f.rep.Conns))
 		rows := make([][]string, 0, len(f.rep.Conns)+1)
@@ -387,7 +387,7 @@ func writeFlowsTable(w io.Writer, files []flowsFile) error {
 		}
 		fmt.Fprintln(w)
 	}
-	_, err := fmt.Fprintln(w, "bytes = TCP payload incl. retransmissions; goodput = payload bytes delivered to the receiver / duration (docs/metrics.md); wscale ? = unknown")
+	_, err := fmt.Fprintln(w, "bytes = TCP payload incl. retransmissions; retx B = payload bytes sent again; goodput = payload bytes delivered to the receiver / duration (docs/metrics.md); wscale ? = unknown")
 	return err
 }
 
