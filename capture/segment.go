@@ -98,8 +98,8 @@ type Segment struct {
 	// DF is the IPv4 don't-fragment bit. A DF datagram is atomic: its
 	// identification need not be unique (RFC 6864 §4), so only an ID
 	// stream seen to change tells such packets apart.
-	DF bool
-	IPLen    int    // IP packet length in bytes from the IP header (or from the wire length when the header says 0, as TSO/GSO captures do)
+	DF    bool
+	IPLen int // IP packet length in bytes from the IP header (or from the wire length when the header says 0, as TSO/GSO captures do)
 
 	Seq, Ack seq.Num
 	Flags    Flags
