@@ -19,7 +19,10 @@ type Vantage string
 const (
 	AtReceiver Vantage = "receiver" // the receiver's own transmissions are local
 	AtSender   Vantage = "sender"
-	Elsewhere  Vantage = "other" // overheard, or on a path between them
+	Elsewhere  Vantage = "other" // overheard, or a relay between them
+	// Nowhere: the flow is declared (ground truth, --starts) but no
+	// capture of its run holds it; its row has 0 goodput bytes.
+	Nowhere Vantage = "none"
 )
 
 // FlowRow is one flow of a campaign: one data direction of one TCP
@@ -39,12 +42,14 @@ type FlowRow struct {
 	IntervalS float64 // seconds the rate is computed over: LastS − FirstS, or End − FirstS
 	Vantage   Vantage
 	Captures  int // captures of the run that held this flow (the row is counted once)
-	// StartKnown reports that FirstS is the application's start from
-	// Options.Starts, not the first packet.
+	// StartKnown reports that FirstS is the application's start (from
+	// Options.Interval, Options.Starts or a sidecar), not the first packet.
 	StartKnown bool
-	Labels     map[string]string
-	isn        uint32
-	isnKnown   bool
+	// Source says where the interval came from (docs/metrics.md#interval).
+	Source   IntervalSource
+	Labels   map[string]string
+	isn      uint32
+	isnKnown bool
 }
 
 // Options control Goodput.
@@ -75,7 +80,18 @@ type Options struct {
 	Progress func(done, total int)
 	// Starts, when set, gives flows' application start times: their
 	// goodput interval starts there instead of at their first packet.
+	// Listed flows that no capture holds become rows with 0 bytes and
+	// Vantage Nowhere.
 	Starts *Starts
+	// Interval, when set, is one measurement window for every flow; it
+	// overrides Starts, the sidecars and End.
+	Interval *Interval
+	// Sidecars reads each run's ground truth next to its captures
+	// (FindSidecar) when Interval and Starts are not set: flows' intervals
+	// then run from their application's start to its stop (End, when > 0,
+	// still ends them), and declared flows that no capture holds become
+	// rows with 0 bytes and Vantage Nowhere.
+	Sidecars bool
 }
 
 // FileError is a capture that could not be analysed.
@@ -89,6 +105,14 @@ type Result struct {
 	Rows   []FlowRow   // one per flow, deduplicated, sorted by run, sender, port
 	Files  []string    // captures analysed (this shard)
 	Failed []FileError // captures that failed; the batch went on without them
+	// Sidecars lists the ground-truth files the intervals came from
+	// (Options.Sidecars); SidecarErrors those that could not be read.
+	Sidecars      []string
+	SidecarErrors []FileError
+	// Late lists flows whose interval started at their first packet and
+	// which started late relative to their run's other flows: their rate
+	// may be overstated (docs/metrics.md#interval).
+	Late []LateFlow
 }
 
 // InShard reports whether a capture belongs to shard i of n.
@@ -169,18 +193,7 @@ feed:
 		all = append(all, r.rows...)
 	}
 	res.Rows = dedup(all)
-	for i := range res.Rows {
-		r := &res.Rows[i]
-		if start, ok := o.Starts.Lookup(*r); ok {
-			end := r.FirstS + r.IntervalS
-			r.FirstS, r.IntervalS = start, end-start
-			r.Kbps = 0
-			if r.IntervalS > 0 {
-				r.Kbps = float64(r.Bytes) * 8 / r.IntervalS / 1000
-			}
-			r.StartKnown = true
-		}
-	}
+	applyIntervals(res, o)
 	return res, nil
 }
 
@@ -244,17 +257,28 @@ func fileRows(path string, o Options) ([]FlowRow, error) {
 	return rows, nil
 }
 
-// vantage decides where the capture sat for data direction d: at the
-// receiver if the receiver's own 802.11 transmissions were sent by the
-// capturing radio, or (wired) if the receiver's packets arrive with a higher
-// TTL than the sender's; symmetrically at the sender.
+// vantage decides where the capture sat for data direction d
+// (docs/metrics.md#vantage). On 802.11 captures only the radio's own
+// transmissions count: at the receiver if it sent frames with the
+// receiver's MAC as transmitter and none with the sender's, at the sender
+// symmetrically; a radio that transmitted both directions as their own
+// (a relay whose address both halves learned) or neither (an overhearing
+// or relaying node) is Elsewhere — a relay next to the receiver hears the
+// receiver's ACKs with their initial TTL, so TTLs decide nothing there.
+// On wired captures (no 802.11 addresses) the receiver's packets arrive
+// with a higher TTL than the sender's at the receiver, and vice versa.
 func vantage(r *tcpanalysis.ConnResult, d flows.Direction) Vantage {
 	data, ack := r.Dir[d], r.Dir[d.Reverse()]
+	wifi := r.Conn.Half[d].MACKnown || r.Conn.Half[d.Reverse()].MACKnown
 	switch {
+	case ack.OwnTx > 0 && data.OwnTx > 0:
+		return Elsewhere
 	case ack.OwnTx > 0:
 		return AtReceiver
 	case data.OwnTx > 0:
 		return AtSender
+	case wifi:
+		return Elsewhere
 	case ack.MaxTTL > data.MaxTTL:
 		return AtReceiver
 	case data.MaxTTL > ack.MaxTTL:
