@@ -137,8 +137,15 @@ type SplitResult struct {
 	// DeliveredBytes are the bytes the final receiver acknowledged (its
 	// capture's AckedBytes for Dir).
 	DeliveredBytes int64
-	// Span runs from the original sender's first data segment to the final
-	// receiver's ACK that first reached DeliveredBytes; 0 if unknown.
+	// Span is the receiving application's interval, from the downstream
+	// capture (the one on the final receiver's side of the PEP): from the
+	// first data segment there to the receiver's own FIN or RST (its
+	// application closed), or, when the capture shows no close, to its ACK
+	// that first reached DeliveredBytes; 0 if unknown. A stall before the
+	// close counts, as it does for the application: iperf3's receiver clock
+	// runs from the data connection's cookie to its close, and this matches
+	// it (docs/metrics.md#pep). The sender's own interval is no measure of
+	// end-to-end delivery behind a PEP, which accepts data at LAN speed.
 	Span time.Duration
 	// GoodputKbps is DeliveredBytes × 8 / Span / 1000, kbit/s; 0 if Span
 	// is 0.
@@ -161,14 +168,7 @@ func AnalyzeSplit(client, server *tcpanalysis.Report, pairs []SplitPair) []Split
 			up, down = s, c
 		}
 		res.DeliveredBytes = down.Dir[p.Dir].AckedBytes
-		if down.Series != nil && res.DeliveredBytes > 0 {
-			for _, a := range down.Series.Acks[p.Dir] {
-				if acked(down, p.Dir, a.Ack) >= res.DeliveredBytes {
-					res.Span = a.Time.Sub(tcpanalysis.FirstData(up, p.Dir))
-					break
-				}
-			}
-		}
+		res.Span = receiverSpan(down, p.Dir, res.DeliveredBytes)
 		if res.Span > 0 {
 			res.GoodputKbps = float64(res.DeliveredBytes) * 8 / res.Span.Seconds() / 1000
 		}
@@ -181,6 +181,29 @@ func AnalyzeSplit(client, server *tcpanalysis.Report, pairs []SplitPair) []Split
 		out = append(out, res)
 	}
 	return out
+}
+
+// receiverSpan is SplitResult.Span for the downstream half r, data
+// direction d, delivered bytes acknowledged by its receiver.
+func receiverSpan(r *tcpanalysis.ConnResult, d flows.Direction, delivered int64) time.Duration {
+	if r.Series == nil || delivered <= 0 {
+		return 0
+	}
+	start := tcpanalysis.FirstData(r, d)
+	for _, s := range r.Series.Segs[d.Reverse()] {
+		if s.Flags.Has(capture.FIN) || s.Flags.Has(capture.RST) {
+			if s.Time > start {
+				return s.Time.Sub(start)
+			}
+			break
+		}
+	}
+	for _, a := range r.Series.Acks[d] {
+		if acked(r, d, a.Ack) >= delivered {
+			return a.Time.Sub(start)
+		}
+	}
+	return 0
 }
 
 // connRTT is the RTT between the two ends of r's connection wherever the
