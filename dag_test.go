@@ -24,7 +24,7 @@ var allowed = map[string][]string{
 	"internal/pcaptest/cmd/gencap":   {"internal/pcaptest"},
 	"internal/pcaptest/cmd/gensynth": {"internal/pcaptest"},
 	"cmd/tcpviz":                     {"*"},
-	"compare":                        {"tcpanalysis", "flows", "capture"},
+	"compare":                        {"tcpanalysis", "flows", "capture", "pep", "internal/seq"},
 	"pep":                            {"tcpanalysis", "flows", "capture", "internal/seq"},
 }
 
