@@ -197,6 +197,8 @@ type flowsFile struct {
 	Stats    any       `json:"read_stats"`
 	Warnings []string  `json:"warnings"`
 	Conns    []flowRow `json:"conns"`
+	// PEPNotes name the connections whose ACKs come from a PEP.
+	PEPNotes []string `json:"pep_notes,omitempty"`
 }
 
 func init() {
@@ -243,6 +245,7 @@ standard input.`,
 						return err
 					}
 					files = append(files, newFlowsFile(path, rep, asJSON))
+					files[len(files)-1].PEPNotes = pepFlowNotes(path, rep, opts)
 					for _, r := range rep.Conns {
 						if r.Conn.Half[0].WScale < 0 || r.Conn.Half[1].WScale < 0 {
 							fmt.Fprintf(e.stderr, "note: %s conn %d: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, r.Conn.Index)
@@ -325,6 +328,9 @@ func writeFlowsTable(w io.Writer, files []flowsFile) error {
 		}
 		if err := writeAligned(w, rows); err != nil {
 			return err
+		}
+		for _, n := range f.PEPNotes {
+			fmt.Fprintln(w, "note:", n)
 		}
 		fmt.Fprintln(w)
 	}
