@@ -243,3 +243,41 @@ func TestReceiverVantageNotRelay(t *testing.T) {
 		}
 	}
 }
+
+// TestStartsDeclareAbsentFlow: a --starts CSV (with stop_s) that lists a
+// flow no capture holds gives a 0-byte row with vantage none in the run
+// its labels name, and intervals from start_s to stop_s for the others.
+func TestStartsDeclareAbsentFlow(t *testing.T) {
+	tmp := t.TempDir()
+	csvPath := filepath.Join(tmp, "starts.csv")
+	os.WriteFile(csvPath, []byte("seed,protocol,src_ip,src_port,dst_ip,dst_port,start_s,stop_s\n"+
+		"1,aodv,10.1.0.2,49152,10.1.0.6,9000,8.5,30\n"+
+		"1,aodv,10.1.0.3,49153,10.1.0.7,9001,8.2,30\n"+
+		"1,aodv,10.1.0.9,49160,10.1.0.10,9009,12,30\n"+
+		"7,aodv,10.1.0.9,49160,10.1.0.10,9009,12,30\n"), 0o644)
+	p, _ := ParsePattern(readmePattern)
+	st, err := ReadStarts(csvPath, nil, p.Names())
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := Discover([]string{"../testdata/manet/tcp-aodv-r1-*.pcap.gz"})
+	res, err := Goodput(context.Background(), files, Options{Labels: p.Match, Starts: st, Sidecars: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rows) != 3 || len(res.Sidecars) != 0 {
+		t.Fatalf("%d rows (want 3: seed 7 is not analysed), sidecars %v (want none: --starts wins)", len(res.Rows), res.Sidecars)
+	}
+	for _, r := range res.Rows {
+		switch r.Src {
+		case "10.1.0.9":
+			if r.Vantage != Nowhere || r.Bytes != 0 || r.IntervalS != 18 || r.Source != FromStarts {
+				t.Errorf("absent flow %+v", r)
+			}
+		case "10.1.0.2":
+			if r.Source != FromStarts || r.FirstS != 8.5 || r.IntervalS != 21.5 {
+				t.Errorf("flow 0 interval [%g, +%g] from %s, want [8.5, +21.5] from starts", r.FirstS, r.IntervalS, r.Source)
+			}
+		}
+	}
+}
