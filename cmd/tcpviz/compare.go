@@ -135,6 +135,7 @@ then also draws the bytes the server acknowledged ("LABEL delivered").`,
 				xl := "time since " + alignName(align) + " (s)"
 				yl := map[string]string{"seq": "highest sequence sent (bytes)", "rtt": "ACK RTT (ms)", "tput": "goodput (kbit/s)",
 					"window": "receive window (bytes)", "inflight": "bytes in flight", "retrans": "retransmissions (cumulative)"}[metric]
+				yl = pairYLabel(runs, metric, yl)
 				title := fmt.Sprintf("%s: %s", metric, joinLabels(runs))
 				var fig interface{ Save(io.Writer, string) error }
 				if layout == "overlay" {

@@ -109,3 +109,13 @@ func deliveredSeries(r compare.Run, metric string, in func(time.Duration) bool, 
 	}
 	return extendToEnd(s, r, to), true
 }
+
+// pairYLabel names the seq axis when pair runs add their delivered series.
+func pairYLabel(runs []compare.Run, metric, yl string) string {
+	for _, r := range runs {
+		if metric == "seq" && r.IsPair() {
+			return "sequence sent / delivered (bytes)"
+		}
+	}
+	return yl
+}
