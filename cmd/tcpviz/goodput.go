@@ -21,13 +21,13 @@ import (
 )
 
 // goodputSchema versions the per-flow goodput output (docs/schema.md#goodput).
-const goodputSchema = "tcpviz.goodput/1"
+const goodputSchema = "tcpviz.goodput/2"
 
 // goodputFixed are the leading columns; label columns follow, then the
 // trailing columns.
 var (
 	goodputFixed    = []string{"file", "conn", "src", "sport", "dst", "dport", "first_s", "last_s", "bytes", "goodput_kbps"}
-	goodputTrailing = []string{"interval_s", "run", "vantage", "captures"}
+	goodputTrailing = []string{"interval_s", "run", "vantage", "captures", "interval_from"}
 )
 
 type goodputFlags struct {
@@ -232,7 +232,7 @@ func goodputRecord(r campaign.FlowRow, labelNames []string) []string {
 	for _, n := range labelNames {
 		rec = append(rec, r.Labels[n])
 	}
-	return append(rec, strconv.FormatFloat(r.IntervalS, 'f', 6, 64), r.RunKey, string(r.Vantage), strconv.Itoa(r.Captures))
+	return append(rec, strconv.FormatFloat(r.IntervalS, 'f', 6, 64), r.RunKey, string(r.Vantage), strconv.Itoa(r.Captures), string(r.Source))
 }
 
 func writeGoodputRows(e *env, f *goodputFlags, rows []campaign.FlowRow, labelNames []string) error {
@@ -270,7 +270,7 @@ func writeGoodputRows(e *env, f *goodputFlags, rows []campaign.FlowRow, labelNam
 		// The human table: the CSV columns without interval_s and run.
 		cut := func(rec []string) []string {
 			n := len(rec)
-			return append(append([]string{}, rec[:n-4]...), rec[n-2:]...)
+			return append(append([]string{}, rec[:n-5]...), rec[n-3:]...)
 		}
 		recs := [][]string{cut(header)}
 		for _, r := range rows {
@@ -300,7 +300,7 @@ func writeGoodputParquet(w io.Writer, rows []campaign.FlowRow, labelNames []stri
 		"first_s": parquet.Leaf(parquet.DoubleType), "last_s": parquet.Leaf(parquet.DoubleType),
 		"bytes": parquet.Leaf(parquet.Int64Type), "goodput_kbps": parquet.Leaf(parquet.DoubleType),
 		"interval_s": parquet.Leaf(parquet.DoubleType), "run": parquet.String(), "vantage": parquet.String(),
-		"captures": parquet.Leaf(parquet.Int64Type),
+		"captures": parquet.Leaf(parquet.Int64Type), "interval_from": parquet.String(),
 	}
 	for _, n := range labelNames {
 		if _, clash := g[n]; clash {
@@ -314,6 +314,7 @@ func writeGoodputParquet(w io.Writer, rows []campaign.FlowRow, labelNames []stri
 			"file": r.File, "conn": int64(r.Conn), "src": r.Src, "sport": int64(r.SPort), "dst": r.Dst, "dport": int64(r.DPort),
 			"first_s": r.FirstS, "last_s": r.LastS, "bytes": r.Bytes, "goodput_kbps": r.Kbps,
 			"interval_s": r.IntervalS, "run": r.RunKey, "vantage": string(r.Vantage), "captures": int64(r.Captures),
+			"interval_from": string(r.Source),
 		}
 		for _, n := range labelNames {
 			m[n] = r.Labels[n]
@@ -426,11 +427,15 @@ func readGoodputCSV(path string) ([]campaign.FlowRow, error) {
 		col[h] = i
 	}
 	for _, h := range append(append([]string{}, goodputFixed...), goodputTrailing...) {
-		if _, ok := col[h]; !ok {
+		if _, ok := col[h]; !ok && h != "interval_from" { // absent before tcpviz.goodput/2
 			return nil, fmt.Errorf("%s: no column %q: not a 'tcpviz goodput --csv' file", path, h)
 		}
 	}
-	labels := head[len(goodputFixed) : len(head)-len(goodputTrailing)]
+	trailing := len(goodputTrailing)
+	if _, ok := col["interval_from"]; !ok {
+		trailing--
+	}
+	labels := head[len(goodputFixed) : len(head)-trailing]
 	var rows []campaign.FlowRow
 	for n, rec := range recs[1:] {
 		if len(rec) != len(head) {
@@ -442,6 +447,9 @@ func readGoodputCSV(path string) ([]campaign.FlowRow, error) {
 			FirstS: num("first_s"), LastS: num("last_s"), Bytes: int64(num("bytes")), Kbps: num("goodput_kbps"),
 			IntervalS: num("interval_s"), Vantage: campaign.Vantage(rec[col["vantage"]]), Captures: int(num("captures")),
 			Labels: map[string]string{}}
+		if i, ok := col["interval_from"]; ok {
+			r.Source = campaign.IntervalSource(rec[i])
+		}
 		for _, l := range labels {
 			r.Labels[l] = rec[col[l]]
 		}
