@@ -275,7 +275,11 @@ func writeGoodputRows(e *env, f *goodputFlags, rows []campaign.FlowRow, labelNam
 		recs := [][]string{cut(header)}
 		for _, r := range rows {
 			rec := goodputRecord(r, labelNames)
-			rec[0] = filepath.Base(rec[0])
+			if rec[0] == "" {
+				rec[0] = "–" // a declared flow no capture holds
+			} else {
+				rec[0] = filepath.Base(rec[0])
+			}
 			recs = append(recs, cut(rec))
 		}
 		return writeAligned(w, recs)
