@@ -110,9 +110,11 @@ then also draws the bytes the server acknowledged ("LABEL delivered").`,
 				writeCompareNotes(e.stdout, runs)
 				if pepMode {
 					for _, r := range runs {
-						pk, err := pep.Evidence(r.File, r.Result.Conn.Index)
-						if err != nil {
-							return inputError(err)
+						var pk *pep.PacketStats
+						if !r.TwoIfaces() { // Evidence reads every interface: indexes differ
+							if pk, err = pep.Evidence(r.File, r.Result.Conn.Index); err != nil {
+								return inputError(err)
+							}
 						}
 						v := pep.DetectWith(r.Result, r.Dir, pep.Options{PathRTT: pathRTT, Packets: pk})
 						if err := writeVerdict(e.stdout, " for "+r.Label, v, pathRTT); err != nil {
