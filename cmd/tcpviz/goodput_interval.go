@@ -77,9 +77,22 @@ func (f *goodputFlags) warnIntervals(w io.Writer, res *campaign.Result) {
 	if len(res.Late) == 0 {
 		return
 	}
-	runs := map[string]bool{}
+	const perRun = 10 // warning lines per run; the rest are counted
+	runs := map[string]int{}
 	for _, l := range res.Late {
-		runs[l.RunKey] = true
+		runs[l.RunKey]++
+		if n := runs[l.RunKey]; n > perRun {
+			if n == perRun+1 {
+				more := 0
+				for _, m := range res.Late {
+					if m.RunKey == l.RunKey {
+						more++
+					}
+				}
+				fmt.Fprintf(w, "warning: run %s: %d more late flows (every flow's rate: --csv)\n", filepath.Base(l.RunKey), more-perRun)
+			}
+			continue
+		}
 		fmt.Fprintf(w, "warning: run %s: flow %s:%d → %s:%d started late: first packet at %.3f s, %.3f s after the run's median flow start (%.3f s); its rate may be up to %.0f %% too high\n",
 			filepath.Base(l.RunKey), l.Src, l.SPort, l.Dst, l.DPort, l.FirstS, l.LateS, l.MedianS, l.Overstat*100)
 	}
