@@ -139,7 +139,7 @@ func (r *dedupRing) addFP(s *capture.Segment, fp uint64) {
 	e := dedupEntry{fp: fp, t: s.Time, ta: taHash(s), iface: uint16(s.Iface), ttl: s.TTL, ipid: !s.IPv6 && s.IPID != 0}
 	if len(r.e) < dedupSlots {
 		if r.e == nil {
-			r.e = make([]dedupEntry, 0, 4)
+			r.e = make([]dedupEntry, 0, 2)
 		}
 		r.e = append(r.e, e)
 	} else {

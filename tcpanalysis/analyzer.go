@@ -284,6 +284,7 @@ type connState struct {
 	zwClosed []ZeroWindowPeriod
 	released bool
 	hsDone   bool
+	synSeen  [2]bool // a bare SYN was counted before the direction's state existed
 	dir      [2]*dirState
 	hs       *hsState
 	rxMAC    *[2]spanSet // payload bytes in 802.11 frames addressed to the receiver's MAC

@@ -257,8 +257,19 @@ func answered(txs []ctlTx, s *capture.Segment) (ctlTx, Evidence) {
 // summary counts (docs/metrics.md#events, #per-connection-summary).
 func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKind {
 	d := p.Dir
-	ds := cs.ds(d)
 	st := &cs.Dir[d]
+	if cs.dir[d] == nil && s.PayloadLen == 0 && s.Flags&(capture.SYN|capture.ACK|capture.FIN|capture.RST) == capture.SYN {
+		// A bare SYN before anything else of its direction (a scan or a
+		// flood leaves nothing else): counted without the direction's
+		// state. Its sequence number cannot matter to Karn's rule: the
+		// first ACK of a direction gives no sample.
+		if cs.synSeen[d] {
+			st.SynRetx++
+		}
+		cs.synSeen[d] = true
+		return KindNew
+	}
+	ds := cs.ds(d)
 	if p.End > ds.highSeq && s.SeqLen() > 0 {
 		ds.highSeq = p.End
 	}
@@ -267,7 +278,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		// Karn's rule covers the SYN's sequence number too: a SYN sent
 		// again makes the ACK that covers it ambiguous.
 		ds.synTx++
-		if ds.synTx > 1 {
+		if ds.synTx > 1 || cs.synSeen[d] {
 			st.SynRetx++
 			ds.resent.add(p.Seq, p.Seq+1)
 		}
@@ -593,12 +604,21 @@ func (cs *connState) eifel(d flows.Direction, ds *dirState, s *capture.Segment, 
 }
 
 // original returns the frame of the first transmission of the bytes at
-// start while they are unacknowledged, 0 if not known.
+// start while they are unacknowledged, 0 if not known. ds.out holds first
+// transmissions of new data, so their ends increase: a binary search.
 func (ds *dirState) original(start int64) int64 {
-	for i := ds.outHead; i < len(ds.out); i++ {
-		if e := ds.out[i]; e.start <= start && start < e.end {
-			return e.frame
+	out := ds.out[ds.outHead:]
+	lo, hi := 0, len(out)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if out[m].end <= start {
+			lo = m + 1
+		} else {
+			hi = m
 		}
+	}
+	if lo < len(out) && out[lo].start <= start {
+		return out[lo].frame
 	}
 	return 0
 }
