@@ -15,7 +15,7 @@ var allowed = map[string][]string{
 	"flows":                          {"capture", "internal/seq"},
 	"tcpanalysis":                    {"capture", "flows", "internal/seq"},
 	"stats":                          {},
-	"campaign":                       {"tcpanalysis", "flows", "capture", "stats"},
+	"campaign":                       {"tcpanalysis", "flows", "capture", "stats", "pep", "internal/seq"},
 	"plot":                           {"tcpanalysis", "flows", "capture"},
 	"testbed/sat":                    {},
 	"testbed/manet":                  {},

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/pep"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
@@ -23,6 +24,10 @@ const (
 	// Nowhere: the flow is declared (ground truth, --starts) but no
 	// capture of its run holds it; its row has 0 goodput bytes.
 	Nowhere Vantage = "none"
+	// AtProxy: a split-TCP PEP acknowledged the data in this capture
+	// (package pep's one-capture evidence; wired captures only): its bytes
+	// were accepted by the PEP, not delivered (docs/metrics.md#pep).
+	AtProxy Vantage = "pep"
 )
 
 // FlowRow is one flow of a campaign: one data direction of one TCP
@@ -212,6 +217,7 @@ func fileRows(path string, o Options) ([]FlowRow, error) {
 		return nil, err
 	}
 	var rows []FlowRow
+	var dirs []flows.Direction
 	for _, r := range rep.Conns {
 		c := r.Conn
 		if o.Port != 0 && int(c.Key.Lo.Port()) != o.Port && int(c.Key.Hi.Port()) != o.Port {
@@ -253,8 +259,47 @@ func fileRows(path string, o Options) ([]FlowRow, error) {
 			row.Kbps = float64(row.Bytes) * 8 / row.IntervalS / 1000
 		}
 		rows = append(rows, row)
+		dirs = append(dirs, d)
 	}
+	markProxied(path, rep, rows, dirs)
 	return rows, nil
+}
+
+// markProxied sets Vantage AtProxy on the rows (of rep's connections, in
+// data direction dirs[i]) whose ACKs a split-TCP PEP sent, by package pep's
+// one-capture evidence. Only wired captures are examined: on 802.11 MANET
+// captures one-hop receivers and route discovery imitate a PEP's
+// signature. A zero-window stall still open at the end needs the
+// connection's detail, so connections some criterion already points at are
+// analysed again with it kept (at most 16 per capture).
+func markProxied(path string, rep *tcpanalysis.Report, rows []FlowRow, dirs []flows.Direction) {
+	const maxRecheck = 16
+	recheck := map[int]int{} // connection index → row
+	for i := range rows {
+		r := rep.Conns[rows[i].Conn]
+		if r.Conn.Half[0].MACKnown || r.Conn.Half[1].MACKnown {
+			continue
+		}
+		v := pep.Detect(r, dirs[i])
+		switch {
+		case v.Likely:
+			rows[i].Vantage = AtProxy
+		case len(v.Supporting()) > 0 && len(recheck) < maxRecheck:
+			recheck[rows[i].Conn] = i
+		}
+	}
+	if len(recheck) == 0 {
+		return
+	}
+	again, err := tcpanalysis.AnalyzeFile(path, tcpanalysis.Options{Flows: flows.Options{WScale: -1}, Keep: func(c int) bool { _, ok := recheck[c]; return ok }})
+	if err != nil {
+		return
+	}
+	for c, i := range recheck {
+		if c < len(again.Conns) && pep.Detect(again.Conns[c], dirs[i]).Likely {
+			rows[i].Vantage = AtProxy
+		}
+	}
 }
 
 // vantage decides where the capture sat for data direction d

@@ -276,12 +276,15 @@ type LateFlow struct {
 const LateFraction = 0.05
 
 // lateFlows finds, per run, the flows whose interval came from their first
-// packet and which started late relative to the run's others.
+// packet and which started late relative to the run's others. Runs with
+// fewer than three flows (not counting declared flows no capture holds and
+// PEP-acknowledged rows) are not judged: with one other flow, "late" is
+// only a gap (iperf3's data connection follows its control connection).
 func lateFlows(rows []FlowRow) []LateFlow {
 	byRun := map[string][]int{}
 	var runs []string
 	for i, r := range rows {
-		if r.Vantage == Nowhere {
+		if r.Vantage == Nowhere || r.Vantage == AtProxy {
 			continue
 		}
 		if _, ok := byRun[r.RunKey]; !ok {
@@ -292,8 +295,8 @@ func lateFlows(rows []FlowRow) []LateFlow {
 	var out []LateFlow
 	for _, run := range runs {
 		idx := byRun[run]
-		if len(idx) < 2 {
-			continue
+		if len(idx) < 3 {
+			continue // "the run's others" needs at least two others
 		}
 		firsts := make([]float64, len(idx))
 		for k, i := range idx {

@@ -313,3 +313,31 @@ func TestSidecarFromConfigOrAll(t *testing.T) {
 		}
 	}
 }
+
+// TestProxiedRowsMarked: in the satellite testbed's captures the client
+// side of a PEP run is acknowledged by the PEP (vantage pep, its bytes the
+// PEP accepted), the server side and the runs without a PEP are not.
+func TestProxiedRowsMarked(t *testing.T) {
+	files, err := Discover([]string{"../testdata/sat-pair", "../testdata/sat"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Goodput(context.Background(), files, Options{MinBytes: 100000})
+	if err != nil || len(res.Failed) > 0 {
+		t.Fatalf("err %v, failed %v", err, res.Failed)
+	}
+	n := 0
+	for _, r := range res.Rows {
+		pepRun := strings.Contains(r.File, "pep-on")
+		clientSide := strings.Contains(filepath.Base(r.File), "client")
+		if want := pepRun && clientSide; (r.Vantage == AtProxy) != want {
+			t.Errorf("%s conn %d: vantage %s, PEP-acknowledged %v", r.File, r.Conn, r.Vantage, want)
+		}
+		if r.Vantage == AtProxy {
+			n++
+		}
+	}
+	if n != 3 { // testdata/sat-pair's 20 KB run, testdata/sat's 20 KB and default runs
+		t.Errorf("%d PEP-acknowledged rows, want 3", n)
+	}
+}

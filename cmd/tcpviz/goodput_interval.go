@@ -71,6 +71,9 @@ func (f *goodputFlags) warnIntervals(w io.Writer, res *campaign.Result) {
 			absent++
 		}
 	}
+	if proxied := countVantage(res.Rows, campaign.AtProxy); proxied > 0 {
+		fmt.Fprintf(w, "warning: %d flows were acknowledged by a split-TCP PEP in their capture (vantage pep): their bytes were accepted by the PEP, not delivered end to end; analyse the captures behind the PEP (docs/metrics.md#pep)\n", proxied)
+	}
 	if absent > 0 {
 		fmt.Fprintf(w, "note: %d declared flows are in no capture: rows with 0 bytes and vantage none, included in the tables\n", absent)
 	}
@@ -103,4 +106,14 @@ func (f *goodputFlags) warnIntervals(w io.Writer, res *campaign.Result) {
 	if f.group != "" {
 		f.notes = append(f.notes, sum)
 	}
+}
+
+func countVantage(rows []campaign.FlowRow, v campaign.Vantage) int {
+	n := 0
+	for _, r := range rows {
+		if r.Vantage == v {
+			n++
+		}
+	}
+	return n
 }
