@@ -270,8 +270,9 @@ func fileRows(path string, o Options) ([]FlowRow, error) {
 // one-capture evidence. Only wired captures are examined: on 802.11 MANET
 // captures one-hop receivers and route discovery imitate a PEP's
 // signature. A zero-window stall still open at the end needs the
-// connection's detail, so connections some criterion already points at are
-// analysed again with it kept (at most 16 per capture).
+// connection's detail, so connections with zero-window events that some
+// criterion already points at are analysed again with it kept (at most 16
+// per capture; rare outside PEP runs).
 func markProxied(path string, rep *tcpanalysis.Report, rows []FlowRow, dirs []flows.Direction) {
 	const maxRecheck = 16
 	recheck := map[int]int{} // connection index → row
@@ -284,7 +285,7 @@ func markProxied(path string, rep *tcpanalysis.Report, rows []FlowRow, dirs []fl
 		switch {
 		case v.Likely:
 			rows[i].Vantage = AtProxy
-		case len(v.Supporting()) > 0 && len(recheck) < maxRecheck:
+		case pep.NeedsDetail(r, dirs[i], v) && len(recheck) < maxRecheck:
 			recheck[rows[i].Conn] = i
 		}
 	}

@@ -40,3 +40,11 @@ func Acknowledger(r *tcpanalysis.ConnResult) Verdict {
 	}
 	return Detect(r, d)
 }
+
+// NeedsDetail reports whether r's verdict v for direction d could change
+// with the connection's detail kept (tcpanalysis Options.Keep): one
+// criterion supports a split and zero-window events were seen, so a stall
+// still open at the end — visible only with detail — may be the second.
+func NeedsDetail(r *tcpanalysis.ConnResult, d flows.Direction, v Verdict) bool {
+	return !v.Likely && len(v.Supporting()) > 0 && r.Counts[d][tcpanalysis.ZeroWindow] > 0
+}

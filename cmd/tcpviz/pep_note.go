@@ -40,8 +40,8 @@ func pepTputTable(table [][]string, r *tcpanalysis.ConnResult, d flows.Direction
 
 // pepFlowNotes lists the connections of rep whose ACKs come from a PEP.
 // Without per-connection detail a zero-window stall still open at the end
-// is invisible, so connections that some criterion already points at (at
-// most maxPEPRecheck) are analysed again with their detail kept.
+// is invisible, so connections pep.NeedsDetail names (at most
+// maxPEPRecheck) are analysed again with their detail kept.
 func pepFlowNotes(path string, rep *tcpanalysis.Report, opts tcpanalysis.Options) []string {
 	const maxPEPRecheck = 16
 	var out []string
@@ -51,7 +51,7 @@ func pepFlowNotes(path string, rep *tcpanalysis.Report, opts tcpanalysis.Options
 		switch {
 		case v.Likely:
 			out = append(out, fmt.Sprintf("conn %d: %s", r.Conn.Index, v.AckNote()))
-		case len(v.Supporting()) > 0 && len(recheck) < maxPEPRecheck:
+		case pep.NeedsDetail(r, v.Dir, v) && len(recheck) < maxPEPRecheck:
 			recheck[r.Conn.Index] = true
 		}
 	}
