@@ -230,6 +230,8 @@ type flowsFile struct {
 	Stats    any       `json:"read_stats"`
 	Warnings []string  `json:"warnings"`
 	Conns    []flowRow `json:"conns"` // JSON only: CSV and table rows are built as they are written
+	// PEPNotes name the connections whose ACKs come from a PEP.
+	PEPNotes []string `json:"pep_notes,omitempty"`
 	rep      *tcpanalysis.Report
 }
 
@@ -291,6 +293,7 @@ standard input.`,
 						return err
 					}
 					files = append(files, newFlowsFile(path, rep, asJSON))
+					files[len(files)-1].PEPNotes = pepFlowNotes(path, rep, opts)
 					// One note per file, however many connections lack a handshake.
 					var unknown []int
 					for _, r := range rep.Conns {
@@ -384,6 +387,9 @@ func writeFlowsTable(w io.Writer, files []flowsFile) error {
 		})
 		if err := writeAligned(w, rows); err != nil {
 			return err
+		}
+		for _, n := range f.PEPNotes {
+			fmt.Fprintln(w, "note:", n)
 		}
 		fmt.Fprintln(w)
 	}
