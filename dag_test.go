@@ -17,7 +17,7 @@ var allowed = map[string][]string{
 	"tcpanalysis":                    {"capture", "flows", "internal/seq"},
 	"query":                          {"tcpanalysis", "flows", "capture"},
 	"stats":                          {},
-	"campaign":                       {"query", "tcpanalysis", "flows", "capture", "stats"},
+	"campaign":                       {"query", "tcpanalysis", "flows", "capture", "stats", "pep", "internal/seq"},
 	"plot":                           {"tcpanalysis", "flows", "capture"},
 	"testbed/sat":                    {"query", "tcpanalysis", "flows"},
 	"testbed/manet":                  {},
@@ -26,7 +26,7 @@ var allowed = map[string][]string{
 	"internal/pcaptest/cmd/gencap":   {"internal/pcaptest"},
 	"internal/pcaptest/cmd/gensynth": {"internal/pcaptest"},
 	"cmd/tcpviz":                     {"*"},
-	"compare":                        {"query", "tcpanalysis", "flows", "capture"},
+	"compare":                        {"query", "tcpanalysis", "flows", "capture", "pep", "internal/seq"},
 	"export":                         {"query", "campaign", "tcpanalysis", "flows", "capture"},
 	"pep":                            {"tcpanalysis", "flows", "capture", "internal/seq"},
 }

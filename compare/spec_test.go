@@ -7,27 +7,6 @@ import (
 	"github.com/tcpviz/tcpviz/query"
 )
 
-func TestParseSpec(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want Spec
-		ok   bool
-	}{
-		{"pep=runs/a/client.pcap", Spec{"pep", "runs/a/client.pcap", -1}, true},
-		{"a=x.pcap#2", Spec{"a", "x.pcap", 2}, true},
-		{"a=dir#1/x.pcap", Spec{"a", "dir#1/x.pcap", -1}, false}, // '#1/x.pcap' is not an index
-		{"=x.pcap", Spec{}, false},
-		{"a=", Spec{}, false},
-		{"x.pcap", Spec{}, false},
-		{"a=x.pcap#-1", Spec{}, false},
-	} {
-		got, err := ParseSpec(c.in)
-		if (err == nil) != c.ok || (c.ok && got != c.want) {
-			t.Errorf("ParseSpec(%q) = %+v, %v; want %+v ok=%v", c.in, got, err, c.want, c.ok)
-		}
-	}
-}
-
 func TestRatioFormat(t *testing.T) {
 	if r := Ratio(30, 10); r != 3 {
 		t.Errorf("Ratio(30, 10) = %v", r)
@@ -56,7 +35,10 @@ func TestSummarySynthetic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := Run{Spec: Spec{Label: "a"}, Result: v.Conn, Dir: v.Dir, Ref: v.Ref}
+	run, err := NewRun(Spec{Label: "a", File: "../testdata/synthetic/geo-600ms-loss.pcap", Conn: -1}, v.Conn, v.Dir, "bulk")
+	if err != nil {
+		t.Fatal(err)
+	}
 	b := run
 	b.Label = "b"
 	rows := Summary([]Run{run, b}, []float64{30}, 100000)
@@ -67,14 +49,14 @@ func TestSummarySynthetic(t *testing.T) {
 	if v := got["RTT ack p50"]; len(v) != 2 || v[0] != 600 || v[1] != 600 {
 		t.Errorf("RTT ack p50 = %v, want 600 ms", v)
 	}
-	if v := got["acked after 1 s"]; v[0] != 14480 {
-		t.Errorf("acked after 1 s = %v, want 14480 bytes (ten 1448-byte segments)", v)
+	if v := got["acked to sender after 1 s"]; v[0] != 14480 {
+		t.Errorf("acked to sender after 1 s = %v, want 14480 bytes (ten 1448-byte segments)", v)
 	}
-	if v := got["acked after 30 s"]; !math.IsNaN(v[0]) {
-		t.Errorf("acked after 30 s = %v; the connection ended 24.6 s after the bulk start: want no value", v)
+	if v, ok := got["acked to sender after 30 s"]; ok {
+		t.Errorf("acked after 30 s = %v; the connection ended 24.6 s after the bulk start: want no row", v)
 	}
-	if v := got["time to 100000 bytes"]; math.Abs(v[0]-3.043) > 0.0005 {
-		t.Errorf("time to 100000 bytes = %v, want 3.043 s", v)
+	if v := got["time to 100000 bytes delivered"]; math.Abs(v[0]-3.043) > 0.0005 {
+		t.Errorf("time to 100000 bytes delivered = %v, want 3.043 s", v)
 	}
 	// Two losses: the first repaired by a fast retransmission whose timer
 	// fired needlessly (spurious by Eifel), the second by fast, then RTO.

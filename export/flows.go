@@ -233,16 +233,9 @@ type FlowsFile struct {
 	Stats    any       `json:"read_stats"`
 	Warnings []string  `json:"warnings"`
 	Conns    []FlowRow `json:"conns"` // JSON only: CSV and table rows are built as they are written
+	// PEPNotes name the connections whose ACKs come from a PEP.
+	PEPNotes []string `json:"pep_notes,omitempty"`
 	rep      *tcpanalysis.Report
-}
-
-// count is the number of connections: of Conns when given (JSON, or rows
-// built by the caller, as a live capture does), else of the report.
-func (ff *FlowsFile) count() int {
-	if ff.Conns != nil || ff.rep == nil {
-		return len(ff.Conns)
-	}
-	return len(ff.rep.Conns)
 }
 
 // rows calls f for each connection's row, built on the fly.
@@ -251,9 +244,6 @@ func (ff *FlowsFile) rows(f func(*FlowRow)) {
 		for i := range ff.Conns {
 			f(&ff.Conns[i])
 		}
-		return
-	}
-	if ff.rep == nil {
 		return
 	}
 	for _, r := range ff.rep.Conns {
@@ -292,10 +282,10 @@ func WriteFlowsCSV(w io.Writer, files []FlowsFile) error {
 // WriteFlowsTable prints the human flows table, one block per file.
 func WriteFlowsTable(w io.Writer, files []FlowsFile) error {
 	head := []string{"conn", "a", "b", "start_s", "dur_s", "pkts a>b", "pkts b>a", "bytes a>b", "bytes b>a",
-		"retx a>b", "retx b>a", "goodput a>b kbit/s", "goodput b>a kbit/s", "handshake", "wscale a/b", "folded"}
+		"retx B a>b", "retx B b>a", "goodput a>b kbit/s", "goodput b>a kbit/s", "handshake", "wscale a/b", "folded"}
 	for _, f := range files {
-		fmt.Fprintf(w, "%s: %s, %d frames, %d TCP segments, %d connections\n", f.File, f.Format, f.Frames, f.Segments, f.count())
-		rows := make([][]string, 0, f.count()+1)
+		fmt.Fprintf(w, "%s: %s, %d frames, %d TCP segments, %d connections\n", f.File, f.Format, f.Frames, f.Segments, len(f.rep.Conns))
+		rows := make([][]string, 0, len(f.rep.Conns)+1)
 		rows = append(rows, head)
 		f.rows(func(r *FlowRow) {
 			ws := func(p *int) string {
@@ -318,9 +308,12 @@ func WriteFlowsTable(w io.Writer, files []FlowsFile) error {
 		if err := WriteAligned(w, rows); err != nil {
 			return err
 		}
+		for _, n := range f.PEPNotes {
+			fmt.Fprintln(w, "note:", n)
+		}
 		fmt.Fprintln(w)
 	}
-	_, err := fmt.Fprintln(w, "bytes = TCP payload incl. retransmissions; goodput = payload bytes delivered to the receiver / duration (docs/metrics.md); wscale ? = unknown")
+	_, err := fmt.Fprintln(w, "bytes = TCP payload incl. retransmissions; retx B = payload bytes sent again; goodput = payload bytes delivered to the receiver / duration (docs/metrics.md); wscale ? = unknown")
 	return err
 }
 

@@ -14,13 +14,13 @@ import (
 )
 
 // GoodputSchema versions the per-flow goodput output (docs/schema.md#goodput).
-const GoodputSchema = "tcpviz.goodput/1"
+const GoodputSchema = "tcpviz.goodput/2"
 
 // GoodputFixed are the leading columns; label columns follow, then the
 // trailing columns.
 var (
 	GoodputFixed    = []string{"file", "conn", "src", "sport", "dst", "dport", "first_s", "last_s", "bytes", "goodput_kbps"}
-	GoodputTrailing = []string{"interval_s", "run", "vantage", "captures"}
+	GoodputTrailing = []string{"interval_s", "run", "vantage", "captures", "interval_from"}
 )
 
 // GoodputHeader is the goodput CSV header: the fixed columns, the label
@@ -37,7 +37,7 @@ func GoodputRecord(r campaign.FlowRow, labelNames []string) []string {
 	for _, n := range labelNames {
 		rec = append(rec, r.Labels[n])
 	}
-	return append(rec, strconv.FormatFloat(r.IntervalS, 'f', 6, 64), r.RunKey, string(r.Vantage), strconv.Itoa(r.Captures))
+	return append(rec, strconv.FormatFloat(r.IntervalS, 'f', 6, 64), r.RunKey, string(r.Vantage), strconv.Itoa(r.Captures), string(r.Source))
 }
 
 // WriteGoodputJSON writes the rows as the goodput JSON document.
@@ -81,12 +81,16 @@ func WriteGoodputTable(w io.Writer, rows []campaign.FlowRow, labelNames []string
 	// The human table: the CSV columns without interval_s and run.
 	cut := func(rec []string) []string {
 		n := len(rec)
-		return append(append([]string{}, rec[:n-4]...), rec[n-2:]...)
+		return append(append([]string{}, rec[:n-5]...), rec[n-3:]...)
 	}
 	recs := [][]string{cut(header)}
 	for _, r := range rows {
 		rec := GoodputRecord(r, labelNames)
-		rec[0] = filepath.Base(rec[0])
+		if rec[0] == "" {
+			rec[0] = "–" // a declared flow no capture holds
+		} else {
+			rec[0] = filepath.Base(rec[0])
+		}
 		recs = append(recs, cut(rec))
 	}
 	return WriteAligned(w, recs)
@@ -101,7 +105,7 @@ func WriteGoodputParquet(w io.Writer, rows []campaign.FlowRow, labelNames []stri
 		"first_s": parquet.Leaf(parquet.DoubleType), "last_s": parquet.Leaf(parquet.DoubleType),
 		"bytes": parquet.Leaf(parquet.Int64Type), "goodput_kbps": parquet.Leaf(parquet.DoubleType),
 		"interval_s": parquet.Leaf(parquet.DoubleType), "run": parquet.String(), "vantage": parquet.String(),
-		"captures": parquet.Leaf(parquet.Int64Type),
+		"captures": parquet.Leaf(parquet.Int64Type), "interval_from": parquet.String(),
 	}
 	for _, n := range labelNames {
 		if _, clash := g[n]; clash {
@@ -115,6 +119,7 @@ func WriteGoodputParquet(w io.Writer, rows []campaign.FlowRow, labelNames []stri
 			"file": r.File, "conn": int64(r.Conn), "src": r.Src, "sport": int64(r.SPort), "dst": r.Dst, "dport": int64(r.DPort),
 			"first_s": r.FirstS, "last_s": r.LastS, "bytes": r.Bytes, "goodput_kbps": r.Kbps,
 			"interval_s": r.IntervalS, "run": r.RunKey, "vantage": string(r.Vantage), "captures": int64(r.Captures),
+			"interval_from": string(r.Source),
 		}
 		for _, n := range labelNames {
 			m[n] = r.Labels[n]
@@ -146,11 +151,15 @@ func ReadGoodputCSV(path string) ([]campaign.FlowRow, error) {
 		col[h] = i
 	}
 	for _, h := range append(append([]string{}, GoodputFixed...), GoodputTrailing...) {
-		if _, ok := col[h]; !ok {
+		if _, ok := col[h]; !ok && h != "interval_from" { // absent before tcpviz.goodput/2
 			return nil, fmt.Errorf("%s: no column %q: not a 'tcpviz goodput --csv' file", path, h)
 		}
 	}
-	labels := head[len(GoodputFixed) : len(head)-len(GoodputTrailing)]
+	trailing := len(GoodputTrailing)
+	if _, ok := col["interval_from"]; !ok {
+		trailing--
+	}
+	labels := head[len(GoodputFixed) : len(head)-trailing]
 	var rows []campaign.FlowRow
 	for n, rec := range recs[1:] {
 		if len(rec) != len(head) {
@@ -162,6 +171,9 @@ func ReadGoodputCSV(path string) ([]campaign.FlowRow, error) {
 			FirstS: num("first_s"), LastS: num("last_s"), Bytes: int64(num("bytes")), Kbps: num("goodput_kbps"),
 			IntervalS: num("interval_s"), Vantage: campaign.Vantage(rec[col["vantage"]]), Captures: int(num("captures")),
 			Labels: map[string]string{}}
+		if i, ok := col["interval_from"]; ok {
+			r.Source = campaign.IntervalSource(rec[i])
+		}
 		for _, l := range labels {
 			r.Labels[l] = rec[col[l]]
 		}

@@ -289,11 +289,17 @@ cum_acked_bytes.` + selectionHelp,
 			if err != nil {
 				return &exitError{code: 2, err: fmt.Errorf("%s conn %d: %w (--interval sets the width)", args[0], r.Conn.Index, err)}
 			}
+			t.Summary = pepTputTable(t.Summary, r, d)
+			pepNote(e.stderr, r, d)
 			return e.emit(&f.rf, t, func() (saver, error) {
 				var ss []plot.Named
 				for _, m := range []query.Metric{query.MetricThroughput, query.MetricGoodput} {
 					s := v.Series(m)
-					ss = append(ss, plot.Named{Name: m.Label(), Step: true, X: s.X(v.Ref), Y: s.Y()})
+					name := m.Label()
+					if m == query.MetricGoodput {
+						name = tputAckLegend(r, d)
+					}
+					ss = append(ss, plot.Named{Name: name, Step: true, X: s.X(v.Ref), Y: s.Y()})
 				}
 				p, err := plot.XY(fmt.Sprintf("conn %d: data %s, %v intervals", r.Conn.Index, plot.Endpoints(r.Conn, d), w), xLabel(v), "kbit/s", ss)
 				return plot.Figure{P: p}, err

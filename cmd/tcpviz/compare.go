@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/compare"
 	"github.com/tcpviz/tcpviz/export"
 	"github.com/tcpviz/tcpviz/pep"
@@ -38,13 +39,24 @@ small multiples with shared axes (--layout grid), aligned at --ref (alias
 (first data segment) or syn (connection start). Metrics (--metric):
 ` + query.MetricNames() + ` (tput = goodput per --interval; docs/metrics.md).
 
-It always prints the summary table: slow-start end, bytes acknowledged 1, 5,
-10 s (those some run lasted; and --at T) after the reference point, time to
---bytes N, RTT p50/p95 per method, goodput and events by class, each with its
-ratio to the first label (docs/metrics.md#compare). -o x.csv writes the
+It always prints the summary table: slow-start end; bytes sent, acknowledged
+to the sender and delivered end to end 1, 5, 10 s (those some run lasted; and
+--at T) after the reference point; time to --bytes N delivered; RTT p50/p95
+per method; end-to-end goodput, and the goodput accepted by a PEP; events by
+class; each with its ratio to the first label (docs/metrics.md#compare).
+Series run to the end of each connection, so stalls show.
+
+When the sender's ACKs come from a split-TCP PEP (one capture's evidence, or
+two captures that hold two TCP connections), the acknowledged bytes are the
+ones the PEP accepted: they are reported as such, never as end-to-end
+goodput. Give a run as LABEL=CLIENT+SERVER (captures on each side of the PEP
+on one clock, e.g. the satellite testbed's client.pcap and server.pcap) or
+LABEL=FILE+ (one pcapng, interface 0 client side, 1 server side) for the
+end-to-end goodput, the bytes held in the PEP and each leg's RTT; --metric seq
+then also draws the bytes the server acknowledged ("LABEL delivered"). -o x.csv writes the
 series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 (since the reference point), value.` + selectionHelp,
-		Example: `  tcpviz compare nopep=runs/pep-off_window-20KB/client.pcap pep=runs/pep-on_window-20KB/client.pcap -o seq.png
+		Example: `  tcpviz compare nopep=runs/pep-off_window-20KB/client.pcap pep=runs/pep-on_window-20KB/client.pcap+runs/pep-on_window-20KB/server.pcap -o seq.png
   tcpviz compare a=x.pcap#2 b=y.pcap --metric rtt --layout grid --from 0 --to 10 -o rtt.svg`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -81,17 +93,9 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 				}
 				specs = append(specs, sp)
 			}
-			var runs []compare.Run
-			var views []*query.View
-			for _, sp := range specs {
-				s := sel
-				s.Conn = sp.Conn
-				v, err := e.view(sp.File, &af, s, query.Options{Interval: interval}, false)
-				if err != nil {
-					return err
-				}
-				views = append(views, v)
-				runs = append(runs, compare.Run{Spec: sp, Result: v.Conn, Dir: v.Dir, Ref: v.Ref})
+			runs, views, err := e.compareRuns(specs, &af, sel, interval)
+			if err != nil {
+				return err
 			}
 			// One goodput interval for every run: the finest default.
 			if interval <= 0 {
@@ -136,11 +140,14 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 				fmt.Fprintf(e.stdout, "%s: %s conn %d, data %s, aligned at %s (%.3f s after its first packet)\n",
 					r.Label, r.File, r.Result.Conn.Index, plot.Endpoints(r.Result.Conn, r.Dir), sel.Ref.Describe(), r.Ref.Sub(r.Result.Conn.First).Seconds())
 			}
+			writeCompareNotes(e.stdout, runs)
 			if pepMode {
 				for _, r := range runs {
-					pk, err := pep.Evidence(r.File, r.Result.Conn.Index)
-					if err != nil {
-						return inputError(err)
+					var pk *pep.PacketStats
+					if !r.TwoIfaces() { // Evidence reads every interface: indexes differ
+						if pk, err = pep.Evidence(r.File, r.Result.Conn.Index); err != nil {
+							return inputError(err)
+						}
 					}
 					v := pep.DetectWith(r.Result, r.Dir, pep.Options{PathRTT: pathRTT, Packets: pk})
 					if err := writeVerdict(e.stdout, " for "+r.Label, v, pathRTT); err != nil {
@@ -160,13 +167,18 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 				return nil
 			}
 			var series []plot.Named
+			in := func(d time.Duration) bool { return d >= sel.From && (sel.To <= 0 || d <= sel.To) }
 			for i, v := range views {
 				s := v.Series(m)
-				series = append(series, plot.Named{Name: runs[i].Label, Step: !m.Samples(), Scatter: m.Samples(), X: s.X(v.Ref), Y: s.Y()})
+				// Step series run to the end of the connection, so stalls show.
+				series = append(series, extendToEnd(plot.Named{Name: runs[i].Label, Step: !m.Samples(), Scatter: m.Samples(), X: s.X(v.Ref), Y: s.Y()}, runs[i], sel.To))
+				if d, ok := deliveredSeries(runs[i], m.String(), in, sel.To); ok {
+					series = append(series, d)
+				}
 			}
 			format := plot.FormatOf(out)
 			xl := "time since " + sel.Ref.Describe() + " (s)"
-			yl := m.Label()
+			yl := pairYLabel(runs, m.String(), m.Label())
 			title := fmt.Sprintf("%s: %s", m, joinLabels(runs))
 			var fig interface{ Save(io.Writer, string) error }
 			if layout == "overlay" {
@@ -245,6 +257,14 @@ func writeCompareCSV(w io.Writer, runs []compare.Run, views []*query.View, m que
 	for i, v := range views {
 		for _, p := range v.Series(m).Points {
 			cw.Write([]string{runs[i].Label, m.String(), export.FormatS(v.CaptureS(p.Time)), export.FormatS(v.RefS(p.Time)), strconv.FormatFloat(p.V, 'f', 3, 64)})
+		}
+		// The bytes the final receiver acknowledged (pairs, or no proxy).
+		if ts, bytes, ok := compare.Delivered(runs[i]); ok && m == query.MetricSeq {
+			for j, t := range ts {
+				if at := v.Ref + capture.Timestamp(t); v.Sel.InRange(at, v.Ref) {
+					cw.Write([]string{runs[i].Label + " delivered", m.String(), export.FormatS(v.CaptureS(at)), export.FormatS(t.Seconds()), strconv.FormatInt(bytes[j], 10)})
+				}
+			}
 		}
 	}
 	cw.Flush()

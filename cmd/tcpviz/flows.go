@@ -55,6 +55,7 @@ standard input.`,
 					return err
 				}
 				files = append(files, export.NewFlowsFile(path, rep, asJSON))
+				files[len(files)-1].PEPNotes = pepFlowNotes(path, rep, opts)
 				// One note per file, however many connections lack a handshake.
 				var unknown []int
 				for _, r := range rep.Conns {

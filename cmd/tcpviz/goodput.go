@@ -35,6 +35,9 @@ type goodputFlags struct {
 	shard            string
 	starts           string
 	startsRename     []string
+	interval         string
+	noGroundTruth    bool
+	notes            []string // printed after the tables
 }
 
 func (f *goodputFlags) registerTables(c *cobra.Command) {
@@ -64,9 +67,15 @@ ns-3's PREFIX of PREFIX-NODE-DEV.pcap, or else one directory; flows are
 matched by endpoints and ISN.
 
 By default every connection gives one flow, in the direction that delivered
-more bytes (--dir ab|ba forces one), with no port or size filter, and the rate
-is taken over the connection's duration (--end T ends every interval at
-capture time T, e.g. the simulation end).
+more bytes (--dir ab|ba forces one), with no port or size filter. The rate is
+taken over the application's interval (docs/metrics.md#interval): --interval
+START:END for every flow, else --starts FILE, else the testbed's ground truth
+next to the captures (ns-3 PREFIX-groundtruth.csv, groundtruth-all.csv,
+PREFIX-config.txt; --no-groundtruth ignores it), else from the connection's
+first packet to its last (--end T ends every interval at capture time T, e.g.
+the simulation end) — and then flows that started late relative to their
+run's others are named in a warning. Declared flows no capture holds are rows
+with 0 bytes and vantage none.
 
 With --group LABEL it also prints the study's tables: per group, the mean of
 the per-run goodput (--per-run sum|mean, default sum) with a t-based CI; with
@@ -103,6 +112,7 @@ and the exit status is 3 ("partial").`,
 	fl.IntVar(&f.jobs, "jobs", 0, "captures analysed at once (default: all cores)")
 	fl.StringVar(&f.starts, "starts", "", "CSV of application start times per flow (src|src_ip, sport|src_port, dst|dst_ip, dport|dst_port, start_s, label columns): goodput intervals start there, e.g. ns-3's groundtruth-all.csv")
 	fl.StringArrayVar(&f.startsRename, "starts-rename", nil, "rename a --starts column to a label name, e.g. run=seed (repeatable)")
+	registerIntervalFlags(fl, &f)
 	fl.StringVar(&f.shard, "shard", "", "analyse only part i of n of the runs (i/n, 1-based), e.g. a Slurm array task; merge with 'tcpviz stats'")
 	f.registerTables(c)
 	return c
@@ -140,6 +150,9 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 		return fmt.Errorf("--jobs %d: want ≥ 0", f.jobs)
 	}
 	o := campaign.Options{Port: f.port, Dir: dir, MinBytes: f.minBytes, End: f.end, Jobs: f.jobs}
+	if err := f.intervalOptions(&o); err != nil {
+		return err
+	}
 	if f.shard != "" {
 		var i, n int
 		if _, err := fmt.Sscanf(f.shard, "%d/%d", &i, &n); err != nil || n < 1 || i < 1 || i > n {
@@ -205,22 +218,9 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 		fmt.Fprintf(e.stderr, "error: %s: %v\n", fe.File, fe.Err)
 	}
 	dirNote := map[query.Dir]string{query.Auto: "the direction that delivered more bytes", query.AB: "from the SYN sender", query.BA: "towards the SYN sender"}[dir]
-	from := "each connection's first packet"
-	if f.starts != "" {
-		known := 0
-		for _, r := range res.Rows {
-			if r.StartKnown {
-				known++
-			}
-		}
-		from = fmt.Sprintf("the application start from %s (%d of %d flows; the rest: their first packet)", f.starts, known, len(res.Rows))
-	}
-	interval := from + " to its last packet"
-	if f.end > 0 {
-		interval = fmt.Sprintf("%s to t = %g s", from, f.end)
-	}
 	fmt.Fprintf(e.stderr, "goodput: %d captures, %d used, %d failed; %d flows (%s; rate over %s; each flow counted once, from its receiver's capture where possible)\n",
-		len(res.Files), len(res.Files)-len(res.Failed), len(res.Failed), len(res.Rows), dirNote, interval)
+		len(res.Files), len(res.Files)-len(res.Failed), len(res.Failed), len(res.Rows), dirNote, f.intervalNote(res))
+	f.warnIntervals(e.stderr, res)
 
 	if err := writeGoodputRows(e, f, res.Rows, labelNames); err != nil {
 		return err
@@ -286,6 +286,9 @@ func writeGoodputTables(e *env, f *goodputFlags, rows []campaign.FlowRow) error 
 			for _, u := range t.Unpaired {
 				fmt.Fprintln(w, "note:", u)
 			}
+		}
+		for _, n := range f.notes {
+			fmt.Fprintln(w, n)
 		}
 		return nil
 	}

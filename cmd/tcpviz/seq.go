@@ -65,6 +65,7 @@ The output format follows the -o extension: .png, .svg, .pdf (the figure),
 				return err
 			}
 			fmt.Fprintln(e.stdout, out)
+			pepNote(e.stderr, r, d)
 			if pepMode {
 				return e.pepOne(args[0], r, d, pathRTT)
 			}
