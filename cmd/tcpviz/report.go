@@ -1,0 +1,139 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/report"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
+)
+
+func init() {
+	addCommand(func(e *env) *cobra.Command {
+		var af analysisFlags
+		var out, title string
+		var maxConns int
+		c := &cobra.Command{
+			Use:   "report CAPTURE...",
+			Short: "write an interactive HTML report: linked, zoomable panels for every connection",
+			Long: `report writes one self-contained HTML file (it works offline; the plotting
+library, uPlot, is embedded with its licence) for one or more captures: a
+connection picker listing every connection with its summary row, and for the
+chosen connection and data direction the Stevens graph (data segments, ACK
+line, receive-window line, SACK blocks, retransmission and out-of-order
+marks), RTT by method, throughput and goodput, receive window and bytes in
+flight, and an events lane. The panels share the time axis: a drag zooms
+(a box on the Stevens graph), the wheel zooms, a double-click resets; hover a
+mark for its frame number, time, sequence numbers and class. Tick several
+connections and press "Compare ticked" to overlay them, aligned at their
+first bulk segment.
+
+Series are stored at several resolutions (min/max per bucket; every
+retransmission and out-of-order mark kept), so a connection of a million
+segments opens at once and zooming in shows every segment. Series are kept
+for the --max-conns connections that carried most data; the others are
+listed with their summary row only.`,
+			Example: `  tcpviz report run.pcap -o report.html
+  tcpviz report nopep/client.pcap pep/client.pcap -o sat.html`,
+			Args: cobra.MinimumNArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				if out == "" {
+					return fmt.Errorf("report needs -o FILE.html")
+				}
+				if strings.ToLower(filepath.Ext(out)) != ".html" {
+					return fmt.Errorf("-o %s: the report is an .html file", out)
+				}
+				if maxConns < 1 {
+					return fmt.Errorf("--max-conns %d: want at least 1", maxConns)
+				}
+				opts, err := af.options()
+				if err != nil {
+					return err
+				}
+				var caps []report.Capture
+				for _, path := range args {
+					rep, err := e.reportCapture(path, opts, maxConns)
+					if err != nil {
+						return err
+					}
+					caps = append(caps, report.Capture{Report: rep})
+				}
+				return e.writeReport(out, caps, report.Options{Title: title})
+			},
+		}
+		af.register(c)
+		c.Flags().StringVarP(&out, "output", "o", "", "the HTML file to write (required)")
+		c.Flags().StringVar(&title, "title", "", "page title (default: the capture names)")
+		c.Flags().IntVar(&maxConns, "max-conns", 200, "keep series for at most this many connections per capture, those that carried most payload")
+		return c
+	})
+}
+
+// reportCapture analyses path keeping the series of its maxConns largest
+// connections: one pass when the capture has no more connections than
+// that and is small, else a summary pass first.
+func (e *env) reportCapture(path string, opts tcpanalysis.Options, maxConns int) (*tcpanalysis.Report, error) {
+	p, cleanup, err := spoolStdin(path, e.stdin)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	if st, err := os.Stat(p); err == nil && st.Size() <= onePassLimit {
+		one := opts
+		one.Keep = func(int) bool { return true }
+		rep, err := e.analyze(p, one)
+		if err != nil {
+			return nil, err
+		}
+		rep.File = path
+		if len(rep.Conns) <= maxConns {
+			return rep, nil
+		}
+	}
+	sum, err := e.analyze(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	idx := make([]int, len(sum.Conns))
+	for i := range idx {
+		idx[i] = i
+	}
+	bytes := func(i int) int64 { return sum.Conns[i].Dir[0].Bytes + sum.Conns[i].Dir[1].Bytes }
+	sort.SliceStable(idx, func(a, b int) bool { return bytes(idx[a]) > bytes(idx[b]) })
+	keep := map[int]bool{}
+	for _, i := range idx[:min(maxConns, len(idx))] {
+		keep[i] = true
+	}
+	opts.Keep = func(i int) bool { return keep[i] }
+	rep, err := tcpanalysis.AnalyzeFile(p, opts)
+	if err != nil {
+		return nil, inputError(err)
+	}
+	rep.File = path
+	return rep, nil
+}
+
+// writeReport writes the HTML report atomically and prints its path.
+func (e *env) writeReport(out string, caps []report.Capture, o report.Options) error {
+	if err := writeFileAtomic(out, func(f *os.File) error { return report.Write(f, caps, o) }); err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout, out)
+	return nil
+}
+
+// isHTML reports whether -o names an HTML report (the graph verbs' html
+// branch).
+func isHTML(out string) bool { return strings.ToLower(filepath.Ext(out)) == ".html" }
+
+// htmlOne writes the report of one connection chosen by a graph verb:
+// every connection of rep is listed, the chosen one (direction d) opens.
+func (e *env) htmlOne(out string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, d flows.Direction) error {
+	pick := report.Pick{Conn: r.Conn.Index, Dir: d}
+	return e.writeReport(out, []report.Capture{{Report: rep}}, report.Options{Open: &pick})
+}

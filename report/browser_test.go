@@ -1,0 +1,263 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// browser starts headless chromium (Debian's package) for t, or skips t
+// with a one-line reason when it is not installed.
+func browser(t *testing.T) (context.Context, *consoleLog) {
+	t.Helper()
+	var exe string
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			exe = p
+			break
+		}
+	}
+	if exe == "" {
+		t.Skip("chromium not installed (apt-get install chromium): browser test skipped")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true), // CI runs as root
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("allow-file-access-from-files", true),
+		chromedp.WindowSize(1280, 1400),
+	)
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, cancelC := chromedp.NewContext(actx)
+	log := &consoleLog{}
+	err := chromedp.Listen(bctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeWarning {
+				var parts []string
+				for _, a := range ev.Args {
+					parts = append(parts, string(a.Value)+a.Description)
+				}
+				log.add(fmt.Sprintf("console.%s: %s", ev.Type, strings.Join(parts, " ")))
+			}
+		case *runtime.EventExceptionThrown:
+			log.add(fmt.Sprintf("exception: %s %+v", ev.ExceptionDetails.Text, ev.ExceptionDetails.Exception))
+		}
+	})
+	if err != nil {
+		cancelC()
+		cancelA()
+		t.Fatalf("start %s: %v", exe, err)
+	}
+	ctx, cancelT := context.WithTimeout(bctx, 90*time.Second)
+	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	return ctx, log
+}
+
+type consoleLog struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+func (l *consoleLog) add(s string) { l.mu.Lock(); l.msgs = append(l.msgs, s); l.mu.Unlock() }
+func (l *consoleLog) all() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.msgs...)
+}
+
+// openReport loads the report at path and waits until its script says it
+// is ready; it returns the page's load time in ms (performance.now() at
+// ready).
+func openReport(t *testing.T, ctx context.Context, path string) float64 {
+	t.Helper()
+	err := chromedp.Do(ctx,
+		chromedp.Navigate("file://"+path),
+		chromedp.Action[chromedp.Void](func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+			_, err := chromedp.Poll[bool](`window.tcpviz && (window.tcpviz.ready || window.tcpviz.errors.length > 0)`, chromedp.WithPollingInterval(20*time.Millisecond))(ctx, tg)
+			return chromedp.Void{}, err
+		}),
+	)
+	if err != nil {
+		t.Fatalf("open %s: %v", path, err)
+	}
+	loadMs := eval[float64](t, ctx, `window.tcpviz.loadMs`)
+	errs := eval[[]string](t, ctx, `window.tcpviz.errors`)
+	if len(errs) > 0 {
+		t.Fatalf("page errors: %v", errs)
+	}
+	return loadMs
+}
+
+// screenshot captures the page and returns the PNG and the fraction of
+// pixels that are not white.
+func screenshot(t *testing.T, ctx context.Context, sel string) ([]byte, float64) {
+	t.Helper()
+	buf, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(sel)))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	img, err := png.Decode(bytes.NewReader(buf))
+	if err != nil {
+		t.Fatalf("screenshot is not a PNG: %v", err)
+	}
+	b := img.Bounds()
+	ink := 0
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bb, _ := img.At(x, y).RGBA()
+			if r < 0xf000 || g < 0xf000 || bb < 0xf000 {
+				ink++
+			}
+		}
+	}
+	return buf, float64(ink) / float64(b.Dx()*b.Dy())
+}
+
+// saveShot writes a screenshot into $TCPVIZ_SHOTS (for a person to look
+// at) when that variable names a folder.
+func saveShot(t *testing.T, name string, png []byte) {
+	if dir := os.Getenv("TCPVIZ_SHOTS"); dir != "" {
+		if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// eval evaluates expr in the page and returns its JSON value as T.
+func eval[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return v
+}
+
+// mouse runs mouse events (and pauses) in the page.
+func mouse(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatalf("mouse: %v", err)
+	}
+}
+
+// TestBrowser loads the report of the 600 ms-RTT synthetic capture in
+// headless chromium: no console errors, a scripted zoom moves every
+// panel's x range, a mouse drag on the Stevens graph zooms every panel, a
+// hover shows the tooltip of a retransmission, and the screenshots are not
+// blank.
+func TestBrowser(t *testing.T) {
+	ctx, log := browser(t)
+	path := filepath.Join(t.TempDir(), "geo.html")
+	writeReport(t, path, []string{"../testdata/synthetic/geo-600ms-loss.pcap"}, Options{})
+	openReport(t, ctx, path)
+
+	panels := eval[[]string](t, ctx, `Object.keys(window.tcpviz.ranges())`)
+	if want := "seq rtt tput win ev"; strings.Join(panels, " ") != want {
+		t.Errorf("panels = %v, want %s", panels, want)
+	}
+	png, ink := screenshot(t, ctx, "body")
+	saveShot(t, "report-full.png", png)
+	if ink < 0.02 {
+		t.Errorf("full view: %.4f of the pixels are not white, want ≥ 0.02 (blank page?)", ink)
+	}
+
+	// Scripted zoom to 3–4 s: every panel shows exactly that range.
+	ranges := eval[map[string][2]float64](t, ctx, `window.tcpviz.setRange(3, 4), window.tcpviz.ranges()`)
+	for _, p := range panels {
+		if r := ranges[p]; r[0] != 3 || r[1] != 4 {
+			t.Errorf("after setRange(3, 4), panel %s shows x %v, want [3 4]", p, r)
+		}
+	}
+	png, ink = screenshot(t, ctx, "#panels")
+	saveShot(t, "report-zoom.png", png)
+	if ink < 0.01 {
+		t.Errorf("zoomed view: %.4f of the pixels are not white, want ≥ 0.01", ink)
+	}
+
+	// A mouse drag across 40–60 % of the Stevens graph zooms every panel to
+	// the same, narrower range.
+	box := eval[[4]float64](t, ctx, `window.tcpviz.setRange(0, 25), (() => { const r = window.tcpviz.panels.seq.u.over.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()`)
+	x0, x1, y0, y1 := box[0]+box[2]*0.4, box[0]+box[2]*0.6, box[1]+box[3]*0.2, box[1]+box[3]*0.8
+	mouse(t, ctx,
+		chromedp.MouseEvent("mouseMoved", x0, y0),
+		chromedp.MouseEvent("mousePressed", x0, y0, chromedp.ButtonLeft),
+		chromedp.MouseEvent("mouseMoved", (x0+x1)/2, (y0+y1)/2, chromedp.ButtonLeft),
+		chromedp.MouseEvent("mouseMoved", x1, y1, chromedp.ButtonLeft),
+		chromedp.MouseEvent("mouseReleased", x1, y1, chromedp.ButtonLeft),
+		chromedp.Sleep(100*time.Millisecond),
+	)
+	ranges = eval[map[string][2]float64](t, ctx, `window.tcpviz.ranges()`)
+	seq := ranges["seq"]
+	if !(seq[0] > 9 && seq[0] < 11 && seq[1] > 14 && seq[1] < 16) {
+		t.Errorf("after a drag over 40–60 %% of [0, 25] s, the Stevens graph shows %v, want about [10 15]", seq)
+	}
+	for _, p := range panels {
+		if ranges[p] != seq {
+			t.Errorf("after the drag, panel %s shows %v, the Stevens graph %v: not linked", p, ranges[p], seq)
+		}
+	}
+
+	// Hovering the first retransmission (frame 108, the fast retransmit at
+	// 3.003 s) shows its frame number, time, sequence numbers and class.
+	pt := eval[[2]float64](t, ctx, `window.tcpviz.setRange(2.9, 3.6), (() => { const P = window.tcpviz.panels.seq, u = P.u; const sl = P.cur.find(s => s.L.s.id === 'retx'); const i = sl.i0; const x = u.valToPos(sl.lv.x[i], 'x'), y = u.valToPos((sl.lv.y[i] + sl.lv.y2[i]) / 2, 'y'); const r = u.over.getBoundingClientRect(); return [r.left + x, r.top + y]; })()`)
+	mouse(t, ctx, chromedp.MouseEvent("mouseMoved", pt[0], pt[1]), chromedp.Sleep(100*time.Millisecond))
+	tip := eval[string](t, ctx, `document.getElementById('tip').style.display === 'block' ? document.getElementById('tip').textContent : ''`)
+	for _, want := range []string{"retransmitted", "frame 108", "t = 3.003000 s", "seq 65,161 – 66,609 (1,448 B)"} {
+		if !strings.Contains(tip, want) {
+			t.Errorf("tooltip over the first retransmission = %q, want it to contain %q", tip, want)
+		}
+	}
+	png, _ = screenshot(t, ctx, "#panels")
+	saveShot(t, "report-tip.png", png)
+	if msgs := log.all(); len(msgs) > 0 {
+		t.Errorf("console: %v", msgs)
+	}
+}
+
+// TestBrowserLarge opens the report named by $TCPVIZ_REPORT_HTML (made by
+// 'tcpviz report' from a large capture, e.g. scripts/gen-bench-captures.sh)
+// and logs its load time; zoomed to 1 ms around the middle, the Stevens
+// graph must draw level 0: every segment. Skipped without the variable.
+func TestBrowserLarge(t *testing.T) {
+	path := os.Getenv("TCPVIZ_REPORT_HTML")
+	if path == "" {
+		t.Skip("TCPVIZ_REPORT_HTML not set: large-report check skipped")
+	}
+	ctx, log := browser(t)
+	abs, _ := filepath.Abs(path)
+	start := time.Now()
+	ms := openReport(t, ctx, abs)
+	t.Logf("%s: ready %.0f ms after navigation start (%v wall clock incl. browser round trips)", path, ms, time.Since(start))
+	png, ink := screenshot(t, ctx, "body")
+	saveShot(t, "large-full.png", png)
+	if ink < 0.02 {
+		t.Errorf("full view: %.4f of the pixels are not white", ink)
+	}
+	full := eval[[2]float64](t, ctx, `window.tcpviz.full()`)
+	mid := (full[0] + full[1]) / 2
+	t0 := time.Now()
+	lv := eval[map[string][]int](t, ctx, fmt.Sprintf(`window.tcpviz.setRange(%g, %g), window.tcpviz.levels()`, mid, mid+0.001))
+	t.Logf("zoom to 1 ms: %v; levels drawn: %v", time.Since(t0), lv)
+	if lv["seq"][0] != 0 {
+		t.Errorf("zoomed to 1 ms, the data segments are drawn at level %d, want 0 (every segment)", lv["seq"][0])
+	}
+	png, _ = screenshot(t, ctx, "#panels")
+	saveShot(t, "large-zoom.png", png)
+	if msgs := log.all(); len(msgs) > 0 {
+		t.Errorf("console: %v", msgs)
+	}
+}
