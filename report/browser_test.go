@@ -261,3 +261,30 @@ func TestBrowserLarge(t *testing.T) {
 		t.Errorf("console: %v", msgs)
 	}
 }
+
+// TestBrowserCompare opens a report of the satellite testbed's client
+// captures without and with a PEP in compare mode: both runs overlaid on
+// every panel, no console errors, not blank.
+func TestBrowserCompare(t *testing.T) {
+	ctx, log := browser(t)
+	path := filepath.Join(t.TempDir(), "sat.html")
+	writeReport(t, path, []string{"../testdata/sat/pep-off_window-20KB/client.pcap", "../testdata/sat/pep-on_window-20KB/client.pcap"},
+		Options{Compare: []Pick{{Capture: 0, Conn: 1, Dir: 0, Label: "no PEP"}, {Capture: 1, Conn: 1, Dir: 0, Label: "PEP"}}})
+	openReport(t, ctx, path)
+	title := eval[string](t, ctx, `document.getElementById('viewtitle').textContent`)
+	if !strings.Contains(title, "no PEP vs PEP") {
+		t.Errorf("view title = %q, want the compare title naming both runs", title)
+	}
+	names := eval[[]string](t, ctx, `window.tcpviz.panels.seq.layers.map(L => L.name)`)
+	if len(names) < 2 || !strings.HasPrefix(names[0], "no PEP: ") || !strings.HasPrefix(names[len(names)-1], "PEP: ") {
+		t.Errorf("Stevens graph layers = %v, want both runs", names)
+	}
+	png, ink := screenshot(t, ctx, "body")
+	saveShot(t, "report-compare.png", png)
+	if ink < 0.02 {
+		t.Errorf("compare view: %.4f of the pixels are not white", ink)
+	}
+	if msgs := log.all(); len(msgs) > 0 {
+		t.Errorf("console: %v", msgs)
+	}
+}

@@ -58,6 +58,9 @@ type Options struct {
 	// Compare, with two or more picks, opens the page in compare mode
 	// overlaying these runs, each aligned at its first bulk segment.
 	Compare []Pick
+	// Focus names the panel the page scrolls to when it opens: seq, rtt,
+	// tput, win or ev; empty for the top.
+	Focus string
 }
 
 // ErrNoSeries means no connection of the captures had its series kept, so
@@ -113,6 +116,7 @@ type meta struct {
 	Views    []viewMeta    `json:"views"`
 	Open     int           `json:"open"`
 	Compare  []compareMeta `json:"compare,omitempty"`
+	Focus    string        `json:"focus,omitempty"`
 }
 
 var shapeNames = [...]string{shapeBars: "bars", shapeLine: "line", shapePoints: "points", shapeLane: "lane"}
@@ -121,16 +125,14 @@ var shapeNames = [...]string{shapeBars: "bars", shapeLine: "line", shapePoints: 
 // embedded. It returns ErrNoSeries when no connection has series, and an
 // error for a Pick that names no kept connection.
 func Write(w io.Writer, caps []Capture, o Options) error {
-	m := meta{Title: o.Title, Open: -1}
+	m := meta{Title: o.Title, Open: -1, Focus: o.Focus}
 	var b blob
 	viewOf := map[[3]int]int{} // capture, conn, dir → view
 	var best int64 = -1
+	labels := captureLabels(caps)
 	for ci, c := range caps {
 		rep := c.Report
-		label := c.Label
-		if label == "" {
-			label = filepath.Base(rep.File)
-		}
+		label := labels[ci]
 		m.Captures = append(m.Captures, captureMeta{Label: label, File: rep.File, Format: string(rep.Format), Frames: rep.Stats.Frames, Warnings: rep.Warnings})
 		for _, r := range rep.Conns {
 			s := summarize(ci, rep, r)
@@ -200,6 +202,32 @@ func Write(w io.Writer, caps []Capture, o Options) error {
 		return fmt.Errorf("report: %w", err)
 	}
 	return page(w, m.Title, js, gz)
+}
+
+// captureLabels returns each capture's label: its Label, else its file's
+// base name, with as many parent folders as it takes to tell captures of
+// the same name apart (pep-off/client.pcap, pep-on/client.pcap).
+func captureLabels(caps []Capture) []string {
+	out := make([]string, len(caps))
+	for depth := 1; depth <= 8; depth++ {
+		seen := map[string]int{}
+		for i, c := range caps {
+			out[i] = c.Label
+			if out[i] == "" {
+				parts := strings.Split(filepath.ToSlash(filepath.Clean(c.Report.File)), "/")
+				out[i] = strings.Join(parts[max(0, len(parts)-depth):], "/")
+			}
+			seen[out[i]]++
+		}
+		unique := true
+		for _, n := range seen {
+			unique = unique && n == 1
+		}
+		if unique {
+			break
+		}
+	}
+	return out
 }
 
 func buildView(b *blob, r *tcpanalysis.ConnResult, d flows.Direction) viewMeta {

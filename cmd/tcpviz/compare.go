@@ -60,16 +60,18 @@ label (docs/metrics.md#compare).`,
 					return fmt.Errorf("--layout %q: want overlay or grid", layout)
 				}
 				var runs []compare.Run
+				var reps []*tcpanalysis.Report
 				for _, a := range args {
 					sp, err := compare.ParseSpec(a)
 					if err != nil {
 						return err
 					}
 					cf := connFlags{conn: sp.Conn, dir: dir}
-					_, r, d, err := e.analyzeOne(sp.File, &af, &cf)
+					rep, r, d, err := e.analyzeOne(sp.File, &af, &cf)
 					if err != nil {
 						return err
 					}
+					reps = append(reps, rep)
 					ref, err := compare.RefTime(r, d, align)
 					if err != nil {
 						return err
@@ -123,6 +125,9 @@ label (docs/metrics.md#compare).`,
 				}
 				if out == "" {
 					return nil
+				}
+				if isHTML(out) {
+					return e.htmlCompare(out, reps, runs)
 				}
 				series := compareSeries(runs, metric, interval, secs(from), secs(to))
 				ext := strings.ToLower(filepath.Ext(out))
@@ -194,7 +199,7 @@ label (docs/metrics.md#compare).`,
 		c.Flags().Float64SliceVar(&at, "at", nil, "also report bytes acknowledged this many seconds after the reference point")
 		c.Flags().Int64Var(&toBytes, "bytes", 0, "report the time until this many bytes were acknowledged")
 		c.Flags().DurationVar(&interval, "interval", 0, "goodput interval for --metric tput (default 1s, or 1/20 of the shortest connection under 20 s)")
-		c.Flags().StringVarP(&out, "output", "o", "", "figure (.png, .svg, .pdf) or the series as .csv")
+		c.Flags().StringVarP(&out, "output", "o", "", "figure (.png, .svg, .pdf), the series as .csv, or the interactive report in compare mode (.html)")
 		c.Flags().BoolVar(&pepMode, "pep", false, "also print, per run, the evidence for or against a split-TCP PEP (see 'tcpviz rtt --help')")
 		c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known, for --pep")
 		return c

@@ -2,12 +2,14 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tcpviz/tcpviz/compare"
 	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/report"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
@@ -132,8 +134,62 @@ func (e *env) writeReport(out string, caps []report.Capture, o report.Options) e
 func isHTML(out string) bool { return strings.ToLower(filepath.Ext(out)) == ".html" }
 
 // htmlOne writes the report of one connection chosen by a graph verb:
-// every connection of rep is listed, the chosen one (direction d) opens.
-func (e *env) htmlOne(out string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, d flows.Direction) error {
+// every connection of rep is listed, the chosen one (direction d) opens,
+// scrolled to the verb's panel (seq, rtt, tput, win).
+func (e *env) htmlOne(out string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, d flows.Direction, panel string) error {
 	pick := report.Pick{Conn: r.Conn.Index, Dir: d}
-	return e.writeReport(out, []report.Capture{{Report: rep}}, report.Options{Open: &pick})
+	return e.writeReport(out, []report.Capture{{Report: rep}}, report.Options{Open: &pick, Focus: panel})
+}
+
+// htmlCompare writes the report of compare's runs (reps[i] holds runs[i])
+// opened in compare mode, each run under its label.
+func (e *env) htmlCompare(out string, reps []*tcpanalysis.Report, runs []compare.Run) error {
+	var caps []report.Capture
+	var picks []report.Pick
+	for i, r := range runs {
+		caps = append(caps, report.Capture{Label: r.Label, Report: reps[i]})
+		picks = append(picks, report.Pick{Capture: i, Conn: r.Result.Conn.Index, Dir: r.Dir, Label: r.Label})
+	}
+	return e.writeReport(out, caps, report.Options{Compare: picks, Title: "tcpviz compare: " + joinLabels(runs)})
+}
+
+// demoCapture is one shipped capture written out by demo: its name in
+// testdata/ and its temporary path.
+type demoCapture struct{ name, path string }
+
+// demoReports writes demo's interactive reports into dir: report.html with
+// every shipped capture, and compare-pep.html with the satellite testbed's
+// 20 KB-window runs without and with the PEP in compare mode. It tells on
+// stderr which file to open first.
+func (e *env) demoReports(dir string, caps []demoCapture) error {
+	var all []report.Capture
+	var pep []report.Pick
+	for i, c := range caps {
+		rep, err := tcpanalysis.AnalyzeFile(c.path, tcpanalysis.Options{Keep: func(int) bool { return true }})
+		if err != nil {
+			return fmt.Errorf("demo capture %s: %w", c.name, err)
+		}
+		rep.File = c.name
+		all = append(all, report.Capture{Label: strings.TrimPrefix(c.name, "testdata/"), Report: rep})
+		label := map[string]string{"testdata/sat/pep-off_window-20KB/client.pcap": "no PEP", "testdata/sat/pep-on_window-20KB/client.pcap": "PEP"}[c.name]
+		if label != "" {
+			cf := connFlags{conn: -1}
+			r, d, err := cf.pick(rep, io.Discard)
+			if err != nil {
+				return err
+			}
+			pep = append(pep, report.Pick{Capture: i, Conn: r.Conn.Index, Dir: d, Label: label})
+		}
+	}
+	first := filepath.Join(dir, "report.html")
+	if err := e.writeReport(first, all, report.Options{Title: "tcpviz demo: the shipped captures"}); err != nil {
+		return err
+	}
+	if len(pep) == 2 {
+		if err := e.writeReport(filepath.Join(dir, "compare-pep.html"), all, report.Options{Title: "tcpviz demo: satellite link, 20 KB window, without and with a PEP", Compare: pep}); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(e.stderr, "open %s first: every connection of every shipped capture, zoomable; then compare-pep.html\n", first)
+	return nil
 }

@@ -73,6 +73,20 @@
     return vals.map(v => (v / unit).toFixed(dec) + suf);
   }
 
+  function rateTicks(u, vals) { // kbit/s in, the unit chosen from the range
+    const span = Math.max(...vals.map(Math.abs));
+    let unit = 1, suf = ' kbit/s';
+    if (span >= 1e6) { unit = 1e6; suf = ' Gbit/s'; } else if (span >= 1e3) { unit = 1e3; suf = ' Mbit/s'; }
+    const step = vals.length > 1 ? Math.abs(vals[1] - vals[0]) / unit : 1;
+    const dec = step >= 1 ? 0 : Math.min(6, Math.ceil(-Math.log10(step) - 1e-9));
+    return vals.map(v => (v / unit).toFixed(dec) + suf);
+  }
+  function plainTicks(u, vals) { // as many decimals as the tick step needs
+    const step = vals.length > 1 ? Math.abs(vals[1] - vals[0]) : 1;
+    const dec = step >= 1 ? 0 : Math.min(9, Math.ceil(-Math.log10(step) - 1e-9));
+    return vals.map(v => v.toFixed(dec));
+  }
+
   // ---------- styles ----------
   const STYLE = {
     seg: { c: '#222222', w: 1 }, synfin: { c: '#e69f00', w: 2 }, retx: { c: '#d62728', w: 2, mark: 'x' },
@@ -89,7 +103,7 @@
   const PANELS = [
     { id: 'seq', title: 'Time-sequence (Stevens) graph', y: 'relative sequence number', h: 340, bytes: true },
     { id: 'rtt', title: 'Round-trip time at the capture point', y: 'RTT (ms)', h: 190, zero: true },
-    { id: 'tput', title: 'Throughput and goodput', y: 'kbit/s', h: 170, zero: true },
+    { id: 'tput', title: 'Throughput and goodput', y: 'bit rate', h: 170, zero: true, rate: true },
     { id: 'win', title: 'Receive window and bytes in flight', y: 'bytes', h: 170, zero: true, bytes: true },
     { id: 'ev', title: 'Events', y: '', h: 150, lanes: true },
   ];
@@ -305,12 +319,12 @@
       series.push({ label: L.name, stroke: L.color, width: L.sty.w || 1, dash: L.sty.dash, fill: (L.s.shape === 'points' || L.s.shape === 'lane' || L.sty.mark === 'd') ? L.color : undefined,
                     paths: pathsFor(P, k), points: { show: false }, spanGaps: true });
     });
-    const yaxis = def.lanes ? laneAxis(P) : { label: def.y, size: YAXIS, values: def.bytes ? byteTicks : undefined, grid: { stroke: '#eee' } };
+    const yaxis = def.lanes ? laneAxis(P) : { label: def.y, size: YAXIS, values: def.bytes ? byteTicks : def.rate ? rateTicks : plainTicks, grid: { stroke: '#eee' } };
     const opts = {
       width: host.clientWidth || 1000, height: def.h,
       series: series,
       scales: { x: { time: false, auto: false }, y: { auto: false } },
-      axes: [{ label: def.id === 'ev' ? xlabel : '', labelSize: def.id === 'ev' ? 20 : 0, size: 34, grid: { stroke: '#eee' } }, yaxis],
+      axes: [{ label: def.id === 'ev' ? xlabel : '', labelSize: def.id === 'ev' ? 20 : 0, size: 34, values: plainTicks, grid: { stroke: '#eee' } }, yaxis],
       legend: { live: false },
       cursor: {
         drag: { x: true, y: def.id === 'seq', uni: 30, setScale: true },
@@ -453,6 +467,8 @@
     // the x label goes on the last panel
     applyX(st.full[0], st.full[1], null);
     markPicker();
+    const fp = META.focus && T.panels[META.focus];
+    if (fp && !st.focused) { st.focused = true; fp.u.root.parentNode.scrollIntoView(); }
   }
   function reset() { for (const P of st.panels) P.userY = false; applyX(st.full[0], st.full[1], null); }
   function zoom(f) { const [a, b] = st.x, c = (a + b) / 2, h = (b - a) / 2 * f; applyX(c - h, c + h, null); }
@@ -496,7 +512,14 @@
   }
   function markPicker() {
     const cur = new Set(st.mode === 'single' ? [META.views[st.view].conn] : st.runs.map(r => META.views[r.view].conn));
-    for (const tr of $('picker').querySelectorAll('tbody tr')) tr.classList.toggle('sel', cur.has(+tr.dataset.c));
+    let first = null;
+    for (const tr of $('picker').querySelectorAll('tbody tr')) {
+      const on = cur.has(+tr.dataset.c);
+      tr.classList.toggle('sel', on);
+      if (on && !first) first = tr;
+    }
+    const wrap = $('pickerwrap');
+    if (first && (first.offsetTop < wrap.scrollTop + 20 || first.offsetTop > wrap.scrollTop + wrap.clientHeight - 20)) wrap.scrollTop = first.offsetTop - 24;
   }
   function esc(s) { return String(s).replace(/[&<>"]/g, ch => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[ch])); }
   function runLabel(v) { const vw = META.views[v], c = META.conns[vw.conn]; return META.captures[c.cap].label + '#' + c.conn + (c.views.length > 1 ? ' ' + vw.dir : ''); }

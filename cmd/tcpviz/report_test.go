@@ -1,0 +1,74 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestReportHTML writes the interactive report with 'report' and with -o
+// x.html on every graph verb, and checks that each file is one
+// self-contained page: uPlot and the data inside, nothing loaded from
+// elsewhere.
+func TestReportHTML(t *testing.T) {
+	dir := t.TempDir()
+	geo := "../../testdata/synthetic/geo-600ms-loss.pcap"
+	sat := "../../testdata/sat/pep-%s_window-20KB/client.pcap"
+	runs := map[string][]string{
+		"report":  {"report", geo, "../../testdata/sat/pep-on_window-20KB/client.pcap"},
+		"seq":     {"seq", geo},
+		"rtt":     {"rtt", geo},
+		"tput":    {"tput", geo},
+		"window":  {"window", geo},
+		"compare": {"compare", "nopep=" + strings.ReplaceAll(sat, "%s", "off"), "pep=" + strings.ReplaceAll(sat, "%s", "on")},
+	}
+	external := regexp.MustCompile(`(?i)<script[^>]+src=|<link[^>]+href=|@import|url\(http`)
+	for name, args := range runs {
+		t.Run(name, func(t *testing.T) {
+			out := filepath.Join(dir, name+".html")
+			stdout, _, err := runCLI(t, append(args, "-o", out)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(stdout, out) {
+				t.Errorf("stdout = %q, want the path %s", stdout, out)
+			}
+			b, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			page := string(b)
+			for _, want := range []string{"<!DOCTYPE html>", "uPlot", "The MIT License", `id="meta"`, `id="blob"`} {
+				if !strings.Contains(page, want) {
+					t.Errorf("%s lacks %q", out, want)
+				}
+			}
+			if m := external.FindString(page); m != "" {
+				t.Errorf("%s loads something from elsewhere: %q", out, m)
+			}
+			if name == "compare" && !strings.Contains(page, `"compare":[{"view"`) {
+				t.Errorf("compare -o x.html did not open in compare mode")
+			}
+		})
+	}
+}
+
+func TestReportErrors(t *testing.T) {
+	geo := "../../testdata/synthetic/geo-600ms-loss.pcap"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"report", geo}, "needs -o"},
+		{[]string{"report", geo, "-o", "x.png"}, ".html"},
+		{[]string{"report", geo, "-o", "x.html", "--max-conns", "0"}, "--max-conns"},
+		{[]string{"report", "no-such.pcap", "-o", filepath.Join(t.TempDir(), "x.html")}, "no-such.pcap"},
+	} {
+		_, _, err := runCLI(t, c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("tcpviz %v: error %v, want one mentioning %q", c.args, err, c.want)
+		}
+	}
+}
