@@ -192,6 +192,7 @@ func TestBrowser(t *testing.T) {
 	// the same, narrower range.
 	box := eval[[4]float64](t, ctx, `window.tcpviz.setRange(0, 25), (() => { const r = window.tcpviz.panels.seq.u.over.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()`)
 	x0, x1, y0, y1 := box[0]+box[2]*0.4, box[0]+box[2]*0.6, box[1]+box[3]*0.2, box[1]+box[3]*0.8
+	ybefore := eval[[2]float64](t, ctx, `[window.tcpviz.panels.seq.u.scales.y.min, window.tcpviz.panels.seq.u.scales.y.max]`)
 	mouse(t, ctx,
 		chromedp.MouseEvent("mouseMoved", x0, y0),
 		chromedp.MouseEvent("mousePressed", x0, y0, chromedp.ButtonLeft),
@@ -202,6 +203,13 @@ func TestBrowser(t *testing.T) {
 	)
 	ranges = eval[map[string][2]float64](t, ctx, `window.tcpviz.ranges()`)
 	seq := ranges["seq"]
+	// The box also zoomed the Stevens graph's y axis to 20–80 % of the
+	// range it had.
+	yafter := eval[[2]float64](t, ctx, `[window.tcpviz.panels.seq.u.scales.y.min, window.tcpviz.panels.seq.u.scales.y.max]`)
+	span := ybefore[1] - ybefore[0]
+	if lo, hi := ybefore[0]+0.2*span, ybefore[0]+0.8*span; yafter[0] < lo-0.02*span || yafter[0] > lo+0.02*span || yafter[1] < hi-0.02*span || yafter[1] > hi+0.02*span {
+		t.Errorf("after a box over 20–80 %% of y %v, the Stevens graph's y range is %v, want about [%.0f %.0f]", ybefore, yafter, lo, hi)
+	}
 	if !(seq[0] > 9 && seq[0] < 11 && seq[1] > 14 && seq[1] < 16) {
 		t.Errorf("after a drag over 40–60 %% of [0, 25] s, the Stevens graph shows %v, want about [10 15]", seq)
 	}

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
 	"encoding/binary"
 )
 
@@ -11,9 +12,14 @@ import (
 // encoding/binary.PutVarint), so that regular series such as times,
 // sequence numbers and frame numbers take one byte or less per value after
 // gzip. The page decodes them with the same rules (report.js decodeCol).
+//
+// A column equal to one added before is stored once (the x and frame
+// columns of the ACK and window-edge lines, or of the two in-flight lines,
+// are the same).
 type blob struct {
-	buf bytes.Buffer
-	tmp [binary.MaxVarintLen64]byte
+	buf  bytes.Buffer
+	tmp  [binary.MaxVarintLen64]byte
+	seen map[[sha256.Size]byte]*col
 }
 
 // col is where a column sits in the decompressed blob: byte offset, byte
@@ -32,7 +38,17 @@ func (b *blob) add(v []int64) *col {
 		b.buf.Write(b.tmp[:n])
 		prev = x
 	}
-	return &col{off, b.buf.Len() - off, len(v)}
+	c := &col{off, b.buf.Len() - off, len(v)}
+	sum := sha256.Sum256(b.buf.Bytes()[off:])
+	if old, ok := b.seen[sum]; ok && old[1] == c[1] {
+		b.buf.Truncate(off)
+		return old
+	}
+	if b.seen == nil {
+		b.seen = map[[sha256.Size]byte]*col{}
+	}
+	b.seen[sum] = c
+	return c
 }
 
 // gzipped returns the blob compressed with gzip (the page inflates it with

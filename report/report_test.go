@@ -42,6 +42,9 @@ func TestColumnRoundTrip(t *testing.T) {
 	if got := b.buf.Bytes()[:3]; !bytes.Equal(got, []byte{10, 0, 3}) {
 		t.Errorf("first bytes = %v, want [10 0 3]", got)
 	}
+	if again := b.add(append([]int64(nil), in...)); *again != *c {
+		t.Errorf("the same column added twice is stored at %v and %v, want once", *c, *again)
+	}
 	if b.add(nil) != nil {
 		t.Error("add(nil) = non-nil, want nil for an empty column")
 	}

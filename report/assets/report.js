@@ -41,14 +41,19 @@
     if (s.bin_us) return 8 / s.bin_us[j] * 1000;              // bytes per bin → kbit/s
     return 1;
   }
+  // Only x is decoded to count points; the other columns when the level is
+  // drawn (full).
   function level(s, j) {
     s._lv = s._lv || [];
-    if (!s._lv[j]) {
-      const L = s.levels[j];
-      s._lv[j] = { x: decodeCol(L.x, 1e-6), y: decodeCol(L.y, yScaleOf(s, j)), y2: decodeCol(L.y2, 1),
-                   f: decodeCol(L.f, 1), n: decodeCol(L.n, 1), j: j };
-    }
+    if (!s._lv[j]) s._lv[j] = { x: decodeCol(s.levels[j].x, 1e-6), j: j, s: s };
     return s._lv[j];
+  }
+  function full(lv) {
+    if (!lv.y) {
+      const L = lv.s.levels[lv.j];
+      lv.y = decodeCol(L.y, yScaleOf(lv.s, lv.j)); lv.y2 = decodeCol(L.y2, 1); lv.f = decodeCol(L.f, 1); lv.n = decodeCol(L.n, 1);
+    }
+    return lv;
   }
   function lowerBound(a, v) { let lo = 0, hi = a.length; while (lo < hi) { const m = (lo + hi) >> 1; if (a[m] < v) lo = m + 1; else hi = m; } return lo; }
   function upperBound(a, v) { let lo = 0, hi = a.length; while (lo < hi) { const m = (lo + hi) >> 1; if (a[m] <= v) lo = m + 1; else hi = m; } return lo; }
@@ -69,21 +74,26 @@
     let unit = 1, suf = ' B';
     if (span >= 1e9) { unit = 1e9; suf = ' GB'; } else if (span >= 1e6) { unit = 1e6; suf = ' MB'; } else if (span >= 1e3) { unit = 1e3; suf = ' KB'; }
     const step = vals.length > 1 ? Math.abs(vals[1] - vals[0]) / unit : 1;
-    const dec = step >= 1 ? 0 : Math.min(6, Math.ceil(-Math.log10(step)));
+    const dec = decimals(step);
     return vals.map(v => (v / unit).toFixed(dec) + suf);
   }
 
+  // decimals returns how many decimals print every multiple of step exactly.
+  function decimals(step) {
+    for (let d = 0; d < 9; d++) { const v = step * Math.pow(10, d); if (Math.abs(v - Math.round(v)) < 1e-6 * Math.max(1, v)) return d; }
+    return 9;
+  }
   function rateTicks(u, vals) { // kbit/s in, the unit chosen from the range
     const span = Math.max(...vals.map(Math.abs));
     let unit = 1, suf = ' kbit/s';
     if (span >= 1e6) { unit = 1e6; suf = ' Gbit/s'; } else if (span >= 1e3) { unit = 1e3; suf = ' Mbit/s'; }
     const step = vals.length > 1 ? Math.abs(vals[1] - vals[0]) / unit : 1;
-    const dec = step >= 1 ? 0 : Math.min(6, Math.ceil(-Math.log10(step) - 1e-9));
+    const dec = decimals(step);
     return vals.map(v => (v / unit).toFixed(dec) + suf);
   }
   function plainTicks(u, vals) { // as many decimals as the tick step needs
     const step = vals.length > 1 ? Math.abs(vals[1] - vals[0]) : 1;
-    const dec = step >= 1 ? 0 : Math.min(9, Math.ceil(-Math.log10(step) - 1e-9));
+    const dec = decimals(step);
     return vals.map(v => v.toFixed(dec));
   }
 
@@ -156,6 +166,7 @@
       if (n > budget) break;
       j--; lv = fin;
     }
+    full(lv);
     let i0 = lowerBound(lv.x, A), i1 = upperBound(lv.x, Bv);
     if (s.shape === 'line') { i0 = Math.max(0, i0 - 1); i1 = Math.min(lv.x.length, i1 + 1); }
     return { L: L, lv: lv, i0: i0, i1: i1, off: L.off };
@@ -265,9 +276,9 @@
     try {
       for (const P of st.panels) {
         recompute(P);
-        const keepY = P === src && P.userY;
+        const keepY = P === src && P.userY && P.boxY;
         if (P !== src) P.userY = false;
-        const yr = keepY ? [P.u.scales.y.min, P.u.scales.y.max] : yRange(P);
+        const yr = keepY ? P.boxY : yRange(P);
         P.u.batch(() => {
           P.u.setScale('x', { min: a, max: b });
           P.u.setScale('y', { min: yr[0], max: yr[1] });
@@ -327,7 +338,7 @@
       axes: [{ label: def.id === 'ev' ? xlabel : '', labelSize: def.id === 'ev' ? 20 : 0, size: 34, values: plainTicks, grid: { stroke: '#eee' } }, yaxis],
       legend: { live: false },
       cursor: {
-        drag: { x: true, y: def.id === 'seq', uni: 30, setScale: true },
+        drag: { x: true, y: def.id === 'seq', uni: 30, setScale: false },
         points: { show: false },
         sync: { key: 'tcpviz' },
         bind: { dblclick: () => () => { reset(); return null; } },
@@ -338,6 +349,7 @@
           if (key === 'y') { P.userY = true; return; }
           if (key === 'x') applyX(u.scales.x.min, u.scales.x.max, P);
         }],
+        setSelect: [u => boxZoom(P, u)],
         setCursor: [u => tip(P, u)],
         setSeries: [() => { if (!st.syncing) { const yr = yRange(P); st.syncing = true; P.u.setScale('y', { min: yr[0], max: yr[1] }); st.syncing = false; } }],
         ready: [u => wheel(P, u)],
@@ -349,7 +361,28 @@
     return P;
   }
 
+  // boxZoom applies a drag on panel P: its x extent to every panel, and on
+  // the Stevens graph its y extent too (unless the drag was flat: uPlot's
+  // uni threshold makes it span the whole height then).
+  function boxZoom(P, u) {
+    const s = u.select;
+    if (st.syncing || (s.width < 2 && s.height < 2)) return;
+    if (st.dragFrom !== P) { // the copy of another panel's selection (cursor sync)
+      if (s.width > 0) u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+      return;
+    }
+    const W = u.over.clientWidth, H = u.over.clientHeight;
+    let a = u.posToVal(s.left, 'x'), b = u.posToVal(s.left + s.width, 'x');
+    if (s.width >= W - 2) { a = st.x[0]; b = st.x[1]; }
+    const yz = P.def.id === 'seq' && s.height > 2 && s.height < H - 2;
+    P.boxY = yz ? [u.posToVal(s.top + s.height, 'y'), u.posToVal(s.top, 'y')] : null;
+    P.userY = yz;
+    u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+    applyX(a, b, P);
+  }
+
   function wheel(P, u) {
+    u.over.addEventListener('mousedown', () => { st.dragFrom = P; });
     u.over.addEventListener('wheel', e => {
       e.preventDefault();
       const [a, b] = st.x, span = b - a;
