@@ -20,7 +20,7 @@ import (
 
 // flowsSchema names the version of the flows CSV/JSON schema
 // (docs/schema.md#flows). Bump it when a column changes meaning or goes away.
-const flowsSchema = "tcpviz.flows/1"
+const flowsSchema = "tcpviz.flows/2"
 
 // flowColumns is the flows CSV header, in order (docs/schema.md#flows).
 var flowColumns = []string{
@@ -36,7 +36,11 @@ var flowColumns = []string{
 	"rtt_ts_n_ab", "rtt_ts_min_ab_ms", "rtt_ts_mean_ab_ms", "rtt_ts_max_ab_ms",
 	"rtt_ts_n_ba", "rtt_ts_min_ba_ms", "rtt_ts_mean_ba_ms", "rtt_ts_max_ba_ms",
 	"rto_ab", "rto_ba", "fast_ab", "fast_ba", "spurious_ab", "spurious_ba", "dup_ack_ab", "dup_ack_ba",
-	"zero_window_ab", "zero_window_ba",
+	"zero_window_ab", "zero_window_ba", "zw_probe_ab", "zw_probe_ba", "keepalive_ab", "keepalive_ba",
+	"dsack_ab", "dsack_ba", "syn_retx", "synack_retx", "fin_retx_ab", "fin_retx_ba",
+	"hs_syn_evidence", "hs_synack_evidence", "rtt_dropped_negative",
+	"icmp_frag_needed_ab", "icmp_frag_needed_ba", "icmp_unreachable_ab", "icmp_unreachable_ba",
+	"icmp_time_exceeded_ab", "icmp_time_exceeded_ba",
 }
 
 // flowRow is one connection in the flows schema.
@@ -83,7 +87,12 @@ type flowRow struct {
 	HSSynAckAck *float64         `json:"hs_synack_ack_ms"`
 	RTT         map[string]any   `json:"rtt"`
 	Events      map[string]int64 `json:"events"`
-	extra       []string
+	// HSEvidence says how each handshake split was paired: "single",
+	// "tsecr" or "ambiguous" (no sample); "" when not seen.
+	HSEvidence [2]string `json:"hs_evidence"`
+	// FoldedBy splits folded_dups by the evidence that decided.
+	FoldedBy map[string]int64 `json:"folded_by"`
+	extra    []string
 }
 
 func newFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, withJSON bool) flowRow {
@@ -96,9 +105,9 @@ func newFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 		v := h.WScale
 		return &v
 	}
-	src := a.WScaleFrom
+	src := a.WScaleFrom.String()
 	if b.WScaleFrom != a.WScaleFrom {
-		src = a.WScaleFrom + "/" + b.WScaleFrom
+		src = a.WScaleFrom.String() + "/" + b.WScaleFrom.String()
 	}
 	ab, ba := &r.Dir[flows.AtoB], &r.Dir[flows.BtoA]
 	row := flowRow{
@@ -154,12 +163,36 @@ func newFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 			}
 		}
 	}
-	for _, cl := range []tcpanalysis.Class{tcpanalysis.RTO, tcpanalysis.Fast, tcpanalysis.Spurious, tcpanalysis.DupAck, tcpanalysis.ZeroWindow} {
+	for _, cl := range []tcpanalysis.Class{tcpanalysis.RTO, tcpanalysis.Fast, tcpanalysis.Spurious, tcpanalysis.DupAck, tcpanalysis.ZeroWindow, tcpanalysis.ZWProbe, tcpanalysis.KeepAlive} {
 		for _, d := range []flows.Direction{flows.AtoB, flows.BtoA} {
 			v := r.Counts[d][cl]
 			row.extra = append(row.extra, strconv.FormatInt(v, 10))
 			if withJSON {
 				row.Events[cl.String()+"_"+d.String()] = v
+			}
+		}
+	}
+	i := func(v int64) string { return strconv.FormatInt(v, 10) }
+	row.extra = append(row.extra, i(ab.DSACKs), i(ba.DSACKs), i(ab.SynRetx), i(ba.SynRetx), i(ab.FinRetx), i(ba.FinRetx),
+		r.Handshake.SynEvidence.String(), r.Handshake.SynAckEvidence.String(), i(r.NegativeRTT))
+	for _, cl := range []tcpanalysis.Class{tcpanalysis.ICMPFragNeeded, tcpanalysis.ICMPUnreachable, tcpanalysis.ICMPTimeExceeded} {
+		for _, d := range []flows.Direction{flows.AtoB, flows.BtoA} {
+			row.extra = append(row.extra, i(r.Counts[d][cl]))
+			if withJSON {
+				row.Events[cl.String()+"_"+d.String()] = r.Counts[d][cl]
+			}
+		}
+	}
+	if withJSON {
+		row.Events["dsack_ab"], row.Events["dsack_ba"] = ab.DSACKs, ba.DSACKs
+		row.Events["syn_retx"], row.Events["synack_retx"] = ab.SynRetx, ba.SynRetx
+		row.Events["fin_retx_ab"], row.Events["fin_retx_ba"] = ab.FinRetx, ba.FinRetx
+		row.Events["rtt_dropped_negative"] = r.NegativeRTT
+		row.HSEvidence = [2]string{r.Handshake.SynEvidence.String(), r.Handshake.SynAckEvidence.String()}
+		row.FoldedBy = map[string]int64{}
+		for k, v := range c.FoldedBy {
+			if v > 0 {
+				row.FoldedBy[flows.FoldReason(k).String()] = v
 			}
 		}
 	}
