@@ -201,7 +201,15 @@ func Write(w io.Writer, caps []Capture, o Options) error {
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
-	return page(w, m.Title, js, gz)
+	// The metadata holds a summary row per connection: on a capture of
+	// 80 000 connections that is megabytes of JSON, a tenth of it gzipped.
+	var mb blob
+	mb.buf.Write(js)
+	mgz, err := mb.gzipped()
+	if err != nil {
+		return fmt.Errorf("report: compress metadata: %w", err)
+	}
+	return page(w, m.Title, mgz, gz)
 }
 
 // captureLabels returns each capture's label: its Label, else its file's
@@ -250,9 +258,9 @@ func buildView(b *blob, r *tcpanalysis.ConnResult, d flows.Direction) viewMeta {
 }
 
 // page fills the HTML template. Every embedded text is escaped for its
-// place: JSON by encoding/json (which writes <, > and & as \u escapes), the
-// blob as base64, the title as HTML.
-func page(w io.Writer, title string, metaJSON, gz []byte) error {
+// place: the metadata (gzipped JSON) and the series blob as base64, the
+// title as HTML.
+func page(w io.Writer, title string, metaGz, gz []byte) error {
 	var buf bytes.Buffer
 	r := strings.NewReplacer(
 		"{{TITLE}}", htmlEscape(title),
@@ -261,7 +269,7 @@ func page(w io.Writer, title string, metaJSON, gz []byte) error {
 		"{{UPLOT_LICENSE}}", strings.ReplaceAll(uplotLicense, "--", "- -"),
 		"{{UPLOT_JS}}", uplotJS,
 		"{{REPORT_JS}}", reportJS,
-		"{{META}}", string(metaJSON),
+		"{{META}}", base64.StdEncoding.EncodeToString(metaGz),
 		"{{BLOB}}", base64.StdEncoding.EncodeToString(gz),
 	)
 	if _, err := r.WriteString(&buf, pageHTML); err != nil {

@@ -10,7 +10,7 @@
   window.addEventListener('unhandledrejection', e => T.errors.push(String(e.reason)));
 
   const $ = id => document.getElementById(id);
-  const META = JSON.parse($('meta').textContent);
+  let META = null; // the metadata (gzip + base64 JSON in #meta)
   let B = null; // the inflated blob
 
   // ---------- decoding ----------
@@ -28,12 +28,17 @@
     if (scale !== 1) for (let j = 0; j < n; j++) out[j] *= scale;
     return out;
   }
-  async function inflate() {
-    const s = atob($('blob').textContent.trim());
+  async function gunzip(id) {
+    const s = atob($(id).textContent.trim());
     const u = new Uint8Array(s.length);
     for (let i = 0; i < s.length; i++) u[i] = s.charCodeAt(i);
     const st = new Blob([u]).stream().pipeThrough(new DecompressionStream('gzip'));
-    B = new Uint8Array(await new Response(st).arrayBuffer());
+    return new Uint8Array(await new Response(st).arrayBuffer());
+  }
+  async function inflate() {
+    META = JSON.parse(new TextDecoder().decode(await gunzip('meta')));
+    B = await gunzip('blob');
+    st.view = META.open;
   }
   // level(s, j) decodes level j of series s once: x in s, y in display units.
   function yScaleOf(s, j) {
@@ -119,7 +124,7 @@
   ];
 
   // ---------- state ----------
-  const st = { mode: 'single', view: META.open, runs: [], full: [0, 1], x: [0, 1], panels: [], syncing: false };
+  const st = { mode: 'single', view: 0, runs: [], full: [0, 1], x: [0, 1], panels: [], syncing: false };
 
   // layers(panelId): what a panel draws in the current mode. A layer is one
   // stored series with a colour, a shape and an x offset (compare mode).
@@ -384,6 +389,7 @@
   function wheel(P, u) {
     u.over.addEventListener('mousedown', () => { st.dragFrom = P; });
     u.over.addEventListener('wheel', e => {
+      if (!e.ctrlKey && !e.metaKey && !e.shiftKey) return; // the plain wheel scrolls the page
       e.preventDefault();
       const [a, b] = st.x, span = b - a;
       const rect = u.over.getBoundingClientRect();
