@@ -292,6 +292,17 @@ func TestBrowserCompare(t *testing.T) {
 	if ink < 0.02 {
 		t.Errorf("compare view: %.4f of the pixels are not white", ink)
 	}
+
+	// The picker: a click on a row opens that connection alone; sorting by
+	// bytes a→b puts the largest first.
+	title = eval[string](t, ctx, `document.querySelector('#picker tbody tr[data-c="0"] td:nth-child(3)').click(), document.getElementById('viewtitle').textContent`)
+	if want := "pep-off_window-20KB/client.pcap — conn 0, data 10.77.1.2:34704 → 10.77.2.2:5201"; title != want {
+		t.Errorf("after a click on the first row the view is %q, want %q", title, want)
+	}
+	first := eval[string](t, ctx, `document.querySelector('#picker th[data-s="9"]').click(), document.querySelector('#picker tbody tr td:nth-child(10)').textContent`)
+	if first != "1.66 MB" {
+		t.Errorf("sorted by bytes a→b, the first row has %q, want 1.66 MB (the PEP run)", first)
+	}
 	if msgs := log.all(); len(msgs) > 0 {
 		t.Errorf("console: %v", msgs)
 	}

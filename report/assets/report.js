@@ -515,24 +515,38 @@
 
   // ---------- picker ----------
   const ticked = new Set();
+  // Sort keys of the picker's columns (click a header to sort by it).
+  const SORT = [c => (c.views && c.views.length ? 0 : 1), c => META.captures[c.cap].label, c => c.conn, c => c.a, c => c.b, c => c.start_s, c => c.dur_s,
+    c => c.pkts[0], c => c.pkts[1], c => c.bytes[0], c => c.bytes[1], c => c.retx_bytes[0], c => c.retx_bytes[1], c => c.goodput_kbps[0], c => c.goodput_kbps[1],
+    c => c.handshake ? 1 : 0, c => c.wscale[0], c => c.bytes[0] + c.bytes[1]];
+  let sortCol = -1, sortDesc = false;
   function pickerRows() {
     const q = $('filter').value.trim().toLowerCase();
-    const rows = [];
+    let rows = [];
     META.conns.forEach((c, i) => {
       const cap = META.captures[c.cap];
       const txt = (cap.label + ' ' + c.conn + ' ' + c.a + ' ' + c.b).toLowerCase();
       if (!q || txt.includes(q)) rows.push(i);
     });
+    if (sortCol >= 0) {
+      const k = SORT[sortCol], sg = sortDesc ? -1 : 1;
+      rows.sort((a, b) => { const x = k(META.conns[a]), y = k(META.conns[b]); return (x < y ? -1 : x > y ? 1 : a - b) * sg; });
+    }
     return rows;
   }
   function drawPicker() {
     const tb = $('picker');
     const head = ['', 'capture', 'conn', 'a (SYN sender)', 'b', 'start s', 'dur s', 'pkts a→b', 'pkts b→a', 'bytes a→b', 'bytes b→a', 'retx a→b', 'retx b→a', 'goodput a→b', 'goodput b→a', 'handshake', 'wscale a/b', 'data'];
     const left = new Set([1, 3, 4]);
-    let h = '<thead><tr>' + head.map((x, i) => '<th' + (left.has(i) ? ' class="l"' : '') + '>' + x + '</th>').join('') + '</tr></thead><tbody>';
+    let h = '<thead><tr>' + head.map((x, i) => '<th data-s="' + i + '" title="sort by this column"' + (left.has(i) ? ' class="l"' : '') + '>' + x + (i === sortCol ? (sortDesc ? ' ▼' : ' ▲') : '') + '</th>').join('') + '</tr></thead><tbody>';
     const rows = pickerRows();
     const limit = 2000;
-    for (const i of rows.slice(0, limit)) {
+    const shown = rows.slice(0, limit);
+    if (st.mode === 'single' && META.views.length) { // the connection on view is always listed
+      const cur = META.views[st.view].conn;
+      if (!shown.includes(cur) && rows.includes(cur)) shown.unshift(cur);
+    }
+    for (const i of shown) {
       const c = META.conns[i], cap = META.captures[c.cap];
       const ws = w => w < 0 ? '?' : String(w);
       const has = c.views && c.views.length > 0;
@@ -566,11 +580,13 @@
   function wire() {
     $('picker').addEventListener('click', e => {
       const t = e.target;
+      if (t.dataset.s !== undefined) { const c = +t.dataset.s; sortDesc = c === sortCol ? !sortDesc : c >= 5; sortCol = c; drawPicker(); return; }
       if (t.dataset.t !== undefined) { const v = +t.dataset.t; if (t.checked) ticked.add(v); else ticked.delete(v); return; }
       let v;
       if (t.dataset.v !== undefined) v = +t.dataset.v;
       else { const tr = t.closest('tr'); if (!tr || tr.dataset.c === undefined) return; const c = META.conns[+tr.dataset.c]; if (!c.views || !c.views.length) return; v = c.views[0]; }
       st.mode = 'single'; st.view = v; render();
+      if (!$('picker').querySelector('tr.sel')) drawPicker();
     });
     $('filter').addEventListener('input', drawPicker);
     $('cmpbtn').addEventListener('click', () => {
