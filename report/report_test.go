@@ -2,8 +2,11 @@ package report
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -133,3 +136,32 @@ func TestNiceBin(t *testing.T) {
 }
 
 func time_us(v int64) time.Duration { return time.Duration(v) * time.Microsecond }
+
+func TestWriteErrors(t *testing.T) {
+	rep, err := tcpanalysis.AnalyzeFile("../testdata/synthetic/geo-600ms-loss.pcap", tcpanalysis.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(io.Discard, []Capture{{Report: rep}}, Options{}); !errors.Is(err, ErrNoSeries) {
+		t.Errorf("Write without kept series: %v, want ErrNoSeries", err)
+	}
+	kept, err := tcpanalysis.AnalyzeFile("../testdata/synthetic/geo-600ms-loss.pcap", tcpanalysis.Options{Keep: func(int) bool { return true }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = Write(io.Discard, []Capture{{Report: kept}}, Options{Open: &Pick{Conn: 3}})
+	if err == nil || !strings.Contains(err.Error(), "conn 3") {
+		t.Errorf("Write with Open naming conn 3 of a 1-connection capture: %v, want an error naming conn 3", err)
+	}
+}
+
+func TestCaptureLabels(t *testing.T) {
+	mk := func(f string) Capture { return Capture{Report: &tcpanalysis.Report{File: f}} }
+	got := captureLabels([]Capture{mk("runs/pep-off/client.pcap"), mk("runs/pep-on/client.pcap"), {Label: "x", Report: &tcpanalysis.Report{File: "y"}}})
+	if want := []string{"pep-off/client.pcap", "pep-on/client.pcap", "x"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("captureLabels = %v, want %v", got, want)
+	}
+	if got := captureLabels([]Capture{mk("/a/b.pcap")}); got[0] != "b.pcap" {
+		t.Errorf("captureLabels of one file = %v, want [b.pcap]", got)
+	}
+}
