@@ -250,7 +250,7 @@ func TestBrowserLarge(t *testing.T) {
 	abs, _ := filepath.Abs(path)
 	start := time.Now()
 	ms := openReport(t, ctx, abs)
-	t.Logf("%s: ready %.0f ms after navigation start (%v wall clock incl. browser round trips)", path, ms, time.Since(start))
+	t.Logf("%s: ready %.0f ms after navigation start (%v wall clock incl. browser round trips); script timing %v", path, ms, time.Since(start), eval[map[string]float64](t, ctx, `window.tcpviz.timing`))
 	png, ink := screenshot(t, ctx, "body")
 	saveShot(t, "large-full.png", png)
 	if ink < 0.02 {

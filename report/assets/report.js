@@ -29,9 +29,14 @@
     return out;
   }
   async function gunzip(id) {
-    const s = atob($(id).textContent.trim());
-    const u = new Uint8Array(s.length);
-    for (let i = 0; i < s.length; i++) u[i] = s.charCodeAt(i);
+    const b64 = $(id).textContent.trim();
+    let u;
+    if (Uint8Array.fromBase64) u = Uint8Array.fromBase64(b64); // native, where the browser has it
+    else {
+      const s = atob(b64);
+      u = new Uint8Array(s.length);
+      for (let i = 0; i < s.length; i++) u[i] = s.charCodeAt(i);
+    }
     const st = new Blob([u]).stream().pipeThrough(new DecompressionStream('gzip'));
     return new Uint8Array(await new Response(st).arrayBuffer());
   }
@@ -618,14 +623,18 @@
 
   async function main() {
     try {
+      T.timing = { start: performance.now() };
       await inflate();
+      T.timing.inflated = performance.now();
       wire();
       if (META.compare && META.compare.length >= 2) {
         st.mode = 'compare'; st.runs = META.compare.map(c => ({ view: c.view, label: c.label }));
         for (const c of META.compare) ticked.add(c.view);
       }
       drawPicker();
+      T.timing.picker = performance.now();
       render();
+      T.timing.rendered = performance.now();
       const warn = META.captures.flatMap(c => (c.warnings || []).map(w => c.label + ': ' + w));
       $('status').textContent = warn.length ? 'warnings: ' + warn.join('; ') : '';
       if (warn.length) $('status').className = 'warn';
