@@ -122,6 +122,15 @@ func (e *env) reportCapture(path string, opts tcpanalysis.Options, maxConns int)
 
 // writeReport writes the HTML report atomically and prints its path.
 func (e *env) writeReport(out string, caps []report.Capture, o report.Options) error {
+	n := 0
+	var files []string
+	for _, c := range caps {
+		n += len(c.Report.Conns)
+		files = append(files, c.Report.File)
+	}
+	if n == 0 {
+		return &exitError{code: 2, err: fmt.Errorf("%s: no TCP connection: nothing to report", strings.Join(files, ", "))}
+	}
 	if err := writeFileAtomic(out, func(f *os.File) error { return report.Write(f, caps, o) }); err != nil {
 		return err
 	}

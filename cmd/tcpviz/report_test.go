@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/tcpviz/tcpviz/internal/sharedtest"
 )
 
 // TestReportHTML writes the interactive report with 'report' and with -o
@@ -62,10 +64,19 @@ func TestReportErrors(t *testing.T) {
 		{[]string{"report", geo, "-o", "x.png"}, ".html"},
 		{[]string{"report", geo, "-o", "x.html", "--max-conns", "0"}, "--max-conns"},
 		{[]string{"report", "no-such.pcap", "-o", filepath.Join(t.TempDir(), "x.html")}, "no-such.pcap"},
+		{[]string{"report", "../../testdata/manet/tcp-aodv-r1-config.txt", "-o", filepath.Join(t.TempDir(), "x.html")}, "tcp-aodv-r1-config.txt"},
 	} {
 		_, _, err := runCLI(t, c.args...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("tcpviz %v: error %v, want one mentioning %q", c.args, err, c.want)
 		}
+	}
+}
+
+func TestReportNoTCP(t *testing.T) {
+	empty := filepath.Join(sharedtest.Dir(t, "corpus"), "tcpdump-empty.pcapng")
+	_, _, err := runCLI(t, "report", empty, "-o", filepath.Join(t.TempDir(), "x.html"))
+	if err == nil || !strings.Contains(err.Error(), "no TCP connection") || exitCode(err) != 2 {
+		t.Errorf("report of a capture without TCP: %v (exit %d), want exit 2 and \"no TCP connection\"", err, exitCode(err))
 	}
 }
