@@ -155,6 +155,20 @@ func extract(r *tcpanalysis.ConnResult, d flows.Direction) []series {
 			differ = differ || p.InFlight != p.InFlightSACK
 		}
 	}
+	// Zero-window periods (docs/metrics.md#events), shaded; a period open
+	// at the end of the capture lasts to the connection's last packet.
+	zw := series{ID: "zw", Panel: "win", Name: "zero-window period", Shape: shapeSpan, Keep: true}
+	for _, z := range r.ZeroWindows {
+		if z.Dir != d {
+			continue
+		}
+		end, endFrame := z.End, z.EndFrame
+		if end == 0 {
+			end, endFrame = r.Conn.Last, 0
+		}
+		zw.L0.X, zw.L0.Y, zw.L0.Y2, zw.L0.F = append(zw.L0.X, at(z.Start)), append(zw.L0.Y, at(end)), append(zw.L0.Y2, endFrame), append(zw.L0.F, z.StartFrame)
+	}
+	add(zw)
 	add(rw)
 	add(fl)
 	if differ {

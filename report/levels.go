@@ -39,6 +39,9 @@ const (
 	// shapeLane: marks on a lane of the events panel; a bucket keeps its
 	// first mark.
 	shapeLane
+	// shapeSpan: time intervals shaded over the panel's height, from X to Y
+	// (µs); Y2 holds the closing frame. Never thinned.
+	shapeSpan
 )
 
 // pyramid returns l0 and its coarser levels, each levelFactor times

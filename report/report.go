@@ -119,7 +119,7 @@ type meta struct {
 	Focus    string        `json:"focus,omitempty"`
 }
 
-var shapeNames = [...]string{shapeBars: "bars", shapeLine: "line", shapePoints: "points", shapeLane: "lane"}
+var shapeNames = [...]string{shapeBars: "bars", shapeLine: "line", shapePoints: "points", shapeLane: "lane", shapeSpan: "span"}
 
 // Write writes the report for caps to w: one HTML file with everything
 // embedded. It returns ErrNoSeries when no connection has series, and an

@@ -113,7 +113,7 @@
     ooo: { c: '#1f77b4', w: 2, mark: 'd' }, probe: { c: '#8c564b', w: 2 }, ack: { c: '#2ca02c', w: 1.5, step: true },
     edge: { c: '#a0a000', w: 1.5, step: true }, sack: { c: '#9467bd', w: 3 },
     rtt_ack: { c: '#1f77b4', sz: 3 }, rtt_ts: { c: '#ff7f0e', sz: 3 }, rtt_ts_rev: { c: '#2ca02c', sz: 3 }, rtt_hs: { c: '#d62728', sz: 7 },
-    tput: { c: '#1f77b4', w: 1.5, step: true }, goodput: { c: '#2ca02c', w: 1.5, step: true },
+    tput: { c: '#1f77b4', w: 1.5, step: true }, goodput: { c: '#2ca02c', w: 1.5, step: true }, zw: { c: 'rgba(140,86,75,0.25)', w: 0 },
     rwnd: { c: '#a0a000', w: 1.5, step: true }, flight: { c: '#1f77b4', w: 1.5, step: true }, flight_sack: { c: '#ff7f0e', w: 1.5, step: true },
   };
   const EVC = { rto: '#d62728', fast: '#ff7f0e', spurious: '#e377c2', out_of_order: '#1f77b4', lost_segment: '#7f7f7f',
@@ -178,6 +178,7 @@
     }
     full(lv);
     let i0 = lowerBound(lv.x, A), i1 = upperBound(lv.x, Bv);
+    if (s.shape === 'span') i0 = 0; // a period that began before a may still be open
     if (s.shape === 'line') { i0 = Math.max(0, i0 - 1); i1 = Math.min(lv.x.length, i1 + 1); }
     return { L: L, lv: lv, i0: i0, i1: i1, off: L.off };
   }
@@ -226,6 +227,12 @@
           const w = sl.L.s.bin_us[lv.j] * 1e-6;
           stroke.lineTo(X(x[sl.i1 - 1] + w), py);
         }
+      } else if (sh === 'span') { // shaded intervals, y is their end time
+        fill = new Path2D();
+        for (let i = sl.i0; i < sl.i1; i++) {
+          const x0 = Math.max(bb.left, X(x[i])), x1 = Math.min(bb.left + bb.width, X(y[i] * 1e-6));
+          if (x1 > x0) fill.rect(x0, bb.top, Math.max(x1 - x0, dpr), bb.height);
+        }
       } else { // points and lanes: filled squares
         fill = new Path2D();
         const r = (sh === 'lane' ? 3 : (sty.sz || 3) / 2) * dpr;
@@ -262,6 +269,7 @@
     P.cur.forEach((sl, k) => {
       if (P.u && !P.u.series[k + 1].show) return;
       if (!full && (sl.L.s.id === 'edge' || sl.L.s.id === 'sack')) return; // zoomed in: fit the data and ACKs, not the window edge
+      if (sl.L.s.shape === 'span') return;
       const lv = sl.lv;
       for (let i = sl.i0; i < sl.i1; i++) {
         const v = lv.y[i]; if (v < lo) lo = v; if (v > hi) hi = v;
@@ -337,7 +345,7 @@
     host.appendChild(div);
     const series = [{}];
     layers.forEach((L, k) => {
-      series.push({ label: L.name, stroke: L.color, width: L.sty.w || 1, dash: L.sty.dash, fill: (L.s.shape === 'points' || L.s.shape === 'lane' || L.sty.mark === 'd') ? L.color : undefined,
+      series.push({ label: L.name, stroke: L.color, width: L.sty.w || 1, dash: L.sty.dash, fill: (L.s.shape === 'points' || L.s.shape === 'lane' || L.s.shape === 'span' || L.sty.mark === 'd') ? L.color : undefined,
                     paths: pathsFor(P, k), points: { show: false }, spanGaps: true });
     });
     const yaxis = def.lanes ? laneAxis(P) : { label: def.y, size: YAXIS, values: def.bytes ? byteTicks : def.rate ? rateTicks : plainTicks, grid: { stroke: '#eee' } };
@@ -433,10 +441,19 @@
           d = Math.hypot(px - left, dy);
         } else if (sh === 'lane') {
           d = Math.hypot(px - left, Y(P.layerLane[k]) - top);
+        } else if (sh === 'span') {
+          continue;
         } else d = Math.hypot(px - left, Y(lv.y[i]) - top);
         if (d < bd) { bd = d; best = { sl: sl, i: i }; }
       }
     });
+    if (!best) { // inside a shaded period?
+      const tv = xs.min + left / W * (xs.max - xs.min);
+      P.cur.forEach((sl, k) => {
+        if (best || sl.L.s.shape !== 'span' || !u.series[k + 1].show) return;
+        for (let i = sl.i0; i < sl.i1; i++) if (sl.lv.x[i] - sl.off <= tv && tv <= sl.lv.y[i] * 1e-6 - sl.off) { best = { sl: sl, i: i }; break; }
+      });
+    }
     if (!best) { tipEl.style.display = 'none'; return; }
     tipEl.textContent = describe(best.sl, best.i);
     const r = u.over.getBoundingClientRect();
@@ -462,6 +479,12 @@
       const w = s.bin_us[lv.j] * 1e-6;
       lines.push('interval ' + t.toFixed(6) + ' – ' + (t + w).toFixed(6) + ' s');
       lines.push(fmtRate(lv.y[i]));
+      return lines.join('\n');
+    }
+    if (s.shape === 'span') {
+      const t1 = lv.y[i] * 1e-6;
+      lines.push(t.toFixed(6) + ' – ' + t1.toFixed(6) + ' s (' + ((t1 - t) * 1000).toFixed(3) + ' ms)');
+      lines.push('frames ' + fmtInt(lv.f[i]) + ' – ' + (lv.y2[i] ? fmtInt(lv.y2[i]) : 'still closed when the capture ends'));
       return lines.join('\n');
     }
     lines.push('frame ' + fmtInt(lv.f[i]) + ', t = ' + fmtT(t) + (L.off ? ' (' + (t - L.off).toFixed(6) + ' s after the bulk start)' : ''));
