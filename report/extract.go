@@ -239,8 +239,16 @@ func summarize(capIdx int, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult) s
 	return s
 }
 
-// bulkStart is the time of direction d's first bulk segment, µs since the
-// connection's first packet: where compare mode aligns runs.
-func bulkStart(r *tcpanalysis.ConnResult, d flows.Direction) int64 {
+// alignAt returns where compare mode aligns direction d of r, µs since the
+// connection's first packet: "bulk" (the first segment with ≥ 512 B
+// payload, the default), "data" (the first data segment) or "syn" (0); as
+// 'tcpviz compare --align'.
+func alignAt(r *tcpanalysis.ConnResult, d flows.Direction, align string) int64 {
+	switch align {
+	case "syn":
+		return 0
+	case "data":
+		return us(tcpanalysis.FirstData(r, d).Sub(r.Conn.First))
+	}
 	return us(tcpanalysis.BulkStart(r, d).Sub(r.Conn.First))
 }

@@ -56,8 +56,12 @@ type Options struct {
 	// most payload bytes, in its direction with more data.
 	Open *Pick
 	// Compare, with two or more picks, opens the page in compare mode
-	// overlaying these runs, each aligned at its first bulk segment.
+	// overlaying these runs, each aligned at Align.
 	Compare []Pick
+	// Align is where compare mode aligns runs: "bulk" (the first segment
+	// with ≥ 512 B payload; also when empty), "data" (the first data
+	// segment) or "syn" (the connection's first packet).
+	Align string
 	// Focus names the panel the page scrolls to when it opens: seq, rtt,
 	// tput, win or ev; empty for the top.
 	Focus string
@@ -86,12 +90,14 @@ type levelMeta struct {
 }
 
 type viewMeta struct {
-	Conn   int          `json:"conn"` // index into meta.Conns
-	Dir    string       `json:"dir"`  // ab or ba
-	Src    string       `json:"src"`
-	Dst    string       `json:"dst"`
-	DurUS  int64        `json:"dur_us"`
-	BulkUS int64        `json:"bulk_us"`
+	Conn  int    `json:"conn"` // index into meta.Conns
+	Dir   string `json:"dir"`  // ab or ba
+	Src   string `json:"src"`
+	Dst   string `json:"dst"`
+	DurUS int64  `json:"dur_us"`
+	// RefUS is where compare mode aligns this view (Options.Align), µs
+	// since the connection's first packet.
+	RefUS  int64        `json:"ref_us"`
 	WScale bool         `json:"wscale_known"`
 	Series []seriesMeta `json:"series"`
 }
@@ -117,6 +123,7 @@ type meta struct {
 	Open     int           `json:"open"`
 	Compare  []compareMeta `json:"compare,omitempty"`
 	Focus    string        `json:"focus,omitempty"`
+	Align    string        `json:"align,omitempty"`
 }
 
 var shapeNames = [...]string{shapeBars: "bars", shapeLine: "line", shapePoints: "points", shapeLane: "lane", shapeSpan: "span"}
@@ -125,7 +132,12 @@ var shapeNames = [...]string{shapeBars: "bars", shapeLine: "line", shapePoints: 
 // embedded. It returns ErrNoSeries when no connection has series, and an
 // error for a Pick that names no kept connection.
 func Write(w io.Writer, caps []Capture, o Options) error {
-	m := meta{Title: o.Title, Open: -1, Focus: o.Focus}
+	switch o.Align {
+	case "", "bulk", "data", "syn":
+	default:
+		return fmt.Errorf("report: align %q: want bulk, data or syn", o.Align)
+	}
+	m := meta{Title: o.Title, Open: -1, Focus: o.Focus, Align: o.Align}
 	var b blob
 	viewOf := map[[3]int]int{} // capture, conn, dir → view
 	var best int64 = -1
@@ -145,7 +157,7 @@ func Write(w io.Writer, caps []Capture, o Options) error {
 					if d != main && r.Dir[d].DataPkts == 0 {
 						continue
 					}
-					v := buildView(&b, r, d)
+					v := buildView(&b, r, d, o.Align)
 					v.Conn = len(m.Conns)
 					viewOf[[3]int{ci, r.Conn.Index, int(d)}] = len(m.Views)
 					s.Views = append(s.Views, len(m.Views))
@@ -238,9 +250,9 @@ func captureLabels(caps []Capture) []string {
 	return out
 }
 
-func buildView(b *blob, r *tcpanalysis.ConnResult, d flows.Direction) viewMeta {
+func buildView(b *blob, r *tcpanalysis.ConnResult, d flows.Direction, align string) viewMeta {
 	v := viewMeta{Dir: d.String(), Src: r.Conn.Half[d].Addr.String(), Dst: r.Conn.Half[d.Reverse()].Addr.String(),
-		DurUS: us(r.Conn.Duration()), BulkUS: bulkStart(r, d), WScale: r.Conn.Half[d.Reverse()].WScale >= 0}
+		DurUS: us(r.Conn.Duration()), RefUS: alignAt(r, d, align), WScale: r.Conn.Half[d.Reverse()].WScale >= 0}
 	for _, s := range extract(r, d) {
 		sm := seriesMeta{ID: s.ID, Panel: s.Panel, Name: s.Name, Shape: shapeNames[s.Shape], Keep: s.Keep}
 		var lv []level

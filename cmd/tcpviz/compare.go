@@ -127,7 +127,7 @@ label (docs/metrics.md#compare).`,
 					return nil
 				}
 				if isHTML(out) {
-					return e.htmlCompare(out, reps, runs)
+					return e.htmlCompare(out, reps, runs, align)
 				}
 				series := compareSeries(runs, metric, interval, secs(from), secs(to))
 				ext := strings.ToLower(filepath.Ext(out))

@@ -151,15 +151,15 @@ func (e *env) htmlOne(out string, rep *tcpanalysis.Report, r *tcpanalysis.ConnRe
 }
 
 // htmlCompare writes the report of compare's runs (reps[i] holds runs[i])
-// opened in compare mode, each run under its label.
-func (e *env) htmlCompare(out string, reps []*tcpanalysis.Report, runs []compare.Run) error {
+// opened in compare mode, each run under its label, aligned as --align.
+func (e *env) htmlCompare(out string, reps []*tcpanalysis.Report, runs []compare.Run, align string) error {
 	var caps []report.Capture
 	var picks []report.Pick
 	for i, r := range runs {
 		caps = append(caps, report.Capture{Label: r.Label, Report: reps[i]})
 		picks = append(picks, report.Pick{Capture: i, Conn: r.Result.Conn.Index, Dir: r.Dir, Label: r.Label})
 	}
-	return e.writeReport(out, caps, report.Options{Compare: picks, Title: "tcpviz compare: " + joinLabels(runs)})
+	return e.writeReport(out, caps, report.Options{Compare: picks, Align: align, Title: "tcpviz compare: " + joinLabels(runs)})
 }
 
 // demoCapture is one shipped capture written out by demo: its name in

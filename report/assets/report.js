@@ -157,7 +157,7 @@
         if (s.id === 'ack') sty.dash = [4, 3];
         if (s.id === 'rtt_ts') sty.sz = 2;
         let nm = r.label + ': ' + s.name;
-        out.push({ s: s, name: nm, color: c, sty: sty, off: v.bulk_us * 1e-6, run: r.label });
+        out.push({ s: s, name: nm, color: c, sty: sty, off: v.ref_us * 1e-6, run: r.label });
       }
     });
     return out;
@@ -487,7 +487,7 @@
       lines.push('frames ' + fmtInt(lv.f[i]) + ' – ' + (lv.y2[i] ? fmtInt(lv.y2[i]) : 'still closed when the capture ends'));
       return lines.join('\n');
     }
-    lines.push('frame ' + fmtInt(lv.f[i]) + ', t = ' + fmtT(t) + (L.off ? ' (' + (t - L.off).toFixed(6) + ' s after the bulk start)' : ''));
+    lines.push('frame ' + fmtInt(lv.f[i]) + ', t = ' + fmtT(t) + (L.off ? ' (' + (t - L.off).toFixed(6) + ' s after the alignment point)' : ''));
     if (s.shape === 'bars') {
       const len = lv.y[i] - lv.y2[i];
       const cls = { seg: 'new', synfin: 'SYN/FIN', retx: 'retransmitted', ooo: 'out of order', probe: 'probe', sack: 'SACK block' }[s.id] || s.id;
@@ -521,10 +521,11 @@
       xlabel = 'time since the connection\'s first packet (s)';
     } else {
       let lo = Infinity, hi = -Infinity;
-      for (const r of st.runs) { const v = META.views[r.view]; lo = Math.min(lo, -v.bulk_us * 1e-6); hi = Math.max(hi, (v.dur_us - v.bulk_us) * 1e-6); }
+      for (const r of st.runs) { const v = META.views[r.view]; lo = Math.min(lo, -v.ref_us * 1e-6); hi = Math.max(hi, (v.dur_us - v.ref_us) * 1e-6); }
       st.full = [lo, Math.max(hi, lo + 1e-6)];
-      $('viewtitle').textContent = 'compare: ' + st.runs.map(r => r.label).join(' vs ') + ' (aligned at each run\'s first bulk segment)';
-      xlabel = 'time since the first bulk segment (≥ 512 B payload) (s)';
+      const at = { syn: 'the connection\'s first packet', data: 'the first data segment' }[META.align] || 'the first bulk segment (≥ 512 B payload)';
+      $('viewtitle').textContent = 'compare: ' + st.runs.map(r => r.label).join(' vs ') + ' (each aligned at ' + at + ')';
+      xlabel = 'time since ' + at + ' (s)';
     }
     st.x = st.full.slice();
     for (const def of PANELS) {
