@@ -83,15 +83,20 @@ func (l *consoleLog) all() []string {
 // ready).
 func openReport(t *testing.T, ctx context.Context, path string) float64 {
 	t.Helper()
-	err := chromedp.Do(ctx,
-		chromedp.Navigate("file://"+path),
-		chromedp.Action[chromedp.Void](func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
-			_, err := chromedp.Poll[bool](`window.tcpviz && (window.tcpviz.ready || window.tcpviz.errors.length > 0)`, chromedp.WithPollingInterval(20*time.Millisecond))(ctx, tg)
-			return chromedp.Void{}, err
-		}),
-	)
-	if err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+path)); err != nil {
 		t.Fatalf("open %s: %v", path, err)
+	}
+	return waitReady(t, ctx)
+}
+
+// waitReady waits until the page's script says it is ready and returns
+// its load time in ms; it fails t on a page error. A page being replaced
+// is marked window.tcpviz.stale, so that its readiness does not count.
+func waitReady(t *testing.T, ctx context.Context) float64 {
+	t.Helper()
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.tcpviz && !window.tcpviz.stale && (window.tcpviz.ready || window.tcpviz.errors.length > 0)`, chromedp.WithPollingInterval(20*time.Millisecond)))
+	if err != nil {
+		t.Fatalf("wait for the report: %v", err)
 	}
 	loadMs := eval[float64](t, ctx, `window.tcpviz.loadMs`)
 	errs := eval[[]string](t, ctx, `window.tcpviz.errors`)
@@ -182,6 +187,17 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("after setRange(3, 4), panel %s shows x %v, want [3 4]", p, r)
 		}
 	}
+	// The address keeps the range: reloaded, the page shows it again.
+	time.Sleep(300 * time.Millisecond)
+	if h := eval[string](t, ctx, `location.hash`); h != "#v=0&x=3.000000000,4.000000000" {
+		t.Errorf("location.hash = %q after zooming to 3–4 s, want #v=0&x=3.000000000,4.000000000", h)
+	}
+	eval[bool](t, ctx, `window.tcpviz.stale = true, location.hash = 'v=0&x=5,6', location.reload(), true`)
+	waitReady(t, ctx)
+	if r := eval[[2]float64](t, ctx, `window.tcpviz.ranges().seq`); r != [2]float64{5, 6} {
+		t.Errorf("reloaded with #v=0&x=5,6, the Stevens graph shows %v, want [5 6]", r)
+	}
+	eval[bool](t, ctx, `window.tcpviz.setRange(3, 4), true`)
 	png, ink = screenshot(t, ctx, "#panels")
 	saveShot(t, "report-zoom.png", png)
 	if ink < 0.01 {

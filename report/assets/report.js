@@ -284,6 +284,7 @@
   }
 
   function applyX(a, b, src) {
+    if (st.ready) saveHash();
     const span = st.full[1] - st.full[0];
     if (!(b > a)) return;
     const minSpan = 1e-6;
@@ -538,6 +539,31 @@
     const fp = META.focus && T.panels[META.focus];
     if (fp && !st.focused) { st.focused = true; fp.u.root.parentNode.scrollIntoView(); }
   }
+  // The address keeps the view and the time range (#v=3&x=1.25,1.45 or
+  // #cmp=3,5&x=…), so that a zoomed view can be bookmarked or sent.
+  let hashTimer = 0;
+  function saveHash() {
+    clearTimeout(hashTimer);
+    hashTimer = setTimeout(() => {
+      const v = st.mode === 'single' ? 'v=' + st.view : 'cmp=' + st.runs.map(r => r.view).join(',');
+      const full = st.x[0] <= st.full[0] && st.x[1] >= st.full[1];
+      history.replaceState(null, '', '#' + v + (full ? '' : '&x=' + st.x[0].toPrecision(10) + ',' + st.x[1].toPrecision(10)));
+    }, 200);
+  }
+  function loadHash() {
+    const h = new URLSearchParams(location.hash.slice(1));
+    const ok = v => Number.isInteger(v) && v >= 0 && v < META.views.length;
+    if (h.has('v') && ok(+h.get('v'))) { st.mode = 'single'; st.view = +h.get('v'); }
+    if (h.has('cmp')) {
+      const vs = h.get('cmp').split(',').map(Number).filter(ok);
+      if (vs.length >= 2) {
+        const lab = {}; (META.compare || []).forEach(c => { lab[c.view] = c.label; });
+        st.mode = 'compare'; st.runs = vs.map(v => ({ view: v, label: lab[v] || runLabel(v) }));
+      }
+    }
+    const x = (h.get('x') || '').split(',').map(Number);
+    return x.length === 2 && x[1] > x[0] ? x : null;
+  }
   function reset() { for (const P of st.panels) P.userY = false; applyX(st.full[0], st.full[1], null); }
   function zoom(f) { const [a, b] = st.x, c = (a + b) / 2, h = (b - a) / 2 * f; applyX(c - h, c + h, null); }
   function pan(f) { const [a, b] = st.x, d = (b - a) * f; applyX(a + d, b + d, null); }
@@ -655,9 +681,12 @@
         st.mode = 'compare'; st.runs = META.compare.map(c => ({ view: c.view, label: c.label }));
         for (const c of META.compare) ticked.add(c.view);
       }
+      const x = loadHash();
       drawPicker();
       T.timing.picker = performance.now();
       render();
+      if (x) applyX(x[0], x[1], null);
+      st.ready = true;
       T.timing.rendered = performance.now();
       const warn = META.captures.flatMap(c => (c.warnings || []).map(w => c.label + ': ' + w));
       $('status').textContent = warn.length ? 'warnings: ' + warn.join('; ') : '';
