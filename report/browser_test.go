@@ -94,9 +94,16 @@ func openReport(t *testing.T, ctx context.Context, path string) float64 {
 // is marked window.tcpviz.stale, so that its readiness does not count.
 func waitReady(t *testing.T, ctx context.Context) float64 {
 	t.Helper()
-	_, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.tcpviz && !window.tcpviz.stale && (window.tcpviz.ready || window.tcpviz.errors.length > 0)`, chromedp.WithPollingInterval(20*time.Millisecond)))
-	if err != nil {
-		t.Fatalf("wait for the report: %v", err)
+	// Evaluated again and again rather than with chromedp.Poll, whose
+	// context dies with a page being reloaded.
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!!(window.tcpviz && !window.tcpviz.stale && (window.tcpviz.ready || window.tcpviz.errors.length > 0))`))
+		if err == nil && ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the report did not get ready: %v", err)
+		}
 	}
 	loadMs := eval[float64](t, ctx, `window.tcpviz.loadMs`)
 	errs := eval[[]string](t, ctx, `window.tcpviz.errors`)
