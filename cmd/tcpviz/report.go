@@ -29,11 +29,12 @@ connection picker listing every connection with its summary row, and for the
 chosen connection and data direction the Stevens graph (data segments, ACK
 line, receive-window line, SACK blocks, retransmission and out-of-order
 marks), RTT by method, throughput and goodput, receive window and bytes in
-flight, and an events lane. The panels share the time axis: a drag zooms
-(a box on the Stevens graph), the wheel zooms, a double-click resets; hover a
-mark for its frame number, time, sequence numbers and class. Tick several
-connections and press "Compare ticked" to overlay them, aligned at their
-first bulk segment.
+flight (zero-window periods shaded), and an events lane. The panels share
+the time axis: a drag zooms (a box on the Stevens graph), ctrl+wheel zooms,
+shift+wheel pans, a double-click resets; hover a mark for its frame number,
+time, sequence numbers and class. The address (#v=N&x=FROM,TO) keeps the
+view, to bookmark or send. Tick several connections and press "Compare
+ticked" to overlay them, aligned at their first bulk segment.
 
 Series are stored at several resolutions (min/max per bucket; every
 retransmission and out-of-order mark kept), so a connection of a million
