@@ -20,6 +20,7 @@ func init() {
 		var af analysisFlags
 		var out, title string
 		var maxConns int
+		var maxPackets int64
 		c := &cobra.Command{
 			Use:   "report CAPTURE...",
 			Short: "write an interactive HTML report: linked, zoomable panels for every connection",
@@ -54,13 +55,16 @@ listed with their summary row only.`,
 				if maxConns < 1 {
 					return fmt.Errorf("--max-conns %d: want at least 1", maxConns)
 				}
+				if maxPackets < 1 {
+					return fmt.Errorf("--max-packets %d: want at least 1", maxPackets)
+				}
 				opts, err := af.options()
 				if err != nil {
 					return err
 				}
 				var caps []report.Capture
 				for _, path := range args {
-					rep, err := e.reportCapture(path, opts, maxConns)
+					rep, err := e.reportCapture(path, opts, maxConns, maxPackets)
 					if err != nil {
 						return err
 					}
@@ -73,14 +77,17 @@ listed with their summary row only.`,
 		c.Flags().StringVarP(&out, "output", "o", "", "the HTML file to write (required)")
 		c.Flags().StringVar(&title, "title", "", "page title (default: the capture names)")
 		c.Flags().IntVar(&maxConns, "max-conns", 200, "keep series for at most this many connections per capture, those that carried most payload")
+		c.Flags().Int64Var(&maxPackets, "max-packets", 2_000_000, "and only while their packets add up to at most this many (about 10 bytes of report each); the largest connection is always kept")
 		return c
 	})
 }
 
-// reportCapture analyses path keeping the series of its maxConns largest
-// connections: one pass when the capture has no more connections than
-// that and is small, else a summary pass first.
-func (e *env) reportCapture(path string, opts tcpanalysis.Options, maxConns int) (*tcpanalysis.Report, error) {
+// reportCapture analyses path keeping the series of its largest
+// connections (by payload bytes), at most maxConns of them and, past the
+// first, only while their packets add up to at most maxPackets: one pass
+// when the capture is small and within both limits, else a summary pass
+// first. It says on stderr when it left connections out.
+func (e *env) reportCapture(path string, opts tcpanalysis.Options, maxConns int, maxPackets int64) (*tcpanalysis.Report, error) {
 	p, cleanup, err := spoolStdin(path, e.stdin)
 	if err != nil {
 		return nil, err
@@ -94,7 +101,11 @@ func (e *env) reportCapture(path string, opts tcpanalysis.Options, maxConns int)
 			return nil, err
 		}
 		rep.File = path
-		if len(rep.Conns) <= maxConns {
+		var pkts int64
+		for _, r := range rep.Conns {
+			pkts += r.Dir[0].Pkts + r.Dir[1].Pkts
+		}
+		if len(rep.Conns) <= maxConns && pkts <= maxPackets {
 			return rep, nil
 		}
 	}
@@ -109,8 +120,18 @@ func (e *env) reportCapture(path string, opts tcpanalysis.Options, maxConns int)
 	bytes := func(i int) int64 { return sum.Conns[i].Dir[0].Bytes + sum.Conns[i].Dir[1].Bytes }
 	sort.SliceStable(idx, func(a, b int) bool { return bytes(idx[a]) > bytes(idx[b]) })
 	keep := map[int]bool{}
+	var pkts int64
 	for _, i := range idx[:min(maxConns, len(idx))] {
+		n := sum.Conns[i].Dir[0].Pkts + sum.Conns[i].Dir[1].Pkts
+		if len(keep) > 0 && pkts+n > maxPackets {
+			continue
+		}
 		keep[i] = true
+		pkts += n
+	}
+	if len(keep) < len(sum.Conns) {
+		fmt.Fprintf(e.stderr, "%s: series kept for the %d largest of %d connections (%d packets; --max-conns %d, --max-packets %d); the others are listed with their summary only\n",
+			path, len(keep), len(sum.Conns), pkts, maxConns, maxPackets)
 	}
 	opts.Keep = func(i int) bool { return keep[i] }
 	rep, err := tcpanalysis.AnalyzeFile(p, opts)

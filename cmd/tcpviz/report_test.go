@@ -80,3 +80,16 @@ func TestReportNoTCP(t *testing.T) {
 		t.Errorf("report of a capture without TCP: %v (exit %d), want exit 2 and \"no TCP connection\"", err, exitCode(err))
 	}
 }
+
+// TestReportMaxPackets: with --max-packets 1 only the largest connection of
+// the PEP capture keeps its series, and report says so.
+func TestReportMaxPackets(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "x.html")
+	_, stderr, err := runCLI(t, "report", "../../testdata/sat/pep-on_window-20KB/client.pcap", "-o", out, "--max-packets", "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "series kept for the 1 largest of 2 connections (1441 packets"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr = %q, want %q", stderr, want)
+	}
+}
