@@ -14,8 +14,14 @@
   let B = null; // the inflated blob
 
   // ---------- decoding ----------
+  const decoded = new Map(); // columns stored once (encode.go) are decoded once
   function decodeCol(c, scale) {
     if (!c) return null;
+    const key = c[0] + '/' + scale;
+    if (!decoded.has(key)) decoded.set(key, decodeRaw(c, scale));
+    return decoded.get(key);
+  }
+  function decodeRaw(c, scale) {
     const off = c[0], end = c[0] + c[1], n = c[2];
     const out = new Float64Array(n);
     let p = off, prev = 0, i = 0;
@@ -58,10 +64,14 @@
     if (!s._lv[j]) s._lv[j] = { x: decodeCol(s.levels[j].x, 1e-6), j: j, s: s };
     return s._lv[j];
   }
+  function frames(lv) { // frame numbers, for tooltips only
+    if (!lv.f) lv.f = decodeCol(lv.s.levels[lv.j].f, 1);
+    return lv.f;
+  }
   function full(lv) {
     if (!lv.y) {
       const L = lv.s.levels[lv.j];
-      lv.y = decodeCol(L.y, yScaleOf(lv.s, lv.j)); lv.y2 = decodeCol(L.y2, 1); lv.f = decodeCol(L.f, 1); lv.n = decodeCol(L.n, 1);
+      lv.y = decodeCol(L.y, yScaleOf(lv.s, lv.j)); lv.y2 = decodeCol(L.y2, 1); lv.n = decodeCol(L.n, 1);
     }
     return lv;
   }
@@ -466,13 +476,14 @@
 
   function describe(sl, i) {
     const L = sl.L, s = L.s, lv = sl.lv;
+    frames(lv);
     const t = lv.x[i];
     const lines = [(L.run ? L.run + ': ' : '') + s.name];
     const n = lv.n ? lv.n[i] : 1;
     if (n > 1) {
       lines.push(fmtInt(n) + ' points from frame ' + fmtInt(lv.f[i]) + ', t ≥ ' + fmtT(t));
       if (s.shape === 'bars') lines.push('seq ' + fmtInt(lv.y2[i]) + ' – ' + fmtInt(lv.y[i]));
-      else if (s.shape !== 'lane') lines.push('value ' + value(s, lv.y[i]) + ' (the bucket\'s ' + (i > 0 && lv.f[i - 1] === lv.f[i] ? 'max' : 'min or max') + ')');
+      else if (s.shape !== 'lane') lines.push('value ' + value(s, lv.y[i]) + ' (the lowest or highest of its bucket)');
       lines.push('zoom in to see each one');
       return lines.join('\n');
     }
