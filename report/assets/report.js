@@ -299,7 +299,9 @@
     if (!(b > a)) return;
     const minSpan = 1e-6;
     if (b - a < minSpan) { const m = (a + b) / 2; a = m - minSpan / 2; b = m + minSpan / 2; }
-    a = Math.max(a, st.full[0] - span * 0.05); b = Math.min(b, st.full[1] + span * 0.05);
+    const lo = st.full[0] - span * 0.05, hi = st.full[1] + span * 0.05, w = b - a;
+    if (a < lo) { a = lo; b = Math.min(lo + w, hi); } // a pan stops at the ends and keeps the width
+    if (b > hi) { b = hi; a = Math.max(hi - w, lo); }
     st.x = [a, b];
     st.syncing = true;
     try {
