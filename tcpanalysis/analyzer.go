@@ -106,7 +106,8 @@ type DirStats struct {
 	DataPkts  int64 // segments with payload
 	Bytes     int64 // payload bytes, retransmissions included
 	Unique    int64 // distinct payload bytes in sequence space
-	// RetxBytes are payload bytes sent again: Bytes − Unique.
+	// RetxBytes are payload bytes sent again (segments with bytes seen
+	// before); keep-alive and zero-window-probe bytes are in Bytes only.
 	RetxBytes int64
 	RetxSegs  int64 // data segments with at least one byte seen before
 	OOOSegs   int64 // data segments classed KindOutOfOrder
@@ -284,6 +285,7 @@ type connState struct {
 	zwClosed []ZeroWindowPeriod
 	released bool
 	hsDone   bool
+	synSeen  [2]bool // a bare SYN was counted before the direction's state existed
 	dir      [2]*dirState
 	hs       *hsState
 	rxMAC    *[2]spanSet // payload bytes in 802.11 frames addressed to the receiver's MAC

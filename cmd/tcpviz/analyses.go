@@ -547,11 +547,13 @@ connections shorter than 20 s.`,
 					}
 				}
 				table = append(table, []string{"goodput", fmt.Sprintf("%.1f kbit/s over %.3f s", r.GoodputKbps(d), r.Duration().Seconds())})
+				table = pepTputTable(table, r, d)
+				pepNote(e.stderr, r, d)
 				return e.emit(&f, "tcpviz.tput/1", header, rows, table, func() (interface {
 					Save(io.Writer, string) error
 				}, error) {
 					tp := plot.Named{Name: "throughput (sent, incl. retransmissions)", Step: true}
-					gp := plot.Named{Name: "goodput (newly acknowledged)", Step: true}
+					gp := plot.Named{Name: tputAckLegend(r, d), Step: true}
 					for _, b := range bins {
 						tp.X, tp.Y = append(tp.X, b.Start.Seconds()), append(tp.Y, kb(b.Bytes))
 						gp.X, gp.Y = append(gp.X, b.Start.Seconds()), append(gp.Y, kb(b.Acked))

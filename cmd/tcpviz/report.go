@@ -172,13 +172,15 @@ func (e *env) htmlOne(out string, rep *tcpanalysis.Report, r *tcpanalysis.ConnRe
 	return e.writeReport(out, []report.Capture{{Report: rep}}, report.Options{Open: &pick, Focus: panel})
 }
 
-// htmlCompare writes the report of compare's runs (reps[i] holds runs[i])
-// opened in compare mode, each run under its label, aligned as --align.
-func (e *env) htmlCompare(out string, reps []*tcpanalysis.Report, runs []compare.Run, align string) error {
+// htmlCompare writes the report of compare's runs opened in compare mode,
+// each run under its label, aligned as --align. The picker lists the
+// compared connections (a pair run shows its client-side half).
+func (e *env) htmlCompare(out string, runs []compare.Run, align string) error {
 	var caps []report.Capture
 	var picks []report.Pick
 	for i, r := range runs {
-		caps = append(caps, report.Capture{Label: r.Label, Report: reps[i]})
+		rep := &tcpanalysis.Report{File: r.File, Start: r.Result.Conn.First, Conns: []*tcpanalysis.ConnResult{r.Result}}
+		caps = append(caps, report.Capture{Label: r.Label, Report: rep})
 		picks = append(picks, report.Pick{Capture: i, Conn: r.Result.Conn.Index, Dir: r.Dir, Label: r.Label})
 	}
 	return e.writeReport(out, caps, report.Options{Compare: picks, Align: align, Title: "tcpviz compare: " + joinLabels(runs)})
