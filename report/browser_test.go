@@ -293,6 +293,13 @@ func TestBrowserLarge(t *testing.T) {
 	}
 	png, _ = screenshot(t, ctx, "#panels")
 	saveShot(t, "large-zoom.png", png)
+	// Open every view and zoom into its middle, then compare the first 8:
+	// no error anywhere.
+	n := eval[int](t, ctx, `(() => { const T = window.tcpviz; let n = 0; for (let v = 0; v < T.viewCount(); v++) { T.open(v); const f = T.full(); T.setRange(f[0] + (f[1] - f[0]) * 0.4, f[0] + (f[1] - f[0]) * 0.6); T.setRange(f[0], f[1]); n++; } const k = Math.min(8, T.viewCount()); if (k >= 2) { T.compare([...Array(k).keys()]); const f = T.full(); T.setRange(f[0] + (f[1] - f[0]) * 0.4, f[0] + (f[1] - f[0]) * 0.6); } return n; })()`)
+	if errs := eval[[]string](t, ctx, `window.tcpviz.errors`); len(errs) > 0 {
+		t.Errorf("after opening %d views: %v", n, errs)
+	}
+	t.Logf("opened and zoomed %d views", n)
 	if msgs := log.all(); len(msgs) > 0 {
 		t.Errorf("console: %v", msgs)
 	}

@@ -680,6 +680,7 @@
   T.setRange = (a, b) => applyX(a, b, null);
   T.ranges = () => Object.fromEntries(st.panels.map(P => [P.def.id, [P.u.scales.x.min, P.u.scales.x.max]]));
   T.full = () => st.full.slice();
+  T.viewCount = () => META.views.length;
   T.open = v => { st.mode = 'single'; st.view = v; render(); };
   T.compare = (vs) => { st.mode = 'compare'; st.runs = vs.map(v => ({ view: v, label: runLabel(v) })); render(); };
   T.levels = () => Object.fromEntries(st.panels.map(P => [P.def.id, P.cur.map(sl => sl.lv.j)]));
