@@ -63,14 +63,31 @@ listed with their summary row only.`,
 					return err
 				}
 				var caps []report.Capture
+				var failed []string
 				for _, path := range args {
 					rep, err := e.reportCapture(path, opts, maxConns, maxPackets)
+					if err != nil && len(args) > 1 {
+						// One unreadable capture of several: reported,
+						// left out, exit status 3 ("partial").
+						fmt.Fprintf(e.stderr, "warning: %v: left out of the report\n", err)
+						failed = append(failed, path)
+						continue
+					}
 					if err != nil {
 						return err
 					}
 					caps = append(caps, report.Capture{Report: rep})
 				}
-				return e.writeReport(out, caps, report.Options{Title: title})
+				if len(caps) == 0 {
+					return &exitError{code: 2, err: fmt.Errorf("none of the %d captures could be read", len(args))}
+				}
+				if err := e.writeReport(out, caps, report.Options{Title: title}); err != nil {
+					return err
+				}
+				if len(failed) > 0 {
+					return &exitError{code: 3, err: fmt.Errorf("partial: %d of %d captures could not be read: %s", len(failed), len(args), strings.Join(failed, ", "))}
+				}
+				return nil
 			},
 		}
 		af.register(c)

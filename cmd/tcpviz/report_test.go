@@ -73,6 +73,22 @@ func TestReportErrors(t *testing.T) {
 	}
 }
 
+// TestReportPartial: of two captures, the unreadable one is left out, the
+// report is written and the exit status is 3.
+func TestReportPartial(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "x.html")
+	_, stderr, err := runCLI(t, "report", "../../testdata/synthetic/geo-600ms-loss.pcap", "../../testdata/manet/tcp-aodv-r1-config.txt", "-o", out)
+	if exitCode(err) != 3 || !strings.Contains(err.Error(), "1 of 2 captures") {
+		t.Errorf("report with one unreadable capture of two: %v (exit %d), want exit 3, partial", err, exitCode(err))
+	}
+	if !strings.Contains(stderr, "tcp-aodv-r1-config.txt") {
+		t.Errorf("stderr = %q, want the unreadable capture named", stderr)
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Errorf("the report of the readable capture was not written: %v", err)
+	}
+}
+
 func TestReportNoTCP(t *testing.T) {
 	empty := filepath.Join(sharedtest.Dir(t, "corpus"), "tcpdump-empty.pcapng")
 	_, _, err := runCLI(t, "report", empty, "-o", filepath.Join(t.TempDir(), "x.html"))
