@@ -38,10 +38,12 @@ view, to bookmark or send. Tick several connections and press "Compare
 ticked" to overlay them, aligned at their first bulk segment.
 
 Series are stored at several resolutions (min/max per bucket; every
-retransmission and out-of-order mark kept), so a connection of a million
-segments opens at once and zooming in shows every segment. Series are kept
-for the --max-conns connections that carried most data; the others are
-listed with their summary row only.`,
+retransmission and out-of-order mark kept): a connection of 1.25 million
+packets opened in about a second in chromium, and zooming in shows every
+segment. Series are kept
+for the connections that carried most data (--max-conns, --max-packets);
+the others are listed with their summary row only. Of several captures, one
+that cannot be read is left out with a warning (exit status 3, partial).`,
 			Example: `  tcpviz report run.pcap -o report.html
   tcpviz report nopep/client.pcap pep/client.pcap -o sat.html`,
 			Args: cobra.MinimumNArgs(1),
