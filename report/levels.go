@@ -1,6 +1,7 @@
 package report
 
-// A level is one resolution of a series: points in time order, with x in
+// A level is one resolution of a series (docs/metrics.md#report-levels):
+// points in time order, with x in
 // microseconds since the connection's first packet. At level 0 every point
 // is one source item (N is nil); at coarser levels a point stands for N
 // consecutive source items of one bucket.
