@@ -5,7 +5,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -70,7 +69,7 @@ func runDemo(e *env, out string) error {
 		base := strings.TrimPrefix(name, "testdata/")
 		base = strings.TrimSuffix(strings.TrimSuffix(base, ".gz"), ".pcap")
 		base = strings.ReplaceAll(base, "/", "_")
-		src := filepath.Join(tmp, path.Base(name))
+		src := filepath.Join(tmp, strings.ReplaceAll(name, "/", "_")) // unique: the report reads them all again
 		if err := copyOut(name, src); err != nil {
 			return err
 		}

@@ -1,6 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -107,5 +111,65 @@ func TestReportMaxPackets(t *testing.T) {
 	}
 	if want := "series kept for the 1 largest of 2 connections (1441 packets"; !strings.Contains(stderr, want) {
 		t.Errorf("stderr = %q, want %q", stderr, want)
+	}
+}
+
+// reportMeta returns the metadata embedded in a report page (base64 of
+// gzipped JSON in #meta).
+func reportMeta(t *testing.T, path string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	i := strings.Index(page, `id="meta">`)
+	j := strings.Index(page[i:], "</script>")
+	if i < 0 || j < 0 {
+		t.Fatalf("%s has no metadata", path)
+	}
+	gz, err := base64.StdEncoding.DecodeString(page[i+len(`id="meta">`) : i+j])
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.NewDecoder(zr).Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestDemoReport: demo's report lists each shipped capture with its own
+// connections (the two 20 KB satellite runs differ: 185 381 payload bytes
+// without the PEP, 1 664 717 with it), and compare-pep.html overlays them.
+func TestDemoReport(t *testing.T) {
+	dir := t.TempDir()
+	if _, _, err := runCLI(t, "demo", "--out", dir); err != nil {
+		t.Fatal(err)
+	}
+	m := reportMeta(t, filepath.Join(dir, "report.html"))
+	labels := map[float64]string{}
+	for i, c := range m["captures"].([]any) {
+		labels[float64(i)] = c.(map[string]any)["label"].(string)
+	}
+	got := map[string]float64{}
+	for _, c := range m["conns"].([]any) {
+		row := c.(map[string]any)
+		if row["conn"].(float64) == 1 {
+			got[labels[row["cap"].(float64)]] = row["bytes"].([]any)[0].(float64)
+		}
+	}
+	for label, want := range map[string]float64{"sat/pep-off_window-20KB/client.pcap": 185381, "sat/pep-on_window-20KB/client.pcap": 1664717} {
+		if got[label] != want {
+			t.Errorf("demo report: %s conn 1 sent %v payload bytes, want %v", label, got[label], want)
+		}
+	}
+	cmp := reportMeta(t, filepath.Join(dir, "compare-pep.html"))
+	if runs, _ := cmp["compare"].([]any); len(runs) != 2 {
+		t.Errorf("compare-pep.html compares %d runs, want 2", len(runs))
 	}
 }
