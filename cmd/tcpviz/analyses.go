@@ -119,6 +119,9 @@ server side.` + selectionHelp,
 			if err != nil {
 				return err
 			}
+			if kind == outHTML {
+				return e.htmlOne(f.rf.out, v, "rtt")
+			}
 			t := export.RTT(v, want, f.rf.wantRows())
 			if pepMode && kind == outNone && !f.rf.csv && !f.rf.json {
 				if err := export.WriteAligned(e.stdout, t.Summary); err != nil {
@@ -227,6 +230,9 @@ conn_t_s, frame, rwnd_bytes, inflight_bytes, inflight_sack_bytes.` + selectionHe
 			if err != nil {
 				return err
 			}
+			if kind == outHTML {
+				return e.htmlOne(f.rf.out, v, "win")
+			}
 			r, d, t := v.Conn, v.Dir, export.Window(v)
 			return e.emit(&f.rf, t, func() (saver, error) {
 				var ss []plot.Named
@@ -283,6 +289,9 @@ cum_acked_bytes.` + selectionHelp,
 			v, err := e.view(args[0], &f.af, sel, query.Options{Interval: interval}, kind == outImage)
 			if err != nil {
 				return err
+			}
+			if kind == outHTML {
+				return e.htmlOne(f.rf.out, v, "tput")
 			}
 			r, d, w := v.Conn, v.Dir, v.Interval
 			t, err := export.Tput(v, at, toBytes)

@@ -40,6 +40,7 @@ func commands(e *env) []*cobra.Command {
 		newWindowCmd(e),
 		newTputCmd(e),
 		newCompareCmd(e),
+		newReportCmd(e),
 		newGoodputCmd(e),
 		newStatsCmd(e),
 		newDemoCmd(e),

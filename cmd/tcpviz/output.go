@@ -22,7 +22,7 @@ type rowFlags struct {
 }
 
 func (f *rowFlags) register(c *cobra.Command) {
-	c.Flags().StringVarP(&f.out, "output", "o", "", "output file: .png, .svg or .pdf (the figure of one connection), .csv or .json (the rows)")
+	c.Flags().StringVarP(&f.out, "output", "o", "", "output file: .png, .svg or .pdf (the figure of one connection), .csv or .json (the rows), .html (the interactive report)")
 	c.Flags().BoolVar(&f.csv, "csv", false, "write the rows as CSV to standard output instead of the summary table")
 	c.Flags().BoolVar(&f.json, "json", false, "write the rows as JSON to standard output instead of the summary table")
 }

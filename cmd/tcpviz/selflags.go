@@ -106,6 +106,7 @@ const (
 	outNone  outKind = iota // no -o: the table (or rows with --csv/--json)
 	outRows                 // .csv or .json
 	outImage                // .png, .svg or .pdf
+	outHTML                 // .html: the interactive report (package report)
 )
 
 // checkOut classifies -o before any capture is read; images says whether
@@ -118,10 +119,12 @@ func checkOut(out string, images bool) (outKind, error) {
 	switch {
 	case ext == ".csv" || ext == ".json":
 		return outRows, nil
+	case images && ext == ".html":
+		return outHTML, nil
 	case images && plot.FormatOf(out) != "":
 		return outImage, nil
 	case images:
-		return 0, fmt.Errorf("-o %s: unknown output format %q: use .png, .svg, .pdf, .csv or .json", out, ext)
+		return 0, fmt.Errorf("-o %s: unknown output format %q: use .png, .svg, .pdf, .csv, .json or .html", out, ext)
 	}
 	return 0, fmt.Errorf("-o %s: unknown output format %q: use .csv or .json", out, ext)
 }

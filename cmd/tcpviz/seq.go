@@ -57,6 +57,9 @@ The output format follows the -o extension: .png, .svg, .pdf (the figure),
 			if out == "" {
 				out = defaultOut(args[0], r.Conn.Index, d, "seq")
 			}
+			if isHTML(out) {
+				return e.htmlOne(out, v, "seq")
+			}
 			o := plot.TimeSeqOptions{Dir: d, From: v.Ref.Sub(r.Conn.First) + sel.From}
 			if sel.To > 0 {
 				o.To = v.Ref.Sub(r.Conn.First) + sel.To
@@ -74,7 +77,7 @@ The output format follows the -o extension: .png, .svg, .pdf (the figure),
 	}
 	af.register(c)
 	sf.register(c, query.RefSYN)
-	c.Flags().StringVarP(&out, "output", "o", "", "output file: .png, .svg, .pdf, .csv or .json")
+	c.Flags().StringVarP(&out, "output", "o", "", "output file: .png, .svg, .pdf, .csv, .json or .html (the interactive report)")
 	c.Flags().BoolVar(&pepMode, "pep", false, "also print the evidence for or against a split-TCP PEP on this connection (see 'tcpviz rtt --help')")
 	c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known, for --pep")
 	return c
