@@ -185,6 +185,9 @@ evidence (what decided the class: docs/metrics.md#evidence).` + selectionHelp,
 			if err != nil {
 				return err
 			}
+			if kind == outHTML {
+				return e.htmlOne(f.rf.out, v, "") // the events lane is on every view
+			}
 			t := export.Retrans(v, f.rf.wantRows())
 			return e.emit(&f.rf, t, func() (saver, error) {
 				var series []plot.Named

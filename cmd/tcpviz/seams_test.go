@@ -45,7 +45,18 @@ func TestSeams(t *testing.T) {
 					t.Errorf("%v: exit %d, %v; want exit 2, no TCP connection matches", args, exitCode(err), err)
 				}
 			}
-			// 2. One direction vocabulary.
+			// 2. One direction vocabulary, and every output kind.
+			for _, ext := range []string{".csv", ".json", ".png", ".html"} {
+				if v.name == "compare" && ext == ".json" {
+					continue // compare writes its series as CSV
+				}
+				out := filepath.Join(dir, v.name+"-out"+ext)
+				if _, _, err := runCLI(t, append(v.args(synth), "-o", out)...); err != nil {
+					t.Errorf("%s -o %s: %v", v.name, ext, err)
+				} else if st, err := os.Stat(out); err != nil || st.Size() < 100 {
+					t.Errorf("%s -o %s: no output", v.name, ext)
+				}
+			}
 			for _, d := range []string{"ab", "a2b", "AB", "ba", "b2a", "BA", "auto"} {
 				args := append(v.args(synth), "--dir", d, "-o", filepath.Join(dir, v.name+"-"+d+".csv"))
 				if _, _, err := runCLI(t, args...); err != nil {
