@@ -100,7 +100,7 @@ func runDemo(e *env, out string) error {
 		rep2.File = name
 		pngPath := filepath.Join(out, fmt.Sprintf("%s.conn%d.%s.seq.png", base, idx, d))
 		p := plot.TimeSeqOptions{Dir: d, Title: fmt.Sprintf("%s — conn %d: %s", name, idx, plot.Endpoints(r.Conn, d))}
-		if err := writeSeq(pngPath, rep2, rep2.Conns[idx], p); err != nil {
+		if err := writeSeq(pngPath, rep2, rep2.Conns[idx], p, plot.DefaultStyle); err != nil {
 			return err
 		}
 		fmt.Fprintln(e.stdout, pngPath)
