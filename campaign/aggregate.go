@@ -52,6 +52,14 @@ type Tables struct {
 	Pairs  []stats.PairRow  // per pair of groups: mean paired difference, Wilcoxon p, k/n positive
 	// Unpaired lists, per comparison, pairing keys present in only one group.
 	Unpaired []string
+	// Values holds, parallel to Groups, the per-run values of each group
+	// (the points behind the mean), in run order; Keys their pairing
+	// label (empty without a pairing label).
+	Values [][]float64
+	Keys   [][]string
+	// Diffs holds, parallel to Pairs, the per-key differences (first −
+	// second) behind each row, in key order.
+	Diffs [][]float64
 }
 
 // Aggregate groups runs by the label group (e.g. "protocol") and, when pair
@@ -59,6 +67,14 @@ type Tables struct {
 // "seed"): differences are first − second in the groups' sorted order.
 // Groups with one run get an undefined CI; a missing label is an error.
 func Aggregate(runs []RunValue, group, pair string, level float64) (*Tables, error) {
+	return AggregateOrdered(runs, group, pair, level, nil)
+}
+
+// AggregateOrdered is Aggregate with the groups in the given order (e.g.
+// anthocnet, olsr, dsdv, aodv): the group table lists them so, and every
+// two groups are compared first − second in that order. Groups not named
+// follow in sorted order; a name that is no group is an error.
+func AggregateOrdered(runs []RunValue, group, pair string, level float64, order []string) (*Tables, error) {
 	byGroup := map[string][]RunValue{}
 	var names []string
 	for _, r := range runs {
@@ -72,6 +88,29 @@ func Aggregate(runs []RunValue, group, pair string, level float64) (*Tables, err
 		byGroup[g] = append(byGroup[g], r)
 	}
 	sort.Strings(names)
+	if len(order) > 0 {
+		rank := map[string]int{}
+		for i, o := range order {
+			if _, ok := byGroup[o]; !ok {
+				return nil, fmt.Errorf("order names %s=%s, but no run has it (groups: %v)", group, o, names)
+			}
+			if _, dup := rank[o]; dup {
+				return nil, fmt.Errorf("order names %s=%s twice", group, o)
+			}
+			rank[o] = i
+		}
+		sort.SliceStable(names, func(i, j int) bool {
+			ri, oki := rank[names[i]]
+			rj, okj := rank[names[j]]
+			switch {
+			case oki && okj:
+				return ri < rj
+			case oki != okj:
+				return oki
+			}
+			return false
+		})
+	}
 	t := &Tables{}
 	for _, g := range names {
 		xs := make([]float64, len(byGroup[g]))
@@ -83,6 +122,11 @@ func Aggregate(runs []RunValue, group, pair string, level float64) (*Tables, err
 			return nil, fmt.Errorf("group %s: %w", g, err)
 		}
 		t.Groups = append(t.Groups, stats.NewGroupRow(g, iv))
+		keys := make([]string, len(byGroup[g]))
+		for i, r := range byGroup[g] {
+			keys[i] = r.Labels[pair]
+		}
+		t.Values, t.Keys = append(t.Values, xs), append(t.Keys, keys)
 	}
 	if pair == "" {
 		return t, nil
@@ -114,6 +158,7 @@ func Aggregate(runs []RunValue, group, pair string, level float64) (*Tables, err
 				continue
 			}
 			t.Pairs = append(t.Pairs, stats.NewPairRow(names[i]+" − "+names[j], pr))
+			t.Diffs = append(t.Diffs, pr.Diffs)
 			if len(pr.OnlyA)+len(pr.OnlyB) > 0 {
 				t.Unpaired = append(t.Unpaired, fmt.Sprintf("%s vs %s: %s only in %s %v, only in %s %v", names[i], names[j], pair, names[i], pr.OnlyA, names[j], pr.OnlyB))
 			}

@@ -52,9 +52,23 @@ func (f Figure) SaveStyle(w io.Writer, format string, st Style) error {
 	if err != nil {
 		return err
 	}
-	f.draw(draw.New(c), st)
+	if err := f.safeDraw(draw.New(c), st); err != nil {
+		return err
+	}
 	_, err = c.WriteTo(w)
 	return err
+}
+
+// safeDraw draws f, turning a panic of the drawing library (it panics on
+// text its LaTeX handler cannot parse, for example) into an error.
+func (f Figure) safeDraw(dc draw.Canvas, st Style) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("draw figure %q: %v", f.Title, r)
+		}
+	}()
+	f.draw(dc, st)
+	return nil
 }
 
 // newCanvas returns a canvas of the given format that can write itself.

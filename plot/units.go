@@ -3,6 +3,7 @@ package plot
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	gplot "gonum.org/v1/plot"
 )
@@ -131,7 +132,8 @@ func (t niceTicks) Ticks(min, max float64) []gplot.Tick {
 		if math.Abs(v) < t.Step*1e-9 {
 			v = 0
 		}
-		out = append(out, gplot.Tick{Value: v * t.Div, Label: strconv.FormatFloat(v, 'f', dec, 64)})
+		// A typographic minus (U+2212), as in print, not a hyphen.
+		out = append(out, gplot.Tick{Value: v * t.Div, Label: strings.Replace(strconv.FormatFloat(v, 'f', dec, 64), "-", "−", 1)})
 	}
 	return out
 }
@@ -145,7 +147,7 @@ func setAxis(a *gplot.Axis, label string, u Unit, lo, hi float64, zero, snap boo
 	}
 	sc := scaleFor(u, math.Max(math.Abs(lo), math.Abs(hi)))
 	a.Label.Text = axisLabel(label, sc)
-	l, h, step := niceRange(lo/sc.Div, hi/sc.Div, zero, 5)
+	l, h, step := niceRange(lo/sc.Div, hi/sc.Div, zero, 6)
 	if snap {
 		a.Min, a.Max = l*sc.Div, h*sc.Div
 	} else {

@@ -289,6 +289,9 @@ func Stack(title string, specs []XYSpec) (Figure, error) {
 			return Figure{}, err
 		}
 		p.Title.Text = s.Title
+		if len(f.Panels) > 0 { // one x label, under the last panel
+			f.Panels[len(f.Panels)-1].X.Label.Text = ""
+		}
 		f.Panels = append(f.Panels, p)
 		for _, e := range es {
 			if !seen[e.Name] {

@@ -278,7 +278,11 @@ server side.`,
 						if len(f.dirs()) == 1 && f.dirs()[0] != d {
 							continue
 						}
-						sp := plot.XYSpec{Title: "samples timing data " + plot.Endpoints(pick.Conn, d), Robust: true,
+						title := "data " + plot.Endpoints(pick.Conn, d)
+						if d != pd {
+							title = "reverse direction " + plot.Endpoints(pick.Conn, d)
+						}
+						sp := plot.XYSpec{Title: title, Robust: true,
 							X: plot.Axis{Label: "time since connection start", Unit: plot.UnitSeconds}, Y: plot.Axis{Label: "RTT", Unit: plot.UnitMillis}}
 						for i, m := range []tcpanalysis.Method{tcpanalysis.MethodACK, tcpanalysis.MethodTS, tcpanalysis.MethodHandshake} {
 							if !want[m] {

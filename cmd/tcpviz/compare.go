@@ -136,7 +136,7 @@ label (docs/metrics.md#compare).`,
 				ya := map[string]plot.Axis{"seq": {Label: "highest sequence sent", Unit: plot.UnitBytes}, "rtt": {Label: "ACK RTT", Unit: plot.UnitMillis},
 					"tput": {Label: "goodput", Unit: plot.UnitKbps}, "window": {Label: "receive window", Unit: plot.UnitBytes},
 					"inflight": {Label: "bytes in flight", Unit: plot.UnitBytes}, "retrans": {Label: "retransmissions (cumulative)"}}[metric]
-				spec := plot.XYSpec{Title: fmt.Sprintf("%s: %s", metric, joinLabels(runs)), Series: series, Y: ya,
+				spec := plot.XYSpec{Title: fmt.Sprintf("%s: %s", joinLabels(runs), ya.Label), Series: series, Y: ya,
 					X: plot.Axis{Label: "time since " + alignName(align), Unit: plot.UnitSeconds}, Robust: metric == "rtt"}
 				if to > 0 {
 					spec.XFrom, spec.XTo = from, to

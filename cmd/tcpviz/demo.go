@@ -105,7 +105,7 @@ func runDemo(e *env, out string) error {
 		}
 		fmt.Fprintln(e.stdout, pngPath)
 	}
-	return nil
+	return e.demoFigures(out)
 }
 
 // copyOut writes an embedded file to disk, so the reader can map it.
