@@ -81,7 +81,7 @@ func newCanvas(format string, st Style) (vg.CanvasWriterTo, error) {
 	case "pdf":
 		c := vgpdf.New(st.W, st.H)
 		c.EmbedFonts(true)
-		return c, nil
+		return cp1252Canvas{c}, nil
 	}
 	return nil, fmt.Errorf("unknown image format %q: use png, svg or pdf", format)
 }

@@ -272,3 +272,11 @@ func TestFormats(t *testing.T) {
 		t.Error("gif: no error")
 	}
 }
+
+// TestPDFText: gonum's PDF backend writes text bytes as code page 1252, so
+// text is rewritten and encoded (0x97 is the em dash there).
+func TestPDFText(t *testing.T) {
+	if got, want := toCP1252("a — b → c −1.5 × 10 ✓"), "a \x97 b -> c -1.5 \xd7 10 ?"; got != want {
+		t.Errorf("toCP1252 = %q, want %q", got, want)
+	}
+}
