@@ -126,7 +126,7 @@ func TestLegendListsWhatWasDrawn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"receive window (ACK + rwnd)", "cumulative ACK", "SACK block", "data segment", "retransmission", "SYN / FIN"}
+	want := []string{"receive window (ACK + rwnd)", "cumulative ACK", "data segment", "retransmission", "SACK block", "SYN / FIN"}
 	if got := names(ts.Legend); !slices.Equal(got, want) {
 		t.Errorf("time-sequence legend = %q, want %q", got, want)
 	}

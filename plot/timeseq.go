@@ -257,13 +257,14 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		b    *bars
 		name string
 		col  color.Color
-	}{{sack, "SACK block", nil}, {data, "data segment", nil}, {retx, "retransmission", ColRetx}, {ooo, "out-of-order", ColOOO}} {
+	}{{data, "data segment", nil}, {retx, "retransmission", ColRetx}, {ooo, "out-of-order", ColOOO}, {sack, "SACK block", nil}} {
 		if len(b.b.x) == 0 {
 			continue
 		}
 		p.Add(b.b)
 		e := Entry{b.name, []gplot.Thumbnailer{b.b}}
-		// Mark a few retransmissions and out-of-order segments with a
+		// SACK blocks come last: drawn under the data bars they can
+		// hide entirely. Mark a few retransmissions and out-of-order segments with a
 		// ring too: a one-segment bar is a pixel or two tall at a whole
 		// connection's scale. Many: the bars show them, rings would
 		// cover the data.
