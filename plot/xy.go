@@ -20,10 +20,48 @@ type Named struct {
 	Name    string
 	X, Y    []float64
 	Scatter bool // draw points instead of a line
+	Mark    Mark // the points' glyph when Scatter
 	Step    bool // draw a step line (value holds until the next point)
 	// Color overrides the palette colour the series' position would give,
 	// so a label keeps its colour across panels; nil uses the palette.
 	Color color.Color
+}
+
+// Mark is the glyph of a scatter series; give series that may overlap
+// different marks, so each stays visible where another covers it.
+type Mark int
+
+// Marks: filled circle (the default), then shapes that stay apart when
+// drawn on top of each other.
+const (
+	MarkDot Mark = iota
+	MarkRing
+	MarkTriangle
+	MarkSquare
+	MarkCross
+	MarkPlus
+	MarkBox
+)
+
+// MarkOf returns the i-th of the marks, for series in a row.
+func MarkOf(i int) Mark { return Mark(i % 7) }
+
+func (m Mark) glyph() draw.GlyphDrawer {
+	switch m {
+	case MarkRing:
+		return draw.RingGlyph{}
+	case MarkTriangle:
+		return draw.TriangleGlyph{}
+	case MarkSquare:
+		return draw.SquareGlyph{}
+	case MarkCross:
+		return draw.CrossGlyph{}
+	case MarkPlus:
+		return draw.PlusGlyph{}
+	case MarkBox:
+		return draw.BoxGlyph{}
+	}
+	return draw.CircleGlyph{}
 }
 
 // palette is a colour-blind-safe cycle (Okabe–Ito).
@@ -78,9 +116,11 @@ func XY(s XYSpec) (Figure, error) {
 // so there is no legend.
 func Grid(s XYSpec, cols int) (Figure, error) {
 	f := Figure{Title: s.Title, Cols: max(cols, 1)}
-	all := s
 	lim := &limits{}
-	*lim = dataLimits(all.Series)
+	*lim = dataLimits(s.Series)
+	if s.Robust {
+		lim.cap = robustCap(s.Series)
+	}
 	for i, se := range s.Series {
 		one := s
 		if se.Color == nil {
@@ -88,21 +128,26 @@ func Grid(s XYSpec, cols int) (Figure, error) {
 		}
 		se.Name = ""
 		one.Series = []Named{se}
-		p, _, err := panel(one, 0, lim)
+		p, es, err := panel(one, 0, lim)
 		if err != nil {
 			return Figure{}, err
 		}
 		p.Title.Text = s.Series[i].Name
+		for _, e := range es { // the points above the axis
+			e.Name = s.Series[i].Name + ": " + e.Name
+			f.Legend = append(f.Legend, e)
+		}
 		f.Panels = append(f.Panels, p)
 	}
 	return f, nil
 }
 
-// limits is the data range of a figure's series.
-type limits struct{ xlo, xhi, ylo, yhi float64 }
+// limits is the data range of a figure's series; cap, if positive, is
+// where a robust y axis ends (XYSpec.Robust).
+type limits struct{ xlo, xhi, ylo, yhi, cap float64 }
 
 func dataLimits(ss []Named) limits {
-	l := limits{math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)}
+	l := limits{math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1), 0}
 	for _, s := range ss {
 		for i := range s.X {
 			if math.IsNaN(s.Y[i]) || math.IsInf(s.Y[i], 0) {
@@ -113,7 +158,7 @@ func dataLimits(ss []Named) limits {
 		}
 	}
 	if math.IsInf(l.xlo, 0) {
-		l = limits{0, 1, 0, 1}
+		l = limits{0, 1, 0, 1, 0}
 	}
 	return l
 }
@@ -152,21 +197,12 @@ func panel(s XYSpec, first int, lim *limits) (*gplot.Plot, []Entry, error) {
 	// The y range: robust for long tails.
 	yhi := l.yhi
 	var capped bool
-	if s.Robust {
-		var ys []float64
-		for _, se := range s.Series {
-			for _, y := range se.Y {
-				if !math.IsNaN(y) {
-					ys = append(ys, y)
-				}
-			}
-		}
-		if len(ys) >= 20 {
-			slices.Sort(ys)
-			q := ys[int(0.98*float64(len(ys)-1))]
-			if q > 0 && ys[len(ys)-1] > 3*q {
-				yhi, capped = q*1.15, true
-			}
+	switch {
+	case lim != nil && lim.cap > 0:
+		yhi, capped = lim.cap, true
+	case lim == nil && s.Robust:
+		if c := robustCap(s.Series); c > 0 {
+			yhi, capped = c, true
 		}
 	}
 	// Adding a plotter widens the axes to its data: set them before (the
@@ -183,6 +219,14 @@ func panel(s XYSpec, first int, lim *limits) (*gplot.Plot, []Entry, error) {
 	var es []Entry
 	var above plotter.XYs
 	var aboveMax float64
+	// Lines are drawn first, in order; then point series, the most
+	// numerous first, so a rare class is never buried under a common one.
+	type layer struct {
+		ps  []gplot.Plotter
+		n   int
+		pts bool
+	}
+	var layers []layer
 	for i, se := range s.Series {
 		if hidden[i] {
 			continue
@@ -204,14 +248,15 @@ func panel(s XYSpec, first int, lim *limits) (*gplot.Plot, []Entry, error) {
 			}
 		}
 		var thumb gplot.Thumbnailer
+		ly := layer{n: len(x), pts: se.Scatter}
 		for _, part := range splitGaps(x, y) {
 			if se.Scatter {
 				sc, err := plotter.NewScatter(part)
 				if err != nil {
 					return nil, nil, err
 				}
-				sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(1.5), Shape: draw.CircleGlyph{}}
-				p.Add(sc)
+				sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(1.6), Shape: se.Mark.glyph()}
+				ly.ps = append(ly.ps, sc)
 				thumb = sc
 				continue
 			}
@@ -223,12 +268,28 @@ func panel(s XYSpec, first int, lim *limits) (*gplot.Plot, []Entry, error) {
 			if se.Step {
 				ln.StepStyle = plotter.PostStep
 			}
-			p.Add(ln)
+			ly.ps = append(ly.ps, ln)
 			thumb = ln
 		}
+		layers = append(layers, ly)
 		if thumb != nil && names[i] != "" {
 			es = append(es, Entry{Name: names[i], Thumbs: []gplot.Thumbnailer{thumb}})
 		}
+	}
+	slices.SortStableFunc(layers, func(a, b layer) int {
+		switch {
+		case a.pts != b.pts:
+			if a.pts {
+				return 1
+			}
+			return -1
+		case a.pts:
+			return b.n - a.n
+		}
+		return 0
+	})
+	for _, ly := range layers {
+		p.Add(ly.ps...)
 	}
 	if len(above) > 0 {
 		sc, err := plotter.NewScatter(above)
@@ -243,6 +304,29 @@ func panel(s XYSpec, first int, lim *limits) (*gplot.Plot, []Entry, error) {
 	}
 	axes()
 	return p, es, nil
+}
+
+// robustCap returns where a robust y axis ends for ss: just above the 98th
+// percentile when the largest value is more than 3 × that (and there are
+// at least 20 values), else 0 (no cap).
+func robustCap(ss []Named) float64 {
+	var ys []float64
+	for _, se := range ss {
+		for _, y := range se.Y {
+			if !math.IsNaN(y) && !math.IsInf(y, 0) {
+				ys = append(ys, y)
+			}
+		}
+	}
+	if len(ys) < 20 {
+		return 0
+	}
+	slices.Sort(ys)
+	q := ys[int(0.98*float64(len(ys)-1))]
+	if q > 0 && ys[len(ys)-1] > 3*q {
+		return q * 1.15
+	}
+	return 0
 }
 
 // grid draws light grid lines at the major ticks, under the data.

@@ -375,7 +375,7 @@ decided the class: docs/metrics.md#evidence).`,
 					}
 					var series []plot.Named
 					for i, c := range tcpanalysis.Classes() {
-						s := plot.Named{Name: c.String(), Scatter: true, Color: plot.Colour(i)}
+						s := plot.Named{Name: c.String(), Scatter: true, Color: plot.Colour(i), Mark: plot.MarkOf(i)}
 						for _, ev := range pick.Events {
 							if ev.Class == c && ev.Dir == pd {
 								s.X = append(s.X, ev.Time.Sub(pick.Conn.First).Seconds())
