@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -341,5 +342,43 @@ func TestNS3CampaignWithStarts(t *testing.T) {
 		if math.Abs(g.Mean-m) > 0.01*m {
 			t.Errorf("%s: mean %.1f kbit/s, by hand from the ground truth %.1f", g.Label, g.Mean, m)
 		}
+	}
+}
+
+// TestAggregateOrdered: the order sets the group rows and the sign of
+// each comparison (first − second); the per-run values and differences
+// behind the rows come along.
+func TestAggregateOrdered(t *testing.T) {
+	run := func(p, seed string, kbps float64) RunValue {
+		return RunValue{RunKey: p + seed, Labels: map[string]string{"protocol": p, "seed": seed}, Kbps: kbps}
+	}
+	runs := []RunValue{run("aodv", "1", 1000), run("aodv", "2", 1100), run("olsr", "1", 1300), run("olsr", "2", 1350),
+		run("dsdv", "1", 1200), run("dsdv", "2", 1150)}
+	tb, err := AggregateOrdered(runs, "protocol", "seed", 0.95, []string{"olsr", "dsdv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var groups, pairs []string
+	for _, g := range tb.Groups {
+		groups = append(groups, g.Label)
+	}
+	for _, p := range tb.Pairs {
+		pairs = append(pairs, p.Label)
+	}
+	if want := []string{"olsr", "dsdv", "aodv"}; !slices.Equal(groups, want) {
+		t.Errorf("groups = %q, want %q", groups, want)
+	}
+	if want := []string{"olsr − dsdv", "olsr − aodv", "dsdv − aodv"}; !slices.Equal(pairs, want) {
+		t.Errorf("pairs = %q, want %q", pairs, want)
+	}
+	// olsr − aodv per seed: 300, 250; mean 275.
+	if d := tb.Diffs[1]; !slices.Equal(d, []float64{300, 250}) || tb.Pairs[1].Mean != 275 {
+		t.Errorf("olsr − aodv diffs %v mean %v, want [300 250] 275", d, tb.Pairs[1].Mean)
+	}
+	if v := tb.Values[0]; !slices.Equal(v, []float64{1300, 1350}) {
+		t.Errorf("olsr values %v, want [1300 1350]", v)
+	}
+	if _, err := AggregateOrdered(runs, "protocol", "seed", 0.95, []string{"anthocnet"}); err == nil {
+		t.Error("order with an unknown group: no error")
 	}
 }
