@@ -95,7 +95,7 @@ func (f Figure) draw(dc draw.Canvas, st Style) {
 	fs := st.FontSize
 	pad := fs * 0.5
 	area := draw.Crop(dc, pad, -pad, pad, -pad)
-	if f.Title != "" {
+	if f.Title != "" && !st.OmitTitle {
 		ts := textStyle(fs)
 		ts.XAlign = draw.XCenter
 		ts.YAlign = draw.YTop
@@ -111,11 +111,23 @@ func (f Figure) draw(dc draw.Canvas, st Style) {
 		applyFonts(p, st)
 	}
 	cols := max(f.Cols, 1)
+	// Fewer ticks where a panel is small: one label per 2.2 font sizes of
+	// height and per 5 font sizes of width at most.
+	rows := (len(f.Panels) + cols - 1) / cols
+	ph := (area.Max.Y-area.Min.Y)/vg.Length(rows) - 3.5*fs
+	pw := (area.Max.X-area.Min.X)/vg.Length(cols) - 4*fs
+	for _, p := range f.Panels {
+		h := ph
+		if p.Title.Text != "" {
+			h -= 1.5 * fs
+		}
+		fitTicks(&p.Y, int(h/(2.2*fs)))
+		fitTicks(&p.X, int(pw/(5*fs)))
+	}
 	if len(f.Panels) == 1 {
 		f.Panels[0].Draw(area)
 		return
 	}
-	rows := (len(f.Panels) + cols - 1) / cols
 	grid := make([][]*gplot.Plot, rows)
 	for i := range grid {
 		grid[i] = make([]*gplot.Plot, cols)
@@ -141,10 +153,10 @@ func (f Figure) draw(dc draw.Canvas, st Style) {
 func drawLegend(c draw.Canvas, es []Entry, size vg.Length) vg.Length {
 	ts := textStyle(size)
 	ts.YAlign = draw.YCenter
-	thumbW := size * 2
-	gap := size * 0.4
-	colGap := size * 1.2
-	rowH := size * 1.35
+	thumbW := size * 1.7
+	gap := size * 0.35
+	colGap := size * 1.0
+	rowH := size * 1.3
 	width := c.Max.X - c.Min.X
 	type item struct {
 		e Entry

@@ -16,6 +16,8 @@ type Style struct {
 	W, H     vg.Length // figure size, e.g. 8.5 cm × 6 cm for one column
 	FontSize vg.Length // axis labels; 0 means 9 pt
 	DPI      int       // PNG pixels per inch; 0 means 150
+	// OmitTitle leaves the title out (a paper's caption names the run).
+	OmitTitle bool
 }
 
 // DefaultStyle is the style of a figure when no --size, --font-size or

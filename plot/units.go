@@ -117,6 +117,14 @@ func decimals(step float64) int {
 type niceTicks struct {
 	Step float64
 	Div  float64
+	// The arguments of setAxis, so fitTicks can redo it for the room the
+	// axis gets.
+	label    string
+	unit     Unit
+	lo, hi   float64
+	zero     bool
+	snap     bool
+	interval int
 }
 
 // Ticks implements gplot.Ticker.
@@ -142,12 +150,17 @@ func (t niceTicks) Ticks(min, max float64) []gplot.Tick {
 // [lo, hi] (data units), nice ticks, and ends on ticks when snap is set
 // (else the range is [lo, hi] with ticks inside). zero includes 0.
 func setAxis(a *gplot.Axis, label string, u Unit, lo, hi float64, zero, snap bool) {
+	setAxisN(a, label, u, lo, hi, zero, snap, 6)
+}
+
+// setAxisN is setAxis with about n tick intervals.
+func setAxisN(a *gplot.Axis, label string, u Unit, lo, hi float64, zero, snap bool, n int) {
 	if math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi) {
 		lo, hi = 0, 1
 	}
 	sc := scaleFor(u, math.Max(math.Abs(lo), math.Abs(hi)))
 	a.Label.Text = axisLabel(label, sc)
-	l, h, step := niceRange(lo/sc.Div, hi/sc.Div, zero, 6)
+	l, h, step := niceRange(lo/sc.Div, hi/sc.Div, zero, n)
 	if snap {
 		a.Min, a.Max = l*sc.Div, h*sc.Div
 	} else {
@@ -159,5 +172,36 @@ func setAxis(a *gplot.Axis, label string, u Unit, lo, hi float64, zero, snap boo
 			a.Min, a.Max = l*sc.Div, h*sc.Div
 		}
 	}
-	a.Tick.Marker = niceTicks{Step: step, Div: sc.Div}
+	a.Tick.Marker = niceTicks{Step: step, Div: sc.Div, label: label, unit: u, lo: lo, hi: hi, zero: zero, snap: snap, interval: n}
+}
+
+// fitTicks makes a's nice ticks coarser, for about n intervals, when the
+// axis has room for fewer than it was set up with. The range stays: the
+// data, and marks placed on its edge, were drawn for it.
+func fitTicks(a *gplot.Axis, n int) {
+	t, ok := a.Tick.Marker.(niceTicks)
+	if !ok || n >= t.interval {
+		return
+	}
+	n = max(n, 2)
+	span := (a.Max - a.Min) / t.Div
+	step := niceStep(span, n)
+	// Prefer a step that also ends on the top of the axis (60 by 30,
+	// not by 50), when one is nearly as round.
+	raw := span / float64(n)
+	pw := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 2.5, 3, 4, 5, 10} {
+		c := m * pw
+		if c >= raw*0.999 && c <= step*1.001 {
+			if k := span / c; math.Abs(k-math.Round(k)) < 1e-6 {
+				step = c
+				break
+			}
+		}
+	}
+	if step <= t.Step {
+		return
+	}
+	t.Step, t.interval = step, n
+	a.Tick.Marker = t
 }

@@ -18,6 +18,7 @@ type figFlags struct {
 	fontSize float64
 	dpi      int
 	label    string
+	noTitle  bool
 }
 
 // addFigFlags registers --size, --font-size and --dpi on c, stored in e,
@@ -26,6 +27,7 @@ func (e *env) addFigFlags(c *cobra.Command) {
 	c.Flags().StringVar(&e.fig.size, "size", "16x10cm", "figure size WIDTHxHEIGHT in cm, mm, in or pt, e.g. 8.5x6cm for one column")
 	c.Flags().Float64Var(&e.fig.fontSize, "font-size", 10, "font size of the axis labels in points (tick labels and legend 90 %)")
 	c.Flags().IntVar(&e.fig.dpi, "dpi", 150, "resolution of PNG figures in dots per inch (SVG and PDF are vector)")
+	c.Flags().BoolVar(&e.fig.noTitle, "no-title", false, "leave the title out of the figure (the paper's caption names the run)")
 	c.Flags().StringVar(&e.fig.label, "label", "", "name of the run in the figure title (default: the capture's directory and file name)")
 	prev := c.PreRunE
 	c.PreRunE = func(cmd *cobra.Command, args []string) error {
@@ -42,6 +44,7 @@ func (e *env) addFigFlags(c *cobra.Command) {
 // style returns the plot.Style the flags ask for.
 func (f *figFlags) style() (plot.Style, error) {
 	st := plot.DefaultStyle
+	st.OmitTitle = f.noTitle
 	if f.size != "" {
 		w, h, err := plot.ParseSize(f.size)
 		if err != nil {
