@@ -18,7 +18,7 @@ import (
 // 802.11 transmitter), or an identical timestamp in a capture whose own
 // timestamps show a resolution finer than 10 µs.
 const (
-	dedupSlots = 32
+	dedupSlots = 16
 	// foldWindow bounds how far apart a copy may be from its original.
 	foldWindow = 10 * time.Second
 	// ifaceWindow bounds copies on two interfaces where no IP ID tells.
@@ -76,7 +76,13 @@ func taHash(s *capture.Segment) uint32 {
 type dedupRing struct {
 	e []dedupEntry
 	n int // total added
+	// bloom has bit fp>>57 set for every entry's fingerprint (and for some
+	// overwritten ones, until the next rebuild): most packets, which copy
+	// nothing, are told apart without scanning the ring.
+	bloom [2]uint64
 }
+
+func bloomBit(fp uint64) (int, uint64) { return int(fp >> 63), 1 << (fp >> 57 & 63) }
 
 func fingerprint(s *capture.Segment) uint64 {
 	// Three words of the fields the sender's TCP/IP stack chose, mixed with
@@ -92,12 +98,20 @@ func fingerprint(s *capture.Segment) uint64 {
 
 // seenFP reports whether s, whose fingerprint is fp, copies a packet in
 // the ring, and the evidence. fine reports that the capture has shown a
-// timestamp resolution finer than fineTick.
-func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine bool) (FoldReason, bool) {
+// timestamp resolution finer than fineTick; idVaries that the IPv4
+// identification of this direction was seen to change between packets.
+func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine, idVaries bool) (FoldReason, bool) {
 	if r == nil {
 		return 0, false
 	}
-	ipid := !s.IPv6 && s.IPID != 0
+	if w, b := bloomBit(fp); r.bloom[w]&b == 0 {
+		return 0, false
+	}
+	// The identification tells packets apart if it is nonzero and either
+	// the datagram may be fragmented (RFC 791: unique per datagram) or
+	// the sender's IDs are seen to change (RFC 6864: an atomic, DF,
+	// datagram's ID may be a constant).
+	ipid := !s.IPv6 && s.IPID != 0 && (!s.DF || idVaries)
 	ta := taHash(s)
 	for i := range r.e {
 		e := &r.e[i]
@@ -116,7 +130,14 @@ func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine bool) (FoldReason
 			return FoldRetry, true
 		case e.iface != uint16(s.Iface) && dt <= ifaceWindow:
 			return FoldIface, true
-		case e.ttl != s.TTL || (ta != 0 && e.ta != 0 && ta != e.ta):
+		case ta != 0 && e.ta != 0 && ta != e.ta:
+			// Another 802.11 transmitter sent the same packet: a relay.
+			return FoldRelay, true
+		case s.TTL < e.ttl && fine && dt <= ifaceWindow:
+			// The same packet again, one or more hops on, within 2 ms in a
+			// capture that resolves time finely: a router seen on both
+			// sides. (At coarse resolution a lower TTL may as well be a
+			// route change between genuine duplicate ACKs.)
 			return FoldRelay, true
 		case dt == 0 && fine:
 			return FoldTimestamp, true
@@ -130,11 +151,21 @@ func (r *dedupRing) addFP(s *capture.Segment, fp uint64) {
 	e := dedupEntry{fp: fp, t: s.Time, ta: taHash(s), iface: uint16(s.Iface), ttl: s.TTL, ipid: !s.IPv6 && s.IPID != 0}
 	if len(r.e) < dedupSlots {
 		if r.e == nil {
-			r.e = make([]dedupEntry, 0, 8)
+			r.e = make([]dedupEntry, 0, 2)
 		}
 		r.e = append(r.e, e)
 	} else {
 		r.e[r.n%dedupSlots] = e
 	}
 	r.n++
+	if r.n%dedupSlots == 0 { // a full turn: forget overwritten fingerprints
+		r.bloom = [2]uint64{}
+		for _, x := range r.e {
+			w, b := bloomBit(x.fp)
+			r.bloom[w] |= b
+		}
+	} else {
+		w, b := bloomBit(fp)
+		r.bloom[w] |= b
+	}
 }

@@ -46,10 +46,11 @@ type dirState struct {
 
 	// retx remembers recent retransmissions until evidence decides
 	// whether they were spurious (Eifel's TSecr, D-SACK); bounded.
-	retx   []retxRec
-	finSeq int64 // relative offset of this direction's FIN, valid iff finTx > 0
-	finTx  int   // FIN transmissions seen
-	synTx  int   // SYN transmissions seen
+	retx    []retxRec
+	retxNew int   // records in retx not yet covered by an ACK
+	finSeq  int64 // relative offset of this direction's FIN, valid iff finTx > 0
+	finTx   int   // FIN transmissions seen
+	synTx   int   // SYN transmissions seen
 }
 
 // retxRec is one retransmission awaiting evidence of being spurious.
@@ -60,6 +61,12 @@ type retxRec struct {
 	ev         int   // index in ConnResult.Events, or -1 when events are not kept
 	class      Class // its class so far
 	covered    bool  // the first ACK covering it was seen (TSecr checked)
+	claimed    bool  // a D-SACK block was matched to it
+	// prior holds the TSvals of the earlier captured transmissions of its
+	// first byte (the original, earlier retransmissions): an ACK echoing
+	// one of them was sent for an earlier copy (Eifel, RFC 3522).
+	prior  [3]uint32
+	nPrior uint8
 }
 
 // maxRetxRecs bounds the retransmissions remembered per direction.
@@ -70,6 +77,8 @@ type outSeg struct {
 	end   int64
 	t     capture.Timestamp
 	frame int64
+	tsval uint32
+	ts    bool // tsval valid
 }
 
 type tsEnt struct {
@@ -92,7 +101,7 @@ const maxCtlTx = 16
 // hsState times the handshake at the capture point.
 type hsState struct {
 	syns, synAcks []ctlTx
-	synDone, done bool
+	synDone       bool
 }
 
 // Handshake holds the handshake split at the capture point: SYN → SYN-ACK
@@ -113,13 +122,15 @@ type Handshake struct {
 }
 
 // RTTAgg is the running summary of one direction's samples of one method:
-// count, sum, min and max. Percentiles need the samples (Options.Detail).
+// count, sum, min and max, and, with Options.RTTQuantiles, what Quantile
+// needs (quantile.go).
 type RTTAgg struct {
 	N             int64
 	Sum, Min, Max time.Duration
+	q             *quantiles
 }
 
-func (a *RTTAgg) add(d time.Duration) {
+func (a *RTTAgg) add(d time.Duration, quant bool) {
 	if a.N == 0 || d < a.Min {
 		a.Min = d
 	}
@@ -128,6 +139,12 @@ func (a *RTTAgg) add(d time.Duration) {
 	}
 	a.N++
 	a.Sum += d
+	if quant {
+		if a.q == nil {
+			a.q = &quantiles{}
+		}
+		a.q.add(d)
+	}
 }
 
 // Mean returns the mean sample, 0 when there is none.
@@ -138,17 +155,17 @@ func (a *RTTAgg) Mean() time.Duration {
 	return a.Sum / time.Duration(a.N)
 }
 
-func (cs *connState) keepRTT(o Options) bool {
+func (cs *connState) keepRTT(o *Options) bool {
 	return o.Detail || o.KeepRTT || cs.Series != nil
 }
 
-func (cs *connState) keepEvents(o Options) bool {
+func (cs *connState) keepEvents(o *Options) bool {
 	return o.Detail || o.KeepEvents || cs.Series != nil
 }
 
 // event counts e and keeps it when events are kept; it returns e's index
 // in cs.Events, or -1.
-func (cs *connState) event(o Options, e Event) int {
+func (cs *connState) event(o *Options, e Event) int {
 	cs.Counts[e.Dir][e.Class]++
 	if cs.keepEvents(o) {
 		cs.Events = append(cs.Events, e)
@@ -157,16 +174,19 @@ func (cs *connState) event(o Options, e Event) int {
 	return -1
 }
 
-func (cs *connState) sample(o Options, r RTTSample) bool {
+func (cs *connState) sample(o *Options, r RTTSample) bool {
 	if r.RTT < 0 {
 		// Timestamps went backwards between the two packets: no sample,
 		// counted once for the report's warning.
 		cs.NegativeRTT++
 		return false
 	}
-	cs.RTTAgg[r.Dir][r.Method].add(r.RTT)
+	cs.RTTAgg[r.Dir][r.Method].add(r.RTT, o.RTTQuantiles)
+	if o.OnRTT != nil {
+		o.OnRTT(&cs.ConnResult, r)
+	}
 	if r.Method != MethodHandshake {
-		ds := &cs.dir[r.Dir]
+		ds := cs.ds(r.Dir)
 		if ds.minRTT == 0 || r.RTT < ds.minRTT {
 			ds.minRTT = r.RTT
 		}
@@ -182,10 +202,13 @@ func (cs *connState) sample(o Options, r RTTSample) bool {
 // paired with the copy whose TSval its TSecr echoes, with the only copy, or
 // with none (Karn).
 func (cs *connState) handshake(s *capture.Segment, p *flows.Packet) {
-	h := &cs.hs
-	if h.done {
+	if cs.hsDone {
 		return
 	}
+	if cs.hs == nil {
+		cs.hs = &hsState{}
+	}
+	h := cs.hs
 	syn, ack := s.Flags.Has(capture.SYN), s.Flags.Has(capture.ACK)
 	tx := ctlTx{t: s.Time, frame: s.Frame, tsval: s.Opts.TSval, ts: s.Opts.TS}
 	switch {
@@ -208,7 +231,7 @@ func (cs *connState) handshake(s *capture.Segment, p *flows.Packet) {
 			}
 		}
 	case !syn && ack && p.Dir == flows.AtoB && len(h.synAcks) > 0 && p.AckValid && p.Ack == 1:
-		h.done = true
+		cs.hs, cs.hsDone = nil, true // the handshake is over: free its state
 		from, ev := answered(h.synAcks, s)
 		cs.Handshake.SynAckEvidence = ev
 		if ev != EvAmbiguous && cs.sample(cs.opts, RTTSample{Time: s.Time, Frame: s.Frame, Dir: flows.BtoA, Method: MethodHandshake, RTT: s.Time.Sub(from.t)}) {
@@ -240,10 +263,21 @@ func answered(txs []ctlTx, s *capture.Segment) (ctlTx, Evidence) {
 
 // data classifies the payload of s in its direction and updates the
 // summary counts (docs/metrics.md#events, #per-connection-summary).
-func (cs *connState) data(s *capture.Segment, p *flows.Packet, o Options) SegKind {
+func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKind {
 	d := p.Dir
-	ds := &cs.dir[d]
 	st := &cs.Dir[d]
+	if cs.dir[d] == nil && s.PayloadLen == 0 && s.Flags&(capture.SYN|capture.ACK|capture.FIN|capture.RST) == capture.SYN {
+		// A bare SYN before anything else of its direction (a scan or a
+		// flood leaves nothing else): counted without the direction's
+		// state. Its sequence number cannot matter to Karn's rule: the
+		// first ACK of a direction gives no sample.
+		if cs.synSeen[d] {
+			st.SynRetx++
+		}
+		cs.synSeen[d] = true
+		return KindNew
+	}
+	ds := cs.ds(d)
 	if p.End > ds.highSeq && s.SeqLen() > 0 {
 		ds.highSeq = p.End
 	}
@@ -252,7 +286,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o Options) SegKin
 		// Karn's rule covers the SYN's sequence number too: a SYN sent
 		// again makes the ACK that covers it ambiguous.
 		ds.synTx++
-		if ds.synTx > 1 {
+		if ds.synTx > 1 || cs.synSeen[d] {
 			st.SynRetx++
 			ds.resent.add(p.Seq, p.Seq+1)
 		}
@@ -375,7 +409,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o Options) SegKin
 			if ds.anyPay && start > ds.highPay {
 				ev(LostSegment, 0, EvNone)
 			}
-			ds.out = append(ds.out, outSeg{start: start, end: end, t: s.Time, frame: s.Frame})
+			ds.out = append(ds.out, outSeg{start: start, end: end, t: s.Time, frame: s.Frame, tsval: s.Opts.TSval, ts: s.Opts.TS})
 		}
 		if ds.anyPay && start > ds.highPay {
 			ds.gapAt, ds.hasGap = s.Time, true
@@ -400,8 +434,30 @@ func (cs *connState) noteRetx(ds *dirState, s *capture.Segment, start, end int64
 	if len(ds.retx) >= maxRetxRecs {
 		n := copy(ds.retx, ds.retx[len(ds.retx)-maxRetxRecs/2:])
 		ds.retx = ds.retx[:n]
+		ds.retxNew = 0
+		for _, r := range ds.retx {
+			if !r.covered {
+				ds.retxNew++
+			}
+		}
 	}
-	ds.retx = append(ds.retx, retxRec{start: start, end: end, tsval: s.Opts.TSval, ts: s.Opts.TS, ev: ev, class: c})
+	r := retxRec{start: start, end: end, tsval: s.Opts.TSval, ts: s.Opts.TS, ev: ev, class: c}
+	addPrior := func(v uint32) {
+		if int(r.nPrior) < len(r.prior) {
+			r.prior[r.nPrior] = v
+			r.nPrior++
+		}
+	}
+	if o, ok := ds.originalSeg(start); ok && o.ts {
+		addPrior(o.tsval)
+	}
+	for i := len(ds.retx) - 1; i >= 0; i-- { // earlier retransmissions of the same byte, newest first
+		if e := &ds.retx[i]; e.ts && e.start <= start && start < e.end {
+			addPrior(e.tsval)
+		}
+	}
+	ds.retx = append(ds.retx, r)
+	ds.retxNew++
 }
 
 // spurious re-classes a remembered retransmission as spurious, with the
@@ -460,12 +516,12 @@ func (cs *connState) rttEstimate(ds *dirState) time.Duration {
 // ack processes s as an acknowledgment of the reverse direction's data:
 // RTT samples (Karn), duplicate ACKs, SACK, window and zero-window periods.
 // It returns the advertised window for the series.
-func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o Options) (int64, bool) {
+func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o *Options) (int64, bool) {
 	if !p.AckValid {
 		return 0, false
 	}
 	rd := p.Dir.Reverse()
-	ds := &cs.dir[rd]
+	ds := cs.ds(rd)
 	st := &cs.Dir[rd]
 	win, known := p.Conn.ScaledWindow(p.Dir, s.Window, s.Flags.Has(capture.SYN))
 	a := p.Ack
@@ -507,11 +563,7 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o Options) (int64,
 			// A D-SACK block (RFC 2883 §4): bytes the receiver got twice,
 			// not SACKed data above the ACK.
 			st.DSACKs++
-			for k := range ds.retx {
-				if rr := &ds.retx[k]; rr.start < r && l < rr.end {
-					cs.spurious(rd, rr, EvDSACK)
-				}
-			}
+			cs.dsack(rd, ds, l, r)
 			continue
 		}
 		if r > ds.lastAck && r-l < 1<<30 {
@@ -549,19 +601,57 @@ func isDSACK(p *flows.Packet, s *capture.Segment, l, r int64) bool {
 	return false
 }
 
+// dsack matches one D-SACK block [l, r) to one retransmission: a block
+// proves one unneeded copy (RFC 2883 §4, RFC 3708). A retransmission of
+// those bytes already shown spurious (by Eifel) and not yet matched takes
+// it; else the latest retransmission of those bytes becomes spurious.
+func (cs *connState) dsack(d flows.Direction, ds *dirState, l, r int64) {
+	latest := -1
+	for k := range ds.retx {
+		rr := &ds.retx[k]
+		if rr.claimed || rr.end <= l || r <= rr.start {
+			continue
+		}
+		if rr.class == Spurious {
+			rr.claimed = true
+			return
+		}
+		latest = k
+	}
+	if latest >= 0 {
+		rr := &ds.retx[latest]
+		rr.claimed = true
+		cs.spurious(d, rr, EvDSACK)
+	}
+}
+
 // eifel checks the retransmissions that the ACK a (in s) covers for the
 // first time: if its TSecr echoes a TSval older than the retransmission's,
 // the ACK was sent for an earlier copy, so the retransmission was spurious
 // (Eifel detection, RFC 3522 §3).
 func (cs *connState) eifel(d flows.Direction, ds *dirState, s *capture.Segment, a int64) {
+	if ds.retxNew == 0 {
+		return
+	}
 	for k := range ds.retx {
 		rr := &ds.retx[k]
 		if rr.covered || rr.end > a {
 			continue
 		}
 		rr.covered = true
-		if rr.ts && s.Opts.TS && s.Opts.TSecr != 0 && seq.Num(s.Opts.TSecr).Less(seq.Num(rr.tsval)) {
-			cs.spurious(d, rr, EvTSecr)
+		ds.retxNew--
+		if !rr.ts || !s.Opts.TS || s.Opts.TSecr == 0 || !seq.Num(s.Opts.TSecr).Less(seq.Num(rr.tsval)) {
+			continue
+		}
+		// Spurious only if the echo names an earlier copy of this very
+		// segment: an older TSval of another segment (a cumulative ACK over
+		// several repaired holes echoes the segment that moved the left
+		// edge first, RFC 7323 §4.3) proves nothing about this one.
+		for _, v := range rr.prior[:rr.nPrior] {
+			if v == s.Opts.TSecr {
+				cs.spurious(d, rr, EvTSecr)
+				break
+			}
 		}
 	}
 }
@@ -569,12 +659,30 @@ func (cs *connState) eifel(d flows.Direction, ds *dirState, s *capture.Segment, 
 // original returns the frame of the first transmission of the bytes at
 // start while they are unacknowledged, 0 if not known.
 func (ds *dirState) original(start int64) int64 {
-	for i := ds.outHead; i < len(ds.out); i++ {
-		if e := ds.out[i]; e.start <= start && start < e.end {
-			return e.frame
-		}
+	if o, ok := ds.originalSeg(start); ok {
+		return o.frame
 	}
 	return 0
+}
+
+// originalSeg returns the first transmission of the bytes at start while
+// they are unacknowledged. ds.out holds first transmissions of new data, so
+// their ends increase: a binary search.
+func (ds *dirState) originalSeg(start int64) (outSeg, bool) {
+	out := ds.out[ds.outHead:]
+	lo, hi := 0, len(out)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if out[m].end <= start {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(out) && out[lo].start <= start {
+		return out[lo], true
+	}
+	return outSeg{}, false
 }
 
 // release drops the scratch state of a finished connection's direction;
@@ -583,7 +691,7 @@ func (ds *dirState) release() {
 	ds.out, ds.outHead = nil, 0
 	ds.tsq, ds.tsHead = nil, 0
 	ds.resent.s, ds.probe.s, ds.sacked.s = nil, nil, nil
-	ds.retx = nil
+	ds.retx, ds.retxNew = nil, 0
 }
 
 // popOut drops outstanding segments acknowledged by a and returns the one
@@ -613,7 +721,7 @@ func (cs *connState) timestamps(s *capture.Segment, p *flows.Packet) {
 	if !s.Opts.TS {
 		return
 	}
-	ds := &cs.dir[p.Dir]
+	ds := cs.ds(p.Dir)
 	if !ds.tsSeen || seq.Num(ds.lastTSval).Less(seq.Num(s.Opts.TSval)) {
 		ds.tsq = append(ds.tsq, tsEnt{val: s.Opts.TSval, t: s.Time, frame: s.Frame})
 		ds.lastTSval, ds.tsSeen = s.Opts.TSval, true
@@ -625,7 +733,7 @@ func (cs *connState) timestamps(s *capture.Segment, p *flows.Packet) {
 		return
 	}
 	rd := p.Dir.Reverse()
-	rs := &cs.dir[rd]
+	rs := cs.ds(rd)
 	ecr := seq.Num(s.Opts.TSecr)
 	i := rs.tsHead
 	for i < len(rs.tsq) && seq.Num(rs.tsq[i].val).Less(ecr) {

@@ -140,7 +140,10 @@ func (e *env) detailed(path string, f *anaFlags, rtt, events bool) (*tcpanalysis
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	opts.KeepRTT, opts.KeepEvents = rtt, events
+	// Percentiles come from bounded per-series quantiles; every sample is
+	// kept only for rows or a figure.
+	opts.RTTQuantiles = rtt
+	opts.KeepRTT, opts.KeepEvents = rtt && (f.wantRows() || f.out != ""), events
 	rep, err := e.analyze(path, opts)
 	if err != nil {
 		return nil, nil, 0, err
@@ -229,32 +232,22 @@ server side.`,
 					if !f.selected(r) {
 						continue
 					}
-					var by [2][3][]time.Duration
-					for d := range by {
-						for m := range by[d] {
-							by[d][m] = make([]time.Duration, 0, r.RTTAgg[d][m].N)
-						}
-					}
 					for _, s := range r.RTT {
-						if !want[s.Method] {
+						if !want[s.Method] || !rowsWanted {
 							continue
 						}
-						if rowsWanted {
-							rows = append(rows, []string{strconv.Itoa(r.Conn.Index), s.Dir.String(), s.Method.String(),
-								secsStr(s.Time.Sub(rep.Start)), strconv.FormatFloat(s.RTT.Seconds()*1000, 'f', 6, 64), strconv.FormatInt(s.Frame, 10)})
-						}
-						by[s.Dir][s.Method] = append(by[s.Dir][s.Method], s.RTT)
+						rows = append(rows, []string{strconv.Itoa(r.Conn.Index), s.Dir.String(), s.Method.String(),
+							secsStr(s.Time.Sub(rep.Start)), strconv.FormatFloat(s.RTT.Seconds()*1000, 'f', 6, 64), strconv.FormatInt(s.Frame, 10)})
 					}
 					for _, d := range f.dirs() {
 						for _, m := range []tcpanalysis.Method{tcpanalysis.MethodHandshake, tcpanalysis.MethodACK, tcpanalysis.MethodTS} {
-							if !want[m] {
+							a := &r.RTTAgg[d][m]
+							if !want[m] || a.N == 0 {
 								continue
 							}
-							n, mn, p50, mean, p95, mx, ok := tcpanalysis.Percentiles(by[d][m])
-							if !ok {
-								continue
-							}
-							table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), m.String(), strconv.Itoa(n), ms(mn), ms(p50), ms(mean), ms(p95), ms(mx)})
+							p50, _ := a.Quantile(0.5)
+							p95, _ := a.Quantile(0.95)
+							table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), m.String(), strconv.FormatInt(a.N, 10), ms(a.Min), ms(p50), ms(a.Mean()), ms(p95), ms(a.Max)})
 						}
 					}
 				}
@@ -555,11 +548,13 @@ connections shorter than 20 s.`,
 					}
 				}
 				table = append(table, []string{"goodput", fmt.Sprintf("%.1f kbit/s over %.3f s", r.GoodputKbps(d), r.Duration().Seconds())})
+				table = pepTputTable(table, r, d)
+				pepNote(e.stderr, r, d)
 				return e.emit(&f, "tcpviz.tput/1", header, rows, table, func() (interface {
 					Save(io.Writer, string) error
 				}, error) {
 					tp := plot.Named{Name: "throughput (sent, incl. retransmissions)", Step: true}
-					gp := plot.Named{Name: "goodput (newly acknowledged)", Step: true}
+					gp := plot.Named{Name: tputAckLegend(r, d), Step: true}
 					for _, b := range bins {
 						tp.X, tp.Y = append(tp.X, b.Start.Seconds()), append(tp.Y, kb(b.Bytes))
 						gp.X, gp.Y = append(gp.X, b.Start.Seconds()), append(gp.Y, kb(b.Acked))

@@ -71,6 +71,7 @@ current directory and prints the path.`,
 					return err
 				}
 				fmt.Fprintln(e.stdout, out)
+				pepNote(e.stderr, r, d)
 				if pepMode {
 					return e.pepOne(args[0], r, d, pathRTT)
 				}
