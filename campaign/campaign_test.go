@@ -345,16 +345,16 @@ func TestNS3CampaignWithStarts(t *testing.T) {
 	}
 }
 
-// TestAggregateOrdered: the order sets the group rows and the sign of
+// TestAggregateWith: the order sets the group rows and the sign of
 // each comparison (first − second); the per-run values and differences
 // behind the rows come along.
-func TestAggregateOrdered(t *testing.T) {
+func TestAggregateWith(t *testing.T) {
 	run := func(p, seed string, kbps float64) RunValue {
 		return RunValue{RunKey: p + seed, Labels: map[string]string{"protocol": p, "seed": seed}, Kbps: kbps}
 	}
 	runs := []RunValue{run("aodv", "1", 1000), run("aodv", "2", 1100), run("olsr", "1", 1300), run("olsr", "2", 1350),
 		run("dsdv", "1", 1200), run("dsdv", "2", 1150)}
-	tb, err := AggregateOrdered(runs, "protocol", "seed", 0.95, []string{"olsr", "dsdv"})
+	tb, err := AggregateWith(runs, "protocol", "seed", 0.95, AggregateOptions{Order: []string{"olsr", "dsdv"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,7 +378,15 @@ func TestAggregateOrdered(t *testing.T) {
 	if v := tb.Values[0]; !slices.Equal(v, []float64{1300, 1350}) {
 		t.Errorf("olsr values %v, want [1300 1350]", v)
 	}
-	if _, err := AggregateOrdered(runs, "protocol", "seed", 0.95, []string{"anthocnet"}); err == nil {
+	if _, err := AggregateWith(runs, "protocol", "seed", 0.95, AggregateOptions{Order: []string{"anthocnet"}}); err == nil {
 		t.Error("order with an unknown group: no error")
+	}
+	// Explicit comparisons, as the study's table: only these, in this order.
+	tb, err = AggregateWith(runs, "protocol", "seed", 0.95, AggregateOptions{Pairs: [][2]string{{"olsr", "aodv"}, {"dsdv", "aodv"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tb.Pairs) != 2 || tb.Pairs[0].Label != "olsr − aodv" || tb.Pairs[1].Label != "dsdv − aodv" || tb.Pairs[1].Mean != 125 {
+		t.Errorf("pairs = %+v, want olsr − aodv, dsdv − aodv (mean 125)", tb.Pairs)
 	}
 }

@@ -52,7 +52,7 @@ func TestGoodputStudyOutputs(t *testing.T) {
 	fig := filepath.Join(dir, "goodput.pdf")
 	out, _, err := runCLI(t, "goodput", ns3, "--labels", "{transport}-{protocol}-r{seed}-{node}-{dev}.pcap",
 		"--group", "protocol", "--pair", "seed", "--end", "100", "--starts", filepath.Join(ns3, "groundtruth-all.csv"),
-		"--starts-rename", "run=seed", "--order", "olsr,dsdv,aodv", "--csv", "-o", filepath.Join(dir, "flows.csv"),
+		"--starts-rename", "run=seed", "--order", "olsr,dsdv,aodv", "--pairs", "olsr:aodv,dsdv:aodv,olsr:dsdv", "--csv", "-o", filepath.Join(dir, "flows.csv"),
 		"--tables", filepath.Join(dir, "tables.md"), "--tables-csv", filepath.Join(dir, "tables"),
 		"--tables-tex", filepath.Join(dir, "tables.tex"), "--plot", fig, "--size", "8.5x6cm", "--label", "ns-3 MANET, 20 nodes")
 	if err != nil {

@@ -342,7 +342,11 @@ func writeGoodputTables(e *env, f *goodputFlags, rows []campaign.FlowRow) error 
 	if err != nil {
 		return err
 	}
-	t, err := campaign.AggregateOrdered(runs, f.group, f.pair, f.level, f.study.order)
+	ao, err := f.study.options()
+	if err != nil {
+		return err
+	}
+	t, err := campaign.AggregateWith(runs, f.group, f.pair, f.level, ao)
 	if err != nil {
 		return err
 	}

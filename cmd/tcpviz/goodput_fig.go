@@ -19,19 +19,37 @@ type studyFlags struct {
 	plot  string
 	tex   string
 	order []string
-	name  string // the campaign's name in titles: the PATH arguments
+	pairs []string // "first:second"
+	name  string   // the campaign's name in titles: the PATH arguments
 }
 
 func (f *studyFlags) register(c *cobra.Command) {
 	c.Flags().StringVar(&f.plot, "plot", "", "with --group: write the mean per group with CI whiskers and per-run points to this figure (.png, .svg, .pdf); with --pair also the paired differences to NAME.pairs.EXT")
 	c.Flags().StringVar(&f.tex, "tables-tex", "", "with --group: write the tables as booktabs LaTeX (\\usepackage{booktabs}) to this file")
 	c.Flags().StringSliceVar(&f.order, "order", nil, "order of the groups in tables and figures, and of each comparison (first − second), e.g. anthocnet,olsr,dsdv,aodv; groups not named follow sorted")
+	c.Flags().StringSliceVar(&f.pairs, "pairs", nil, "with --pair: only these comparisons, in this order, each FIRST:SECOND (difference first − second), e.g. anthocnet:aodv,olsr:aodv,dsdv:aodv,anthocnet:olsr")
+}
+
+// options returns the table order the flags ask for.
+func (f *studyFlags) options() (campaign.AggregateOptions, error) {
+	o := campaign.AggregateOptions{Order: f.order}
+	for _, p := range f.pairs {
+		a, b, ok := strings.Cut(p, ":")
+		if !ok || a == "" || b == "" || a == b {
+			return o, fmt.Errorf("--pairs %q: want FIRST:SECOND with two different groups", p)
+		}
+		o.Pairs = append(o.Pairs, [2]string{a, b})
+	}
+	return o, nil
 }
 
 // check validates the flags before any capture is read.
 func (f *studyFlags) check(group string) error {
-	if (f.plot != "" || f.tex != "" || len(f.order) > 0) && group == "" {
-		return fmt.Errorf("--plot, --tables-tex and --order need --group")
+	if (f.plot != "" || f.tex != "" || len(f.order) > 0 || len(f.pairs) > 0) && group == "" {
+		return fmt.Errorf("--plot, --tables-tex, --order and --pairs need --group")
+	}
+	if _, err := f.options(); err != nil {
+		return err
 	}
 	if f.plot != "" && plot.FormatOf(f.plot) == "" {
 		return fmt.Errorf("--plot %s: use .png, .svg or .pdf", f.plot)
