@@ -282,7 +282,7 @@ server side.`,
 								continue
 							}
 							name := map[tcpanalysis.Method]string{tcpanalysis.MethodACK: "ACK-based (Karn)", tcpanalysis.MethodTS: "TSval/TSecr", tcpanalysis.MethodHandshake: "handshake"}[m]
-							s := plot.Named{Name: name, Scatter: true, Color: plot.Colour(i)}
+							s := plot.Named{Name: name, Scatter: true, Color: plot.Colour(i), Mark: []plot.Mark{plot.MarkDot, plot.MarkRing, plot.MarkTriangle}[i]}
 							for _, x := range pick.RTT {
 								if x.Method == m && x.Dir == d {
 									s.X = append(s.X, x.Time.Sub(pick.Conn.First).Seconds())

@@ -211,8 +211,8 @@ func compareSeries(runs []compare.Run, metric string, interval, from, to time.Du
 			}
 		}
 	}
-	for _, r := range runs {
-		s := plot.Named{Name: r.Label, Step: metric != "rtt", Scatter: metric == "rtt"}
+	for i, r := range runs {
+		s := plot.Named{Name: r.Label, Step: metric != "rtt", Scatter: metric == "rtt", Mark: plot.MarkOf(i)}
 		add := func(t time.Duration, v float64) {
 			if in(t) {
 				s.X, s.Y = append(s.X, t.Seconds()), append(s.Y, v)
