@@ -107,6 +107,9 @@ func (f Figure) draw(dc draw.Canvas, st Style) {
 		h := drawLegend(area, f.Legend, fs*0.9)
 		area.Max.Y -= h + fs*0.3
 	}
+	if len(f.Panels) == 0 {
+		return
+	}
 	for _, p := range f.Panels {
 		applyFonts(p, st)
 	}

@@ -3,6 +3,7 @@ package plot
 import (
 	"bytes"
 	"flag"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -278,5 +279,52 @@ func TestFormats(t *testing.T) {
 func TestPDFText(t *testing.T) {
 	if got, want := toCP1252("a — b → c −1.5 × 10 ✓"), "a \x97 b -> c -1.5 \xd7 10 ?"; got != want {
 		t.Errorf("toCP1252 = %q, want %q", got, want)
+	}
+}
+
+// TestEdgeCasesRender: empty, one-point, all-gap and huge series and
+// undefined intervals render without error.
+func TestEdgeCasesRender(t *testing.T) {
+	nan := math.NaN()
+	figs := map[string]func() (Figure, error){
+		"no series": func() (Figure, error) { return XY(XYSpec{Title: "empty"}) },
+		"one point": func() (Figure, error) {
+			return XY(XYSpec{Series: []Named{{Name: "a", X: []float64{1}, Y: []float64{5}}}})
+		},
+		"all gaps": func() (Figure, error) {
+			return XY(XYSpec{Series: []Named{{Name: "a", X: []float64{1, 2}, Y: []float64{nan, nan}}}})
+		},
+		"huge": func() (Figure, error) {
+			return XY(XYSpec{Y: Axis{Unit: UnitBytes}, Series: []Named{{Name: "a", X: []float64{0, 1}, Y: []float64{0, 1.5e12}}}})
+		},
+		"negative": func() (Figure, error) {
+			return XY(XYSpec{Series: []Named{{Name: "a", X: []float64{-3, 1}, Y: []float64{-7, -2}}}})
+		},
+		"grid": func() (Figure, error) {
+			return Grid(XYSpec{Series: []Named{{Name: "a", X: []float64{0, 1}, Y: []float64{1, 2}}, {Name: "b"}}}, 2)
+		},
+		"stack none": func() (Figure, error) { return Stack("t", nil) },
+		"groups n=1": func() (Figure, error) {
+			return GroupMeans(StudyOptions{Unit: UnitKbps}, []Group{{Label: "a", Mean: 5, Lo: nan, Hi: nan, Points: []float64{5}}})
+		},
+		"diff n=1": func() (Figure, error) {
+			return PairedDiffs(StudyOptions{Unit: UnitKbps}, []Diff{{Label: "a − b", Mean: -2, Lo: nan, Hi: nan, Points: []float64{-2}}})
+		},
+	}
+	for name, fig := range figs {
+		f, err := fig()
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if err := f.SaveStyle(io.Discard, "png", Style{W: 5 * vg.Centimeter, H: 4 * vg.Centimeter}); err != nil {
+			t.Errorf("%s: render: %v", name, err)
+		}
+	}
+	if _, err := XY(XYSpec{Series: []Named{{X: []float64{1}, Y: nil}}}); err == nil {
+		t.Error("X and Y of different lengths: no error")
+	}
+	if _, err := GroupMeans(StudyOptions{}, nil); err == nil {
+		t.Error("no groups: no error")
 	}
 }
