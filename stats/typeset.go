@@ -108,6 +108,9 @@ type TeXOptions struct {
 	Metric  string // the quantity, e.g. "goodput"
 	Unit    string // e.g. "kbps"
 	Key     string // the pairing label, e.g. "seed" ("seeds positive")
+	// Wide writes a table* (spanning both columns of a two-column
+	// paper): the paired table does not fit one column.
+	Wide bool
 }
 
 // WriteGroupsTeX writes rows as a booktabs LaTeX table in the layout of the
@@ -142,7 +145,7 @@ func WritePairsTeX(w io.Writer, o TeXOptions, rows []PairRow) error {
 }
 
 func texBegin(w io.Writer, o TeXOptions, cols string) {
-	fmt.Fprintf(w, "%% needs \\usepackage{booktabs}\n\\begin{table}[t]\n\\centering\n")
+	fmt.Fprintf(w, "%% needs \\usepackage{booktabs}\n\\begin{%s}[t]\n\\centering\n", texEnv(o))
 	if o.Caption != "" {
 		fmt.Fprintf(w, "\\caption{%s}\n", o.Caption)
 	}
@@ -153,7 +156,14 @@ func texBegin(w io.Writer, o TeXOptions, cols string) {
 }
 
 func texEnd(w io.Writer, o TeXOptions) {
-	fmt.Fprintf(w, "\\bottomrule\n\\end{tabular}\n\\end{table}\n")
+	fmt.Fprintf(w, "\\bottomrule\n\\end{tabular}\n\\end{%s}\n", texEnv(o))
+}
+
+func texEnv(o TeXOptions) string {
+	if o.Wide {
+		return "table*"
+	}
+	return "table"
 }
 
 // WriteGroupsCSVRounded writes rows as CSV for spreadsheets and papers:

@@ -101,6 +101,7 @@ func (e *env) writeStudy(f *goodputFlags, t *campaign.Tables) error {
 			o.Caption = fmt.Sprintf("%s: paired per-%s differences (first $-$ second): t-CI of the mean difference, two-sided exact Wilcoxon signed-rank $p$, %ss with a positive difference",
 				texText(s.name), texText(key), texText(key))
 			o.Label = "tab:goodput-paired"
+			o.Wide = true // four columns of intervals: too wide for one column of a paper
 			return stats.WritePairsTeX(fh, o, t.Pairs)
 		})
 		if err != nil {
