@@ -140,7 +140,11 @@ then also draws the bytes the server acknowledged ("LABEL delivered").`,
 				if l := pairYLabel(runs, metric, ""); l != "" { // a client/server pair
 					ya.Label = strings.TrimSuffix(l, " (bytes)")
 				}
-				spec := plot.XYSpec{Title: fmt.Sprintf("%s: %s", joinLabels(runs), ya.Label), Series: series, Y: ya,
+				name := joinLabels(runs)
+				if e.fig.label != "" {
+					name = e.fig.label
+				}
+				spec := plot.XYSpec{Title: fmt.Sprintf("%s: %s", name, ya.Label), Series: series, Y: ya,
 					X: plot.Axis{Label: "time since " + alignName(align), Unit: plot.UnitSeconds}, Robust: metric == "rtt"}
 				if to > 0 {
 					spec.XFrom, spec.XTo = from, to
