@@ -217,6 +217,7 @@ func TestGoldenImages(t *testing.T) {
 			return TimeSeq(geo(t), TimeSeqOptions{Dir: flows.AtoB, Run: "geo-600ms-loss.pcap"})
 		}},
 		{"goodput-groups", small, func() (Figure, error) { return GroupMeans(so, gs) }},
+		{"rtt-stack", small, rttStack},
 		{"goodput-pairs", DefaultStyle, func() (Figure, error) { return PairedDiffs(so, ds) }},
 	}
 	for _, tt := range tests {
@@ -327,4 +328,27 @@ func TestEdgeCasesRender(t *testing.T) {
 	if _, err := GroupMeans(StudyOptions{}, nil); err == nil {
 		t.Error("no groups: no error")
 	}
+}
+
+// rttStack is the RTT figure of a connection through a PEP: ~11 ms samples
+// timing the data (a few up to 60 ms, one of 432 ms above the axis) and
+// reverse-direction TSval echoes of up to 2 s.
+func rttStack() (Figure, error) {
+	x := Axis{Label: "time since connection start", Unit: UnitSeconds}
+	y := Axis{Label: "RTT", Unit: UnitMillis}
+	ack := Named{Name: "ACK-based (Karn)", Scatter: true, Color: Colour(0)}
+	ts := Named{Name: "TSval/TSecr", Scatter: true, Color: Colour(1), Mark: MarkRing}
+	rev := Named{Name: "TSval/TSecr", Scatter: true, Color: Colour(1), Mark: MarkRing}
+	for i := range 60 {
+		t := 1.2 + float64(i)*0.01
+		ack.X, ack.Y = append(ack.X, t), append(ack.Y, 11+float64(i%6))
+		ts.X, ts.Y = append(ts.X, t+0.005), append(ts.Y, 10.5+float64(i%7))
+		rev.X, rev.Y = append(rev.X, t), append(rev.Y, 0.1*float64(i%3))
+	}
+	ack.X, ack.Y = append(ack.X, 1.9, 7.2), append(ack.Y, 55, 432)
+	rev.X, rev.Y = append(rev.X, 2.2, 3.6, 5.5), append(rev.Y, 240, 950, 1900)
+	return Stack("pep-on/client.pcap — conn 1: RTT at the capture point", []XYSpec{
+		{Title: "data 10.0.0.1:40000 → 10.0.1.1:5201", X: x, Y: y, Series: []Named{ack, ts}, Robust: true},
+		{Title: "reverse direction", X: x, Y: y, Series: []Named{rev}, Robust: true},
+	})
 }

@@ -104,9 +104,12 @@ type XYSpec struct {
 // what was drawn. It returns an error when a series has X and Y of
 // different lengths.
 func XY(s XYSpec) (Figure, error) {
-	p, es, err := panel(s, 0, nil)
+	p, es, ab, err := panel(s, 0, nil)
 	if err != nil {
 		return Figure{}, err
+	}
+	if ab != nil {
+		es = append(es, Entry{Name: ab.String(), Thumbs: []gplot.Thumbnailer{ab.thumb}})
 	}
 	return Figure{Title: s.Title, Panels: []*gplot.Plot{p}, Legend: es}, nil
 }
@@ -128,14 +131,13 @@ func Grid(s XYSpec, cols int) (Figure, error) {
 		}
 		se.Name = ""
 		one.Series = []Named{se}
-		p, es, err := panel(one, 0, lim)
+		p, _, ab, err := panel(one, 0, lim)
 		if err != nil {
 			return Figure{}, err
 		}
 		p.Title.Text = s.Series[i].Name
-		for _, e := range es { // the points above the axis
-			e.Name = s.Series[i].Name + ": " + e.Name
-			f.Legend = append(f.Legend, e)
+		if ab != nil {
+			f.Legend = append(f.Legend, Entry{Name: s.Series[i].Name + ": " + ab.String(), Thumbs: []gplot.Thumbnailer{ab.thumb}})
 		}
 		f.Panels = append(f.Panels, p)
 	}
@@ -165,12 +167,12 @@ func dataLimits(ss []Named) limits {
 
 // panel draws one set of axes; first is the palette index of the first
 // series; lim, if not nil, fixes the data range (shared axes).
-func panel(s XYSpec, first int, lim *limits) (*gplot.Plot, []Entry, error) {
-	p := gplot.New()
+func panel(s XYSpec, first int, lim *limits) (p *gplot.Plot, es []Entry, ab *aboveNote, err error) {
+	p = gplot.New()
 	p.Add(&grid{})
 	for _, se := range s.Series {
 		if len(se.X) != len(se.Y) {
-			return nil, nil, fmt.Errorf("series %q: %d x values, %d y values", se.Name, len(se.X), len(se.Y))
+			return nil, nil, nil, fmt.Errorf("series %q: %d x values, %d y values", se.Name, len(se.X), len(se.Y))
 		}
 	}
 	l := dataLimits(s.Series)
@@ -216,7 +218,6 @@ func panel(s XYSpec, first int, lim *limits) (*gplot.Plot, []Entry, error) {
 		}
 	}
 	axes()
-	var es []Entry
 	var above plotter.XYs
 	var aboveMax float64
 	// Lines are drawn first, in order; then point series, the most
@@ -253,7 +254,7 @@ func panel(s XYSpec, first int, lim *limits) (*gplot.Plot, []Entry, error) {
 			if se.Scatter {
 				sc, err := plotter.NewScatter(part)
 				if err != nil {
-					return nil, nil, err
+					return nil, nil, nil, err
 				}
 				sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(1.6), Shape: se.Mark.glyph()}
 				ly.ps = append(ly.ps, sc)
@@ -262,7 +263,7 @@ func panel(s XYSpec, first int, lim *limits) (*gplot.Plot, []Entry, error) {
 			}
 			ln, err := plotter.NewLine(part)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			ln.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(1.2)}
 			if se.Step {
@@ -294,17 +295,26 @@ func panel(s XYSpec, first int, lim *limits) (*gplot.Plot, []Entry, error) {
 	if len(above) > 0 {
 		sc, err := plotter.NewScatter(above)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(2), Shape: draw.TriangleGlyph{}}
 		p.Add(sc)
 		sx := scaleFor(s.Y.Unit, aboveMax)
-		es = append(es, Entry{Name: fmt.Sprintf("%d above the axis (up to %s %s)", len(above),
-			strconv.FormatFloat(aboveMax/sx.Div, 'g', 3, 64), sx.Name), Thumbs: []gplot.Thumbnailer{sc}})
+		ab = &aboveNote{n: len(above), max: strconv.FormatFloat(aboveMax/sx.Div, 'g', 3, 64) + " " + sx.Name, thumb: sc}
 	}
 	axes()
-	return p, es, nil
+	return p, es, ab, nil
 }
+
+// aboveNote counts the points a robust axis left above its top, drawn as
+// triangles on the edge (thumb).
+type aboveNote struct {
+	n     int
+	max   string // the largest, with its unit
+	thumb gplot.Thumbnailer
+}
+
+func (a *aboveNote) String() string { return fmt.Sprintf("%d above the axis (up to %s)", a.n, a.max) }
 
 // robustCap returns where a robust y axis ends for ss: just above the 98th
 // percentile when the largest value is more than 3 × that (and there are
@@ -368,11 +378,15 @@ func Stack(title string, specs []XYSpec) (Figure, error) {
 	f := Figure{Title: title}
 	seen := map[string]bool{}
 	for _, s := range specs {
-		p, es, err := panel(s, 0, nil)
+		p, es, ab, err := panel(s, 0, nil)
 		if err != nil {
 			return Figure{}, err
 		}
 		p.Title.Text = s.Title
+		if ab != nil { // the count in the panel's title, the mark in the legend
+			p.Title.Text += fmt.Sprintf(" — %d above the axis, up to %s", ab.n, ab.max)
+			es = append(es, Entry{Name: "above the axis", Thumbs: []gplot.Thumbnailer{ab.thumb}})
+		}
 		if len(f.Panels) > 0 { // one x label, under the last panel
 			f.Panels[len(f.Panels)-1].X.Label.Text = ""
 		}
