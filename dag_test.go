@@ -26,6 +26,7 @@ var allowed = map[string][]string{
 	"cmd/tcpviz":                     {"*"},
 	"compare":                        {"tcpanalysis", "flows", "capture", "pep", "internal/seq"},
 	"pep":                            {"tcpanalysis", "flows", "capture", "internal/seq"},
+	"report":                         {"tcpanalysis", "flows", "capture"},
 }
 
 // TestImportDAG fails when a package imports a module package its row in

@@ -125,6 +125,9 @@ then also draws the bytes the server acknowledged ("LABEL delivered").`,
 				if out == "" {
 					return nil
 				}
+				if isHTML(out) {
+					return e.htmlCompare(out, runs, align)
+				}
 				series := compareSeries(runs, metric, interval, secs(from), secs(to))
 				ext := strings.ToLower(filepath.Ext(out))
 				if ext == ".csv" {
@@ -176,7 +179,7 @@ then also draws the bytes the server acknowledged ("LABEL delivered").`,
 		c.Flags().Float64SliceVar(&at, "at", nil, "also report bytes acknowledged this many seconds after the reference point")
 		c.Flags().Int64Var(&toBytes, "bytes", 0, "report the time until this many bytes were acknowledged")
 		c.Flags().DurationVar(&interval, "interval", 0, "goodput interval for --metric tput (default 1s, or 1/20 of the shortest connection under 20 s)")
-		c.Flags().StringVarP(&out, "output", "o", "", "figure (.png, .svg, .pdf) or the series as .csv")
+		c.Flags().StringVarP(&out, "output", "o", "", "figure (.png, .svg, .pdf), the series as .csv, or the interactive report in compare mode (.html)")
 		c.Flags().BoolVar(&pepMode, "pep", false, "also print, per run, the evidence for or against a split-TCP PEP (see 'tcpviz rtt --help')")
 		c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known, for --pep")
 		return c
