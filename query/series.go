@@ -36,14 +36,14 @@ var metricInfo = [numMetrics]struct {
 	label   string
 	scatter bool
 }{
-	MetricSeq:          {"seq", Bytes, "highest sequence sent (bytes)", false},
-	MetricAck:          {"ack", Bytes, "cumulative ACK (bytes)", false},
-	MetricRTT:          {"rtt", Milliseconds, "ACK RTT (ms)", true},
-	MetricRTTTS:        {"rtt_ts", Milliseconds, "TSval/TSecr RTT (ms)", true},
-	MetricRTTHandshake: {"rtt_handshake", Milliseconds, "handshake RTT (ms)", true},
-	MetricGoodput:      {"goodput", Kbps, "goodput (kbit/s)", false},
-	MetricThroughput:   {"throughput", Kbps, "throughput, retransmissions included (kbit/s)", false},
-	MetricWindow:       {"window", Bytes, "receive window (bytes)", false},
+	MetricSeq:          {"seq", Bytes, "highest sequence sent", false},
+	MetricAck:          {"ack", Bytes, "cumulative ACK", false},
+	MetricRTT:          {"rtt", Milliseconds, "ACK RTT", true},
+	MetricRTTTS:        {"rtt_ts", Milliseconds, "TSval/TSecr RTT", true},
+	MetricRTTHandshake: {"rtt_handshake", Milliseconds, "handshake RTT", true},
+	MetricGoodput:      {"goodput", Kbps, "goodput", false},
+	MetricThroughput:   {"throughput", Kbps, "throughput, retransmissions included", false},
+	MetricWindow:       {"window", Bytes, "receive window", false},
 	MetricInFlight:     {"inflight", Bytes, "bytes in flight", false},
 	MetricInFlightSACK: {"inflight_sack", Bytes, "bytes in flight, SACK-aware", false},
 	MetricRetrans:      {"retrans", Count, "retransmissions (cumulative)", false},
@@ -60,7 +60,8 @@ func (m Metric) String() string {
 // Unit is the unit of the metric's values.
 func (m Metric) Unit() Unit { return metricInfo[m].unit }
 
-// Label is an axis label for the metric, unit included.
+// Label names the metric on an axis or in a legend, without its unit
+// (Unit gives it).
 func (m Metric) Label() string { return metricInfo[m].label }
 
 // Samples reports whether the metric's points are separate samples (draw

@@ -130,27 +130,39 @@ server side.` + selectionHelp,
 				return e.pepOne(args[0], v.Conn, v.Dir, pathRTT)
 			}
 			return e.emit(&f.rf, t, func() (saver, error) {
-				var series []plot.Named
-				for _, m := range []query.Metric{query.MetricRTT, query.MetricRTTTS, query.MetricRTTHandshake} {
-					for _, d := range sel.Dir.Dirs() {
+				// One panel per direction, each with its own y range: the
+				// reverse direction's samples (often app-limited, seconds)
+				// would squash the data direction's (ms) onto zero.
+				var specs []plot.XYSpec
+				for _, d := range []flows.Direction{v.Dir, v.Dir.Reverse()} {
+					if sel.Dir != query.Auto && sel.Dir.Of(v.Conn) != d {
+						continue
+					}
+					title := "data " + plot.Endpoints(v.Conn.Conn, d)
+					if d != v.Dir {
+						title = "reverse direction " + plot.Endpoints(v.Conn.Conn, d)
+					}
+					sp := plot.XYSpec{Title: title, Robust: true, X: xAxis(v), Y: plot.Axis{Label: "RTT", Unit: plot.UnitMillis}}
+					for i, m := range []query.Metric{query.MetricRTT, query.MetricRTTTS, query.MetricRTTHandshake} {
 						if !want[m] {
 							continue
 						}
-						name := fmt.Sprintf("%s, data %s", export.MethodName(m), plot.Endpoints(v.Conn.Conn, d))
-						if m == query.MetricRTTHandshake {
-							name = map[flows.Direction]string{flows.AtoB: "handshake SYN → SYN-ACK", flows.BtoA: "handshake SYN-ACK → ACK"}[d]
-						}
+						name := map[query.Metric]string{query.MetricRTT: "ACK-based (Karn)", query.MetricRTTTS: "TSval/TSecr", query.MetricRTTHandshake: "handshake"}[m]
 						if s := v.SeriesOf(v.Conn, d, m); len(s.Points) > 0 {
-							series = append(series, plot.Named{Name: name, Scatter: true, X: s.X(v.Ref), Y: s.Y()})
+							sp.Series = append(sp.Series, plot.Named{Name: name, Scatter: true, Color: plot.Colour(i),
+								Mark: []plot.Mark{plot.MarkDot, plot.MarkRing, plot.MarkTriangle}[i], X: s.X(v.Ref), Y: s.Y()})
 						}
 					}
+					if len(sp.Series) > 0 {
+						specs = append(specs, sp)
+					}
 				}
-				p, err := plot.XY(fmt.Sprintf("conn %d: RTT at the capture point", v.Conn.Conn.Index), xLabel(v), "RTT (ms)", series)
-				return plot.Figure{P: p}, err
+				return plot.Stack(fmt.Sprintf("%s — conn %d: RTT at the capture point", e.runName(args[0]), v.Conn.Conn.Index), specs)
 			})
 		},
 	}
 	f.register(c, query.RefSYN)
+	e.addFigFlags(c)
 	c.Flags().StringVar(&method, "method", "both", "ack, ts or both (the handshake split is always included)")
 	c.Flags().BoolVar(&pepMode, "pep", false, "PEP-aware: evidence of a split-TCP proxy (one capture), or both halves of split connections (two captures)")
 	c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known (e.g. 600ms), for --pep")
@@ -158,8 +170,17 @@ server side.` + selectionHelp,
 	return c
 }
 
-// xLabel is the x axis of a single-connection figure.
-func xLabel(v *query.View) string { return "time since " + v.Sel.Ref.Describe() + " (s)" }
+// xAxis is the x axis of a single-connection figure: seconds since the
+// reference point.
+func xAxis(v *query.View) plot.Axis {
+	return plot.Axis{Label: "time since " + v.Sel.Ref.Describe(), Unit: plot.UnitSeconds}
+}
+
+// axisOf is the axis of a metric: its label and unit.
+func axisOf(m query.Metric) plot.Axis {
+	u := map[query.Unit]plot.Unit{query.Bytes: plot.UnitBytes, query.Milliseconds: plot.UnitMillis, query.Seconds: plot.UnitSeconds, query.Kbps: plot.UnitKbps}[m.Unit()]
+	return plot.Axis{Label: m.Label(), Unit: u}
+}
 
 func newRetransCmd(e *env) *cobra.Command {
 	var f anaFlags
@@ -191,8 +212,8 @@ evidence (what decided the class: docs/metrics.md#evidence).` + selectionHelp,
 			t := export.Retrans(v, f.rf.wantRows())
 			return e.emit(&f.rf, t, func() (saver, error) {
 				var series []plot.Named
-				for _, c := range tcpanalysis.Classes() {
-					s := plot.Named{Name: c.String(), Scatter: true}
+				for i, c := range tcpanalysis.Classes() {
+					s := plot.Named{Name: c.String(), Scatter: true, Color: plot.Colour(i), Mark: plot.MarkOf(i)}
 					for _, ev := range export.Events(v, v.Conn, v.Dir) {
 						if ev.Class == c {
 							s.X, s.Y = append(s.X, v.RefS(ev.Time)), append(s.Y, float64(ev.Seq))
@@ -202,12 +223,13 @@ evidence (what decided the class: docs/metrics.md#evidence).` + selectionHelp,
 						series = append(series, s)
 					}
 				}
-				p, err := plot.XY(fmt.Sprintf("conn %d: events, data %s", v.Conn.Conn.Index, plot.Endpoints(v.Conn.Conn, v.Dir)), xLabel(v), "relative sequence number (bytes)", series)
-				return plot.Figure{P: p}, err
+				return plot.XY(plot.XYSpec{Title: fmt.Sprintf("%s — conn %d: events, data %s", e.runName(args[0]), v.Conn.Conn.Index, plot.Endpoints(v.Conn.Conn, v.Dir)),
+					X: xAxis(v), Y: plot.Axis{Label: "relative sequence number", Unit: plot.UnitBytes}, Series: series})
 			})
 		},
 	}
 	f.register(c, query.RefSYN)
+	e.addFigFlags(c)
 	return c
 }
 
@@ -240,20 +262,21 @@ conn_t_s, frame, rwnd_bytes, inflight_bytes, inflight_sack_bytes.` + selectionHe
 			return e.emit(&f.rf, t, func() (saver, error) {
 				var ss []plot.Named
 				for _, m := range []query.Metric{query.MetricWindow, query.MetricInFlight, query.MetricInFlightSACK} {
+					name := map[query.Metric]string{query.MetricWindow: "receive window (rwnd)", query.MetricInFlight: "in flight (tshark)", query.MetricInFlightSACK: "in flight (SACK-aware)"}[m]
 					if s := v.Series(m); len(s.Points) > 0 {
-						ss = append(ss, plot.Named{Name: m.Label(), Step: true, X: s.X(v.Ref), Y: s.Y()})
+						ss = append(ss, plot.Named{Name: name, Step: true, X: s.X(v.Ref), Y: s.Y()})
 					}
 				}
-				title := fmt.Sprintf("conn %d: window, data %s", r.Conn.Index, plot.Endpoints(r.Conn, d))
+				title := fmt.Sprintf("%s — conn %d: window, data %s", e.runName(args[0]), r.Conn.Index, plot.Endpoints(r.Conn, d))
 				if r.Conn.Half[d.Reverse()].WScale < 0 {
 					title += "\nwindow scale unknown: rwnd not drawn"
 				}
-				p, err := plot.XY(title, xLabel(v), "bytes", ss)
-				return plot.Figure{P: p}, err
+				return plot.XY(plot.XYSpec{Title: title, Series: ss, X: xAxis(v), Y: plot.Axis{Label: "bytes", Unit: plot.UnitBytes}})
 			})
 		},
 	}
 	f.register(c, query.RefSYN)
+	e.addFigFlags(c)
 	return c
 }
 
@@ -307,18 +330,19 @@ cum_acked_bytes.` + selectionHelp,
 				var ss []plot.Named
 				for _, m := range []query.Metric{query.MetricThroughput, query.MetricGoodput} {
 					s := v.Series(m)
-					name := m.Label()
+					name := "throughput (sent, incl. retransmissions)"
 					if m == query.MetricGoodput {
 						name = tputAckLegend(r, d)
 					}
 					ss = append(ss, plot.Named{Name: name, Step: true, X: s.X(v.Ref), Y: s.Y()})
 				}
-				p, err := plot.XY(fmt.Sprintf("conn %d: data %s, %v intervals", r.Conn.Index, plot.Endpoints(r.Conn, d), w), xLabel(v), "kbit/s", ss)
-				return plot.Figure{P: p}, err
+				return plot.XY(plot.XYSpec{Title: fmt.Sprintf("%s — conn %d: data %s, %v intervals", e.runName(args[0]), r.Conn.Index, plot.Endpoints(r.Conn, d), w.Round(time.Microsecond)),
+					X: xAxis(v), Y: plot.Axis{Label: "rate", Unit: plot.UnitKbps}, Series: ss})
 			})
 		},
 	}
 	f.register(c, query.RefBulk)
+	e.addFigFlags(c)
 	c.Flags().DurationVar(&interval, "interval", 0, "interval width, e.g. 100ms (default: 1, 2 or 5 × 10^k, at most 50 intervals)")
 	c.Flags().Float64SliceVar(&at, "at", nil, "also report bytes acknowledged this many seconds after --ref (repeatable)")
 	c.Flags().Int64Var(&toBytes, "bytes", 0, "report the time until this many bytes were acknowledged")

@@ -174,56 +174,35 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 			for i, v := range views {
 				s := v.Series(m)
 				// Step series run to the end of the connection, so stalls show.
-				series = append(series, extendToEnd(plot.Named{Name: runs[i].Label, Step: !m.Samples(), Scatter: m.Samples(), X: s.X(v.Ref), Y: s.Y()}, runs[i], sel.To))
+				series = append(series, extendToEnd(plot.Named{Name: runs[i].Label, Step: !m.Samples(), Scatter: m.Samples(), Mark: plot.MarkOf(i), X: s.X(v.Ref), Y: s.Y()}, runs[i], sel.To))
 				if d, ok := deliveredSeries(runs[i], m.String(), in, sel.To); ok {
 					series = append(series, d)
 				}
 			}
 			format := plot.FormatOf(out)
-			xl := "time since " + sel.Ref.Describe() + " (s)"
-			yl := pairYLabel(runs, m.String(), m.Label())
-			title := fmt.Sprintf("%s: %s", m, joinLabels(runs))
-			var fig interface{ Save(io.Writer, string) error }
-			if layout == "overlay" {
-				p, err := plot.XY(title, xl, yl, series)
-				if err != nil {
-					return err
-				}
-				fig = plot.Figure{P: p}
-			} else {
-				g := plot.GridFigure{Cols: min(len(series), 2)}
-				lo, hi := math.Inf(1), math.Inf(-1)
-				for _, s := range series {
-					for _, y := range s.Y {
-						lo, hi = math.Min(lo, y), math.Max(hi, y)
-					}
-				}
-				xlo, xhi := math.Inf(1), math.Inf(-1)
-				for _, s := range series {
-					for _, x := range s.X {
-						xlo, xhi = math.Min(xlo, x), math.Max(xhi, x)
-					}
-				}
-				if sel.To > 0 {
-					xlo, xhi = sel.From.Seconds(), sel.To.Seconds()
-				}
-				for i, s := range series {
-					p, err := plot.XY(s.Name, xl, yl, []plot.Named{{Name: s.Name, X: s.X, Y: s.Y, Scatter: s.Scatter, Step: s.Step, Color: plot.Colour(i)}})
-					if err != nil {
-						return err
-					}
-					// Shared axes, with room for the legend at the top.
-					if r := hi - lo; !math.IsInf(lo, 0) && r >= 0 {
-						p.Y.Min, p.Y.Max = lo-0.03*r, hi+0.18*r
-					}
-					if r := xhi - xlo; !math.IsInf(xlo, 0) && r >= 0 {
-						p.X.Min, p.X.Max = xlo-0.02*r, xhi+0.02*r
-					}
-					g.Plots = append(g.Plots, p)
-				}
-				fig = g
+			ya := axisOf(m)
+			if l := pairYLabel(runs, m.String(), ""); l != "" { // a client/server pair
+				ya.Label = strings.TrimSuffix(l, " (bytes)")
 			}
-			if err := writeFileAtomic(out, func(f *os.File) error { return fig.Save(f, format) }); err != nil {
+			name := joinLabels(runs)
+			if e.fig.label != "" {
+				name = e.fig.label
+			}
+			spec := plot.XYSpec{Title: fmt.Sprintf("%s: %s", name, ya.Label), Series: series, Y: ya,
+				X: plot.Axis{Label: "time since " + sel.Ref.Describe(), Unit: plot.UnitSeconds}, Robust: m.Samples()}
+			if sel.To > 0 {
+				spec.XFrom, spec.XTo = sel.From.Seconds(), sel.To.Seconds()
+			}
+			var fig plot.Figure
+			if layout == "overlay" {
+				fig, err = plot.XY(spec)
+			} else {
+				fig, err = plot.Grid(spec, min(len(series), 2))
+			}
+			if err != nil {
+				return err
+			}
+			if err := writeFileAtomic(out, func(f *os.File) error { return e.saveFigure(f, fig, format) }); err != nil {
 				return err
 			}
 			fmt.Fprintln(e.stdout, out)
@@ -231,6 +210,7 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 		},
 	}
 	af.register(c)
+	e.addFigFlags(c)
 	sf.registerNoConn(c, query.RefBulk)
 	c.Flags().StringVar(&sf.ref, "align", query.RefBulk.String(), "alias of --ref: align runs at bulk, data or syn")
 	c.Flags().StringVar(&metric, "metric", "seq", "series to compare: "+query.MetricNames()+" (tput: goodput)")

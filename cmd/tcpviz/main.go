@@ -55,6 +55,7 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	stdin  io.Reader
+	fig    figFlags // --size, --font-size, --dpi of the graph verbs (figflags.go)
 }
 
 func newRoot(e *env) *cobra.Command {

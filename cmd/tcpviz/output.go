@@ -91,7 +91,7 @@ func (e *env) emit(f *rowFlags, t export.Table, fig func() (saver, error)) error
 		if err != nil {
 			return err
 		}
-		if err := writeFileAtomic(f.out, func(fh *os.File) error { return p.Save(fh, plot.FormatOf(f.out)) }); err != nil {
+		if err := writeFileAtomic(f.out, func(fh *os.File) error { return e.saveFigure(fh, p, plot.FormatOf(f.out)) }); err != nil {
 			return err
 		}
 		fmt.Fprintln(e.stdout, f.out)

@@ -60,11 +60,15 @@ The output format follows the -o extension: .png, .svg, .pdf (the figure),
 			if isHTML(out) {
 				return e.htmlOne(out, v, "seq")
 			}
-			o := plot.TimeSeqOptions{Dir: d, From: v.Ref.Sub(r.Conn.First) + sel.From}
+			o := plot.TimeSeqOptions{Dir: d, From: v.Ref.Sub(r.Conn.First) + sel.From, Run: e.runName(args[0])}
 			if sel.To > 0 {
 				o.To = v.Ref.Sub(r.Conn.First) + sel.To
 			}
-			if err := writeSeq(out, v, o); err != nil {
+			st, err := e.fig.style()
+			if err != nil {
+				return err
+			}
+			if err := writeSeq(out, v, o, st); err != nil {
 				return err
 			}
 			fmt.Fprintln(e.stdout, out)
@@ -77,6 +81,7 @@ The output format follows the -o extension: .png, .svg, .pdf (the figure),
 	}
 	af.register(c)
 	sf.register(c, query.RefSYN)
+	e.addFigFlags(c)
 	c.Flags().StringVarP(&out, "output", "o", "", "output file: .png, .svg, .pdf, .csv, .json or .html (the interactive report)")
 	c.Flags().BoolVar(&pepMode, "pep", false, "also print the evidence for or against a split-TCP PEP on this connection (see 'tcpviz rtt --help')")
 	c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known, for --pep")
@@ -85,7 +90,7 @@ The output format follows the -o extension: .png, .svg, .pdf (the figure),
 
 // writeSeq writes the time-sequence graph or points of v's connection;
 // o's range must be the selection's.
-func writeSeq(out string, v *query.View, o plot.TimeSeqOptions) error {
+func writeSeq(out string, v *query.View, o plot.TimeSeqOptions, st plot.Style) error {
 	r := v.Conn
 	ext := strings.ToLower(filepath.Ext(out))
 	return writeFileAtomic(out, func(f *os.File) error {
@@ -103,6 +108,6 @@ func writeSeq(out string, v *query.View, o plot.TimeSeqOptions) error {
 		if err != nil {
 			return err
 		}
-		return plot.Write(f, p, format)
+		return p.SaveStyle(f, format, st)
 	})
 }
