@@ -3,6 +3,7 @@ module github.com/tcpviz/tcpviz
 go 1.26.8
 
 require (
+	github.com/google/btree v1.1.3
 	github.com/gopacket/gopacket v1.7.7
 	github.com/klauspost/compress v1.20.4
 	github.com/parquet-go/parquet-go v0.32.0

@@ -1,96 +1,210 @@
 package tcpanalysis
 
-import "sort"
+import "github.com/google/btree"
+
+// maxSpans caps the number of disjoint spans one spanSet keeps
+// (docs/robustness.md#caps). A hostile or badly damaged capture can open one
+// hole per segment; past the cap the two lowest spans are joined (the
+// lowest hole counts as covered) and the set is marked degraded, so memory
+// stays bounded (about 70 bytes a span) and time stays O(log n) per segment.
+const maxSpans = 1 << 18
 
 // spanSet is a set of byte ranges [lo, hi) in one direction's relative
-// sequence space, kept sorted and merged. Appending in order is O(1).
-type spanSet struct{ s []span }
+// sequence space, kept merged: no two spans overlap or touch. Every update
+// is O(log n) in the number of spans (a B-tree orders their starts), and
+// extending the highest span, the in-order case, is O(1).
+//
+// s holds the spans keyed by their start. Code outside this file may range
+// over s (in any order: since spans never touch, at most one contains a given
+// offset) and may set it to nil to drop the set; the methods notice that and
+// reset the index.
+type spanSet struct {
+	s        map[int64]span
+	idx      *btree.BTreeG[int64] // starts of the spans in s, ordered
+	sum      int64                // bytes in the set
+	top      int64                // start of the highest span; valid iff len(s) > 0
+	scratch  []int64
+	degraded bool // maxSpans was reached: some holes were joined
+}
 
 type span struct{ lo, hi int64 }
+
+func lessInt64(a, b int64) bool { return a < b }
+
+// sync resets the index and the byte count when s was dropped from outside.
+func (ss *spanSet) sync() {
+	if len(ss.s) == 0 && ss.sum != 0 || ss.idx != nil && ss.idx.Len() != len(ss.s) {
+		ss.s = nil
+		ss.sum = 0
+		if ss.idx != nil {
+			ss.idx.Clear(false)
+		}
+	}
+}
+
+func (ss *spanSet) put(sp span) {
+	if ss.s == nil {
+		ss.s = make(map[int64]span)
+	}
+	if ss.idx == nil {
+		ss.idx = btree.NewG(32, lessInt64)
+	}
+	ss.s[sp.lo] = sp
+	ss.idx.ReplaceOrInsert(sp.lo)
+	ss.sum += sp.hi - sp.lo
+}
+
+func (ss *spanSet) del(lo int64) {
+	ss.sum -= ss.s[lo].hi - lo
+	delete(ss.s, lo)
+	ss.idx.Delete(lo)
+}
 
 // add inserts [lo, hi) and returns how many of its bytes were not in the set.
 func (ss *spanSet) add(lo, hi int64) int64 {
 	if hi <= lo {
 		return 0
 	}
-	n := len(ss.s)
-	if n == 0 || lo > ss.s[n-1].hi {
-		ss.s = append(ss.s, span{lo, hi})
+	ss.sync()
+	if len(ss.s) == 0 {
+		ss.put(span{lo, hi})
+		ss.top = lo
 		return hi - lo
 	}
-	if lo >= ss.s[n-1].lo { // overlaps or touches the last span only
-		last := &ss.s[n-1]
-		var fresh int64
-		if hi > last.hi {
-			fresh = hi - last.hi
-			last.hi = hi
+	t := ss.s[ss.top]
+	if lo > t.hi { // above everything, with a gap
+		ss.put(span{lo, hi})
+		ss.top = lo
+		ss.capSpans()
+		return hi - lo
+	}
+	if lo >= t.lo { // overlaps or touches the highest span only
+		if hi <= t.hi {
+			return 0
 		}
+		fresh := hi - t.hi
+		ss.s[t.lo] = span{t.lo, hi}
+		ss.sum += fresh
 		return fresh
 	}
-	// General case: find the first span whose hi >= lo.
-	i := sort.Search(n, func(i int) bool { return ss.s[i].hi >= lo })
-	j := i
-	covered := int64(0)
-	newLo, newHi := lo, hi
-	for j < n && ss.s[j].lo <= hi {
-		a, b := max(ss.s[j].lo, lo), min(ss.s[j].hi, hi)
-		if b > a {
+	// General case: the spans that overlap or touch [lo, hi) are the one
+	// starting at or before lo, if it reaches lo, and those starting in
+	// (lo, hi].
+	start := lo
+	ss.idx.DescendLessOrEqual(lo, func(k int64) bool {
+		if ss.s[k].hi >= lo {
+			start = k
+		}
+		return false
+	})
+	hit := ss.scratch[:0]
+	ss.idx.AscendGreaterOrEqual(start, func(k int64) bool {
+		if k > hi {
+			return false
+		}
+		hit = append(hit, k)
+		return true
+	})
+	ss.scratch = hit
+	newLo, newHi, covered := lo, hi, int64(0)
+	for _, k := range hit {
+		sp := ss.s[k]
+		if a, b := max(sp.lo, lo), min(sp.hi, hi); b > a {
 			covered += b - a
 		}
-		newLo = min(newLo, ss.s[j].lo)
-		newHi = max(newHi, ss.s[j].hi)
-		j++
+		newLo, newHi = min(newLo, sp.lo), max(newHi, sp.hi)
+		ss.del(k)
 	}
-	fresh := (hi - lo) - covered
-	if i == j {
-		ss.s = append(ss.s, span{})
-		copy(ss.s[i+1:], ss.s[i:])
-		ss.s[i] = span{lo, hi}
-		return fresh
+	ss.put(span{newLo, newHi})
+	if top, ok := ss.idx.Max(); ok {
+		ss.top = top
 	}
-	ss.s[i] = span{newLo, newHi}
-	ss.s = append(ss.s[:i+1], ss.s[j:]...)
-	return fresh
+	if len(hit) == 0 {
+		ss.capSpans()
+	}
+	return (hi - lo) - covered
 }
 
-// covered returns how many bytes of [lo, hi) are in the set.
+// capSpans joins the two lowest spans while the set holds more than maxSpans.
+func (ss *spanSet) capSpans() {
+	for len(ss.s) > maxSpans {
+		ss.degraded = true
+		a, _ := ss.idx.Min()
+		lo := ss.s[a]
+		ss.del(a)
+		b, _ := ss.idx.Min()
+		hi := ss.s[b].hi
+		ss.del(b)
+		ss.put(span{lo.lo, hi})
+		if b == ss.top {
+			ss.top = lo.lo
+		}
+	}
+}
+
+// covered returns how many bytes of [lo, hi) are in the set. It is O(1) when
+// [lo, hi) holds the whole set, else O(log n + spans inside [lo, hi)).
 func (ss *spanSet) covered(lo, hi int64) int64 {
+	ss.sync()
+	if len(ss.s) == 0 || hi <= lo {
+		return 0
+	}
+	if first, _ := ss.idx.Min(); lo <= first && hi >= ss.s[ss.top].hi {
+		return ss.sum
+	}
 	var c int64
-	i := sort.Search(len(ss.s), func(i int) bool { return ss.s[i].hi > lo })
-	for ; i < len(ss.s) && ss.s[i].lo < hi; i++ {
-		a, b := max(ss.s[i].lo, lo), min(ss.s[i].hi, hi)
-		if b > a {
+	add := func(k int64) {
+		sp := ss.s[k]
+		if a, b := max(sp.lo, lo), min(sp.hi, hi); b > a {
 			c += b - a
 		}
 	}
+	ss.idx.DescendLessOrEqual(lo, func(k int64) bool { add(k); return false })
+	ss.idx.AscendRange(lo+1, hi, func(k int64) bool { add(k); return true })
 	return c
 }
 
 // total returns the number of bytes in the set.
 func (ss *spanSet) total() int64 {
-	var t int64
-	for _, s := range ss.s {
-		t += s.hi - s.lo
-	}
-	return t
+	ss.sync()
+	return ss.sum
 }
 
 // trim drops every byte below lo.
 func (ss *spanSet) trim(lo int64) {
-	i := 0
-	for i < len(ss.s) && ss.s[i].hi <= lo {
-		i++
-	}
-	ss.s = append(ss.s[:0], ss.s[i:]...)
-	if len(ss.s) > 0 && ss.s[0].lo < lo {
-		ss.s[0].lo = lo
+	ss.sync()
+	for len(ss.s) > 0 {
+		k, _ := ss.idx.Min()
+		sp := ss.s[k]
+		if sp.lo >= lo {
+			return
+		}
+		ss.del(k)
+		if sp.hi > lo {
+			ss.put(span{lo, sp.hi})
+			if k == ss.top {
+				ss.top = lo
+			}
+			return
+		}
 	}
 }
 
 // maxHi returns the end of the highest span, or the minimum int64 when empty.
 func (ss *spanSet) maxHi() int64 {
+	ss.sync()
 	if len(ss.s) == 0 {
 		return -1 << 63
 	}
-	return ss.s[len(ss.s)-1].hi
+	return ss.s[ss.top].hi
+}
+
+// spans returns the spans in ascending order (for tests and debugging).
+func (ss *spanSet) spans() []span {
+	ss.sync()
+	var out []span
+	if ss.idx != nil {
+		ss.idx.Ascend(func(k int64) bool { out = append(out, ss.s[k]); return true })
+	}
+	return out
 }
