@@ -53,6 +53,7 @@ const (
 	vNonData // 802.11 management/control/null frames
 	vBadIP
 	vTunnelTooDeep
+	vUnsupportedEncap // a tunnel payload type tcpviz does not decode; decoder.encap names it
 )
 
 const (
@@ -70,9 +71,10 @@ const (
 // decoder holds the per-frame decoding state. It is reused for every frame.
 type decoder struct {
 	s       *Segment
-	wireLen int // original frame length
-	depth   int // tunnel nesting
-	off     int // offset of the current layer within the frame
+	wireLen int    // original frame length
+	depth   int    // tunnel nesting
+	off     int    // offset of the current layer within the frame
+	encap   uint16 // with vUnsupportedEncap: the GRE protocol type, e.g. 0x8200
 }
 
 // decode fills d.s from frame data of link type lt and returns the verdict.
@@ -478,10 +480,14 @@ func (d *decoder) transport(proto uint8, src, dst netip.Addr, b []byte, plen int
 				return vTruncated
 			}
 			d.off += n
-			if t == etherTEB {
+			switch t {
+			case etherTEB:
 				return d.ether(p[n:])
+			case etherIPv4, etherIPv6, etherVLAN, etherQinQ, etherQ9100, etherMPLS, etherMPLSm, etherPPPoE:
+				return d.etherType(t, p[n:])
 			}
-			return d.etherType(t, p[n:])
+			d.encap = t
+			return vUnsupportedEncap
 		})
 	case 17: // UDP: VXLAN on port 4789 carries Ethernet
 		if len(b) < 8 {

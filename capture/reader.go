@@ -2,11 +2,17 @@ package capture
 
 import (
 	"bufio"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"slices"
+	"strings"
+	"sync"
+	"time"
 
 	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/pcapgo"
@@ -24,7 +30,52 @@ var (
 	// ErrUnsupportedLinkType means no frame of the capture can be decoded
 	// because its link type is not one SupportedLink accepts.
 	ErrUnsupportedLinkType = errors.New("unsupported link type")
+	// ErrRecordTooLong means a record claims more captured bytes than
+	// MaxRecordLen; it is never buffered (docs/robustness.md).
+	ErrRecordTooLong = errors.New("record longer than the capture allows")
+	// ErrFileChanged means the file shrank or changed while it was read
+	// through its memory mapping (a ring-buffer file being rotated).
+	ErrFileChanged = errors.New("file changed while being read (truncated or rotated?)")
 )
+
+// MaxRecordLen is the longest record, in captured bytes, a Reader accepts:
+// libpcap's MAXIMUM_SNAPLEN (262144). A pcap file header's snap length above
+// it is capped to it; a longer record, or a pcapng block longer than it plus
+// 64 KiB of options, is an error at that frame, so a forged length never
+// makes the Reader allocate more (docs/robustness.md#caps).
+const MaxRecordLen = 262144
+
+// maxWireLen is the longest original frame length believed when an IP
+// header's length field is 0 (TSO, GSO and BIG TCP super-segments, IPv6
+// jumbograms): Linux BIG TCP builds at most 512 KiB. Longer is forged or
+// corrupt: the frame is then read as holding only its captured bytes.
+const maxWireLen = 1 << 20
+
+// checkEvery is how many frames a Reader reads between two looks at its
+// cancellation context.
+const checkEvery = 1024
+
+var (
+	interruptMu sync.Mutex
+	interrupt   context.Context
+)
+
+// SetInterrupt makes every Reader (opened before or after) stop within
+// checkEvery frames once ctx is done: Next then returns a *FrameError
+// wrapping ctx.Err() (context.Canceled). The command line passes the
+// context its SIGINT/SIGTERM handler cancels; nil turns it off. Between
+// checks a frame costs one integer comparison.
+func SetInterrupt(ctx context.Context) {
+	interruptMu.Lock()
+	interrupt = ctx
+	interruptMu.Unlock()
+}
+
+func interruptCtx() context.Context {
+	interruptMu.Lock()
+	defer interruptMu.Unlock()
+	return interrupt
+}
 
 // A FrameError reports a problem with one frame of a named capture. Frame is
 // 1-based like Wireshark's frame numbers; 0 means the file header.
@@ -61,6 +112,20 @@ type Stats struct {
 	UnsupportedLink int64 `json:"unsupported_link"` // frames on an interface whose link type is not supported
 	Tunnelled       int64 `json:"tunnelled"`        // TCP segments found inside a tunnel (VXLAN, GRE, IP-in-IP)
 	TimeBackwards   int64 `json:"time_backwards"`   // frames whose timestamp is earlier than the previous frame's
+	// TimeOutOfRange counts frames skipped because their timestamp lies
+	// outside 1970-01-01 … 2262-04-11, the range of int64 nanoseconds.
+	TimeOutOfRange int64 `json:"time_out_of_range"`
+	// BadWireLen counts frames whose original length is impossible (above
+	// 1 MiB) where an IP length of 0 asked for it: read as holding only
+	// their captured bytes.
+	BadWireLen int64 `json:"bad_wire_len"`
+	// OverSnaplen counts records longer than their file's or interface's
+	// snap length (written by tools that do not truncate, such as dpkt);
+	// read like tcpdump does, up to MaxRecordLen.
+	OverSnaplen int64 `json:"over_snaplen"`
+	// UnsupportedEncap counts frames inside a tunnel whose payload type
+	// tcpviz does not decode (GRE 0x8200, Aruba 802.11, for instance).
+	UnsupportedEncap int64 `json:"unsupported_encap"`
 	// First and Last are the capture times of the first and last frame in
 	// file order (any protocol); valid iff Frames > 0. Times relative to
 	// First are what tshark shows as frame.time_relative.
@@ -104,6 +169,11 @@ type Reader struct {
 	stats    Stats
 	warnings []string
 	done     bool
+	ctx      context.Context
+	snaplen  int              // pcap header snap length (0 for pcapng)
+	encap    map[uint16]int64 // frames with an unsupported GRE payload, by protocol type
+	firstTS  int64            // first frame with an out-of-range timestamp
+	firstBW  int64            // first frame with an impossible wire length
 }
 
 // Open opens the capture at path ("-" reads standard input). gzip and zstd
@@ -164,14 +234,15 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 			return fail(fmt.Errorf("gzip: %w", err))
 		}
 		in = bufio.NewReaderSize(gz, 1<<16)
-	case binary.LittleEndian.Uint32(magic) == 0xfd2fb528:
+	case binary.LittleEndian.Uint32(magic) == 0xfd2fb528,
+		binary.LittleEndian.Uint32(magic)&0xfffffff0 == 0x184d2a50: // skippable frame first (pzstd)
 		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
 		if err != nil {
 			return fail(fmt.Errorf("zstd: %w", err))
 		}
 		in = bufio.NewReaderSize(zr.IOReadCloser(), 1<<16)
 	}
-	rd := &Reader{name: name}
+	rd := &Reader{name: name, ctx: interruptCtx()}
 	bin, ok := in.(peeker)
 	if !ok {
 		bin = bufio.NewReaderSize(in, 1<<16)
@@ -190,11 +261,16 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 			return fail(fmt.Errorf("pcap header: %w", cutErr(err)))
 		}
 		rd.src, rd.link, rd.format = pr, int(pr.LinkType()), FormatPcap
+		rd.snaplen = int(pr.Snaplen())
+		// pcapgo takes records up to max(snaplen, 256 KiB): capping the
+		// snap length bounds every record to MaxRecordLen.
+		pr.SetSnaplen(uint32(min(rd.snaplen, MaxRecordLen)))
 		if !SupportedLink(rd.link) {
 			return fail(fmt.Errorf("%w %d (pcap header)", ErrUnsupportedLinkType, rd.link))
 		}
 	case 0x0a0d0d0a:
-		nr, err := pcapgo.NewNgReader(bin, pcapgo.NgReaderOptions{WantMixedLinkType: true})
+		guard := newNgGuard(bin, name, func(w string) { rd.warnings = append(rd.warnings, w) })
+		nr, err := pcapgo.NewNgReader(guard, pcapgo.NgReaderOptions{WantMixedLinkType: true})
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				// A section header with no interface: an empty capture.
@@ -255,6 +331,10 @@ func (r *Reader) Next(s *Segment) error {
 	}
 	r.dec.s = s
 	for {
+		if r.ctx != nil && r.frame%checkEvery == 0 && r.ctx.Err() != nil {
+			r.done = true
+			return &FrameError{File: r.name, Frame: r.frame + 1, Err: r.ctx.Err()}
+		}
 		data, ci, err := r.src.ZeroCopyReadPacketData()
 		if err != nil {
 			if err == io.EOF && ci.CaptureLength > 0 {
@@ -265,6 +345,20 @@ func (r *Reader) Next(s *Segment) error {
 		}
 		r.frame++
 		r.stats.Frames++
+		if ci.CaptureLength > MaxRecordLen {
+			return r.readErr(fmt.Errorf("%w: %d captured bytes, at most %d", ErrRecordTooLong, ci.CaptureLength, MaxRecordLen))
+		}
+		if r.snaplen > 0 && ci.CaptureLength > r.snaplen {
+			r.stats.OverSnaplen++
+		}
+		if !timeInRange(ci.Timestamp) {
+			r.stats.TimeOutOfRange++
+			if r.firstTS == 0 {
+				r.firstTS = r.frame
+				r.warnings = append(r.warnings, fmt.Sprintf("%s: frame %d: timestamp %s is outside the range tcpviz can represent (1970-01-01 to 2262-04-11); frame skipped", r.name, r.frame, ci.Timestamp.Format("2006-01-02 15:04:05")))
+			}
+			continue
+		}
 		ts := Timestamp(ci.Timestamp.UnixNano())
 		lt := r.link
 		if r.ng != nil {
@@ -274,7 +368,7 @@ func (r *Reader) Next(s *Segment) error {
 				ts = binaryTime(ts, bin)
 			}
 		}
-		if r.stats.Frames == 1 {
+		if r.stats.Frames-r.stats.TimeOutOfRange == 1 {
 			r.stats.First = ts
 		} else if ts < r.last {
 			r.stats.TimeBackwards++
@@ -284,6 +378,14 @@ func (r *Reader) Next(s *Segment) error {
 		if r.ng != nil && !SupportedLink(lt) {
 			r.stats.UnsupportedLink++
 			continue
+		}
+		if ci.Length > maxWireLen && ci.Length > ci.CaptureLength {
+			r.stats.BadWireLen++
+			if r.firstBW == 0 {
+				r.firstBW = r.frame
+				r.warnings = append(r.warnings, fmt.Sprintf("%s: frame %d: original length %d is impossible (captured %d); the frame is read as holding its captured bytes only", r.name, r.frame, ci.Length, ci.CaptureLength))
+			}
+			ci.Length = ci.CaptureLength
 		}
 		r.dec.wireLen = ci.Length
 		v := r.dec.decode(lt, data)
@@ -307,6 +409,12 @@ func (r *Reader) Next(s *Segment) error {
 func (r *Reader) count(v verdict) {
 	st := &r.stats
 	switch v {
+	case vUnsupportedEncap:
+		st.UnsupportedEncap++
+		if r.encap == nil {
+			r.encap = make(map[uint16]int64)
+		}
+		r.encap[r.dec.encap]++
 	case vNonIP:
 		st.NonIP++
 	case vNonTCP, vTunnelTooDeep:
@@ -363,6 +471,13 @@ func binaryTime(t Timestamp, n uint8) Timestamp {
 // *FrameError.
 func (r *Reader) readErr(err error) error {
 	r.done = true
+	r.summarise()
+	if errors.Is(err, ErrRecordTooLong) {
+		return &FrameError{File: r.name, Frame: r.frame, Err: err}
+	}
+	if errors.Is(err, ErrFileChanged) {
+		return &FrameError{File: r.name, Frame: r.frame + 1, Err: err}
+	}
 	if err == io.EOF {
 		if r.ng != nil && r.stats.Frames > 0 && r.stats.Segments == 0 && r.stats.UnsupportedLink == r.stats.Frames {
 			return &FrameError{File: r.name, Frame: 1, Err: fmt.Errorf("%w on every interface", ErrUnsupportedLinkType)}
@@ -382,4 +497,35 @@ func (r *Reader) readErr(err error) error {
 	}
 	r.warnings = append(r.warnings, fmt.Sprintf("%s: frame %d: %v; analysed the %d frames before it", r.name, next, err, r.frame))
 	return io.EOF
+}
+
+// timeInRange reports whether t fits int64 nanoseconds since the epoch
+// without going before it: 1970-01-01 to 2262-04-11. Differences of two
+// such times never overflow.
+func timeInRange(t time.Time) bool {
+	sec := t.Unix()
+	return sec >= 0 && sec < math.MaxInt64/1_000_000_000
+}
+
+// summarise adds, once at the end, the warnings that count frames instead
+// of repeating one line per frame.
+func (r *Reader) summarise() {
+	if n := r.stats.TimeOutOfRange; n > 1 {
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d frames skipped for a timestamp out of range (the first is frame %d)", r.name, n, r.firstTS))
+	}
+	if n := r.stats.BadWireLen; n > 1 {
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d frames with an impossible original length (the first is frame %d)", r.name, n, r.firstBW))
+	}
+	if len(r.encap) > 0 {
+		types := make([]uint16, 0, len(r.encap))
+		for k := range r.encap {
+			types = append(types, k)
+		}
+		slices.Sort(types)
+		parts := make([]string, len(types))
+		for i, k := range types {
+			parts[i] = fmt.Sprintf("%d frames in GRE 0x%04x", r.encap[k], k)
+		}
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: %s not decoded (unsupported tunnel payload)", r.name, strings.Join(parts, ", ")))
+	}
 }
