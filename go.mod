@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/google/btree v1.1.3
+	github.com/google/renameio/v2 v2.0.2
 	github.com/gopacket/gopacket v1.7.7
 	github.com/klauspost/compress v1.20.4
 	github.com/parquet-go/parquet-go v0.32.0

@@ -243,11 +243,13 @@ standard input.`,
 						return err
 					}
 					files = append(files, newFlowsFile(path, rep, asJSON))
+					var noScale []int
 					for _, r := range rep.Conns {
 						if r.Conn.Half[0].WScale < 0 || r.Conn.Half[1].WScale < 0 {
-							fmt.Fprintf(e.stderr, "note: %s conn %d: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, r.Conn.Index)
+							noScale = append(noScale, r.Conn.Index)
 						}
 					}
+					printConnNotes(e.stderr, "note", path, noScale, "window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides")
 				}
 				write := func(w io.Writer) error {
 					switch {

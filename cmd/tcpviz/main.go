@@ -11,8 +11,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 )
@@ -52,6 +50,7 @@ Every metric is defined in docs/metrics.md.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.PersistentPreRunE = checkOutputs
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
 	for _, f := range verbs {
@@ -70,9 +69,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := notifySignals()
 	defer stop()
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	if code := interruptCode(); code != 0 {
+		removeTemps()
+		fmt.Fprintln(os.Stderr, "tcpviz: interrupted; nothing written")
+		os.Exit(code)
+	}
 	if err == nil {
 		return
 	}

@@ -33,8 +33,8 @@ const (
 	// HostileSeqJumps: n one-byte segments whose sequence numbers jump by
 	// ±2^31 (alternately +2^31 and −2^31+2) around the ISN.
 	HostileSeqJumps Hostile = "seq-jumps"
-	// HostileSYNFlood: n SYN-only connections from distinct client ports
-	// and addresses, no handshake completed.
+	// HostileSYNFlood: n SYN-only connections (MSS, window scale 7) from
+	// distinct client ports and addresses, none answered.
 	HostileSYNFlood Hostile = "syn-flood"
 )
 
@@ -127,6 +127,8 @@ func WriteHostile(w io.Writer, kind Hostile, n int) error {
 				Flags:  SYN,
 				Window: 64240,
 				MSS:    1460,
+				WS:     true,
+				WScale: 7,
 			}
 			g.put(tick(), &t)
 		}
@@ -139,14 +141,14 @@ func WriteHostile(w io.Writer, kind Hostile, n int) error {
 	return nil
 }
 
-// WriteBomb writes a little-endian µs pcap (Ethernet, snaplen 65535) whose
+// WriteBomb writes a little-endian µs pcap (Ethernet, snaplen 2^32−1) whose
 // first record is a normal TCP SYN and whose second record claims, and
 // really holds, recLen bytes (zeros after an Ethernet/IPv4/TCP header): a
 // decompression bomb once compressed, since zeros compress about 1000:1.
 // The record is streamed, never held in memory.
 func WriteBomb(w io.Writer, recLen uint32) error {
 	bw := bufio.NewWriterSize(w, 1<<20)
-	enc := newEncoder(Options{Format: PcapMicro, LinkType: LinkEthernet, Snaplen: 65535})
+	enc := newEncoder(Options{Format: PcapMicro, LinkType: LinkEthernet, Snaplen: 1<<32 - 1})
 	bw.Write(enc.appendFileHeader(nil))
 	eth := (&Eth{}).appendHeader(nil, EtherTypeIPv4)
 	s := TCP{Src: netip.MustParseAddrPort("10.0.0.1:40000"), Dst: netip.MustParseAddrPort("10.0.1.1:80"), Seq: 1, Flags: SYN, Window: 1000}
