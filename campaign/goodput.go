@@ -157,6 +157,9 @@ feed:
 	}
 	close(work)
 	wg.Wait()
+	if cancelled == nil {
+		cancelled = ctx.Err() // cancelled while the last captures were read
+	}
 	if cancelled != nil {
 		return nil, cancelled
 	}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 
 	"github.com/spf13/cobra"
 )
@@ -74,7 +75,7 @@ func main() {
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	if code := interruptCode(); code != 0 {
 		removeTemps()
-		fmt.Fprintln(os.Stderr, "tcpviz: interrupted; nothing written")
+		fmt.Fprintf(os.Stderr, "tcpviz: %v: stopped; nothing written\n", syscall.Signal(code-128))
 		os.Exit(code)
 	}
 	if err == nil {

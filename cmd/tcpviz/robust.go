@@ -17,7 +17,6 @@ import (
 
 	"github.com/google/renameio/v2"
 	"github.com/spf13/cobra"
-	"golang.org/x/sys/unix"
 
 	"github.com/tcpviz/tcpviz/campaign"
 	"github.com/tcpviz/tcpviz/capture"
@@ -236,9 +235,12 @@ func checkOutputs(c *cobra.Command, _ []string) error {
 		if !st.IsDir() {
 			return fmt.Errorf("--%s %s: %s is not a directory", name, p, dir)
 		}
-		if err := unix.Access(dir, unix.W_OK); err != nil {
+		probe, err := os.CreateTemp(dir, ".tcpviz-probe-*")
+		if err != nil {
 			return fmt.Errorf("--%s %s: directory %s is not writable", name, p, dir)
 		}
+		probe.Close()
+		os.Remove(probe.Name())
 	}
 	return nil
 }
