@@ -71,15 +71,19 @@ const (
 // decoder holds the per-frame decoding state. It is reused for every frame.
 type decoder struct {
 	s       *Segment
-	wireLen int    // original frame length
-	depth   int    // tunnel nesting
-	off     int    // offset of the current layer within the frame
-	encap   uint16 // with vUnsupportedEncap: the GRE protocol type, e.g. 0x8200
+	wireLen int // original frame length
+	depth   int // tunnel nesting
+	off     int // offset of the current layer within the frame
+	// overWire is set when an IP length field claimed more bytes than the
+	// original frame held; the length was cut to the frame.
+	overWire bool
+	encap    uint16 // with vUnsupportedEncap: the GRE protocol type, e.g. 0x8200
 }
 
 // decode fills d.s from frame data of link type lt and returns the verdict.
 func (d *decoder) decode(lt int, data []byte) verdict {
 	d.depth = 0
+	d.overWire = false
 	d.off = 0
 	d.s.WiFi = false
 	d.s.Retry = false
@@ -361,6 +365,8 @@ func (d *decoder) ipv4(b []byte) verdict {
 	total := int(binary.BigEndian.Uint16(b[2:]))
 	if total == 0 {
 		total = d.ipLenFromWire()
+	} else if w := d.ipLenFromWire(); total > w && d.wireLen > 0 {
+		total, d.overWire = w, true // the IP header claims more than the frame held on the wire
 	}
 	if total < ihl {
 		return vBadIP
@@ -391,6 +397,8 @@ func (d *decoder) ipv6(b []byte) verdict {
 	plen := int(binary.BigEndian.Uint16(b[4:]))
 	if plen == 0 {
 		plen = d.ipLenFromWire() - 40
+	} else if w := d.ipLenFromWire() - 40; plen > w && d.wireLen > 0 {
+		plen, d.overWire = max(w, 0), true
 	}
 	s := d.s
 	s.IPv6 = true

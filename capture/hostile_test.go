@@ -278,3 +278,22 @@ func TestInterrupt(t *testing.T) {
 		t.Errorf("error %q does not name the file and frame", err)
 	}
 }
+
+// TestIPLenOverWire: an IPv4 length field of 1500 in a 54-byte frame whose
+// original length is 54 gives no payload, and one warning.
+func TestIPLenOverWire(t *testing.T) {
+	p := seg4
+	p.PayloadLen = 0
+	frame := pcaptest.Ethernet(p.IP())
+	binary.BigEndian.PutUint16(frame[14+2:], 1500)
+	segs, r := readAll(t, pcapOf(1, 0, frame))
+	if len(segs) != 1 || segs[0].PayloadLen != 0 {
+		t.Fatalf("segments %v, want one with no payload", segs)
+	}
+	if st := r.Stats(); st.IPLenOverWire != 1 {
+		t.Errorf("IPLenOverWire = %d, want 1", st.IPLenOverWire)
+	}
+	if w := r.Warnings(); len(w) != 1 || !strings.Contains(w[0], "frame 1: the IP length field claims more bytes than the frame's original length") {
+		t.Errorf("Warnings() = %q", w)
+	}
+}

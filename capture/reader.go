@@ -119,6 +119,10 @@ type Stats struct {
 	// 1 MiB) where an IP length of 0 asked for it: read as holding only
 	// their captured bytes.
 	BadWireLen int64 `json:"bad_wire_len"`
+	// IPLenOverWire counts frames whose IP length field claims more bytes
+	// than the frame's original (wire) length: the payload is bounded by
+	// the frame.
+	IPLenOverWire int64 `json:"ip_len_over_wire"`
 	// OverSnaplen counts records longer than their file's or interface's
 	// snap length (written by tools that do not truncate, such as dpkt);
 	// read like tcpdump does, up to MaxRecordLen.
@@ -174,6 +178,7 @@ type Reader struct {
 	encap    map[uint16]int64 // frames with an unsupported GRE payload, by protocol type
 	firstTS  int64            // first frame with an out-of-range timestamp
 	firstBW  int64            // first frame with an impossible wire length
+	firstOW  int64            // first frame whose IP length exceeds its wire length
 }
 
 // Open opens the capture at path ("-" reads standard input). gzip and zstd
@@ -389,6 +394,13 @@ func (r *Reader) Next(s *Segment) error {
 		}
 		r.dec.wireLen = ci.Length
 		v := r.dec.decode(lt, data)
+		if r.dec.overWire && v == vTCP {
+			r.stats.IPLenOverWire++
+			if r.firstOW == 0 {
+				r.firstOW = r.frame
+				r.warnings = append(r.warnings, fmt.Sprintf("%s: frame %d: the IP length field claims more bytes than the frame's original length %d; payload bounded by the frame", r.name, r.frame, ci.Length))
+			}
+		}
 		if v != vTCP {
 			r.count(v)
 			continue
@@ -515,6 +527,9 @@ func (r *Reader) summarise() {
 	}
 	if n := r.stats.BadWireLen; n > 1 {
 		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d frames with an impossible original length (the first is frame %d)", r.name, n, r.firstBW))
+	}
+	if n := r.stats.IPLenOverWire; n > 1 {
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d frames whose IP length exceeds the frame (the first is frame %d)", r.name, n, r.firstOW))
 	}
 	if len(r.encap) > 0 {
 		types := make([]uint16, 0, len(r.encap))
