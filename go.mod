@@ -3,6 +3,7 @@ module github.com/tcpviz/tcpviz
 go 1.26.8
 
 require (
+	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/google/btree v1.1.3
 	github.com/google/renameio/v2 v2.0.2
 	github.com/gopacket/gopacket v1.7.7

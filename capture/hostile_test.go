@@ -297,3 +297,50 @@ func TestIPLenOverWire(t *testing.T) {
 		t.Errorf("Warnings() = %q", w)
 	}
 }
+
+// TestZstdDamage: like gzip, a zstd capture with a bad checksum or cut
+// gives every frame that could be decoded and a warning; concatenated
+// frames and skippable frames are read.
+func TestZstdDamage(t *testing.T) {
+	var frames [][]byte
+	for i := range 5 {
+		p := seg4
+		p.Seq += uint32(100 * i)
+		frames = append(frames, pcaptest.Ethernet(p.IP()))
+	}
+	pcap := pcapOf(pcaptest.LinkEthernet, 0, frames...)
+	one := zstded(t, pcap)
+	badSum := bytes.Clone(one)
+	badSum[len(badSum)-1] ^= 0xff
+	half := 24 + 2*(16+len(frames[0]))
+	two := cat(zstded(t, pcap[:half]), zstded(t, pcap[half:]))
+	skip := cat([]byte{0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 1, 2, 3, 4}, one)
+	for _, tt := range []struct {
+		name    string
+		in      []byte
+		segs    int
+		warning string
+	}{
+		{"one-frame", one, 5, ""},
+		{"bad-checksum", badSum, 5, "z.pcap: frame 6: zstd: frame checksum mismatch (frame 1)"},
+		{"two-frames", two, 5, ""},
+		{"two-frames-second-cut", two[:len(two)-3], 2, "z.pcap: frame 3: "},
+		{"skippable-first", skip, 5, ""},
+		{"cut-in-checksum", one[:len(one)-2], 5, "z.pcap: frame 6: capture cut mid-record"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := NewReader(bytes.NewReader(tt.in), "z.pcap")
+			if err != nil {
+				t.Fatal(err)
+			}
+			segs, err := readEverything(r)
+			if err != io.EOF || tt.segs >= 0 && len(segs) != tt.segs {
+				t.Fatalf("%d segments, then %v; want %d, io.EOF", len(segs), err, tt.segs)
+			}
+			w := r.Warnings()
+			if tt.warning == "" && len(w) > 0 || tt.warning != "" && (len(w) != 1 || !strings.HasPrefix(w[0], tt.warning)) {
+				t.Errorf("Warnings() = %q, want %q", w, tt.warning)
+			}
+		})
+	}
+}

@@ -19,7 +19,6 @@ import (
 	// klauspost's gzip, unlike compress/gzip, does not allocate Huffman
 	// tables for every dynamic deflate block.
 	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/compress/zstd"
 )
 
 // Sentinel errors, matched with errors.Is.
@@ -241,11 +240,11 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 		in = bufio.NewReaderSize(gz, 1<<16)
 	case binary.LittleEndian.Uint32(magic) == 0xfd2fb528,
 		binary.LittleEndian.Uint32(magic)&0xfffffff0 == 0x184d2a50: // skippable frame first (pzstd)
-		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
+		zr, err := newZstdStream(br)
 		if err != nil {
 			return fail(fmt.Errorf("zstd: %w", err))
 		}
-		in = bufio.NewReaderSize(zr.IOReadCloser(), 1<<16)
+		in = bufio.NewReaderSize(zr, 1<<16)
 	}
 	rd := &Reader{name: name, ctx: interruptCtx()}
 	bin, ok := in.(peeker)
