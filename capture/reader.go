@@ -44,10 +44,11 @@ var (
 // makes the Reader allocate more (docs/robustness.md#caps).
 const MaxRecordLen = 262144
 
-// maxWireLen is the longest original frame length believed when an IP
-// header's length field is 0 (TSO, GSO and BIG TCP super-segments, IPv6
-// jumbograms): Linux BIG TCP builds at most 512 KiB. Longer is forged or
-// corrupt: the frame is then read as holding only its captured bytes.
+// maxWireLen is the longest original frame length believed; it matters where
+// an IP header's length field is 0 (TSO, GSO and BIG TCP super-segments,
+// IPv6 jumbograms) and the packet length comes from the frame: Linux BIG
+// TCP builds at most 512 KiB. Longer is forged or corrupt: the frame is then
+// read as holding only its captured bytes.
 const maxWireLen = 1 << 20
 
 // checkEvery is how many frames a Reader reads between two looks at its
@@ -111,29 +112,30 @@ type Stats struct {
 	UnsupportedLink int64 `json:"unsupported_link"` // frames on an interface whose link type is not supported
 	Tunnelled       int64 `json:"tunnelled"`        // TCP segments found inside a tunnel (VXLAN, GRE, IP-in-IP)
 	TimeBackwards   int64 `json:"time_backwards"`   // frames whose timestamp is earlier than the previous frame's
-	// TimeOutOfRange counts frames skipped because their timestamp lies
-	// outside 1970-01-01 … 2262-04-11, the range of int64 nanoseconds.
-	TimeOutOfRange int64 `json:"time_out_of_range"`
-	// BadWireLen counts frames whose original length is impossible (above
-	// 1 MiB) where an IP length of 0 asked for it: read as holding only
-	// their captured bytes.
-	BadWireLen int64 `json:"bad_wire_len"`
-	// IPLenOverWire counts frames whose IP length field claims more bytes
-	// than the frame's original (wire) length: the payload is bounded by
-	// the frame.
-	IPLenOverWire int64 `json:"ip_len_over_wire"`
-	// OverSnaplen counts records longer than their file's or interface's
-	// snap length (written by tools that do not truncate, such as dpkt);
-	// read like tcpdump does, up to MaxRecordLen.
-	OverSnaplen int64 `json:"over_snaplen"`
-	// UnsupportedEncap counts frames inside a tunnel whose payload type
-	// tcpviz does not decode (GRE 0x8200, Aruba 802.11, for instance).
-	UnsupportedEncap int64 `json:"unsupported_encap"`
 	// First and Last are the capture times of the first and last frame in
 	// file order (any protocol); valid iff Frames > 0. Times relative to
 	// First are what tshark shows as frame.time_relative.
 	First Timestamp `json:"first_ns"` // ns since the epoch
 	Last  Timestamp `json:"last_ns"`
+	// TimeOutOfRange counts frames skipped because their timestamp lies
+	// outside 1970-01-01 … 2262-04-11, the range of int64 nanoseconds.
+	TimeOutOfRange int64 `json:"time_out_of_range"`
+	// BadWireLen counts frames whose original length is impossible (above
+	// 1 MiB and above the captured length): they are read as holding only
+	// their captured bytes, which matters where an IP length of 0 (TSO)
+	// takes the packet length from the frame.
+	BadWireLen int64 `json:"bad_wire_len"`
+	// IPLenOverWire counts frames whose IP length field claims more bytes
+	// than the frame's original (wire) length: the payload is bounded by
+	// the frame.
+	IPLenOverWire int64 `json:"ip_len_over_wire"`
+	// OverSnaplen counts pcap records longer than the file's snap length
+	// (written by tools that do not truncate, such as dpkt); they are read
+	// as tcpdump does, up to MaxRecordLen.
+	OverSnaplen int64 `json:"over_snaplen"`
+	// UnsupportedEncap counts frames inside a tunnel whose payload type
+	// tcpviz does not decode (GRE 0x8200, Aruba 802.11, for instance).
+	UnsupportedEncap int64 `json:"unsupported_encap"`
 }
 
 // peeker is a reader that can show its next bytes without consuming them:
