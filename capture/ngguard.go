@@ -41,8 +41,7 @@ type ngGuard struct {
 	name    string
 	warn    func(string)
 	bo      binary.ByteOrder
-	buf     []byte // the valid block being handed out
-	pos     int
+	left    int // bytes of the current valid block still to hand out (it is buffered)
 	packets int64 // packet blocks handed out: the frame number of the last one
 	off     int64 // file offset (after decompression) of the next block
 	raw     bool  // pass bytes through unchecked (after a cut)
@@ -57,7 +56,7 @@ func (g *ngGuard) Read(p []byte) (int, error) {
 	if g.raw {
 		return g.br.Read(p)
 	}
-	if g.pos == len(g.buf) {
+	if g.left == 0 {
 		if err := g.next(); err != nil {
 			return 0, err
 		}
@@ -65,9 +64,9 @@ func (g *ngGuard) Read(p []byte) (int, error) {
 			return g.br.Read(p)
 		}
 	}
-	n := copy(p, g.buf[g.pos:])
-	g.pos += n
-	return n, nil
+	n, err := g.br.Read(p[:min(len(p), g.left)]) // the block is buffered: no error
+	g.left -= n
+	return n, err
 }
 
 // check returns the length of the valid block at the reader's position, or
@@ -184,9 +183,7 @@ func (g *ngGuard) next() error {
 	}
 	g.bo = bo
 	blk, _ := g.br.Peek(n)
-	g.buf = append(g.buf[:0], blk...)
-	g.pos = 0
-	g.br.Discard(n)
+	g.left = n
 	g.off += int64(n)
 	switch bo.Uint32(blk) {
 	case ngEPB, ngSPB, ngPB:
