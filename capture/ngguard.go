@@ -41,7 +41,7 @@ type ngGuard struct {
 	name    string
 	warn    func(string)
 	bo      binary.ByteOrder
-	left    int // bytes of the current valid block still to hand out (it is buffered)
+	left    int   // bytes of the current valid block still to hand out (it is buffered)
 	packets int64 // packet blocks handed out: the frame number of the last one
 	off     int64 // file offset (after decompression) of the next block
 	raw     bool  // pass bytes through unchecked (after a cut)
