@@ -16,8 +16,10 @@ type Hostile string
 // The hostile captures. Each is one little-endian µs pcap (Ethernet/IPv4).
 const (
 	// HostileDescending: one connection, a handshake, then n one-byte
-	// segments in descending sequence order (every segment opens a hole
-	// below all the others), then one cumulative ACK of everything.
+	// segments at relative offsets 2n, 2n−2, …, 2 (descending, each one
+	// byte below the previous with a one-byte hole between, so every
+	// segment opens a hole below all the others), then one ACK of the
+	// first byte.
 	HostileDescending Hostile = "descending"
 	// HostileFillHoles: n one-byte segments at even offsets (n holes), then
 	// the n holes filled in ascending order.
@@ -72,9 +74,9 @@ func WriteHostile(w io.Writer, kind Hostile, n int) error {
 	case HostileDescending:
 		handshake()
 		for i := n; i >= 1; i-- {
-			put(c.DataAt(tick(), C2S, uint32(i), 1))
+			put(c.DataAt(tick(), C2S, uint32(2*i), 1))
 		}
-		put(c.Ack(tick(), S2C, uint32(n+1), 1000))
+		put(c.Ack(tick(), S2C, 1, 1000))
 	case HostileFillHoles:
 		handshake()
 		for i := 0; i < n; i++ {
