@@ -184,20 +184,19 @@ func writeFileAtomic(path string, write func(f *os.File) error) error {
 	return nil
 }
 
-// outputExts are the file endings each verb writes with --output; verbs
-// not listed accept any of allOutputExts.
+// outputExts are the file endings each verb writes with --output; for verbs
+// not listed the verb itself checks the ending.
 var outputExts = map[string][]string{
 	"flows":   {".csv", ".json", ".txt", ".md", ""},
-	"compare": {".png", ".svg", ".pdf", ".csv"},
+	"compare": {".png", ".svg", ".pdf", ".csv", ".html"},
+	"report":  {".html"},
 	"pep":     {".csv"},
-	"seq":     {".png", ".svg", ".pdf", ".csv", ".json"},
-	"rtt":     {".png", ".svg", ".pdf", ".csv", ".json"},
-	"retrans": {".png", ".svg", ".pdf", ".csv", ".json"},
-	"window":  {".png", ".svg", ".pdf", ".csv", ".json"},
-	"tput":    {".png", ".svg", ".pdf", ".csv", ".json"},
+	"seq":     {".png", ".svg", ".pdf", ".html", ".csv", ".json"},
+	"rtt":     {".png", ".svg", ".pdf", ".html", ".csv", ".json"},
+	"retrans": {".png", ".svg", ".pdf", ".html", ".csv", ".json"},
+	"window":  {".png", ".svg", ".pdf", ".html", ".csv", ".json"},
+	"tput":    {".png", ".svg", ".pdf", ".html", ".csv", ".json"},
 }
-
-var allOutputExts = []string{".csv", ".json", ".txt", ".md", ".png", ".svg", ".pdf", ".parquet", ""}
 
 // checkOutputs is the root command's PersistentPreRunE: before any analysis
 // it checks the files named by --output, --parquet and --tables: the
@@ -215,11 +214,8 @@ func checkOutputs(c *cobra.Command, _ []string) error {
 		}
 		if name == "output" {
 			exts, ok := outputExts[c.Name()]
-			if !ok {
-				exts = allOutputExts
-			}
 			ext := strings.ToLower(filepath.Ext(p))
-			if !contains(exts, ext) {
+			if ok && !contains(exts, ext) {
 				return fmt.Errorf("--%s %s: unknown ending %q; %s writes %s", name, p, ext, c.Name(), strings.Join(exts, " "))
 			}
 		}
