@@ -21,6 +21,7 @@ var allowed = map[string][]string{
 	"testbed/manet":                  {},
 	"internal/sharedtest":            {},
 	"internal/pcaptest":              {},
+	"internal/fuzzseed":              {"capture", "internal/pcaptest"},
 	"internal/pcaptest/cmd/gencap":   {"internal/pcaptest"},
 	"internal/pcaptest/cmd/gensynth": {"internal/pcaptest"},
 	"cmd/tcpviz":                     {"*"},
