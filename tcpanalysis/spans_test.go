@@ -125,3 +125,25 @@ func BenchmarkSpanSetInOrder(b *testing.B) {
 		lo += 1448
 	}
 }
+
+// TestSpanSetCap: past maxSpans disjoint spans the lowest hole is joined,
+// the set is marked degraded, and it never holds more than maxSpans.
+func TestSpanSetCap(t *testing.T) {
+	var ss spanSet
+	for i := int64(0); i <= maxSpans; i++ {
+		ss.add(10*i, 10*i+1)
+	}
+	if !ss.degraded || len(ss.s) != maxSpans {
+		t.Fatalf("degraded %v, %d spans; want true, %d", ss.degraded, len(ss.s), maxSpans)
+	}
+	sp := ss.spans()
+	if sp[0] != (span{0, 11}) || sp[1] != (span{20, 21}) {
+		t.Errorf("lowest spans %v, want [0,11) then [20,21)", sp[:2])
+	}
+	if got, want := ss.total(), int64(maxSpans+1+9); got != want {
+		t.Errorf("total %d, want %d (every byte plus the joined hole)", got, want)
+	}
+	if got, want := ss.maxHi(), int64(10*maxSpans+1); got != want {
+		t.Errorf("maxHi %d, want %d", got, want)
+	}
+}
