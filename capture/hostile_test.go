@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -343,5 +344,45 @@ func TestZstdDamage(t *testing.T) {
 				t.Errorf("Warnings() = %q, want %q", w, tt.warning)
 			}
 		})
+	}
+}
+
+// TestPcapngBomb: a packet block claiming (and holding) 16 MiB between two
+// valid frames is skipped as damage without being buffered; the frames on
+// both sides are read.
+func TestPcapngBomb(t *testing.T) {
+	ng := pcaptest.New(pcaptest.Options{Format: pcaptest.Pcapng, LinkType: pcaptest.LinkEthernet})
+	for i := range 2 {
+		p := seg4
+		p.Seq += uint32(100 * i)
+		ng.Add(t0.Add(time.Duration(i)*time.Millisecond), 0, pcaptest.Ethernet(p.IP()))
+	}
+	good := ng.Bytes()
+	offs := ngBlocks(good) // SHB, IDB, EPB, EPB
+	const n = 16 << 20
+	hdr := make([]byte, 28)
+	for i, v := range []uint32{ngEPB, n + 32, 0, 0, 0, n, n} {
+		putLE32(hdr[4*i:], v)
+	}
+	tail := make([]byte, 4)
+	putLE32(tail, n+32)
+	in := cat(good[:offs[3]], hdr, make([]byte, n), tail, good[offs[3]:])
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	r, err := NewReader(bytes.NewReader(in), "bomb.pcapng")
+	if err != nil {
+		t.Fatal(err)
+	}
+	segs, err := readEverything(r)
+	runtime.ReadMemStats(&after)
+	if err != io.EOF || len(segs) != 2 {
+		t.Fatalf("%d segments, then %v; want 2, io.EOF", len(segs), err)
+	}
+	want := fmt.Sprintf("bomb.pcapng: after frame 1: corrupt pcapng block at byte %d (block type 0x00000006 with impossible length %d); skipped %d bytes to the next valid block", offs[3], n+32, n+32)
+	if w := r.Warnings(); len(w) != 1 || w[0] != want {
+		t.Errorf("Warnings() = %q, want %q", w, want)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 4<<20 {
+		t.Errorf("allocated %d bytes, want < 4 MiB", got)
 	}
 }

@@ -114,12 +114,8 @@ func blockHeader(hdr []byte, bo binary.ByteOrder, known bool) (int, binary.ByteO
 	if l < 12 || l%4 != 0 || l > maxBlockLen {
 		return 0, bo, fmt.Sprintf("block type 0x%08x with impossible length %d", typ, l)
 	}
-	if known {
-		switch typ {
-		case ngSHB, ngIDB, ngPB, ngSPB, ngNRB, ngISB, ngEPB, ngDSB, ngCB, ngCBn, ngSJE:
-		default:
-			return 0, bo, "unknown block type"
-		}
+	if known && !knownBlock(typ) {
+		return 0, bo, "unknown block type"
 	}
 	return int(l), bo, ""
 }
@@ -207,6 +203,9 @@ func (g *ngGuard) resync() (int, binary.ByteOrder) {
 		eof := err != nil
 		o := 0
 		for ; o+12 <= len(buf); o += 4 {
+			if !knownBlock(g.bo.Uint32(buf[o:])) && binary.LittleEndian.Uint32(buf[o:]) != ngSHB {
+				continue // the common case in damage: no formatting
+			}
 			l, bo, why := blockHeader(buf[o:], g.bo, true)
 			if why != "" {
 				continue
@@ -233,4 +232,13 @@ func (g *ngGuard) resync() (int, binary.ByteOrder) {
 			skip = 4
 		}
 	}
+}
+
+// knownBlock reports whether typ is a block type the pcapng draft defines.
+func knownBlock(typ uint32) bool {
+	switch typ {
+	case ngSHB, ngIDB, ngPB, ngSPB, ngNRB, ngISB, ngEPB, ngDSB, ngCB, ngCBn, ngSJE:
+		return true
+	}
+	return false
 }
