@@ -95,7 +95,7 @@ func Open(ctx context.Context, opts Options) (*Capture, error) {
 			h.close()
 			return nil, err
 		}
-		if err := h.setFilter(c.filter.Raw, opts.Filter); err != nil {
+		if err := h.setFilter(c.filter.Raw, opts.Filter); err != nil { // nil Raw: user space only
 			h.close()
 			return nil, fmt.Errorf("capture on %s: attach filter: %w", opts.Iface, err)
 		}
@@ -156,7 +156,7 @@ func (s source) ZeroCopyReadPacketData() ([]byte, gopacket.CaptureInfo, error) {
 
 // hook filters in user space, writes the frame to -w and counts it.
 func (c *Capture) hook(link int, data []byte, t capture.Timestamp, ci gopacket.CaptureInfo) bool {
-	if c.filter != nil && !c.filter.Match(data, ci.Length) {
+	if c.filter != nil && !c.filter.Match(data) {
 		return false
 	}
 	if c.opts.Count > 0 && c.accepted >= c.opts.Count {

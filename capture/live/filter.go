@@ -17,22 +17,37 @@ var ErrFilter = errors.New("capture filter")
 // live captures keep, as tcpdump's default.
 const DefaultSnaplen = 262144
 
-// A Filter is a compiled capture filter for one link type, run in user space
-// on raw frames by golang.org/x/net/bpf's virtual machine. It is not safe for
-// concurrent use.
+// A Filter is a compiled capture filter for one link type. Raw is the BPF
+// program when the backend's compiler produced one (libpcap, -tags pcap):
+// it is attached to live sockets and run in user space by
+// golang.org/x/net/bpf's virtual machine. The pure-Go build evaluates the
+// parsed expression on each frame instead and Raw is nil. A Filter is not
+// safe for concurrent use.
 type Filter struct {
 	Expr string
-	Link int                  // pcap LINKTYPE_* the program was compiled for
-	Raw  []bpf.RawInstruction // the program, also attached to live sockets
+	Link int                  // pcap LINKTYPE_* the filter was compiled for
+	Raw  []bpf.RawInstruction // nil in the pure-Go build
 	vm   *bpf.VM
-	eth  []byte // scratch frame for links the pure-Go compiler sees as Ethernet
+	m    matcher
+}
+
+// matcher is the pure-Go evaluator of a parsed expression.
+type matcher interface {
+	match(link int, data []byte) bool
 }
 
 // CompileFilter compiles the pcap-filter(7) expression expr for frames of
-// pcap link type link. The compiler is the backend's (see Backend): with the
-// pure-Go default only a subset of the language is accepted, and a clear
-// error names what is not. Errors wrap ErrFilter.
+// pcap link type link, with the compiler in the binary (see
+// FilterCompiler): the pure-Go default accepts a subset of the language and
+// says clearly what it does not take. Errors wrap ErrFilter.
 func CompileFilter(expr string, link int) (*Filter, error) {
+	if pureGo {
+		m, err := newMatcher(expr, link)
+		if err != nil {
+			return nil, fmt.Errorf("%w %q: %w", ErrFilter, expr, err)
+		}
+		return &Filter{Expr: expr, Link: link, m: m}, nil
+	}
 	raw, err := compileBPF(expr, link, DefaultSnaplen)
 	if err != nil {
 		return nil, fmt.Errorf("%w %q (link type %d): %w", ErrFilter, expr, link, err)
@@ -48,17 +63,12 @@ func CompileFilter(expr string, link int) (*Filter, error) {
 	return &Filter{Expr: expr, Link: link, Raw: raw, vm: vm}, nil
 }
 
-// Match reports whether the filter accepts frame data (its captured bytes)
-// of wire length wireLen bytes.
-func (f *Filter) Match(data []byte, wireLen int) bool {
-	in := data
-	if pureGo && f.Link != linkEthernet {
-		var ok bool
-		if in, ok = asEthernet(f.Link, data, &f.eth); !ok {
-			return false
-		}
+// Match reports whether the filter accepts a frame's captured bytes.
+func (f *Filter) Match(data []byte) bool {
+	if f.m != nil {
+		return f.m.match(f.Link, data)
 	}
-	n, err := f.vm.Run(in)
+	n, err := f.vm.Run(data)
 	return err == nil && n > 0
 }
 
@@ -97,7 +107,7 @@ func (ff *FileFilter) Hook(link int, data []byte, t capture.Timestamp, ci gopack
 		}
 		ff.byLink[link] = f
 	}
-	if f == nil || !f.Match(data, ci.Length) {
+	if f == nil || !f.Match(data) {
 		return false
 	}
 	if ff.next != nil && !ff.next(link, data, t, ci) {

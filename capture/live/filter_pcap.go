@@ -11,9 +11,12 @@ import (
 const pureGo = false
 
 // FilterCompiler names the filter compiler in the binary, for --help.
-var FilterCompiler = "libpcap's pcap_compile (" + pcap.Version() + "): the full pcap-filter(7) language"
+var FilterCompiler = "libpcap's pcap_compile: the full pcap-filter(7) language"
 
 func compileBPF(expr string, link, snaplen int) ([]bpf.RawInstruction, error) {
+	if link == linkRaw {
+		link = 12 // libpcap compiles for DLT values; LINKTYPE_RAW is DLT_RAW (12 on Linux)
+	}
 	ins, err := pcap.CompileBPFFilter(layers.LinkType(link), snaplen, expr)
 	if err != nil {
 		return nil, err
@@ -25,4 +28,4 @@ func compileBPF(expr string, link, snaplen int) ([]bpf.RawInstruction, error) {
 	return raw, nil
 }
 
-func asEthernet(int, []byte, *[]byte) ([]byte, bool) { return nil, false }
+func newMatcher(string, int) (matcher, error) { return nil, nil }

@@ -11,7 +11,7 @@ import (
 )
 
 // Backend names the capture backend in the binary, for --help.
-var Backend = "libpcap " + pcap.Version() + " (gopacket/pcap, cgo build tag pcap)"
+var Backend = pcap.Version() + " (gopacket/pcap, cgo build tag pcap)"
 
 type pcapHandle struct{ h *pcap.Handle }
 
