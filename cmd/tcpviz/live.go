@@ -156,8 +156,9 @@ type liveOut struct {
 // liveSeg carries a segment from the capture goroutine with the capture's
 // start time (the first frame's, any protocol).
 type liveSeg struct {
-	s     capture.Segment
-	first capture.Timestamp
+	s      capture.Segment
+	first  capture.Timestamp
+	frames int64 // frames read so far, the segment's included
 }
 
 // runLive runs verb on a live capture described by lf.
@@ -245,7 +246,7 @@ func (e *env) runLive(cmd *cobra.Command, verb string, lf *liveFlags) error {
 			if first == 0 {
 				first = r.Stats().First
 			}
-			segs <- liveSeg{s, first}
+			segs <- liveSeg{s, first, r.Stats().Frames}
 		}
 	}()
 	if st.out.start != nil {
@@ -265,6 +266,8 @@ loop:
 				st.start = ls.first
 			}
 			st.now = ls.s.Time
+			st.frames = ls.frames
+			st.segs++
 			if st.out.seg != nil {
 				st.out.seg(&ls.s)
 			}
@@ -384,6 +387,9 @@ type liveState struct {
 	out   liveOut
 	start capture.Timestamp // first frame
 	now   capture.Timestamp // latest segment
+	// frames and segs count the frames read and TCP segments analysed so
+	// far, as the table headers show them.
+	frames, segs int64
 }
 
 func (st *liveState) rel(t capture.Timestamp) string { return secsStr(t.Sub(st.start)) }
@@ -635,7 +641,7 @@ func (st *liveState) flows(every time.Duration) {
 	}
 	csvw := func(fr flowRow) { st.csvRow(fr.csv()...) }
 	table := func(title string, rows []flowRow) error {
-		ff := flowsFile{File: title, Format: "live", Conns: rows}
+		ff := flowsFile{File: title, Format: "live", Frames: st.frames, Segments: st.segs, Conns: rows}
 		return writeFlowsTable(st.w, []flowsFile{ff})
 	}
 	st.en.onDone = func(lc *liveConn) {
@@ -664,7 +670,7 @@ func (st *liveState) flows(every time.Duration) {
 		if tty {
 			st.w.WriteString("\033[H\033[2J")
 		}
-		table(fmt.Sprintf("%s %s, %d connections so far", now.Format("15:04:05"), st.iface, st.en.total), rows)
+		table(fmt.Sprintf("%s %s (%d connections so far, open ones listed)", now.Format("15:04:05"), st.iface, st.en.total), rows)
 	}
 	st.out.final = func() error {
 		var rows []flowRow
