@@ -20,7 +20,7 @@ import (
 const (
 	// liveGenConns is how many connections one generation takes before
 	// the next one starts.
-	liveGenConns = 1024
+	liveGenConns = 256
 	// A connection is finished when it closed (FIN both ways, or RST) and
 	// stayed silent liveFinishedIdle, or stayed silent liveAbandonedIdle:
 	// the same rule tcpanalysis uses to release its scratch state.
