@@ -53,6 +53,7 @@ const (
 	vNonData // 802.11 management/control/null frames
 	vBadIP
 	vTunnelTooDeep
+	vICMP // an ICMP error quoting a TCP segment (icmp.go)
 )
 
 const (
@@ -82,6 +83,7 @@ func (d *decoder) decode(lt int, data []byte) verdict {
 	d.s.WiFi = false
 	d.s.Retry = false
 	d.s.RadioSignal = false
+	d.s.ICMP = ICMPNone
 	switch lt {
 	case LinkEthernet:
 		return d.ether(data)
@@ -450,6 +452,10 @@ func (d *decoder) transport(proto uint8, src, dst netip.Addr, b []byte, plen int
 	switch proto {
 	case 6:
 		return d.tcp(src, dst, b, plen)
+	case 1, 58: // ICMP errors quoting a TCP segment
+		if d.depth == 0 {
+			return d.icmp(b, proto == 58, src)
+		}
 	case 4: // IPv4 in IP
 		return d.tunnel(b, d.ipv4)
 	case 41: // IPv6 in IP

@@ -118,6 +118,17 @@ type Segment struct {
 	// (dBm) field: the capturing radio received the frame rather than sent
 	// it (as ns-3 and Linux monitor mode record it).
 	RadioSignal bool
+
+	// ICMP is not ICMPNone when the frame is an ICMP error quoting a TCP
+	// segment rather than a TCP segment: then Src, Dst and Seq are the
+	// quoted segment's (its direction), ICMPFrom is the address that sent
+	// the error (a router, or the destination), ICMPMTU the next-hop MTU in
+	// bytes for ICMPFragNeeded (0 if not given), and every other TCP field
+	// is zero. Reader.Next returns such frames too; flows and tcpanalysis
+	// turn them into events of the quoted connection.
+	ICMP     ICMPKind
+	ICMPFrom netip.Addr
+	ICMPMTU  uint32
 }
 
 // SeqLen returns the sequence space the segment occupies in bytes: payload

@@ -140,7 +140,10 @@ func (e *env) detailed(path string, f *anaFlags, rtt, events bool) (*tcpanalysis
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	opts.KeepRTT, opts.KeepEvents = rtt, events
+	// Percentiles come from bounded per-series quantiles; every sample is
+	// kept only for rows or a figure.
+	opts.RTTQuantiles = rtt
+	opts.KeepRTT, opts.KeepEvents = rtt && (f.wantRows() || f.out != ""), events
 	rep, err := e.analyze(path, opts)
 	if err != nil {
 		return nil, nil, 0, err
@@ -229,32 +232,22 @@ server side.`,
 					if !f.selected(r) {
 						continue
 					}
-					var by [2][3][]time.Duration
-					for d := range by {
-						for m := range by[d] {
-							by[d][m] = make([]time.Duration, 0, r.RTTAgg[d][m].N)
-						}
-					}
 					for _, s := range r.RTT {
-						if !want[s.Method] {
+						if !want[s.Method] || !rowsWanted {
 							continue
 						}
-						if rowsWanted {
-							rows = append(rows, []string{strconv.Itoa(r.Conn.Index), s.Dir.String(), s.Method.String(),
-								secsStr(s.Time.Sub(rep.Start)), strconv.FormatFloat(s.RTT.Seconds()*1000, 'f', 6, 64), strconv.FormatInt(s.Frame, 10)})
-						}
-						by[s.Dir][s.Method] = append(by[s.Dir][s.Method], s.RTT)
+						rows = append(rows, []string{strconv.Itoa(r.Conn.Index), s.Dir.String(), s.Method.String(),
+							secsStr(s.Time.Sub(rep.Start)), strconv.FormatFloat(s.RTT.Seconds()*1000, 'f', 6, 64), strconv.FormatInt(s.Frame, 10)})
 					}
 					for _, d := range f.dirs() {
 						for _, m := range []tcpanalysis.Method{tcpanalysis.MethodHandshake, tcpanalysis.MethodACK, tcpanalysis.MethodTS} {
-							if !want[m] {
+							a := &r.RTTAgg[d][m]
+							if !want[m] || a.N == 0 {
 								continue
 							}
-							n, mn, p50, mean, p95, mx, ok := tcpanalysis.Percentiles(by[d][m])
-							if !ok {
-								continue
-							}
-							table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), m.String(), strconv.Itoa(n), ms(mn), ms(p50), ms(mean), ms(p95), ms(mx)})
+							p50, _ := a.Quantile(0.5)
+							p95, _ := a.Quantile(0.95)
+							table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), m.String(), strconv.FormatInt(a.N, 10), ms(a.Min), ms(p50), ms(a.Mean()), ms(p95), ms(a.Max)})
 						}
 					}
 				}
@@ -317,14 +310,15 @@ packet inside the capture (802.11 retries, relayed copies) are folded first
 and are never retransmissions. Time rules scale with the connection's
 measured RTT, never fixed milliseconds.
 The table counts classes per connection and data direction; rows (--csv, -o
-x.csv): conn, dir, t_s, frame, class, seq, len, original_frame.`,
+x.csv): conn, dir, t_s, frame, class, seq, len, original_frame, evidence (what
+decided the class: docs/metrics.md#evidence).`,
 			Args: cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				rep, pick, pd, err := e.detailed(args[0], &f, false, true)
 				if err != nil {
 					return err
 				}
-				header := []string{"conn", "dir", "t_s", "frame", "class", "seq", "len", "original_frame"}
+				header := []string{"conn", "dir", "t_s", "frame", "class", "seq", "len", "original_frame", "evidence"}
 				rowsWanted := f.wantRows()
 				var rows [][]string
 				head := []string{"conn", "dir"}
@@ -343,7 +337,7 @@ x.csv): conn, dir, t_s, frame, class, seq, len, original_frame.`,
 						}
 						if rowsWanted {
 							rows = append(rows, []string{strconv.Itoa(r.Conn.Index), ev.Dir.String(), secsStr(ev.Time.Sub(rep.Start)),
-								strconv.FormatInt(ev.Frame, 10), ev.Class.String(), strconv.FormatInt(ev.Seq, 10), strconv.Itoa(ev.Len), orig})
+								strconv.FormatInt(ev.Frame, 10), ev.Class.String(), strconv.FormatInt(ev.Seq, 10), strconv.Itoa(ev.Len), orig, ev.Evidence.String()})
 						}
 					}
 					for _, d := range f.dirs() {
@@ -354,7 +348,7 @@ x.csv): conn, dir, t_s, frame, class, seq, len, original_frame.`,
 						table = append(table, row)
 					}
 				}
-				return e.emit(&f, "tcpviz.retrans/1", header, rows, table, func() (interface {
+				return e.emit(&f, "tcpviz.retrans/2", header, rows, table, func() (interface {
 					Save(io.Writer, string) error
 				}, error) {
 					if pick == nil {
