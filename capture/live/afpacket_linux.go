@@ -112,7 +112,10 @@ func (h *afHandle) linkType() int { return h.link }
 // (SKF_AD_PKTTYPE) ahead of the filter.
 func (h *afHandle) setFilter(raw []bpf.RawInstruction, _ string) error {
 	if !h.loopback {
-		return h.tp.SetBPF(raw)
+		if len(raw) == 0 {
+			return h.tp.SetBPF(nil) // user space filters, or nothing to filter
+		}
+		return h.attach(raw)
 	}
 	const packetOutgoing = 4 // PACKET_OUTGOING, linux/if_packet.h
 	pre, err := bpf.Assemble([]bpf.Instruction{
@@ -126,7 +129,23 @@ func (h *afHandle) setFilter(raw []bpf.RawInstruction, _ string) error {
 	if len(raw) == 0 {
 		raw, _ = bpf.Assemble([]bpf.Instruction{bpf.RetConstant{Val: DefaultSnaplen}})
 	}
-	return h.tp.SetBPF(append(pre, raw...))
+	return h.attach(append(pre, raw...))
+}
+
+// attach installs prog as libpcap does: a reject-all program first, then
+// the ring is drained of the frames queued before (they never passed prog:
+// loopback's outgoing copies among them), then prog.
+func (h *afHandle) attach(prog []bpf.RawInstruction) error {
+	reject, _ := bpf.Assemble([]bpf.Instruction{bpf.RetConstant{Val: 0}})
+	if err := h.tp.SetBPF(reject); err != nil {
+		return err
+	}
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); {
+		if _, _, err := h.tp.ZeroCopyReadPacketData(); err != nil {
+			break // afpacket.ErrTimeout: the ring is empty
+		}
+	}
+	return h.tp.SetBPF(prog)
 }
 
 func (h *afHandle) stats() (int64, int64, error) {

@@ -207,7 +207,7 @@ func (e *env) runLive(cmd *cobra.Command, verb string, lf *liveFlags) error {
 	st := &liveState{e: e, w: out, csv: csvOut, sel: sel, iface: lf.iface}
 	switch verb {
 	case "rtt":
-		opts.KeepRTT = true
+		opts.KeepRTT, opts.RTTQuantiles = true, true
 		st.en = newLiveEngine(opts)
 		err = st.rtt(str("method"))
 	case "retrans":
@@ -450,16 +450,20 @@ func (st *liveState) rtt(method string) error {
 		}
 		fmt.Fprintf(st.w, "%s  conn %d  %s  %-9s  %10s ms  %s\n", clock(x.Time), lc.idx, x.Dir, x.Method, ms(x.RTT), plot.Endpoints(lc.r.Conn, x.Dir))
 	}
-	head := []string{"conn", "dir", "method", "count", "min_ms", "mean_ms", "max_ms"}
+	// The table of 'tcpviz rtt FILE': percentiles from the bounded
+	// quantiles of Options.RTTQuantiles (exact up to 65 536 samples).
+	head := []string{"conn", "dir", "method", "count", "min_ms", "p50_ms", "mean_ms", "p95_ms", "max_ms"}
 	rows := func(lc *liveConn) [][]string {
 		var out [][]string
 		for _, d := range st.sel.dirs {
 			for _, m := range []tcpanalysis.Method{tcpanalysis.MethodHandshake, tcpanalysis.MethodACK, tcpanalysis.MethodTS} {
-				a := lc.r.RTTAgg[d][m]
+				a := &lc.r.RTTAgg[d][m]
 				if !want[m] || a.N == 0 {
 					continue
 				}
-				out = append(out, []string{strconv.Itoa(lc.idx), d.String(), m.String(), strconv.FormatInt(a.N, 10), ms(a.Min), ms(a.Mean()), ms(a.Max)})
+				p50, _ := a.Quantile(0.5)
+				p95, _ := a.Quantile(0.95)
+				out = append(out, []string{strconv.Itoa(lc.idx), d.String(), m.String(), strconv.FormatInt(a.N, 10), ms(a.Min), ms(p50), ms(a.Mean()), ms(p95), ms(a.Max)})
 			}
 		}
 		return out
@@ -476,7 +480,7 @@ func (st *liveState) rtt(method string) error {
 				table = append(table, rows(lc)...)
 			}
 		})
-		return st.summary("RTT summary of the open connections (p50/p95 need every sample: run 'tcpviz rtt' on the -w file):", table)
+		return st.summary("RTT summary of the open connections:", table)
 	}
 	return nil
 }
@@ -641,7 +645,11 @@ func (st *liveState) flows(every time.Duration) {
 	}
 	csvw := func(fr flowRow) { st.csvRow(fr.csv()...) }
 	table := func(title string, rows []flowRow) error {
-		ff := flowsFile{File: title, Format: "live", Frames: st.frames, Segments: st.segs, Conns: rows}
+		if rows == nil {
+			rows = []flowRow{}
+		}
+		ff := flowsFile{File: title, Format: "live", Frames: st.frames, Segments: st.segs, Conns: rows,
+			rep: &tcpanalysis.Report{Start: st.start, Conns: make([]*tcpanalysis.ConnResult, len(rows))}}
 		return writeFlowsTable(st.w, []flowsFile{ff})
 	}
 	st.en.onDone = func(lc *liveConn) {

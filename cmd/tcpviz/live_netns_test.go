@@ -206,6 +206,16 @@ func TestLiveNetns(t *testing.T) {
 		t.Errorf("rtt -i samples differ from 'rtt --csv %s' (%d live rows)", filepath.Base(rttW), len(liveRTT))
 	}
 	sameRows(t, "rtt -i vs rtt --csv tcpdump.pcap", rttCols, liveRTT, rttRows(tv("rtt", "--csv", td)))
+	// The summary printed at Ctrl-C (standard error in CSV mode) is the
+	// table of 'tcpviz rtt FILE' on the -w file.
+	summary := watchers[1].err.String()
+	if i := strings.Index(summary, "RTT summary of the open connections:\n"); i >= 0 {
+		summary = summary[i+len("RTT summary of the open connections:\n"):]
+		summary = summary[:strings.Index(summary, "tcpviz rtt:")]
+	}
+	if got, want := strings.TrimSpace(summary), strings.TrimSpace(tv("rtt", rttW)); got != want {
+		t.Errorf("rtt -i summary:\n%s\nwant the table of 'rtt %s':\n%s", got, filepath.Base(rttW), want)
+	}
 	t.Logf("live: %d connections, %d RTT samples, data connection %d bytes", len(liveFlows), len(liveRTT), maxBytes)
 
 	// --filter on a file equals tcpdump's pre-filtering, piped.
@@ -238,7 +248,9 @@ func rttRows(text string) []string {
 }
 
 // sameRows compares CSV rows column by column: counts exactly, times (_s,
-// _ms) within 20 µs and rates (_kbps) within 0.01 %.
+// _ms) within 100 µs and rates (_kbps) within 0.01 %. Two packet sockets
+// stamp their copies of one packet separately: 24 µs apart was seen on a
+// veth, and an RTT of a few µs changes by as much.
 func sameRows(t *testing.T, what string, cols []string, got, want []string) {
 	t.Helper()
 	if len(got) != len(want) {
@@ -262,9 +274,9 @@ func sameRows(t *testing.T, what string, cols []string, got, want []string) {
 			switch {
 			case !ok:
 			case strings.HasSuffix(cols[k], "_ms"):
-				ok = d <= 0.020
+				ok = d <= 0.100
 			case strings.HasSuffix(cols[k], "_s"):
-				ok = d <= 20e-6
+				ok = d <= 100e-6
 			case strings.HasSuffix(cols[k], "_kbps"):
 				ok = d <= 1e-4*max(wv, -wv)
 			default:
