@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/capture/live"
 	"github.com/tcpviz/tcpviz/flows"
@@ -29,6 +30,14 @@ type liveFlags struct {
 	count     int64
 	write     string
 	noPromisc bool
+}
+
+// liveHonours are the flags a live run uses; others (-o, --json, --pep, …)
+// are refused with -i.
+var liveHonours = map[string]bool{
+	"interface": true, "filter": true, "duration": true, "count": true, "write": true, "no-promisc": true,
+	"every": true, "csv": true, "method": true, "interval": true, "conn": true, "port": true, "host": true,
+	"dir": true, "wscale": true, "no-fold": true,
 }
 
 // liveVerbs are the verbs that take -i.
@@ -171,11 +180,14 @@ func (e *env) runLive(cmd *cobra.Command, verb string, lf *liveFlags) error {
 		return ""
 	}
 	csvOut := str("csv") == "true"
-	if str("json") == "true" {
-		return errors.New("--json is not available with -i: use --csv, or -w FILE and run the verb on FILE")
-	}
-	if str("output") != "" {
-		return errors.New("-o is not available with -i: use -w FILE to keep the capture, then run the verb on FILE")
+	var unsupported []string
+	fl.Visit(func(f *pflag.Flag) {
+		if !liveHonours[f.Name] {
+			unsupported = append(unsupported, "--"+f.Name)
+		}
+	})
+	if len(unsupported) > 0 {
+		return fmt.Errorf("%s not available with -i: use -w FILE to keep the capture, then run 'tcpviz %s' on FILE with them", strings.Join(unsupported, ", "), verb)
 	}
 	wscale, _ := strconv.Atoi(str("wscale"))
 	af := analysisFlags{wscale: wscale, noFold: str("no-fold") == "true"}
