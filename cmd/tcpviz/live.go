@@ -219,7 +219,7 @@ func (e *env) runLive(cmd *cobra.Command, verb string, lf *liveFlags) error {
 	st := &liveState{e: e, w: out, csv: csvOut, sel: sel, iface: lf.iface}
 	switch verb {
 	case "rtt":
-		opts.KeepRTT, opts.RTTQuantiles = true, true
+		opts.RTTQuantiles = true
 		st.en = newLiveEngine(opts)
 		err = st.rtt(str("method"))
 	case "retrans":

@@ -41,14 +41,13 @@ func TestLiveEngineReleases(t *testing.T) {
 		segs[i].Time = t0 + (segs[i].Time-t0)*1000
 	}
 
-	opts := tcpanalysis.Options{KeepRTT: true}
-	ref := tcpanalysis.New(opts)
+	ref := tcpanalysis.New(tcpanalysis.Options{KeepRTT: true})
 	for i := range segs {
 		ref.Add(&segs[i])
 	}
 	want := ref.Results()
 
-	en := newLiveEngine(opts)
+	en := newLiveEngine(tcpanalysis.Options{})
 	samples := map[int]int64{}
 	en.onRTT = func(lc *liveConn, _ tcpanalysis.RTTSample) { samples[lc.idx]++ }
 	done := map[int]int{}
