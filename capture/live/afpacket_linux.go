@@ -17,7 +17,7 @@ import (
 )
 
 // Backend names the capture backend in the binary, for --help.
-const Backend = "AF_PACKET (gopacket/afpacket, TPACKET_V3 ring; pure Go, no libpcap)"
+const Backend = "AF_PACKET via gopacket/afpacket (pure Go, no libpcap)"
 
 type afHandle struct {
 	tp       *afpacket.TPacket

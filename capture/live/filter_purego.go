@@ -16,7 +16,7 @@ import (
 const pureGo = true
 
 // FilterCompiler names the filter implementation in the binary, for --help.
-const FilterCompiler = "tcpviz's own pure-Go evaluator of a pcap-filter(7) subset: [src|dst] host ADDR, [src|dst] net CIDR, [tcp|udp] [src|dst] port N, tcp, udp, icmp, ip, ip6, arp, with and/or/not (&&, ||, !) and parentheses; frames are filtered in user space (build with -tags pcap for libpcap's full language, compiled into the kernel)"
+const FilterCompiler = "pure Go (tcpviz), a subset of pcap-filter(7) run in user space:\n  [src|dst] host ADDR, [src|dst] net CIDR, [tcp|udp] [src|dst] port N, tcp, udp,\n  icmp, ip, ip6, arp, and/or/not (&&, ||, !), parentheses\n  (build with -tags pcap for libpcap's full language, run in the kernel)"
 
 // The pure-Go build evaluates the expression on each frame instead of
 // compiling BPF: the one pure-Go pcap-filter compiler found

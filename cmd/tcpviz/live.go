@@ -98,10 +98,10 @@ func addLiveFlags(e *env, root *cobra.Command) {
 
 func liveHelp(verb string) string {
 	what := map[string]string{
-		"flows":   "the connection table is printed again every --every (cleared first on a terminal); a connection\nthat is over is printed once more as it is released (with --csv: one CSV row then)",
-		"rtt":     "one line per RTT sample as it is measured, like pping: time, connection, data direction,\nmethod, RTT and endpoints (with --csv: the rows of 'rtt --csv FILE')",
-		"retrans": "one line per classified event as it happens (with --csv: the rows of 'retrans --csv FILE')",
-		"tput":    "one row per --interval (default 1s) and active connection direction: throughput and goodput\nin kbit/s and cumulative acknowledged bytes (with --csv: CSV rows)",
+		"flows":   "the connection table is printed again every --every (cleared first on a\nterminal); a connection that is over is printed once more as it is released\n(with --csv: one CSV row then)",
+		"rtt":     "one line per RTT sample as it is measured, like pping: time, connection,\ndata direction, method, RTT and endpoints (with --csv: the rows of\n'rtt --csv FILE')",
+		"retrans": "one line per classified event as it happens (with --csv: the rows of\n'retrans --csv FILE')",
+		"tput":    "one row per --interval (default 1s) and active connection direction:\nthroughput and goodput in kbit/s and cumulative acknowledged bytes (with\n--csv: CSV rows)",
 	}[verb]
 	return `Live capture: with -i IFACE the verb analyses the interface's traffic as it
 passes: ` + what + `.
@@ -111,7 +111,7 @@ same numbers afterwards. Connections that are over (closed and silent ` + liveFi
 or silent ` + liveAbandonedIdle.String() + `) are flushed to the output and released, so memory
 follows the open connections on a long run.
 Capture backend in this binary: ` + live.Backend + `.
-Filter compiler (--filter): ` + live.FilterCompiler + `.`
+Filter (--filter): ` + live.FilterCompiler + `.`
 }
 
 func liveExample(verb string) string {
