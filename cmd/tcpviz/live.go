@@ -502,7 +502,7 @@ func endpoints(lc *liveConn) string { return plot.Endpoints(lc.r.Conn, flows.Ato
 func (st *liveState) retrans() {
 	st.out.start = func() {
 		if st.csv {
-			st.csvRow("conn", "dir", "t_s", "frame", "class", "seq", "len", "original_frame")
+			st.csvRow("conn", "dir", "t_s", "frame", "class", "seq", "len", "original_frame", "evidence")
 		}
 	}
 	st.en.onEvent = func(lc *liveConn, ev tcpanalysis.Event) {
@@ -515,11 +515,14 @@ func (st *liveState) retrans() {
 		}
 		if st.csv {
 			st.csvRow(strconv.Itoa(lc.idx), ev.Dir.String(), st.rel(ev.Time), strconv.FormatInt(ev.Frame, 10), ev.Class.String(),
-				strconv.FormatInt(ev.Seq, 10), strconv.Itoa(ev.Len), orig)
+				strconv.FormatInt(ev.Seq, 10), strconv.Itoa(ev.Len), orig, ev.Evidence.String())
 			return
 		}
 		if orig != "" {
 			orig = " original frame " + orig
+		}
+		if e := ev.Evidence.String(); e != "" {
+			orig += " (" + e + ")"
 		}
 		fmt.Fprintf(st.w, "%s  conn %d  %s  %-13s  seq %d len %d  frame %d%s  %s\n", clock(ev.Time), lc.idx, ev.Dir, ev.Class, ev.Seq, ev.Len, ev.Frame, orig, plot.Endpoints(lc.r.Conn, ev.Dir))
 	}

@@ -97,10 +97,16 @@ func TestLiveNetns(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "tcpviz")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	// The binary gets the test's backend: go test -tags pcap tests libpcap.
+	if out, err := exec.Command("go", "build", "-tags", testBuildTags, "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	cns, sns := netnsPair(t)
+	// A 15 Mbit/s token bucket with a 20 kB queue under a 20 Mbit/s
+	// iperf3: drops, so that retrans -i has events to report.
+	if out, err := exec.Command("ip", "netns", "exec", cns, "tc", "qdisc", "add", "dev", "tvc", "root", "tbf", "rate", "15mbit", "burst", "15kb", "limit", "20kb").CombinedOutput(); err != nil {
+		t.Logf("no tbf qdisc (%v: %s): retrans -i will likely see no events", err, out)
+	}
 
 	type proc struct {
 		name     string
@@ -121,11 +127,13 @@ func TestLiveNetns(t *testing.T) {
 	srv := start("iperf3 -s", "", sns, "iperf3", "-s", "-1", "-p", "5201")
 	_ = srv
 	td := filepath.Join(dir, "tcpdump.pcap")
-	rttW, flowsW := filepath.Join(dir, "rtt.pcapng"), filepath.Join(dir, "flows.pcapng")
+	rttW, flowsW, retrW := filepath.Join(dir, "rtt.pcapng"), filepath.Join(dir, "flows.pcapng"), filepath.Join(dir, "retrans.pcapng")
 	watchers := []*proc{
 		start("tcpdump", "listening on", cns, "tcpdump", "-i", "tvc", "-n", "-U", "--immediate-mode", "--time-stamp-precision=nano", "-w", td),
 		start("tcpviz rtt -i", "capturing on", cns, bin, "rtt", "-i", "tvc", "--csv", "-w", rttW),
 		start("tcpviz flows -i", "capturing on", cns, bin, "flows", "-i", "tvc", "--csv", "-w", flowsW, "--every", "500ms"),
+		start("tcpviz retrans -i", "capturing on", cns, bin, "retrans", "-i", "tvc", "--csv", "-w", retrW),
+		start("tcpviz tput -i", "capturing on", cns, bin, "tput", "-i", "tvc", "--csv", "--filter", "tcp port 5201", "--interval", "1s"),
 	}
 	deadline := time.Now().Add(20 * time.Second)
 	for _, w := range watchers {
@@ -138,7 +146,8 @@ func TestLiveNetns(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	// 3 s at 20 Mbit/s: about 7.5 MB, a few thousand segments.
+	// 3 s at 20 Mbit/s offered, 15 Mbit/s through the token bucket: about
+	// 5.6 MB, a few thousand segments.
 	if out, err := exec.CommandContext(ctx, "ip", "netns", "exec", cns, "iperf3", "-c", "10.99.0.2", "-p", "5201", "-t", "3", "-b", "20M").CombinedOutput(); err != nil {
 		t.Fatalf("iperf3 -c: %v\n%s", err, out)
 	}
@@ -184,15 +193,15 @@ func TestLiveNetns(t *testing.T) {
 		t.Errorf("flows -i rows differ from 'flows %s':\n%s\nwant:\n%s", filepath.Base(flowsW), got, want)
 	}
 	sameRows(t, "flows -i vs flows tcpdump.pcap", flowColumns[1:], liveFlows, csvRows(tv("flows", "--csv", td), 1))
-	// The data connection carried the 3 s × 20 Mbit/s.
+	// The data connection carried 3 s × 15 Mbit/s.
 	var maxBytes int64
 	for _, r := range liveFlows {
 		f := strings.Split(r, ",")
 		b, _ := strconv.ParseInt(f[11], 10, 64) // bytes_ab (file column dropped)
 		maxBytes = max(maxBytes, b)
 	}
-	if maxBytes < 5_000_000 || maxBytes > 10_000_000 {
-		t.Errorf("flows -i: data connection carried %d bytes, want about 7.5 MB (3 s at 20 Mbit/s)", maxBytes)
+	if maxBytes < 3_000_000 || maxBytes > 10_000_000 {
+		t.Errorf("flows -i: data connection carried %d bytes, want about 5.6 MB (3 s at 15 Mbit/s)", maxBytes)
 	}
 
 	// rtt: the samples printed as they came equal those of 'rtt --csv' on
@@ -217,6 +226,53 @@ func TestLiveNetns(t *testing.T) {
 		t.Errorf("rtt -i summary:\n%s\nwant the table of 'rtt %s':\n%s", got, filepath.Base(rttW), want)
 	}
 	t.Logf("live: %d connections, %d RTT samples, data connection %d bytes", len(liveFlows), len(liveRTT), maxBytes)
+
+	// retrans: the events printed as they happened are those of
+	// 'retrans --csv' on the -w file.
+	liveEv := csvRows(watchers[3].out.String(), 0)
+	if got, want := strings.Join(liveEv, "\n"), strings.Join(csvRows(tv("retrans", "--csv", retrW), 0), "\n"); got != want {
+		t.Errorf("retrans -i events differ from 'retrans --csv %s':\n%s\nwant:\n%s", filepath.Base(retrW), got, want)
+	}
+	t.Logf("retrans -i: %d events; tput -i: %d interval rows", len(liveEv), len(csvRows(watchers[4].out.String(), 0)))
+
+	// tput: the intervals of each connection direction add up to its
+	// bytes, and the last cumulative acknowledged count is its acked bytes
+	// (flows columns bytes_ab and acked_ab).
+	type dirSum struct {
+		bytes float64
+		acked string
+	}
+	sums := map[string]*dirSum{}
+	for _, r := range csvRows(watchers[4].out.String(), 0) {
+		f := strings.Split(r, ",") // conn,dir,t_s,interval_s,throughput_kbps,goodput_kbps,cum_acked_bytes
+		kbps, _ := strconv.ParseFloat(f[4], 64)
+		iv, _ := strconv.ParseFloat(f[3], 64)
+		k := f[0] + f[1]
+		if sums[k] == nil {
+			sums[k] = &dirSum{}
+		}
+		sums[k].bytes += kbps * 1000 / 8 * iv
+	}
+	// Rows sorted by t_s as strings sort the same way here (t_s < 10 s).
+	for _, r := range csvRows(watchers[4].out.String(), 0) {
+		f := strings.Split(r, ",")
+		sums[f[0]+f[1]].acked = f[6]
+	}
+	for _, r := range liveFlows {
+		f := strings.Split(r, ",") // flows columns without file
+		ab := sums[f[0]+"ab"]
+		if ab == nil {
+			t.Errorf("tput -i: no rows for conn %s ab", f[0])
+			continue
+		}
+		b, _ := strconv.ParseFloat(f[11], 64)
+		if d := ab.bytes - b; d < -1 || d > 1 {
+			t.Errorf("tput -i conn %s ab: intervals add up to %.1f bytes, flows says %s", f[0], ab.bytes, f[11])
+		}
+		if ab.acked != f[17] {
+			t.Errorf("tput -i conn %s ab: last cum_acked_bytes %s, flows acked_ab %s", f[0], ab.acked, f[17])
+		}
+	}
 
 	// --filter on a file equals tcpdump's pre-filtering, piped.
 	for _, expr := range []string{"tcp port 5201", "src host 10.99.0.1", "arp or (tcp and not port 5201)"} {
