@@ -261,6 +261,13 @@ func (e *env) runLive(cmd *cobra.Command, verb string, lf *liveFlags) error {
 			segs <- liveSeg{s, first, r.Stats().Frames}
 		}
 	}()
+	// On an early return, stop the capture and let the goroutine finish
+	// (before the deferred Close).
+	defer func() {
+		cp.Stop()
+		for range segs {
+		}
+	}()
 	if st.out.start != nil {
 		st.out.start()
 	}
@@ -300,7 +307,8 @@ loop:
 		}
 	}
 	if readErr != nil {
-		return readErr
+		// The interface went away, say: summarise what was captured.
+		fmt.Fprintf(e.stderr, "tcpviz %s: capture ended early: %v\n", verb, readErr)
 	}
 	rs := r.Stats()
 	cs := cp.Stats()
@@ -323,10 +331,13 @@ loop:
 	}
 	fmt.Fprintf(e.stderr, "tcpviz %s: %s: %d frames analysed (%d TCP segments, %d connections), %d dropped by the kernel\n",
 		verb, lf.iface, rs.Frames, rs.Segments, st.en.total, cs.Dropped)
+	if cs.Dropped > 0 {
+		fmt.Fprintf(e.stderr, "warning: the kernel dropped %d frames (the ring was full): the numbers above miss them (a --filter runs in the kernel, and so sheds load, only in the -tags pcap build)\n", cs.Dropped)
+	}
 	if lf.write != "" {
 		fmt.Fprintf(e.stderr, "tcpviz %s: wrote %s\n", verb, lf.write)
 	}
-	return nil
+	return readErr
 }
 
 // liveSel is the --conn/--port/--host/--dir selection of a live run.

@@ -129,7 +129,7 @@ func TestLiveNetns(t *testing.T) {
 	td := filepath.Join(dir, "tcpdump.pcap")
 	rttW, flowsW, retrW := filepath.Join(dir, "rtt.pcapng"), filepath.Join(dir, "flows.pcapng"), filepath.Join(dir, "retrans.pcapng")
 	watchers := []*proc{
-		start("tcpdump", "listening on", cns, "tcpdump", "-i", "tvc", "-n", "-U", "--immediate-mode", "--time-stamp-precision=nano", "-w", td),
+		start("tcpdump", "listening on", cns, "tcpdump", "-i", "tvc", "-n", "-U", "--immediate-mode", "-B", "32768", "--time-stamp-precision=nano", "-w", td),
 		start("tcpviz rtt -i", "capturing on", cns, bin, "rtt", "-i", "tvc", "--csv", "-w", rttW),
 		start("tcpviz flows -i", "capturing on", cns, bin, "flows", "-i", "tvc", "--csv", "-w", flowsW, "--every", "500ms"),
 		start("tcpviz retrans -i", "capturing on", cns, bin, "retrans", "-i", "tvc", "--csv", "-w", retrW),
@@ -167,9 +167,15 @@ func TestLiveNetns(t *testing.T) {
 			t.Fatalf("%s did not stop on SIGINT", w.name)
 		}
 	}
-	for _, w := range watchers[1:] {
-		if !strings.Contains(w.err.String(), " 0 dropped by the kernel") {
-			t.Logf("%s dropped frames: %s", w.name, w.err.String())
+	// Every watcher must have seen every frame for the counts to agree;
+	// on a loaded machine a ring can overflow, and the kernel says so.
+	drops := false
+	for _, w := range watchers {
+		msg := w.err.String()
+		if (w.name == "tcpdump" && !strings.Contains(msg, "\n0 packets dropped by kernel")) ||
+			(w.name != "tcpdump" && !strings.Contains(msg, " 0 dropped by the kernel")) {
+			t.Logf("%s lost frames (machine busy?): %s", w.name, msg)
+			drops = true
 		}
 	}
 	tv := func(args ...string) string {
@@ -192,7 +198,9 @@ func TestLiveNetns(t *testing.T) {
 	if got, want := strings.Join(liveFlows, "\n"), strings.Join(csvRows(tv("flows", "--csv", flowsW), 1), "\n"); got != want {
 		t.Errorf("flows -i rows differ from 'flows %s':\n%s\nwant:\n%s", filepath.Base(flowsW), got, want)
 	}
-	sameRows(t, "flows -i vs flows tcpdump.pcap", flowColumns[1:], liveFlows, csvRows(tv("flows", "--csv", td), 1))
+	if !drops {
+		sameRows(t, "flows -i vs flows tcpdump.pcap", flowColumns[1:], liveFlows, csvRows(tv("flows", "--csv", td), 1))
+	}
 	// The data connection carried 3 s × 15 Mbit/s.
 	var maxBytes int64
 	for _, r := range liveFlows {
@@ -214,7 +222,9 @@ func TestLiveNetns(t *testing.T) {
 	if got, want := strings.Join(liveRTT, "\n"), strings.Join(rttRows(tv("rtt", "--csv", rttW)), "\n"); got != want {
 		t.Errorf("rtt -i samples differ from 'rtt --csv %s' (%d live rows)", filepath.Base(rttW), len(liveRTT))
 	}
-	sameRows(t, "rtt -i vs rtt --csv tcpdump.pcap", rttCols, liveRTT, rttRows(tv("rtt", "--csv", td)))
+	if !drops {
+		sameRows(t, "rtt -i vs rtt --csv tcpdump.pcap", rttCols, liveRTT, rttRows(tv("rtt", "--csv", td)))
+	}
 	// The summary printed at Ctrl-C (standard error in CSV mode) is the
 	// table of 'tcpviz rtt FILE' on the -w file.
 	summary := watchers[1].err.String()
