@@ -373,6 +373,7 @@ func (d *decoder) ipv4(b []byte) verdict {
 	s.IPv6 = false
 	s.TTL = b[8]
 	s.IPID = binary.BigEndian.Uint16(b[4:])
+	s.DF = frag&0x4000 != 0
 	s.IPLen = total
 	proto := b[9]
 	src := netip.AddrFrom4([4]byte(b[12:16]))
@@ -396,6 +397,7 @@ func (d *decoder) ipv6(b []byte) verdict {
 	s.IPv6 = true
 	s.TTL = b[7]
 	s.IPID = 0
+	s.DF = false
 	s.IPLen = plen + 40
 	src := netip.AddrFrom16([16]byte(b[8:24]))
 	dst := netip.AddrFrom16([16]byte(b[24:40]))

@@ -95,7 +95,11 @@ type Segment struct {
 	IPv6     bool
 	TTL      uint8  // IPv4 TTL or IPv6 hop limit
 	IPID     uint16 // IPv4 identification; 0 for IPv6
-	IPLen    int    // IP packet length in bytes from the IP header (or from the wire length when the header says 0, as TSO/GSO captures do)
+	// DF is the IPv4 don't-fragment bit. A DF datagram is atomic: its
+	// identification need not be unique (RFC 6864 §4), so only an ID
+	// stream seen to change tells such packets apart.
+	DF    bool
+	IPLen int // IP packet length in bytes from the IP header (or from the wire length when the header says 0, as TSO/GSO captures do)
 
 	Seq, Ack seq.Num
 	Flags    Flags

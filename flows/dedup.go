@@ -98,15 +98,20 @@ func fingerprint(s *capture.Segment) uint64 {
 
 // seenFP reports whether s, whose fingerprint is fp, copies a packet in
 // the ring, and the evidence. fine reports that the capture has shown a
-// timestamp resolution finer than fineTick.
-func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine bool) (FoldReason, bool) {
+// timestamp resolution finer than fineTick; idVaries that the IPv4
+// identification of this direction was seen to change between packets.
+func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine, idVaries bool) (FoldReason, bool) {
 	if r == nil {
 		return 0, false
 	}
 	if w, b := bloomBit(fp); r.bloom[w]&b == 0 {
 		return 0, false
 	}
-	ipid := !s.IPv6 && s.IPID != 0
+	// The identification tells packets apart if it is nonzero and either
+	// the datagram may be fragmented (RFC 791: unique per datagram) or
+	// the sender's IDs are seen to change (RFC 6864: an atomic, DF,
+	// datagram's ID may be a constant).
+	ipid := !s.IPv6 && s.IPID != 0 && (!s.DF || idVaries)
 	ta := taHash(s)
 	for i := range r.e {
 		e := &r.e[i]
@@ -125,7 +130,14 @@ func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine bool) (FoldReason
 			return FoldRetry, true
 		case e.iface != uint16(s.Iface) && dt <= ifaceWindow:
 			return FoldIface, true
-		case e.ttl != s.TTL || (ta != 0 && e.ta != 0 && ta != e.ta):
+		case ta != 0 && e.ta != 0 && ta != e.ta:
+			// Another 802.11 transmitter sent the same packet: a relay.
+			return FoldRelay, true
+		case s.TTL < e.ttl && fine && dt <= ifaceWindow:
+			// The same packet again, one or more hops on, within 2 ms in a
+			// capture that resolves time finely: a router seen on both
+			// sides. (At coarse resolution a lower TTL may as well be a
+			// route change between genuine duplicate ACKs.)
 			return FoldRelay, true
 		case dt == 0 && fine:
 			return FoldTimestamp, true

@@ -56,6 +56,9 @@ func copyOf(s capture.Segment, d time.Duration, fs ...func(*capture.Segment)) ca
 
 func retry(s *capture.Segment) { s.Retry = true }
 
+// df sets the IPv4 don't-fragment bit: the ID alone proves nothing.
+func df(s *capture.Segment) { s.DF = true }
+
 // id0 clears the IPv4 identification, as some stacks send DF packets.
 func id0(s *capture.Segment) { s.IPID = 0 }
 
@@ -115,9 +118,19 @@ func TestFold(t *testing.T) {
 		}, []bool{false}},
 		{"IPv6 identical timestamp, µs capture", copyOf(o6, us+us/2), []capture.Segment{copyOf(o6, us+us/2)}, []bool{true}},
 		{"IPv6 identical timestamp, ms capture: genuine duplicate ACKs", o6, []capture.Segment{copyOf(o6, 0), copyOf(o6, 0), copyOf(o6, 0)}, []bool{false, false, false}},
-		{"IPv6 identical timestamp, lower hop limit", o6, []capture.Segment{
-			copyOf(o6, 0, func(s *capture.Segment) { s.TTL = 63 }),
+		{"IPv6 lower hop limit 300 µs later, µs capture: a router's two sides", copyOf(o6, 1234), []capture.Segment{
+			copyOf(o6, 1234+300*us, func(s *capture.Segment) { s.TTL = 63 }),
 		}, []bool{true}},
+		{"IPv6 lower hop limit, same ms, ms capture: maybe a route change", o6, []capture.Segment{
+			copyOf(o6, 0, func(s *capture.Segment) { s.TTL = 63 }),
+		}, []bool{false}},
+		{"IPv4 DF, constant nonzero ID: genuine duplicate ACKs", copyOf(o4, 0, df), []capture.Segment{
+			copyOf(o4, 100*us, df), copyOf(o4, 200*us, df),
+		}, []bool{false, false}},
+		{"IPv4 DF, ID stream seen to change, then repeated", copyOf(o4, 0, df), []capture.Segment{
+			copyOf(o4, 100*us, df, func(s *capture.Segment) { s.IPID, s.Seq = 8, s.Seq+100 }),
+			copyOf(o4, 200*us, df, func(s *capture.Segment) { s.IPID, s.Seq = 8, s.Seq+100 }),
+		}, []bool{false, true}},
 	}
 	// Every field the sending stack chose tells a packet from a copy.
 	for _, f := range []struct {

@@ -110,8 +110,14 @@ type Half struct {
 	MACKnown bool
 
 	macTTL uint8
-	unwrap seq.Unwrapper
-	dedup  *dedupRing
+	// lastID and idVaries follow this side's nonzero IPv4
+	// identifications: a changing ID stream makes an equal ID evidence of
+	// a copy.
+	lastID   uint16
+	idSeen   bool
+	idVaries bool
+	unwrap   seq.Unwrapper
+	dedup    *dedupRing
 }
 
 // Conn is one TCP connection.
@@ -277,7 +283,7 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 	if !t.opts.NoFold {
 		fp = fingerprint(s)
 	}
-	if why, dup := c.Half[d].dedup.seenFP(s, fp, t.fine); !t.opts.NoFold && !p.New && dup {
+	if why, dup := c.Half[d].dedup.seenFP(s, fp, t.fine, c.Half[d].idVaries); !t.opts.NoFold && !p.New && dup {
 		c.Folded++
 		c.FoldedBy[why]++
 		if s.Time > c.Last {
@@ -289,6 +295,12 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 			p.End = p.Seq + int64(s.SeqLen())
 		}
 		return p
+	}
+	if h := &c.Half[d]; !s.IPv6 && s.IPID != 0 { // ID 0 (DF SYN-ACKs, some stacks) says nothing
+		if h.idSeen && s.IPID != h.lastID {
+			h.idVaries = true
+		}
+		h.lastID, h.idSeen = s.IPID, true
 	}
 	if !t.opts.NoFold {
 		if c.Half[d].dedup == nil {

@@ -106,7 +106,8 @@ type DirStats struct {
 	DataPkts  int64 // segments with payload
 	Bytes     int64 // payload bytes, retransmissions included
 	Unique    int64 // distinct payload bytes in sequence space
-	// RetxBytes are payload bytes sent again: Bytes − Unique.
+	// RetxBytes are payload bytes sent again (segments with bytes seen
+	// before); keep-alive and zero-window-probe bytes are in Bytes only.
 	RetxBytes int64
 	RetxSegs  int64 // data segments with at least one byte seen before
 	OOOSegs   int64 // data segments classed KindOutOfOrder

@@ -61,6 +61,12 @@ type retxRec struct {
 	ev         int   // index in ConnResult.Events, or -1 when events are not kept
 	class      Class // its class so far
 	covered    bool  // the first ACK covering it was seen (TSecr checked)
+	claimed    bool  // a D-SACK block was matched to it
+	// prior holds the TSvals of the earlier captured transmissions of its
+	// first byte (the original, earlier retransmissions): an ACK echoing
+	// one of them was sent for an earlier copy (Eifel, RFC 3522).
+	prior  [3]uint32
+	nPrior uint8
 }
 
 // maxRetxRecs bounds the retransmissions remembered per direction.
@@ -71,6 +77,8 @@ type outSeg struct {
 	end   int64
 	t     capture.Timestamp
 	frame int64
+	tsval uint32
+	ts    bool // tsval valid
 }
 
 type tsEnt struct {
@@ -401,7 +409,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 			if ds.anyPay && start > ds.highPay {
 				ev(LostSegment, 0, EvNone)
 			}
-			ds.out = append(ds.out, outSeg{start: start, end: end, t: s.Time, frame: s.Frame})
+			ds.out = append(ds.out, outSeg{start: start, end: end, t: s.Time, frame: s.Frame, tsval: s.Opts.TSval, ts: s.Opts.TS})
 		}
 		if ds.anyPay && start > ds.highPay {
 			ds.gapAt, ds.hasGap = s.Time, true
@@ -433,7 +441,22 @@ func (cs *connState) noteRetx(ds *dirState, s *capture.Segment, start, end int64
 			}
 		}
 	}
-	ds.retx = append(ds.retx, retxRec{start: start, end: end, tsval: s.Opts.TSval, ts: s.Opts.TS, ev: ev, class: c})
+	r := retxRec{start: start, end: end, tsval: s.Opts.TSval, ts: s.Opts.TS, ev: ev, class: c}
+	addPrior := func(v uint32) {
+		if int(r.nPrior) < len(r.prior) {
+			r.prior[r.nPrior] = v
+			r.nPrior++
+		}
+	}
+	if o, ok := ds.originalSeg(start); ok && o.ts {
+		addPrior(o.tsval)
+	}
+	for i := len(ds.retx) - 1; i >= 0; i-- { // earlier retransmissions of the same byte, newest first
+		if e := &ds.retx[i]; e.ts && e.start <= start && start < e.end {
+			addPrior(e.tsval)
+		}
+	}
+	ds.retx = append(ds.retx, r)
 	ds.retxNew++
 }
 
@@ -540,11 +563,7 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o *Options) (int64
 			// A D-SACK block (RFC 2883 §4): bytes the receiver got twice,
 			// not SACKed data above the ACK.
 			st.DSACKs++
-			for k := range ds.retx {
-				if rr := &ds.retx[k]; rr.start < r && l < rr.end {
-					cs.spurious(rd, rr, EvDSACK)
-				}
-			}
+			cs.dsack(rd, ds, l, r)
 			continue
 		}
 		if r > ds.lastAck && r-l < 1<<30 {
@@ -582,6 +601,30 @@ func isDSACK(p *flows.Packet, s *capture.Segment, l, r int64) bool {
 	return false
 }
 
+// dsack matches one D-SACK block [l, r) to one retransmission: a block
+// proves one unneeded copy (RFC 2883 §4, RFC 3708). A retransmission of
+// those bytes already shown spurious (by Eifel) and not yet matched takes
+// it; else the latest retransmission of those bytes becomes spurious.
+func (cs *connState) dsack(d flows.Direction, ds *dirState, l, r int64) {
+	latest := -1
+	for k := range ds.retx {
+		rr := &ds.retx[k]
+		if rr.claimed || rr.end <= l || r <= rr.start {
+			continue
+		}
+		if rr.class == Spurious {
+			rr.claimed = true
+			return
+		}
+		latest = k
+	}
+	if latest >= 0 {
+		rr := &ds.retx[latest]
+		rr.claimed = true
+		cs.spurious(d, rr, EvDSACK)
+	}
+}
+
 // eifel checks the retransmissions that the ACK a (in s) covers for the
 // first time: if its TSecr echoes a TSval older than the retransmission's,
 // the ACK was sent for an earlier copy, so the retransmission was spurious
@@ -597,16 +640,35 @@ func (cs *connState) eifel(d flows.Direction, ds *dirState, s *capture.Segment, 
 		}
 		rr.covered = true
 		ds.retxNew--
-		if rr.ts && s.Opts.TS && s.Opts.TSecr != 0 && seq.Num(s.Opts.TSecr).Less(seq.Num(rr.tsval)) {
-			cs.spurious(d, rr, EvTSecr)
+		if !rr.ts || !s.Opts.TS || s.Opts.TSecr == 0 || !seq.Num(s.Opts.TSecr).Less(seq.Num(rr.tsval)) {
+			continue
+		}
+		// Spurious only if the echo names an earlier copy of this very
+		// segment: an older TSval of another segment (a cumulative ACK over
+		// several repaired holes echoes the segment that moved the left
+		// edge first, RFC 7323 §4.3) proves nothing about this one.
+		for _, v := range rr.prior[:rr.nPrior] {
+			if v == s.Opts.TSecr {
+				cs.spurious(d, rr, EvTSecr)
+				break
+			}
 		}
 	}
 }
 
 // original returns the frame of the first transmission of the bytes at
-// start while they are unacknowledged, 0 if not known. ds.out holds first
-// transmissions of new data, so their ends increase: a binary search.
+// start while they are unacknowledged, 0 if not known.
 func (ds *dirState) original(start int64) int64 {
+	if o, ok := ds.originalSeg(start); ok {
+		return o.frame
+	}
+	return 0
+}
+
+// originalSeg returns the first transmission of the bytes at start while
+// they are unacknowledged. ds.out holds first transmissions of new data, so
+// their ends increase: a binary search.
+func (ds *dirState) originalSeg(start int64) (outSeg, bool) {
 	out := ds.out[ds.outHead:]
 	lo, hi := 0, len(out)
 	for lo < hi {
@@ -618,9 +680,9 @@ func (ds *dirState) original(start int64) int64 {
 		}
 	}
 	if lo < len(out) && out[lo].start <= start {
-		return out[lo].frame
+		return out[lo], true
 	}
-	return 0
+	return outSeg{}, false
 }
 
 // release drops the scratch state of a finished connection's direction;

@@ -357,3 +357,61 @@ func TestICMPFragNeededInCorpus(t *testing.T) {
 		t.Errorf("icmp_frag_needed at frames %v, want [26 28 29 30]", frames)
 	}
 }
+
+// TestEifelNeedsTheEchoOfAnEarlierCopy: D3 and D4 are lost and
+// retransmitted 1 ms apart; one cumulative ACK covers both and echoes D3's
+// retransmission (RFC 7323 §4.3). That echo is older than D4's
+// retransmission but names no copy of D4: D4 was needed, not spurious.
+func TestEifelNeedsTheEchoOfAnEarlierCopy(t *testing.T) {
+	c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+	c.SynOpts(pcaptest.C2S, pcaptest.SynOptions{TS: true})
+	c.SynOpts(pcaptest.S2C, pcaptest.SynOptions{TS: true})
+	segs := c.Handshake(vms(0), 50*time.Millisecond)
+	segs = append(segs,
+		c.DataAt(vms(51), pcaptest.C2S, 1, 1000),    // 4
+		c.DataAt(vms(60), pcaptest.C2S, 1001, 1000), // 5: lost
+		c.DataAt(vms(70), pcaptest.C2S, 2001, 1000), // 6: lost
+		c.Ack(vms(101), pcaptest.S2C, 1001, 65535),  // 7
+	)
+	r1 := c.DataAt(vms(400), pcaptest.C2S, 1001, 1000) // 8: RTO
+	r2 := c.DataAt(vms(401), pcaptest.C2S, 2001, 1000) // 9
+	ack := c.Ack(vms(451), pcaptest.S2C, 3001, 65535)  // 10: echoes r1
+	ack.TSecr = r1.TSval
+	r := analyzeSegs(t, append(segs, r1, r2, ack)).Conns[0]
+	if got := events(r, RTO, Fast, Spurious); got != "8:rto:no_signal 9:rto:no_signal" {
+		t.Errorf("events %q, want 8:rto:no_signal 9:rto:no_signal", got)
+	}
+}
+
+// TestOneDSACKOneSpurious: the original is lost, the first retransmission
+// repairs it (the covering ACK echoes it) and a second one, sent later, is
+// reported by one D-SACK block. Only the second is spurious, by TSecr (it
+// echoes an earlier copy) with timestamps and by the D-SACK without.
+func TestOneDSACKOneSpurious(t *testing.T) {
+	for _, ts := range []bool{true, false} {
+		t.Run(fmt.Sprintf("timestamps=%v", ts), func(t *testing.T) {
+			c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+			c.SynOpts(pcaptest.C2S, pcaptest.SynOptions{TS: ts})
+			c.SynOpts(pcaptest.S2C, pcaptest.SynOptions{TS: ts})
+			segs := c.Handshake(vms(0), 50*time.Millisecond)
+			segs = append(segs, c.DataAt(vms(51), pcaptest.C2S, 1, 1000)) // 4: lost
+			r1 := c.DataAt(vms(400), pcaptest.C2S, 1, 1000)               // 5
+			r2 := c.DataAt(vms(1000), pcaptest.C2S, 1, 1000)              // 6
+			ack := c.Ack(vms(1001), pcaptest.S2C, 1001, 65535)            // 7: for r1, held up
+			ack.TSecr = r1.TSval
+			dup := c.Ack(vms(1050), pcaptest.S2C, 1001, 65535, [2]uint32{1, 1001}) // 8: D-SACK of r2
+			dup.TSecr = r1.TSval
+			r := analyzeSegs(t, append(segs, r1, r2, ack, dup)).Conns[0]
+			want := "5:rto:no_signal 6:spurious:tsecr"
+			if !ts {
+				want = "5:rto:no_signal 6:spurious:dsack"
+			}
+			if got := events(r, RTO, Fast, Spurious); got != want {
+				t.Errorf("events %q, want %q", got, want)
+			}
+			if r.Counts[flows.AtoB][Spurious] != 1 || r.Dir[flows.AtoB].DSACKs != 1 {
+				t.Errorf("spurious %d, D-SACKs %d; want 1, 1", r.Counts[flows.AtoB][Spurious], r.Dir[flows.AtoB].DSACKs)
+			}
+		})
+	}
+}

@@ -30,7 +30,7 @@ type anaFlags struct {
 func (f *anaFlags) register(c *cobra.Command) {
 	f.af.register(c)
 	f.cf.register(c)
-	c.Flags().StringVarP(&f.out, "output", "o", "", "output file: .png, .svg or .pdf (the figure of one connection), .csv or .json (the rows)")
+	c.Flags().StringVarP(&f.out, "output", "o", "", "output file: .png, .svg or .pdf (the figure of one connection), .csv or .json (the rows), .html (the interactive report)")
 	c.Flags().BoolVar(&f.csv, "csv", false, "write the rows as CSV to standard output instead of the summary table")
 	c.Flags().BoolVar(&f.json, "json", false, "write the rows as JSON to standard output instead of the summary table")
 }
@@ -208,6 +208,13 @@ server side.`,
 				}
 				if pepMode && pepIfaces {
 					return e.pepTwo(args[0], args[0], &f.af, f.out)
+				}
+				if isHTML(f.out) {
+					rep, r, d, err := e.analyzeOne(args[0], &f.af, &f.cf)
+					if err != nil {
+						return err
+					}
+					return e.htmlOne(f.out, rep, r, d, "rtt")
 				}
 				want := map[tcpanalysis.Method]bool{tcpanalysis.MethodHandshake: true}
 				switch method {
@@ -390,9 +397,12 @@ the zero-window periods. Rows: t_s (since the connection's first packet),
 frame, rwnd_bytes, inflight_bytes, inflight_sack_bytes.`,
 			Args: cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				_, r, d, err := e.analyzeOne(args[0], &f.af, &f.cf)
+				rep, r, d, err := e.analyzeOne(args[0], &f.af, &f.cf)
 				if err != nil {
 					return err
+				}
+				if isHTML(f.out) {
+					return e.htmlOne(f.out, rep, r, d, "win")
 				}
 				header := []string{"conn", "dir", "t_s", "frame", "rwnd_bytes", "inflight_bytes", "inflight_sack_bytes"}
 				var rows [][]string
@@ -473,9 +483,12 @@ the first bulk segment by default), and the time to --bytes N. The default inter
 connections shorter than 20 s.`,
 			Args: cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				_, r, d, err := e.analyzeOne(args[0], &f.af, &f.cf)
+				rep, r, d, err := e.analyzeOne(args[0], &f.af, &f.cf)
 				if err != nil {
 					return err
+				}
+				if isHTML(f.out) {
+					return e.htmlOne(f.out, rep, r, d, "tput")
 				}
 				if interval < 0 {
 					return fmt.Errorf("--interval %v: want a positive duration", interval)
@@ -534,11 +547,13 @@ connections shorter than 20 s.`,
 					}
 				}
 				table = append(table, []string{"goodput", fmt.Sprintf("%.1f kbit/s over %.3f s", r.GoodputKbps(d), r.Duration().Seconds())})
+				table = pepTputTable(table, r, d)
+				pepNote(e.stderr, r, d)
 				return e.emit(&f, "tcpviz.tput/1", header, rows, table, func() (interface {
 					Save(io.Writer, string) error
 				}, error) {
 					tp := plot.Named{Name: "throughput (sent, incl. retransmissions)", Step: true}
-					gp := plot.Named{Name: "goodput (newly acknowledged)", Step: true}
+					gp := plot.Named{Name: tputAckLegend(r, d), Step: true}
 					for _, b := range bins {
 						tp.X, tp.Y = append(tp.X, b.Start.Seconds()), append(tp.Y, kb(b.Bytes))
 						gp.X, gp.Y = append(gp.X, b.Start.Seconds()), append(gp.Y, kb(b.Acked))

@@ -230,6 +230,8 @@ type flowsFile struct {
 	Stats    any       `json:"read_stats"`
 	Warnings []string  `json:"warnings"`
 	Conns    []flowRow `json:"conns"` // JSON only: CSV and table rows are built as they are written
+	// PEPNotes name the connections whose ACKs come from a PEP.
+	PEPNotes []string `json:"pep_notes,omitempty"`
 	rep      *tcpanalysis.Report
 }
 
@@ -291,6 +293,7 @@ standard input.`,
 						return err
 					}
 					files = append(files, newFlowsFile(path, rep, asJSON))
+					files[len(files)-1].PEPNotes = pepFlowNotes(path, rep, opts)
 					// One note per file, however many connections lack a handshake.
 					var unknown []int
 					for _, r := range rep.Conns {
@@ -359,7 +362,7 @@ func writeFlowsCSV(w io.Writer, files []flowsFile) error {
 
 func writeFlowsTable(w io.Writer, files []flowsFile) error {
 	head := []string{"conn", "a", "b", "start_s", "dur_s", "pkts a>b", "pkts b>a", "bytes a>b", "bytes b>a",
-		"retx a>b", "retx b>a", "goodput a>b kbit/s", "goodput b>a kbit/s", "handshake", "wscale a/b", "folded"}
+		"retx B a>b", "retx B b>a", "goodput a>b kbit/s", "goodput b>a kbit/s", "handshake", "wscale a/b", "folded"}
 	for _, f := range files {
 		fmt.Fprintf(w, "%s: %s, %d frames, %d TCP segments, %d connections\n", f.File, f.Format, f.Frames, f.Segments, len(f.rep.Conns))
 		rows := make([][]string, 0, len(f.rep.Conns)+1)
@@ -385,9 +388,12 @@ func writeFlowsTable(w io.Writer, files []flowsFile) error {
 		if err := writeAligned(w, rows); err != nil {
 			return err
 		}
+		for _, n := range f.PEPNotes {
+			fmt.Fprintln(w, "note:", n)
+		}
 		fmt.Fprintln(w)
 	}
-	_, err := fmt.Fprintln(w, "bytes = TCP payload incl. retransmissions; goodput = payload bytes delivered to the receiver / duration (docs/metrics.md); wscale ? = unknown")
+	_, err := fmt.Fprintln(w, "bytes = TCP payload incl. retransmissions; retx B = payload bytes sent again; goodput = payload bytes delivered to the receiver / duration (docs/metrics.md); wscale ? = unknown")
 	return err
 }
 
