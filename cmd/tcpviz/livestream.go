@@ -92,9 +92,10 @@ func (en *liveEngine) add(s *capture.Segment) {
 	}
 	g.a.Add(s)
 	// A new connection (or a new one on a reused port) shows as a key
-	// not seen yet, a SYN, or a known connection that did not take the
-	// segment.
-	if lc == nil || lc.gen != g || s.Flags.Has(capture.SYN) || lc.r.Conn.Last != s.Time {
+	// not seen yet, a SYN without ACK, or a known connection that did not
+	// take the segment. (Analyzer.Add does not say which connection took
+	// it; sync asks Results, which costs O(connections of g).)
+	if lc == nil || lc.gen != g || (s.Flags.Has(capture.SYN) && !s.Flags.Has(capture.ACK)) || lc.r.Conn.Last != s.Time {
 		en.sync(g)
 		lc = en.byKey[k]
 	}

@@ -100,3 +100,54 @@ func TestLiveEngineReleases(t *testing.T) {
 		t.Fatalf("only %d connections: the test needs several generations", len(want))
 	}
 }
+
+// BenchmarkLiveEngine measures the live analysis path per segment (routing
+// to generations, analysis, expiry once per 500 segments) on short
+// connections, the costliest mix for the engine.
+func BenchmarkLiveEngine(b *testing.B) {
+	var buf bytes.Buffer
+	if err := pcaptest.WriteShort(&buf, pcaptest.GenOptions{Packets: 100_000, Flows: 64, Seed: 7}); err != nil {
+		b.Fatal(err)
+	}
+	r, err := capture.NewReader(bytes.NewReader(buf.Bytes()), "short")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var segs []capture.Segment
+	for {
+		var s capture.Segment
+		if r.Next(&s) != nil {
+			break
+		}
+		segs = append(segs, s)
+	}
+	t0 := segs[0].Time
+	for i := range segs {
+		segs[i].Time = t0 + (segs[i].Time-t0)*1000
+	}
+	b.Run("engine", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			en := newLiveEngine(tcpanalysis.Options{})
+			for i := range segs {
+				en.add(&segs[i])
+				if i%500 == 0 {
+					en.expire(segs[i].Time)
+				}
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(segs)), "ns/segment")
+	})
+	// The same segments through one Analyzer: what the engine adds.
+	b.Run("analyzer", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			a := tcpanalysis.New(tcpanalysis.Options{})
+			for i := range segs {
+				a.Add(&segs[i])
+			}
+			a.Results()
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(segs)), "ns/segment")
+	})
+}
