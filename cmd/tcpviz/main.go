@@ -47,6 +47,7 @@ type env struct {
 	// filter is the --filter expression applied to every capture file
 	// read (live.go); empty for none.
 	filter string
+	fig    figFlags // --size, --font-size, --dpi of the graph verbs (figflags.go)
 }
 
 func newRoot(e *env) *cobra.Command {
