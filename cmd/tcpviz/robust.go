@@ -34,6 +34,10 @@ func failedPaths(fs []campaign.FileError) []string {
 // signalled is the signal that interrupted the run (0 if none).
 var signalled atomic.Int32
 
+// liveCapture is set when the verb captures live (-i): a signal then ends
+// the capture normally instead of interrupting the run.
+var liveCapture atomic.Bool
+
 // hardExitAfter is how long a signalled run may take to stop on its own
 // (readers check their context every 1024 frames) before the process removes
 // its temporary files and exits anyway: a read blocked on a FIFO or a slow
@@ -53,6 +57,14 @@ func notifySignals() (context.Context, func()) {
 		s, ok := <-ch
 		if !ok {
 			return
+		}
+		if liveCapture.Load() {
+			// Ctrl-C is how a live capture (-i) ends: it stops the capture,
+			// prints the summary and exits 0. A second signal forces it.
+			cancel()
+			if s, ok = <-ch; !ok {
+				return
+			}
 		}
 		signalled.Store(int32(s.(syscall.Signal)))
 		cancel()
@@ -198,11 +210,14 @@ var outputExts = map[string][]string{
 	"tput":    {".png", ".svg", ".pdf", ".html", ".csv", ".json"},
 }
 
-// checkOutputs is the root command's PersistentPreRunE: before any analysis
-// it checks the files named by --output, --parquet and --tables: the
+// checkOutputs is the root command's PersistentPreRunE. It notes a live
+// capture (-i), for the signal handler, and before any analysis it checks the files named by --output, --parquet and --tables: the
 // directory exists and is writable, the ending is one the verb writes, and
 // an existing target is a writable regular file (or a link to one).
 func checkOutputs(c *cobra.Command, _ []string) error {
+	if f := c.Flags().Lookup("interface"); f != nil && f.Value.String() != "" {
+		liveCapture.Store(true)
+	}
 	for _, name := range []string{"output", "parquet", "tables"} {
 		f := c.Flags().Lookup(name)
 		if f == nil || f.Value.Type() != "string" {
