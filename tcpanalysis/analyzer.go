@@ -226,6 +226,11 @@ type Options struct {
 	// OnRTT, when set, is called with every RTT sample as it is taken
 	// (streaming output) — in capture order of the closing packet.
 	OnRTT func(c *ConnResult, s RTTSample)
+	// OnEvent, when set, is called with every event as it is classified.
+	// A retransmission that later evidence shows spurious (Eifel, D-SACK)
+	// is reported again, with the same Frame, Class Spurious and the new
+	// Evidence: the later call replaces the earlier one.
+	OnEvent func(c *ConnResult, e Event)
 	// Detail keeps every RTT sample and event of every connection (memory
 	// grows with packets); without it only counts and running summaries
 	// are kept, except for connections Keep selects.
@@ -323,15 +328,15 @@ func New(opts Options) *Analyzer {
 	return &Analyzer{opts: opts, tracker: flows.NewTracker(opts.Flows)}
 }
 
-// Add processes one segment.
-func (a *Analyzer) Add(s *capture.Segment) {
+// Add processes one segment and returns the result of the connection it
+// belongs to (nil for an ICMP error about no connection of the capture).
+func (a *Analyzer) Add(s *capture.Segment) *ConnResult {
 	a.added++
 	if a.added%releaseEvery == 0 {
 		a.release(s.Time)
 	}
 	if s.ICMP != capture.ICMPNone {
-		a.icmp(s)
-		return
+		return a.icmp(s)
 	}
 	p := a.tracker.Add(s)
 	if p.New {
@@ -367,7 +372,7 @@ func (a *Analyzer) Add(s *capture.Segment) {
 		st.OwnTx++
 	}
 	if p.Dup {
-		return
+		return &cs.ConnResult
 	}
 	st.Pkts++
 	st.WireBytes += int64(s.WireLen)
@@ -408,15 +413,16 @@ func (a *Analyzer) Add(s *capture.Segment) {
 			}
 		}
 	}
+	return &cs.ConnResult
 }
 
 // icmp turns an ICMP error quoting a segment of a known connection into an
 // event of that connection (docs/metrics.md#events); errors about no
 // connection of the capture are only counted by the reader.
-func (a *Analyzer) icmp(s *capture.Segment) {
+func (a *Analyzer) icmp(s *capture.Segment) *ConnResult {
 	c, d, ok := a.tracker.Lookup(s)
 	if !ok {
-		return
+		return nil
 	}
 	cl := ICMPUnreachable
 	switch s.ICMP {
@@ -428,6 +434,7 @@ func (a *Analyzer) icmp(s *capture.Segment) {
 	rel, _ := c.RelSeq(d, s.Seq)
 	cs := a.res[c.Index]
 	cs.event(&a.opts, Event{Time: s.Time, Frame: s.Frame, Dir: d, Class: cl, Seq: rel, Len: int(s.ICMPMTU)})
+	return &cs.ConnResult
 }
 
 func (cs *connState) windowPoint(d flows.Direction, s *capture.Segment) WindowPoint {
