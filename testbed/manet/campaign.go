@@ -123,10 +123,12 @@ func (c *Campaign) Runs() []Run {
 	return runs
 }
 
-// RunKey returns the key of run r's knobs: a hash of its command line. A
-// run in OutDir counts as finished for Resume only with the same key.
+// RunKey returns the key of run r: a hash of its command line and of the
+// scenario binary's name (which carries the hash of its sources and
+// toolchain, see Build). A run in OutDir counts as finished for Resume only
+// with the same key.
 func (c *Campaign) RunKey(r Run) string {
-	h := sha256.Sum256([]byte(strings.Join(c.Scenario.Args(r), "\x00")))
+	h := sha256.Sum256([]byte(strings.Join(append(c.Scenario.Args(r), filepath.Base(c.Binary)), "\x00")))
 	return hex.EncodeToString(h[:8])
 }
 

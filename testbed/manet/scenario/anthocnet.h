@@ -1103,6 +1103,7 @@ class AntHocNetRouting : public Ipv4RoutingProtocol
         nb.macFailures = 0;
         nb.mac.CopyFrom(mac);
         m_macToNb[nb.mac] = from;
+        m_ipToMac[from] = nb.mac;
         // The neighbour itself is a destination one hop away.
         double hop = HopCost(std::max(LocalTime(), theirTime));
         if (fresh || m_pher[from][from].reg <= 0)
@@ -1406,10 +1407,22 @@ class AntHocNetRouting : public Ipv4RoutingProtocol
             }
             Reader r(p);
             uint8_t type = r.U8();
-            if (type != kHello && m_nb.count(from))
+            if (type != kHello)
             {
-                m_nb[from].lastHeard = Simulator::Now();
-                m_nb[from].macFailures = 0;
+                // Any message proves the link: a neighbour dropped after a
+                // MAC failure is back at once, not only at its next hello.
+                auto mit = m_ipToMac.find(from);
+                if (!m_nb.count(from) && mit != m_ipToMac.end())
+                {
+                    m_nb[from].iface = iface;
+                    m_nb[from].mac = mit->second;
+                    m_macToNb[mit->second] = from;
+                }
+                if (m_nb.count(from))
+                {
+                    m_nb[from].lastHeard = Simulator::Now();
+                    m_nb[from].macFailures = 0;
+                }
             }
             switch (type)
             {
@@ -1516,6 +1529,7 @@ class AntHocNetRouting : public Ipv4RoutingProtocol
     std::map<uint32_t, Ptr<WifiMac>> m_macs;
     std::map<Ipv4Address, Neighbour> m_nb;
     std::map<Mac48Address, Ipv4Address> m_macToNb;
+    std::map<Ipv4Address, Mac48Address> m_ipToMac; // every node ever heard in a hello
     std::map<Ipv4Address, std::map<Ipv4Address, Pher>> m_pher;
     std::map<Ipv4Address, std::deque<Queued>> m_buf;
     std::map<Ipv4Address, Reactive> m_reactive;
