@@ -33,7 +33,7 @@ func newTestbedManet(e *env) *cobra.Command {
 		verbose                bool
 		ns3Args                []string
 		preset, shard          string
-		resume                 bool
+		resume, dryRun         bool
 		ns3Dir, hookFile       string
 		ns3Modules             []string
 		startWin, cbrRate      string
@@ -151,6 +151,14 @@ stderr. Exit status 3 if any run failed; Ctrl-C kills the running simulations.`,
 			if err != nil {
 				return bad(err)
 			}
+			if dryRun {
+				// The runs' command lines (before --campaignKey), nothing built.
+				camp0.Scenario, camp0.Protocols, camp0.Seeds = sc, protos, seedList
+				for _, r := range camp0.Runs() {
+					fmt.Fprintln(e.stdout, "manet-tcp "+strings.Join(sc.Args(r), " "))
+				}
+				return nil
+			}
 			if out == "" && !buildOnly {
 				return bad(errors.New("--out DIR is required"))
 			}
@@ -199,6 +207,7 @@ stderr. Exit status 3 if any run failed; Ctrl-C kills the running simulations.`,
 	f := c.Flags()
 	f.StringVar(&protocols, "protocols", "aodv,olsr,dsdv", "routing protocols, comma-separated (anthocnet, aodv, olsr, dsdv, hook names) or all")
 	f.StringVar(&preset, "preset", "", "start from a named scenario: paper-base (the study's TCP arm) or paper-base-udp (its UDP CBR control); other flags override it")
+	f.BoolVar(&dryRun, "dry-run", false, "print each run's scenario command line and exit (nothing is built or run)")
 	f.BoolVar(&resume, "resume", true, "skip runs already complete in --out with the same knobs (a killed run is redone)")
 	f.StringVar(&shard, "shard", "", "run only part i of n of the seeds (i/n, 1-based; all protocols of a seed stay together), e.g. a CI matrix or Slurm array task")
 	f.StringVar(&ns3Dir, "ns3-dir", "", "build against this ns-3 tree (CMake build tree or install prefix) instead of the system's")
