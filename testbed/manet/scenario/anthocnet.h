@@ -23,6 +23,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <set>
@@ -279,6 +280,12 @@ class AntHocNetRouting : public Ipv4RoutingProtocol
                               "retry limit that count as a link failure (0: hellos only)",
                               UintegerValue(1),
                               MakeUintegerAccessor(&AntHocNetRouting::m_macFailureLimit),
+                              MakeUintegerChecker<uint32_t>())
+                .AddAttribute("MaxHelloDestinations",
+                              "destinations advertised in a hello, best pheromone first "
+                              "(0: all)",
+                              UintegerValue(0),
+                              MakeUintegerAccessor(&AntHocNetRouting::m_maxHelloDest),
                               MakeUintegerChecker<uint32_t>())
                 .AddAttribute("BroadcastJitter", "maximum random delay of a broadcast",
                               TimeValue(MilliSeconds(10)),
@@ -1066,6 +1073,13 @@ class AntHocNetRouting : public Ipv4RoutingProtocol
                 adv.emplace_back(d.first, best, hops);
             }
         }
+        if (m_maxHelloDest > 0 && adv.size() > m_maxHelloDest)
+        {
+            std::sort(adv.begin(), adv.end(), [](const auto& a, const auto& b) {
+                return std::get<1>(a) > std::get<1>(b);
+            });
+            adv.resize(m_maxHelloDest);
+        }
         w.U16(adv.size());
         for (auto& e : adv)
         {
@@ -1516,6 +1530,7 @@ class AntHocNetRouting : public Ipv4RoutingProtocol
     uint32_t m_maxDiffusionHops = 10;
     uint32_t m_bufferSize = 64;
     uint32_t m_macFailureLimit = 1;
+    uint32_t m_maxHelloDest = 0;
     Time m_jitter = MilliSeconds(10);
 
     // state
