@@ -15,7 +15,7 @@ var allowed = map[string][]string{
 	"flows":                          {"capture", "internal/seq"},
 	"tcpanalysis":                    {"capture", "flows", "internal/seq"},
 	"stats":                          {},
-	"campaign":                       {"tcpanalysis", "flows", "capture", "stats"},
+	"campaign":                       {"tcpanalysis", "flows", "capture", "stats", "pep", "internal/seq"},
 	"plot":                           {"tcpanalysis", "flows", "capture"},
 	"testbed/sat":                    {},
 	"testbed/manet":                  {},
@@ -24,8 +24,9 @@ var allowed = map[string][]string{
 	"internal/pcaptest/cmd/gencap":   {"internal/pcaptest"},
 	"internal/pcaptest/cmd/gensynth": {"internal/pcaptest"},
 	"cmd/tcpviz":                     {"*"},
-	"compare":                        {"tcpanalysis", "flows", "capture"},
+	"compare":                        {"tcpanalysis", "flows", "capture", "pep", "internal/seq"},
 	"pep":                            {"tcpanalysis", "flows", "capture", "internal/seq"},
+	"report":                         {"tcpanalysis", "flows", "capture"},
 }
 
 // TestImportDAG fails when a package imports a module package its row in

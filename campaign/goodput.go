@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/pep"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
@@ -19,7 +20,14 @@ type Vantage string
 const (
 	AtReceiver Vantage = "receiver" // the receiver's own transmissions are local
 	AtSender   Vantage = "sender"
-	Elsewhere  Vantage = "other" // overheard, or on a path between them
+	Elsewhere  Vantage = "other" // overheard, or a relay between them
+	// Nowhere: the flow is declared (ground truth, --starts) but no
+	// capture of its run holds it; its row has 0 goodput bytes.
+	Nowhere Vantage = "none"
+	// AtProxy: a split-TCP PEP acknowledged the data in this capture
+	// (package pep's one-capture evidence; wired captures only): its bytes
+	// were accepted by the PEP, not delivered (docs/metrics.md#pep).
+	AtProxy Vantage = "pep"
 )
 
 // FlowRow is one flow of a campaign: one data direction of one TCP
@@ -39,12 +47,14 @@ type FlowRow struct {
 	IntervalS float64 // seconds the rate is computed over: LastS − FirstS, or End − FirstS
 	Vantage   Vantage
 	Captures  int // captures of the run that held this flow (the row is counted once)
-	// StartKnown reports that FirstS is the application's start from
-	// Options.Starts, not the first packet.
+	// StartKnown reports that FirstS is the application's start (from
+	// Options.Interval, Options.Starts or a sidecar), not the first packet.
 	StartKnown bool
-	Labels     map[string]string
-	isn        uint32
-	isnKnown   bool
+	// Source says where the interval came from (docs/metrics.md#interval).
+	Source   IntervalSource
+	Labels   map[string]string
+	isn      uint32
+	isnKnown bool
 }
 
 // Options control Goodput.
@@ -75,7 +85,18 @@ type Options struct {
 	Progress func(done, total int)
 	// Starts, when set, gives flows' application start times: their
 	// goodput interval starts there instead of at their first packet.
+	// Listed flows that no capture holds become rows with 0 bytes and
+	// Vantage Nowhere.
 	Starts *Starts
+	// Interval, when set, is one measurement window for every flow; it
+	// overrides Starts, the sidecars and End.
+	Interval *Interval
+	// Sidecars reads each run's ground truth next to its captures
+	// (FindSidecar) when Interval and Starts are not set: flows' intervals
+	// then run from their application's start to its stop (End, when > 0,
+	// still ends them), and declared flows that no capture holds become
+	// rows with 0 bytes and Vantage Nowhere.
+	Sidecars bool
 }
 
 // FileError is a capture that could not be analysed.
@@ -89,6 +110,14 @@ type Result struct {
 	Rows   []FlowRow   // one per flow, deduplicated, sorted by run, sender, port
 	Files  []string    // captures analysed (this shard)
 	Failed []FileError // captures that failed; the batch went on without them
+	// Sidecars lists the ground-truth files the intervals came from
+	// (Options.Sidecars); SidecarErrors those that could not be read.
+	Sidecars      []string
+	SidecarErrors []FileError
+	// Late lists flows whose interval started at their first packet and
+	// which started late relative to their run's other flows: their rate
+	// may be overstated (docs/metrics.md#interval).
+	Late []LateFlow
 }
 
 // InShard reports whether a capture belongs to shard i of n.
@@ -169,18 +198,7 @@ feed:
 		all = append(all, r.rows...)
 	}
 	res.Rows = dedup(all)
-	for i := range res.Rows {
-		r := &res.Rows[i]
-		if start, ok := o.Starts.Lookup(*r); ok {
-			end := r.FirstS + r.IntervalS
-			r.FirstS, r.IntervalS = start, end-start
-			r.Kbps = 0
-			if r.IntervalS > 0 {
-				r.Kbps = float64(r.Bytes) * 8 / r.IntervalS / 1000
-			}
-			r.StartKnown = true
-		}
-	}
+	applyIntervals(res, o)
 	return res, nil
 }
 
@@ -199,6 +217,7 @@ func fileRows(path string, o Options) ([]FlowRow, error) {
 		return nil, err
 	}
 	var rows []FlowRow
+	var dirs []flows.Direction
 	for _, r := range rep.Conns {
 		c := r.Conn
 		if o.Port != 0 && int(c.Key.Lo.Port()) != o.Port && int(c.Key.Hi.Port()) != o.Port {
@@ -240,21 +259,72 @@ func fileRows(path string, o Options) ([]FlowRow, error) {
 			row.Kbps = float64(row.Bytes) * 8 / row.IntervalS / 1000
 		}
 		rows = append(rows, row)
+		dirs = append(dirs, d)
 	}
+	markProxied(path, rep, rows, dirs)
 	return rows, nil
 }
 
-// vantage decides where the capture sat for data direction d: at the
-// receiver if the receiver's own 802.11 transmissions were sent by the
-// capturing radio, or (wired) if the receiver's packets arrive with a higher
-// TTL than the sender's; symmetrically at the sender.
+// markProxied sets Vantage AtProxy on the rows (of rep's connections, in
+// data direction dirs[i]) whose ACKs a split-TCP PEP sent, by package pep's
+// one-capture evidence. Only wired captures are examined: on 802.11 MANET
+// captures one-hop receivers and route discovery imitate a PEP's
+// signature. A zero-window stall still open at the end needs the
+// connection's detail, so connections with zero-window events that some
+// criterion already points at are analysed again with it kept (at most 16
+// per capture; rare outside PEP runs).
+func markProxied(path string, rep *tcpanalysis.Report, rows []FlowRow, dirs []flows.Direction) {
+	const maxRecheck = 16
+	recheck := map[int]int{} // connection index → row
+	for i := range rows {
+		r := rep.Conns[rows[i].Conn]
+		if r.Conn.Half[0].MACKnown || r.Conn.Half[1].MACKnown {
+			continue
+		}
+		v := pep.Detect(r, dirs[i])
+		switch {
+		case v.Likely:
+			rows[i].Vantage = AtProxy
+		case pep.NeedsDetail(r, dirs[i], v) && len(recheck) < maxRecheck:
+			recheck[rows[i].Conn] = i
+		}
+	}
+	if len(recheck) == 0 {
+		return
+	}
+	again, err := tcpanalysis.AnalyzeFile(path, tcpanalysis.Options{Flows: flows.Options{WScale: -1}, Keep: func(c int) bool { _, ok := recheck[c]; return ok }})
+	if err != nil {
+		return
+	}
+	for c, i := range recheck {
+		if c < len(again.Conns) && pep.Detect(again.Conns[c], dirs[i]).Likely {
+			rows[i].Vantage = AtProxy
+		}
+	}
+}
+
+// vantage decides where the capture sat for data direction d
+// (docs/metrics.md#vantage). On 802.11 captures only the radio's own
+// transmissions count: at the receiver if it sent frames with the
+// receiver's MAC as transmitter and none with the sender's, at the sender
+// symmetrically; a radio that transmitted both directions as their own
+// (a relay whose address both halves learned) or neither (an overhearing
+// or relaying node) is Elsewhere — a relay next to the receiver hears the
+// receiver's ACKs with their initial TTL, so TTLs decide nothing there.
+// On wired captures (no 802.11 addresses) the receiver's packets arrive
+// with a higher TTL than the sender's at the receiver, and vice versa.
 func vantage(r *tcpanalysis.ConnResult, d flows.Direction) Vantage {
 	data, ack := r.Dir[d], r.Dir[d.Reverse()]
+	wifi := r.Conn.Half[d].MACKnown || r.Conn.Half[d.Reverse()].MACKnown
 	switch {
+	case ack.OwnTx > 0 && data.OwnTx > 0:
+		return Elsewhere
 	case ack.OwnTx > 0:
 		return AtReceiver
 	case data.OwnTx > 0:
 		return AtSender
+	case wifi:
+		return Elsewhere
 	case ack.MaxTTL > data.MaxTTL:
 		return AtReceiver
 	case data.MaxTTL > ack.MaxTTL:

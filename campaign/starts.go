@@ -16,6 +16,13 @@ import (
 type Starts struct {
 	labels []string // label columns used to match, sorted
 	m      map[string]float64
+	// flows are the listed flows with their label values, in file order.
+	flows []startFlow
+}
+
+type startFlow struct {
+	labels map[string]string
+	flow   AppFlow
 }
 
 // columns accepted for the endpoints, first name canonical.
@@ -26,7 +33,7 @@ var startCols = map[string][]string{
 
 // ReadStarts reads a CSV with columns src (or src_ip), sport (src_port),
 // dst (dst_ip), dport (dst_port), start_s (seconds, the captures' clock),
-// and label columns. rename maps a column name to a label name (e.g.
+// optionally stop_s (the application's stop, same clock), and label columns. rename maps a column name to a label name (e.g.
 // run=seed for ns-3's ground truth); only columns that are label names
 // (labelNames) are used to match. It returns an error naming the file and
 // line for a missing column, a bad number, or two rows for the same flow.
@@ -89,6 +96,15 @@ func ReadStarts(path string, rename map[string]string, labelNames []string) (*St
 			return nil, fmt.Errorf("%s: line %d: a second start for flow %s; add label columns that tell the runs apart", path, line, k)
 		}
 		st.m[k] = v
+		stop := ""
+		if i, ok := col["stop_s"]; ok {
+			stop = rec[i]
+		}
+		fl, err := appFlow(rec[idx["src"]], rec[idx["sport"]], rec[idx["dst"]], rec[idx["dport"]], rec[idx["start_s"]], stop)
+		if err != nil {
+			return nil, fmt.Errorf("%s: line %d: %w", path, line, err)
+		}
+		st.flows = append(st.flows, startFlow{labels, fl})
 	}
 	return st, nil
 }
@@ -109,4 +125,23 @@ func (st *Starts) Lookup(r FlowRow) (float64, bool) {
 	}
 	v, ok := st.m[st.key(r.Labels, r.Src, strconv.Itoa(int(r.SPort)), r.Dst, strconv.Itoa(int(r.DPort)))]
 	return v, ok
+}
+
+// flowsOf returns the listed flows whose label values all equal those in
+// labels (a label missing from labels matches nothing), keyed by endpoints.
+func (st *Starts) flowsOf(labels map[string]string) map[string]AppFlow {
+	out := map[string]AppFlow{}
+	for _, f := range st.flows {
+		ok := true
+		for _, l := range st.labels {
+			if v, has := labels[l]; !has || v != f.labels[l] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out[f.flow.key()] = f.flow
+		}
+	}
+	return out
 }

@@ -53,6 +53,7 @@ const (
 	vNonData // 802.11 management/control/null frames
 	vBadIP
 	vTunnelTooDeep
+	vICMP // an ICMP error quoting a TCP segment (icmp.go)
 )
 
 const (
@@ -82,6 +83,7 @@ func (d *decoder) decode(lt int, data []byte) verdict {
 	d.s.WiFi = false
 	d.s.Retry = false
 	d.s.RadioSignal = false
+	d.s.ICMP = ICMPNone
 	switch lt {
 	case LinkEthernet:
 		return d.ether(data)
@@ -371,6 +373,7 @@ func (d *decoder) ipv4(b []byte) verdict {
 	s.IPv6 = false
 	s.TTL = b[8]
 	s.IPID = binary.BigEndian.Uint16(b[4:])
+	s.DF = frag&0x4000 != 0
 	s.IPLen = total
 	proto := b[9]
 	src := netip.AddrFrom4([4]byte(b[12:16]))
@@ -394,6 +397,7 @@ func (d *decoder) ipv6(b []byte) verdict {
 	s.IPv6 = true
 	s.TTL = b[7]
 	s.IPID = 0
+	s.DF = false
 	s.IPLen = plen + 40
 	src := netip.AddrFrom16([16]byte(b[8:24]))
 	dst := netip.AddrFrom16([16]byte(b[24:40]))
@@ -450,6 +454,10 @@ func (d *decoder) transport(proto uint8, src, dst netip.Addr, b []byte, plen int
 	switch proto {
 	case 6:
 		return d.tcp(src, dst, b, plen)
+	case 1, 58: // ICMP errors quoting a TCP segment
+		if d.depth == 0 {
+			return d.icmp(b, proto == 58, src)
+		}
 	case 4: // IPv4 in IP
 		return d.tunnel(b, d.ipv4)
 	case 41: // IPv6 in IP

@@ -46,13 +46,16 @@ func (e *FrameError) Unwrap() error { return e.Err }
 // Stats counts what a Reader saw. Skipping a frame is normal and never an
 // error: MANET captures are mostly routing traffic and 802.11 control frames.
 type Stats struct {
-	Frames    int64 `json:"frames"`    // frames read
-	Segments  int64 `json:"segments"`  // frames that yielded a TCP segment
-	NonIP     int64 `json:"non_ip"`    // frames without IPv4/IPv6 (ARP, unknown EtherTypes, LLC without SNAP, …)
-	NonTCP    int64 `json:"non_tcp"`   // IP packets that are not TCP (UDP routing traffic, ICMP, …)
-	Fragments int64 `json:"fragments"` // IP fragments: counted, never reassembled or guessed
-	Truncated int64 `json:"truncated"` // frames whose snap length cut into a header before the TCP ports/flags
-	BadIP     int64 `json:"bad_ip"`    // IP or TCP headers with impossible lengths
+	Frames   int64 `json:"frames"`   // frames read
+	Segments int64 `json:"segments"` // frames that yielded a TCP segment
+	NonIP    int64 `json:"non_ip"`   // frames without IPv4/IPv6 (ARP, unknown EtherTypes, LLC without SNAP, …)
+	NonTCP   int64 `json:"non_tcp"`  // IP packets that are not TCP (UDP routing traffic, ICMP, …)
+	// ICMPQuotes counts ICMP errors quoting a TCP segment, returned by Next
+	// with Segment.ICMP set (not counted in Segments).
+	ICMPQuotes int64 `json:"icmp_quotes"`
+	Fragments  int64 `json:"fragments"` // IP fragments: counted, never reassembled or guessed
+	Truncated  int64 `json:"truncated"` // frames whose snap length cut into a header before the TCP ports/flags
+	BadIP      int64 `json:"bad_ip"`    // IP or TCP headers with impossible lengths
 	// WiFiNonData counts 802.11 management, control (ACK, BlockAck) and
 	// null-data frames; WiFiProtected counts encrypted data frames, which
 	// cannot be decoded.
@@ -287,6 +290,15 @@ func (r *Reader) Next(s *Segment) error {
 		}
 		r.dec.wireLen = ci.Length
 		v := r.dec.decode(lt, data)
+		if v == vICMP {
+			r.stats.ICMPQuotes++
+			s.Frame = r.frame
+			s.Time = ts
+			s.Iface = ci.InterfaceIndex
+			s.CapLen = ci.CaptureLength
+			s.WireLen = ci.Length
+			return nil
+		}
 		if v != vTCP {
 			r.count(v)
 			continue

@@ -95,7 +95,11 @@ type Segment struct {
 	IPv6     bool
 	TTL      uint8  // IPv4 TTL or IPv6 hop limit
 	IPID     uint16 // IPv4 identification; 0 for IPv6
-	IPLen    int    // IP packet length in bytes from the IP header (or from the wire length when the header says 0, as TSO/GSO captures do)
+	// DF is the IPv4 don't-fragment bit. A DF datagram is atomic: its
+	// identification need not be unique (RFC 6864 §4), so only an ID
+	// stream seen to change tells such packets apart.
+	DF    bool
+	IPLen int // IP packet length in bytes from the IP header (or from the wire length when the header says 0, as TSO/GSO captures do)
 
 	Seq, Ack seq.Num
 	Flags    Flags
@@ -118,6 +122,17 @@ type Segment struct {
 	// (dBm) field: the capturing radio received the frame rather than sent
 	// it (as ns-3 and Linux monitor mode record it).
 	RadioSignal bool
+
+	// ICMP is not ICMPNone when the frame is an ICMP error quoting a TCP
+	// segment rather than a TCP segment: then Src, Dst and Seq are the
+	// quoted segment's (its direction), ICMPFrom is the address that sent
+	// the error (a router, or the destination), ICMPMTU the next-hop MTU in
+	// bytes for ICMPFragNeeded (0 if not given), and every other TCP field
+	// is zero. Reader.Next returns such frames too; flows and tcpanalysis
+	// turn them into events of the quoted connection.
+	ICMP     ICMPKind
+	ICMPFrom netip.Addr
+	ICMPMTU  uint32
 }
 
 // SeqLen returns the sequence space the segment occupies in bytes: payload

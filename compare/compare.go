@@ -13,18 +13,26 @@ import (
 
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/pep"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
-// Spec names one run: LABEL=FILE[#conn]. Conn is -1 when not given (the
-// connection that carried most data).
+// Spec names one run: LABEL=FILE[#conn], or LABEL=CLIENT+SERVER[#conn] for
+// captures on each side of a PEP (LABEL=FILE+ for one pcapng with the
+// client side as interface 0 and the server side as interface 1). Conn is
+// -1 when not given (the connection that carried most data); it indexes
+// the client-side capture.
 type Spec struct {
 	Label, File string
-	Conn        int
+	// ServerFile is the server-side capture of a pair ("" for one
+	// capture; equal to File for a two-interface pcapng).
+	ServerFile string
+	Conn       int
 }
 
-// ParseSpec parses LABEL=FILE[#conn]. It returns an error for a missing
-// label or file, or a connection index that is not a number.
+// ParseSpec parses LABEL=FILE[#conn] and LABEL=CLIENT+SERVER[#conn]. It
+// returns an error for a missing label or file, or a connection index that
+// is not a number.
 func ParseSpec(s string) (Spec, error) {
 	i := strings.IndexByte(s, '=')
 	if i <= 0 || i == len(s)-1 {
@@ -38,16 +46,38 @@ func ParseSpec(s string) (Spec, error) {
 		}
 		sp.File, sp.Conn = sp.File[:j], n
 	}
+	sp.File, sp.ServerFile = splitFile(sp.File)
+	if sp.File == "" {
+		return Spec{}, fmt.Errorf("run %q: want LABEL=FILE[#conn] or LABEL=CLIENT+SERVER[#conn]", s)
+	}
 	return sp, nil
 }
 
 // Run is one analysed run: the chosen connection (with its series kept) and
-// data direction, and the reference time its series are aligned at.
+// data direction, and the reference time its series are aligned at. For a
+// pair (Spec.IsPair) Result is the client-side half.
 type Run struct {
 	Spec
 	Result *tcpanalysis.ConnResult
 	Dir    flows.Direction
 	Ref    capture.Timestamp
+	// PEP is the one-capture evidence for a proxy acknowledging Dir's data
+	// (pep.Detect on Result; set by NewRun and NewPairRun).
+	PEP pep.Verdict
+	// Server and Split are the server-side half and the two-capture
+	// analysis of a pair run; nil for one capture.
+	Server *tcpanalysis.ConnResult
+	Split  *pep.SplitResult
+}
+
+// NewRun builds a one-capture run: r's direction d aligned at align, with
+// the PEP evidence from r.
+func NewRun(spec Spec, r *tcpanalysis.ConnResult, d flows.Direction, align string) (Run, error) {
+	ref, err := RefTime(r, d, align)
+	if err != nil {
+		return Run{}, err
+	}
+	return Run{Spec: spec, Result: r, Dir: d, Ref: ref, PEP: pep.Detect(r, d)}, nil
 }
 
 // Align names the reference point: "syn" (the connection's first packet),
@@ -73,18 +103,30 @@ type Row struct {
 	Unit   string // "s", "ms", "bytes", "kbit/s", "count"
 }
 
-// Summary builds the comparison table: slow-start end, bytes acknowledged
-// at 1, 5, 10 s and at each of at (seconds after the reference point), time
-// to toBytes (if > 0), RTT p50/p95 per method, goodput, and retransmissions
-// by class.
+// Summary builds the comparison table (docs/metrics.md#compare):
+// slow-start end; at 1, 5, 10 s and at each of at (seconds after the
+// reference point) the bytes sent (the sender's sequence progress), the
+// bytes acknowledged to the sender and the bytes delivered end to end; time
+// to toBytes delivered (if > 0); RTT p50/p95 per method at the capture
+// point; for pairs the RTT of each leg and the bytes held in the PEP;
+// end-to-end goodput and the goodput accepted by a PEP; retransmissions by
+// class. When a proxy acknowledged a run (Run.ProxyAcked), its
+// acknowledged bytes are the PEP's: "delivered" and end-to-end goodput
+// then come from the server-side capture of a pair, or are NaN (unknown)
+// for one capture. Rows that apply to no run are left out.
 func Summary(runs []Run, at []float64, toBytes int64) []Row {
 	var rows []Row
 	add := func(name, unit string, f func(r Run) float64) {
 		row := Row{Metric: name, Unit: unit}
+		any := false
 		for _, r := range runs {
-			row.Values = append(row.Values, f(r))
+			v := f(r)
+			any = any || !math.IsNaN(v)
+			row.Values = append(row.Values, v)
 		}
-		rows = append(rows, row)
+		if any {
+			rows = append(rows, row)
+		}
 	}
 	add("slow start ended", "s", func(r Run) float64 {
 		ss := tcpanalysis.SlowStartEnd(r.Result, r.Dir, r.Ref)
@@ -95,13 +137,30 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 	})
 	for _, t := range append([]float64{1, 5, 10}, at...) {
 		t := t
-		add(fmt.Sprintf("acked after %g s", t), "bytes", func(r Run) float64 {
+		if !lasted(runs, t) {
+			continue
+		}
+		add(fmt.Sprintf("sent after %g s", t), "bytes", func(r Run) float64 {
+			return float64(tcpanalysis.SentAt(r.Result, r.Dir, r.Ref, secs(t)))
+		})
+		add(fmt.Sprintf("acked to sender after %g s", t), "bytes", func(r Run) float64 {
 			return float64(tcpanalysis.AckedAt(r.Result, r.Dir, r.Ref, secs(t)))
+		})
+		add(fmt.Sprintf("delivered after %g s", t), "bytes", func(r Run) float64 {
+			rc, ok := r.receiver()
+			if !ok {
+				return math.NaN()
+			}
+			return float64(tcpanalysis.AckedAt(rc, r.Dir, r.Ref, secs(t)))
 		})
 	}
 	if toBytes > 0 {
-		add(fmt.Sprintf("time to %d bytes", toBytes), "s", func(r Run) float64 {
-			d, ok := tcpanalysis.TimeTo(r.Result, r.Dir, r.Ref, toBytes)
+		add(fmt.Sprintf("time to %d bytes delivered", toBytes), "s", func(r Run) float64 {
+			rc, ok := r.receiver()
+			if !ok {
+				return math.NaN()
+			}
+			d, ok := tcpanalysis.TimeTo(rc, r.Dir, r.Ref, toBytes)
 			if !ok {
 				return math.NaN()
 			}
@@ -133,12 +192,44 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 			})
 		}
 	}
-	add("goodput", "kbit/s", func(r Run) float64 { return r.Result.GoodputKbps(r.Dir) })
+	split := func(f func(s *pep.SplitResult) float64) func(r Run) float64 {
+		return func(r Run) float64 {
+			if r.Split == nil || r.Split.SameConn {
+				return math.NaN()
+			}
+			return f(r.Split)
+		}
+	}
+	add("RTT client↔PEP", "ms", split(func(s *pep.SplitResult) float64 { return s.ClientPEPRTT.Seconds() * 1000 }))
+	add("RTT PEP↔server", "ms", split(func(s *pep.SplitResult) float64 { return s.PEPServerRTT.Seconds() * 1000 }))
+	add("held in PEP max", "bytes", split(func(s *pep.SplitResult) float64 { return float64(s.MaxHeldBytes) }))
+	add("goodput end to end", "kbit/s", func(r Run) float64 { return r.EndToEndKbps() })
+	add("accepted by PEP", "kbit/s", func(r Run) float64 {
+		if !r.ProxyAcked() {
+			return math.NaN()
+		}
+		return r.Result.GoodputKbps(r.Dir)
+	})
 	for _, c := range []tcpanalysis.Class{tcpanalysis.RTO, tcpanalysis.Fast, tcpanalysis.Spurious, tcpanalysis.DupAck, tcpanalysis.ZeroWindow} {
 		c := c
 		add(c.String(), "count", func(r Run) float64 { return float64(r.Result.Counts[r.Dir][c]) })
 	}
 	return rows
+}
+
+// lasted reports whether some run's connection lasted t seconds after its
+// reference point: rows "after t s" only make sense then.
+func lasted(runs []Run, t float64) bool {
+	for _, r := range runs {
+		end := r.Result.Conn.Last
+		if r.Server != nil && r.Server.Conn.Last > end {
+			end = r.Server.Conn.Last
+		}
+		if end.Sub(r.Ref) >= secs(t) {
+			return true
+		}
+	}
+	return false
 }
 
 func secs(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

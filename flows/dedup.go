@@ -6,50 +6,83 @@ import (
 	"github.com/tcpviz/tcpviz/capture"
 )
 
-// Folding copies of one packet. A packet is a copy of one seen before in the
-// same direction of the same connection when everything the sending TCP put
-// in it is identical: IPv4 identification, sequence and acknowledgment
-// numbers, payload length, flags, window, TCP checksum and TSval. TTL and
-// link-layer fields may differ (a relay decrements the TTL, 802.11 sets the
-// Retry bit). A real retransmission differs: its IP ID is new (and its TSval
-// usually too). Where the IP ID cannot tell (IPv6, or IPv4 ID 0), only an
-// 802.11 retry, a copy on another pcapng interface or an identical timestamp
-// is folded, so a burst of genuine duplicate ACKs is never folded.
+// Folding copies of one packet (docs/metrics.md#folded-duplicates). A
+// packet is a candidate copy of one seen before in the same direction of
+// the same connection when everything the sending TCP put in it is
+// identical: sequence and acknowledgment numbers, payload length, flags,
+// window, TCP checksum, TSval and IPv4 identification. Being identical is
+// not enough: genuine duplicate ACKs are byte-identical too. A candidate is
+// folded only on positive evidence that the capture saw one packet twice
+// (FoldReason): a nonzero IPv4 identification repeated, the 802.11 Retry
+// bit, another pcapng interface, a relay's copy (a lower TTL or another
+// 802.11 transmitter), or an identical timestamp in a capture whose own
+// timestamps show a resolution finer than 10 µs.
 const (
-	dedupSlots = 32
+	dedupSlots = 16
 	// foldWindow bounds how far apart a copy may be from its original.
 	foldWindow = 10 * time.Second
 	// ifaceWindow bounds copies on two interfaces where no IP ID tells.
 	ifaceWindow = 2 * time.Millisecond
+	// fineTick: a capture that stamped some packet off a multiple of this
+	// has shown a timestamp resolution fine enough that two packets with
+	// one timestamp are one packet (docs/metrics.md#folded-duplicates).
+	fineTick = 10 * time.Microsecond
 )
 
-// dedupEntry is 16 bytes: the fingerprint's low byte is replaced by the
-// interface index (7 bits) and whether the IP ID identifies the packet.
-type dedupEntry struct {
-	fp uint64
-	t  capture.Timestamp
-}
+// FoldReason is the evidence that decided that a packet is a copy of one
+// already counted (Conn.FoldedBy).
+type FoldReason uint8
 
+// Fold reasons, in the order they are tested.
 const (
-	fpMeta = 0xff
-	fpIPID = 0x80
+	FoldIPID      FoldReason = iota // the same nonzero IPv4 identification (RFC 6864: unique per packet in flight)
+	FoldRetry                       // the 802.11 Retry bit: a MAC-layer retransmission of the same frame
+	FoldIface                       // the same packet on another pcapng interface within 2 ms
+	FoldRelay                       // a relay's copy: lower TTL / hop limit, or another 802.11 transmitter
+	FoldTimestamp                   // an identical timestamp in a capture shown to resolve < 10 µs
+	NumFoldReasons
 )
 
-func entryMeta(s *capture.Segment, full uint64) uint64 {
-	m := uint64(s.Iface) & 0x7f
-	if !s.IPv6 && s.IPID != 0 {
-		m |= fpIPID
+var foldNames = [NumFoldReasons]string{"ip_id", "wifi_retry", "interface", "relay", "timestamp"}
+
+// String returns the reason's name as used in outputs.
+func (r FoldReason) String() string {
+	if r < NumFoldReasons {
+		return foldNames[r]
 	}
-	return full&^fpMeta | m
+	return "unknown"
 }
 
-// dedupRing remembers the fingerprints of the last dedupSlots packets of one
-// direction. It grows to dedupSlots entries, so a short connection costs
-// only what it uses.
+// dedupEntry is one remembered packet.
+type dedupEntry struct {
+	fp    uint64
+	t     capture.Timestamp
+	ta    uint32 // hash of the 802.11 transmitter address; 0 off 802.11
+	iface uint16
+	ttl   uint8
+	ipid  bool // the IPv4 identification identifies the packet (IPv4, nonzero)
+}
+
+func taHash(s *capture.Segment) uint32 {
+	if !s.WiFi {
+		return 0
+	}
+	a := s.TA
+	return (uint32(a[2])<<24 | uint32(a[3])<<16 | uint32(a[4])<<8 | uint32(a[5])) ^ (uint32(a[0])<<8 | uint32(a[1])) | 1
+}
+
+// dedupRing remembers the last dedupSlots packets of one direction. It
+// grows to dedupSlots entries, so a short connection costs only what it uses.
 type dedupRing struct {
 	e []dedupEntry
 	n int // total added
+	// bloom has bit fp>>57 set for every entry's fingerprint (and for some
+	// overwritten ones, until the next rebuild): most packets, which copy
+	// nothing, are told apart without scanning the ring.
+	bloom [2]uint64
 }
+
+func bloomBit(fp uint64) (int, uint64) { return int(fp >> 63), 1 << (fp >> 57 & 63) }
 
 func fingerprint(s *capture.Segment) uint64 {
 	// Three words of the fields the sender's TCP/IP stack chose, mixed with
@@ -57,24 +90,32 @@ func fingerprint(s *capture.Segment) uint64 {
 	a := uint64(s.Seq)<<32 | uint64(s.Ack)
 	b := uint64(uint32(s.PayloadLen))<<32 | uint64(s.Flags)<<16 | uint64(s.Window)
 	c := uint64(s.Checksum)<<48 | uint64(s.IPID)<<32 | uint64(s.Opts.TSval)
-	// Two multiply-fold rounds; collisions only cost a missed or wrong
-	// fold if all 56 compared bits agree within the fold window.
 	h := (a ^ 0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
 	h = (h ^ h>>29 ^ b) * 0x94d049bb133111eb
 	h = (h ^ h>>32 ^ c) * 0xbf58476d1ce4e5b9
 	return h ^ h>>31
 }
 
-// seenFP reports whether s, whose fingerprint is full, copies a packet in the ring.
-func (r *dedupRing) seenFP(s *capture.Segment, full uint64) bool {
+// seenFP reports whether s, whose fingerprint is fp, copies a packet in
+// the ring, and the evidence. fine reports that the capture has shown a
+// timestamp resolution finer than fineTick; idVaries that the IPv4
+// identification of this direction was seen to change between packets.
+func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine, idVaries bool) (FoldReason, bool) {
 	if r == nil {
-		return false
+		return 0, false
 	}
-	fp := full &^ fpMeta
-	iface := uint64(s.Iface) & 0x7f
+	if w, b := bloomBit(fp); r.bloom[w]&b == 0 {
+		return 0, false
+	}
+	// The identification tells packets apart if it is nonzero and either
+	// the datagram may be fragmented (RFC 791: unique per datagram) or
+	// the sender's IDs are seen to change (RFC 6864: an atomic, DF,
+	// datagram's ID may be a constant).
+	ipid := !s.IPv6 && s.IPID != 0 && (!s.DF || idVaries)
+	ta := taHash(s)
 	for i := range r.e {
 		e := &r.e[i]
-		if e.fp&^fpMeta != fp {
+		if e.fp != fp {
 			continue
 		}
 		dt := s.Time.Sub(e.t)
@@ -83,29 +124,48 @@ func (r *dedupRing) seenFP(s *capture.Segment, full uint64) bool {
 		}
 		switch {
 		case dt > foldWindow:
-		case e.fp&fpIPID != 0 && s.IPID != 0 && !s.IPv6:
-			return true
+		case e.ipid && ipid:
+			return FoldIPID, true
 		case s.Retry:
-			return true
-		case e.fp&0x7f != iface && dt <= ifaceWindow:
-			return true
-		case dt == 0:
-			return true
+			return FoldRetry, true
+		case e.iface != uint16(s.Iface) && dt <= ifaceWindow:
+			return FoldIface, true
+		case ta != 0 && e.ta != 0 && ta != e.ta:
+			// Another 802.11 transmitter sent the same packet: a relay.
+			return FoldRelay, true
+		case s.TTL < e.ttl && fine && dt <= ifaceWindow:
+			// The same packet again, one or more hops on, within 2 ms in a
+			// capture that resolves time finely: a router seen on both
+			// sides. (At coarse resolution a lower TTL may as well be a
+			// route change between genuine duplicate ACKs.)
+			return FoldRelay, true
+		case dt == 0 && fine:
+			return FoldTimestamp, true
 		}
 	}
-	return false
+	return 0, false
 }
 
-// addFP remembers s, whose fingerprint is full.
-func (r *dedupRing) addFP(s *capture.Segment, full uint64) {
-	e := dedupEntry{fp: entryMeta(s, full), t: s.Time}
+// addFP remembers s, whose fingerprint is fp.
+func (r *dedupRing) addFP(s *capture.Segment, fp uint64) {
+	e := dedupEntry{fp: fp, t: s.Time, ta: taHash(s), iface: uint16(s.Iface), ttl: s.TTL, ipid: !s.IPv6 && s.IPID != 0}
 	if len(r.e) < dedupSlots {
 		if r.e == nil {
-			r.e = make([]dedupEntry, 0, 8)
+			r.e = make([]dedupEntry, 0, 2)
 		}
 		r.e = append(r.e, e)
 	} else {
 		r.e[r.n%dedupSlots] = e
 	}
 	r.n++
+	if r.n%dedupSlots == 0 { // a full turn: forget overwritten fingerprints
+		r.bloom = [2]uint64{}
+		for _, x := range r.e {
+			w, b := bloomBit(x.fp)
+			r.bloom[w] |= b
+		}
+	} else {
+		w, b := bloomBit(fp)
+		r.bloom[w] |= b
+	}
 }

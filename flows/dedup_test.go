@@ -56,6 +56,9 @@ func copyOf(s capture.Segment, d time.Duration, fs ...func(*capture.Segment)) ca
 
 func retry(s *capture.Segment) { s.Retry = true }
 
+// df sets the IPv4 don't-fragment bit: the ID alone proves nothing.
+func df(s *capture.Segment) { s.DF = true }
+
 // id0 clears the IPv4 identification, as some stacks send DF packets.
 func id0(s *capture.Segment) { s.IPID = 0 }
 
@@ -95,9 +98,12 @@ func TestFold(t *testing.T) {
 		{"IPv4 ID 0, 100 µs later", copyOf(o4, 0, id0), []capture.Segment{
 			copyOf(o4, 100*us, id0),
 		}, []bool{false}},
-		{"IPv4 ID 0, identical timestamp", copyOf(o4, 0, id0), []capture.Segment{
-			copyOf(o4, 0, id0),
+		{"IPv4 ID 0, identical timestamp, µs capture", copyOf(o4, 1234, id0), []capture.Segment{
+			copyOf(o4, 1234, id0),
 		}, []bool{true}},
+		{"IPv4 ID 0, identical timestamp, resolution not shown", copyOf(o4, 0, id0), []capture.Segment{
+			copyOf(o4, 0, id0),
+		}, []bool{false}},
 		{"IPv6 burst of duplicate ACKs 100 µs apart", o6, []capture.Segment{
 			copyOf(o6, 100*us), copyOf(o6, 200*us), copyOf(o6, 300*us),
 		}, []bool{false, false, false}},
@@ -110,10 +116,21 @@ func TestFold(t *testing.T) {
 		{"IPv6 on another interface 3 ms later", o6, []capture.Segment{
 			copyOf(o6, 3*time.Millisecond, func(s *capture.Segment) { s.Iface = 1 }),
 		}, []bool{false}},
-		{"IPv6 identical timestamp", o6, []capture.Segment{copyOf(o6, 0)}, []bool{true}},
-		{"IPv6 identical timestamp, lower hop limit", o6, []capture.Segment{
-			copyOf(o6, 0, func(s *capture.Segment) { s.TTL = 63 }),
+		{"IPv6 identical timestamp, µs capture", copyOf(o6, us+us/2), []capture.Segment{copyOf(o6, us+us/2)}, []bool{true}},
+		{"IPv6 identical timestamp, ms capture: genuine duplicate ACKs", o6, []capture.Segment{copyOf(o6, 0), copyOf(o6, 0), copyOf(o6, 0)}, []bool{false, false, false}},
+		{"IPv6 lower hop limit 300 µs later, µs capture: a router's two sides", copyOf(o6, 1234), []capture.Segment{
+			copyOf(o6, 1234+300*us, func(s *capture.Segment) { s.TTL = 63 }),
 		}, []bool{true}},
+		{"IPv6 lower hop limit, same ms, ms capture: maybe a route change", o6, []capture.Segment{
+			copyOf(o6, 0, func(s *capture.Segment) { s.TTL = 63 }),
+		}, []bool{false}},
+		{"IPv4 DF, constant nonzero ID: genuine duplicate ACKs", copyOf(o4, 0, df), []capture.Segment{
+			copyOf(o4, 100*us, df), copyOf(o4, 200*us, df),
+		}, []bool{false, false}},
+		{"IPv4 DF, ID stream seen to change, then repeated", copyOf(o4, 0, df), []capture.Segment{
+			copyOf(o4, 100*us, df, func(s *capture.Segment) { s.IPID, s.Seq = 8, s.Seq+100 }),
+			copyOf(o4, 200*us, df, func(s *capture.Segment) { s.IPID, s.Seq = 8, s.Seq+100 }),
+		}, []bool{false, true}},
 	}
 	// Every field the sending stack chose tells a packet from a copy.
 	for _, f := range []struct {
@@ -220,6 +237,7 @@ func TestFoldedCopyChangesNothing(t *testing.T) {
 	}
 	after := *c
 	before.Folded++
+	before.FoldedBy[FoldIPID]++
 	before.Half[0].dedup, before.Half[1].dedup = nil, nil
 	after.Half[0].dedup, after.Half[1].dedup = nil, nil
 	if before != after { // unwrappers included: a copy does not move them
@@ -444,7 +462,19 @@ func TestFoldFrom80211Capture(t *testing.T) {
 // the other interface 500 µs later, or again with an identical timestamp, is
 // a copy.
 func TestFoldFromPcapngInterfaces(t *testing.T) {
-	t0 := time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC)
+	for _, tc := range []struct {
+		name string
+		ns   int
+		// the copy with an identical timestamp is folded only when the
+		// capture shows a resolution finer than 10 µs
+		wantDup9 bool
+	}{{"ns timestamps", 123, true}, {"timestamps on 100 µs", 0, false}} {
+		t.Run(tc.name, func(t *testing.T) { foldFromPcapngInterfaces(t, tc.ns, tc.wantDup9) })
+	}
+}
+
+func foldFromPcapngInterfaces(t *testing.T, ns int, wantDup9 bool) {
+	t0 := time.Date(2025, 3, 4, 5, 6, 7, ns, time.UTC)
 	ms := time.Millisecond
 	c := pcaptest.NewConn(cli6, srv6, 1000, 5000)
 	f := pcaptest.New(pcaptest.Options{Format: pcaptest.Pcapng})
@@ -465,7 +495,7 @@ func TestFoldFromPcapngInterfaces(t *testing.T) {
 	f.Add(last.T.Add(5*ms), i1, last.IP())   // too late for an interface copy
 
 	tr, got := readAll(t, f.Bytes(), Options{WScale: -1})
-	wantDup := []bool{false, false, false, false, false, false, false, true, true, false}
+	wantDup := []bool{false, false, false, false, false, false, false, true, wantDup9, false}
 	if len(got) != len(wantDup) {
 		t.Fatalf("got %d segments, want %d", len(got), len(wantDup))
 	}
@@ -474,8 +504,12 @@ func TestFoldFromPcapngInterfaces(t *testing.T) {
 			t.Errorf("frame %d: Dup = %v, want %v", i+1, p.Dup, wantDup[i])
 		}
 	}
-	if cn := tr.Conns()[0]; cn.Folded != 2 {
-		t.Errorf("Folded = %d, want 2", cn.Folded)
+	want := int64(1)
+	if wantDup9 {
+		want = 2
+	}
+	if cn := tr.Conns()[0]; cn.Folded != want {
+		t.Errorf("Folded = %d, want %d", cn.Folded, want)
 	}
 }
 

@@ -41,6 +41,39 @@ func KeyOf(src, dst netip.AddrPort) Key {
 	return Key{dst, src}
 }
 
+// SynOptions are the options of a SYN or SYN-ACK that matter after the
+// handshake (RFC 9293, RFC 7323, RFC 2018).
+type SynOptions struct {
+	MSS uint16 // bytes; 0 if absent
+	// WScale is the window-scale shift as sent (not clamped), -1 if absent.
+	WScale   int16
+	SACKPerm bool // SACK-permitted present
+	TS       bool // timestamps option present
+}
+
+func synOptionsOf(o *capture.Options) SynOptions {
+	return SynOptions{MSS: o.MSS, WScale: o.WScale, SACKPerm: o.SACKPerm, TS: o.TS}
+}
+
+// WScaleSource says how a side's window-scale shift was decided
+// (docs/metrics.md#window-scale).
+type WScaleSource uint8
+
+// Window-scale sources.
+const (
+	WScaleUnknown   WScaleSource = iota // the handshake was not captured
+	WScaleHandshake                     // both SYNs seen (RFC 7323 §1.3)
+	WScaleSynAck                        // the SYN-ACK alone: it carries the option only if the SYN did
+	WScaleSyn                           // the SYN alone, without the option: scaling is off
+	WScaleOverride                      // the user's --wscale
+)
+
+// String returns the name used in outputs: unknown, handshake, syn-ack,
+// syn, override.
+func (w WScaleSource) String() string {
+	return [...]string{"unknown", "handshake", "syn-ack", "syn", "override"}[w]
+}
+
 // Half is one direction of a connection: what side A (for Half[AtoB]) or B
 // sent, and the handshake facts of that side.
 type Half struct {
@@ -49,7 +82,7 @@ type Half struct {
 	// SynSeen reports that this side's SYN (or SYN-ACK) was captured; Syn
 	// holds its options then.
 	SynSeen bool
-	Syn     capture.Options
+	Syn     SynOptions
 	// ISN is this side's initial sequence number, valid iff ISNKnown: from
 	// its SYN, or inferred from the peer's SYN-ACK acknowledgment.
 	ISN      seq.Num
@@ -63,10 +96,8 @@ type Half struct {
 	// (RFC 7323 §2.3, clamped to 14), 0 when scaling is off, or -1 when it is
 	// unknown because the handshake was not captured.
 	WScale int
-	// WScaleFrom says how WScale was decided: "handshake", "syn-ack" (the
-	// SYN-ACK alone decides that scaling is off, RFC 7323 §1.3), "override"
-	// (--wscale) or "unknown".
-	WScaleFrom string
+	// WScaleFrom says how WScale was decided.
+	WScaleFrom WScaleSource
 
 	FinSeen bool  // a FIN from this side was captured
 	FinRel  int64 // relative offset of that FIN, valid iff FinSeen
@@ -79,8 +110,14 @@ type Half struct {
 	MACKnown bool
 
 	macTTL uint8
-	unwrap seq.Unwrapper
-	dedup  *dedupRing
+	// lastID and idVaries follow this side's nonzero IPv4
+	// identifications: a changing ID stream makes an equal ID evidence of
+	// a copy.
+	lastID   uint16
+	idSeen   bool
+	idVaries bool
+	unwrap   seq.Unwrapper
+	dedup    *dedupRing
 }
 
 // Conn is one TCP connection.
@@ -93,8 +130,10 @@ type Conn struct {
 	First, Last   capture.Timestamp // capture times of the first and last packet
 	FirstFrame    int64             // frame number of the first packet
 	// Folded counts packets recognised as copies of a packet already
-	// counted (see Tracker.Add) and left out of every metric.
-	Folded int64
+	// counted (see Tracker.Add) and left out of every metric; FoldedBy
+	// splits it by the evidence that decided (FoldReason).
+	Folded   int64
+	FoldedBy [NumFoldReasons]int64
 	// Reused reports that this connection started on a 4-tuple that an
 	// earlier connection of the capture used (port reuse).
 	Reused bool
@@ -164,6 +203,9 @@ type Tracker struct {
 	live  map[Key]*Conn
 	conns []*Conn
 	added int // segments added, for the periodic sweep
+	// fine reports that some timestamp seen so far is off a multiple of
+	// fineTick: the capture resolves finer than that (see dedup.go).
+	fine bool
 }
 
 type cacheEntry struct {
@@ -190,7 +232,9 @@ func NewTracker(opts Options) *Tracker {
 // Conns returns every connection seen so far, in index order.
 func (t *Tracker) Conns() []*Conn { return t.conns }
 
-// Add assigns s to its connection and returns where it belongs.
+// Add assigns s to its connection and returns where it belongs. s must be
+// a TCP segment (s.ICMP == capture.ICMPNone); ICMP errors quoting a
+// segment go to Lookup.
 func (t *Tracker) Add(s *capture.Segment) Packet {
 	t.added++
 	if t.added%sweepEvery == 0 {
@@ -232,12 +276,16 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 			h.MAC, h.MACKnown, h.macTTL = s.TA, true, s.TTL
 		}
 	}
+	if !t.fine && int64(s.Time)%int64(fineTick) != 0 {
+		t.fine = true
+	}
 	var fp uint64
 	if !t.opts.NoFold {
 		fp = fingerprint(s)
 	}
-	if !t.opts.NoFold && !p.New && c.Half[d].dedup.seenFP(s, fp) {
+	if why, dup := c.Half[d].dedup.seenFP(s, fp, t.fine, c.Half[d].idVaries); !t.opts.NoFold && !p.New && dup {
 		c.Folded++
+		c.FoldedBy[why]++
 		if s.Time > c.Last {
 			c.Last = s.Time
 		}
@@ -247,6 +295,12 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 			p.End = p.Seq + int64(s.SeqLen())
 		}
 		return p
+	}
+	if h := &c.Half[d]; !s.IPv6 && s.IPID != 0 { // ID 0 (DF SYN-ACKs, some stacks) says nothing
+		if h.idSeen && s.IPID != h.lastID {
+			h.idVaries = true
+		}
+		h.lastID, h.idSeen = s.IPID, true
 	}
 	if !t.opts.NoFold {
 		if c.Half[d].dedup == nil {
@@ -292,6 +346,34 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 	return p
 }
 
+// Lookup returns the live connection a segment from s.Src to s.Dst belongs
+// to and its direction, without adding anything: for ICMP errors that quote
+// a segment of a connection (capture.Segment.ICMP). ok is false when no
+// connection of the capture uses that 4-tuple.
+func (t *Tracker) Lookup(s *capture.Segment) (c *Conn, d Direction, ok bool) {
+	c = t.live[KeyOf(s.Src, s.Dst)]
+	if c == nil {
+		return nil, 0, false
+	}
+	return c, c.DirOf(s.Src), true
+}
+
+// RelSeq returns sequence number n of direction d as a relative offset
+// (0 = ISN), and false when the direction's base is not known yet.
+func (c *Conn) RelSeq(d Direction, n seq.Num) (int64, bool) {
+	h := &c.Half[d]
+	if !h.BaseKnown {
+		return 0, false
+	}
+	return h.unwrap.Peek(n), true
+}
+
+// ReleaseFold drops c's copy-folding state: for a connection that is over
+// (tcpanalysis calls it when it releases a closed connection, and for every
+// connection at the end of the capture). A later packet of c can then no
+// longer be folded against what came before it.
+func (c *Conn) ReleaseFold() { c.Half[AtoB].dedup, c.Half[BtoA].dedup = nil, nil }
+
 // startsNew reports whether a SYN (without ACK) on an existing connection's
 // 4-tuple opens a new connection: yes unless it repeats the SYN this
 // connection started with (a SYN retransmission).
@@ -313,7 +395,7 @@ func (t *Tracker) newConn(k Key, s *capture.Segment) *Conn {
 	c.Half[AtoB].Addr, c.Half[BtoA].Addr = a, b
 	for i := range c.Half {
 		c.Half[i].WScale = -1
-		c.Half[i].WScaleFrom = "unknown"
+		c.Half[i].WScaleFrom = WScaleUnknown
 	}
 	t.applyOverride(c)
 	t.conns = append(t.conns, c)
@@ -325,9 +407,9 @@ func (t *Tracker) applyOverride(c *Conn) {
 		return
 	}
 	for i := range c.Half {
-		if c.Half[i].WScaleFrom == "unknown" {
+		if c.Half[i].WScaleFrom == WScaleUnknown {
 			c.Half[i].WScale = min(t.opts.WScale, 14)
-			c.Half[i].WScaleFrom = "override"
+			c.Half[i].WScaleFrom = WScaleOverride
 		}
 	}
 }
@@ -342,7 +424,7 @@ func (t *Tracker) handshake(c *Conn, d Direction, s *capture.Segment) {
 	h := &c.Half[d]
 	if !h.SynSeen {
 		h.SynSeen = true
-		h.Syn = s.Opts
+		h.Syn = synOptionsOf(&s.Opts)
 		h.ISN, h.ISNKnown = s.Seq, true
 		h.Base, h.BaseKnown = s.Seq, true
 		h.unwrap = seq.NewUnwrapper(s.Seq)
@@ -358,28 +440,28 @@ func (t *Tracker) handshake(c *Conn, d Direction, s *capture.Segment) {
 	}
 	a, b := &c.Half[AtoB], &c.Half[BtoA]
 	c.HandshakeSeen = a.SynSeen && b.SynSeen
-	set := func(h *Half, ws int, from string) {
+	set := func(h *Half, ws int, from WScaleSource) {
 		h.WScale, h.WScaleFrom = ws, from
 	}
 	switch {
 	case a.SynSeen && b.SynSeen:
 		if a.Syn.WScale >= 0 && b.Syn.WScale >= 0 {
-			set(a, clampWS(a.Syn.WScale), "handshake")
-			set(b, clampWS(b.Syn.WScale), "handshake")
+			set(a, clampWS(a.Syn.WScale), WScaleHandshake)
+			set(b, clampWS(b.Syn.WScale), WScaleHandshake)
 		} else {
-			set(a, 0, "handshake")
-			set(b, 0, "handshake")
+			set(a, 0, WScaleHandshake)
+			set(b, 0, WScaleHandshake)
 		}
 	case b.SynSeen: // SYN-ACK without the SYN
 		if b.Syn.WScale < 0 {
-			set(a, 0, "syn-ack")
-			set(b, 0, "syn-ack")
+			set(a, 0, WScaleSynAck)
+			set(b, 0, WScaleSynAck)
 		} else {
-			set(b, clampWS(b.Syn.WScale), "syn-ack")
+			set(b, clampWS(b.Syn.WScale), WScaleSynAck)
 		}
 	case a.SynSeen && a.Syn.WScale < 0:
-		set(a, 0, "syn")
-		set(b, 0, "syn")
+		set(a, 0, WScaleSyn)
+		set(b, 0, WScaleSyn)
 	}
 	t.applyOverride(c)
 }

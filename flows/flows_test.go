@@ -436,7 +436,7 @@ func TestHandshakeFacts(t *testing.T) {
 				if h.ISNKnown != w.isnKnown || (w.isnKnown && h.ISN != w.isn) {
 					t.Errorf("Half[%v].ISN, ISNKnown = %d, %v, want %d, %v", Direction(d), h.ISN, h.ISNKnown, w.isn, w.isnKnown)
 				}
-				if w.synSeen && h.Syn != w.opts {
+				if w.synSeen && h.Syn != synOptionsOf(&w.opts) {
 					t.Errorf("Half[%v].Syn = %+v, want %+v", Direction(d), h.Syn, w.opts)
 				}
 			}
@@ -494,7 +494,7 @@ func TestWindowScale(t *testing.T) {
 			c := tr.Conns()[0]
 			for d := range c.Half {
 				h := &c.Half[d]
-				if h.WScale != tt.wantWS[d] || h.WScaleFrom != tt.wantFrom[d] {
+				if h.WScale != tt.wantWS[d] || h.WScaleFrom.String() != tt.wantFrom[d] {
 					t.Errorf("Half[%v].WScale, WScaleFrom = %d, %q, want %d, %q", Direction(d), h.WScale, h.WScaleFrom, tt.wantWS[d], tt.wantFrom[d])
 				}
 			}
@@ -780,7 +780,7 @@ func TestTrackerFromPcap(t *testing.T) {
 		finRel   int64
 	}{{1<<32 - 1000, 1460, 7, true, true, 2001}, {7000, 1400, 8, false, true, 1}} {
 		h := &c0.Half[d]
-		if h.ISN != w.isn || !h.ISNKnown || h.Syn.MSS != w.mss || h.WScale != w.ws || h.WScaleFrom != "handshake" ||
+		if h.ISN != w.isn || !h.ISNKnown || h.Syn.MSS != w.mss || h.WScale != w.ws || h.WScaleFrom != WScaleHandshake ||
 			h.Syn.SACKPerm != w.sack || h.Syn.TS != w.ts || !h.FinSeen || h.FinRel != w.finRel {
 			t.Errorf("conn 0 Half[%v]: ISN %d, MSS %d, WScale %d %q, SACKPerm %v, TS %v, FinSeen %v, FinRel %d; want ISN %d, MSS %d, WScale %d \"handshake\", SACKPerm %v, TS %v, FinSeen true, FinRel %d",
 				Direction(d), h.ISN, h.Syn.MSS, h.WScale, h.WScaleFrom, h.Syn.SACKPerm, h.Syn.TS, h.FinSeen, h.FinRel,
@@ -792,7 +792,7 @@ func TestTrackerFromPcap(t *testing.T) {
 		t.Errorf("conn 1: Reused %v, HandshakeSeen %v, ISNs %d/%d, want true, true, 123456/654321",
 			c1.Reused, c1.HandshakeSeen, c1.Half[AtoB].ISN, c1.Half[BtoA].ISN)
 	}
-	if c1.Half[AtoB].WScale != 0 || c1.Half[AtoB].WScaleFrom != "handshake" {
+	if c1.Half[AtoB].WScale != 0 || c1.Half[AtoB].WScaleFrom != WScaleHandshake {
 		t.Errorf("conn 1 Half[ab].WScale, WScaleFrom = %d, %q, want 0, \"handshake\" (no option on either SYN)", c1.Half[AtoB].WScale, c1.Half[AtoB].WScaleFrom)
 	}
 	if want := capture.Timestamp(t0.Add(time.Second).UnixNano()); c1.First != want {

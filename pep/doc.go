@@ -13,7 +13,9 @@
 // With two captures on one clock, one on each side of the PEP, MatchSplit
 // pairs the two halves of each split connection and AnalyzeSplit measures
 // each half's RTT, the bytes held inside the PEP over time and the
-// end-to-end goodput.
+// end-to-end goodput over the receiving application's interval
+// (docs/metrics.md#pep). Verdict.AckNote is the sentence outputs print when
+// a PEP, not the receiver, acknowledged the data.
 //
 // Criteria (data direction d; S sends d's data, R acknowledges it; "toward
 // R" is the RTT from the capture point to R and back, "toward S" likewise):

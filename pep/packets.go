@@ -64,6 +64,9 @@ func Evidence(path string, conn int) (*PacketStats, error) {
 		if err != nil {
 			return nil, fmt.Errorf("pep evidence: %w", err)
 		}
+		if s.ICMP != capture.ICMPNone {
+			continue
+		}
 		p := tr.Add(&s)
 		if p.Conn.Index != conn || p.Dup {
 			continue

@@ -137,8 +137,17 @@ type SplitResult struct {
 	// DeliveredBytes are the bytes the final receiver acknowledged (its
 	// capture's AckedBytes for Dir).
 	DeliveredBytes int64
-	// Span runs from the original sender's first data segment to the final
-	// receiver's ACK that first reached DeliveredBytes; 0 if unknown.
+	// Span is the receiving application's interval, from the downstream
+	// capture (the one on the final receiver's side of the PEP): from the
+	// first data segment there to the receiver's own FIN or RST (its
+	// application closed), or, when the capture shows no close, to its ACK
+	// that first reached DeliveredBytes, less the handshake RTT from the
+	// capture point to the receiver (both ends moved to the receiver; ≈ 0
+	// at a capture on it); 0 if unknown. A stall before the
+	// close counts, as it does for the application: iperf3's receiver clock
+	// runs from the data connection's cookie to its close, and this matches
+	// it (docs/metrics.md#pep). The sender's own interval is no measure of
+	// end-to-end delivery behind a PEP, which accepts data at LAN speed.
 	Span time.Duration
 	// GoodputKbps is DeliveredBytes × 8 / Span / 1000, kbit/s; 0 if Span
 	// is 0.
@@ -161,14 +170,7 @@ func AnalyzeSplit(client, server *tcpanalysis.Report, pairs []SplitPair) []Split
 			up, down = s, c
 		}
 		res.DeliveredBytes = down.Dir[p.Dir].AckedBytes
-		if down.Series != nil && res.DeliveredBytes > 0 {
-			for _, a := range down.Series.Acks[p.Dir] {
-				if acked(down, p.Dir, a.Ack) >= res.DeliveredBytes {
-					res.Span = a.Time.Sub(tcpanalysis.FirstData(up, p.Dir))
-					break
-				}
-			}
-		}
+		res.Span = receiverSpan(down, p.Dir, res.DeliveredBytes)
 		if res.Span > 0 {
 			res.GoodputKbps = float64(res.DeliveredBytes) * 8 / res.Span.Seconds() / 1000
 		}
@@ -181,6 +183,57 @@ func AnalyzeSplit(client, server *tcpanalysis.Report, pairs []SplitPair) []Split
 		out = append(out, res)
 	}
 	return out
+}
+
+// ReceiverGoodput is the end-to-end goodput of direction d of r when r's
+// ACKs come from the final receiver (no PEP, or the downstream half of a
+// split): AckedBytes × 8 / the receiving application's interval (as
+// SplitResult.Span) / 1000, kbit/s; false when r holds no Series or no
+// acknowledged data.
+func ReceiverGoodput(r *tcpanalysis.ConnResult, d flows.Direction) (float64, bool) {
+	b := r.Dir[d].AckedBytes
+	span := receiverSpan(r, d, b)
+	if span <= 0 {
+		return 0, false
+	}
+	return float64(b) * 8 / span.Seconds() / 1000, true
+}
+
+// receiverSpan is SplitResult.Span for the downstream half r, data
+// direction d, delivered bytes acknowledged by its receiver.
+func receiverSpan(r *tcpanalysis.ConnResult, d flows.Direction, delivered int64) time.Duration {
+	if r.Series == nil || delivered <= 0 {
+		return 0
+	}
+	start := tcpanalysis.FirstData(r, d)
+	var end capture.Timestamp
+	for _, s := range r.Series.Segs[d.Reverse()] {
+		if (s.Flags.Has(capture.FIN) || s.Flags.Has(capture.RST)) && s.Time > start {
+			end = s.Time
+			break
+		}
+	}
+	if end == 0 {
+		for _, a := range r.Series.Acks[d] {
+			if acked(r, d, a.Ack) >= delivered {
+				end = a.Time
+				break
+			}
+		}
+	}
+	if end <= start {
+		return 0
+	}
+	span := end.Sub(start)
+	// Move both ends to the receiver: the first data reaches it half a
+	// round trip after the capture point saw it, and its close or ACK left
+	// it half a round trip before. The handshake RTT toward the receiver
+	// is that round trip without queueing (≈ 0 at a capture on the
+	// receiver); the first data and the receiver's close travel unqueued.
+	if hs, ok := handshakeToward(r, d); ok && hs < span {
+		span -= hs
+	}
+	return span
 }
 
 // connRTT is the RTT between the two ends of r's connection wherever the

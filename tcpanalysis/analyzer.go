@@ -1,8 +1,7 @@
 package tcpanalysis
 
 import (
-	"errors"
-	"io"
+	"fmt"
 	"slices"
 	"time"
 
@@ -84,6 +83,18 @@ type Series struct {
 	Window [2][]WindowPoint // at every data segment of the direction and every ACK of it
 }
 
+// SeriesParts is a set of the parts of a Series (Options.KeepParts).
+type SeriesParts uint8
+
+// Series parts.
+const (
+	PartSegs   SeriesParts = 1 << iota // Series.Segs
+	PartAcks                           // Series.Acks
+	PartSACKs                          // Series.SACKs
+	PartWindow                         // Series.Window
+	PartsAll   = PartSegs | PartAcks | PartSACKs | PartWindow
+)
+
 // DirStats are the counts of one direction of a connection
 // (docs/metrics.md#per-connection-summary). Copies folded by flows are not
 // counted anywhere here.
@@ -95,7 +106,8 @@ type DirStats struct {
 	DataPkts  int64 // segments with payload
 	Bytes     int64 // payload bytes, retransmissions included
 	Unique    int64 // distinct payload bytes in sequence space
-	// RetxBytes are payload bytes sent again: Bytes − Unique.
+	// RetxBytes are payload bytes sent again (segments with bytes seen
+	// before); keep-alive and zero-window-probe bytes are in Bytes only.
 	RetxBytes int64
 	RetxSegs  int64 // data segments with at least one byte seen before
 	OOOSegs   int64 // data segments classed KindOutOfOrder
@@ -122,6 +134,14 @@ type DirStats struct {
 	// AckedUnseen counts ACKs from the peer that acknowledge bytes beyond
 	// anything this direction was seen to send (the capture missed them).
 	AckedUnseen int64
+	// SynRetx and FinRetx count SYN and FIN transmissions that repeat
+	// this direction's SYN or FIN (same sequence number): control
+	// retransmissions, never counted as data retransmissions.
+	SynRetx, FinRetx int64
+	// DSACKs counts the D-SACK blocks (RFC 2883) the peer sent about this
+	// direction's data: bytes it received twice (tcptrace's "dsack pkts
+	// sent" of the peer's direction).
+	DSACKs int64
 	// OwnTx counts 802.11 frames of this direction that the capturing
 	// radio sent itself (radiotap without a signal field) with the sender's
 	// own MAC as transmitter, copies included: more than 0 means the capture
@@ -177,6 +197,10 @@ type ConnResult struct {
 	// ZeroWindows are the zero-window periods, in order; a period still
 	// open when the capture ends has End 0.
 	ZeroWindows []ZeroWindowPeriod
+	// NegativeRTT counts RTT samples dropped because the capture's
+	// timestamps went backwards between the two packets; every output
+	// leaves them out and the Report warns once.
+	NegativeRTT int64
 }
 
 // Options configure an Analyzer.
@@ -185,6 +209,9 @@ type Options struct {
 	// Keep selects the connections (by index) whose full series are kept;
 	// nil keeps none. Memory for a kept connection grows with its packets.
 	Keep func(index int) bool
+	// KeepParts limits which parts of a kept Series are filled (a verb that
+	// draws the window needs no SACK blocks); 0 keeps every part.
+	KeepParts SeriesParts
 	// Ifaces, when not empty, limits Analyze and AnalyzeFile to the
 	// segments of these pcapng interfaces (for example one side of a PEP
 	// when both were captured in one file). Empty: every interface.
@@ -192,6 +219,13 @@ type Options struct {
 	// KeepRTT and KeepEvents keep every RTT sample, or every event, of
 	// every connection; Detail keeps both.
 	KeepRTT, KeepEvents bool
+	// RTTQuantiles keeps, per connection, direction and method, what
+	// RTTAgg.Quantile needs: every sample up to ExactQuantileLimit, a
+	// sketch beyond (bounded memory; docs/metrics.md#rtt-percentiles).
+	RTTQuantiles bool
+	// OnRTT, when set, is called with every RTT sample as it is taken
+	// (streaming output) — in capture order of the closing packet.
+	OnRTT func(c *ConnResult, s RTTSample)
 	// Detail keeps every RTT sample and event of every connection (memory
 	// grows with packets); without it only counts and running summaries
 	// are kept, except for connections Keep selects.
@@ -227,8 +261,10 @@ func (a *Analyzer) release(now capture.Timestamp) {
 		idle := now.Sub(c.Last)
 		closed := (c.Half[0].FinSeen && c.Half[1].FinSeen) || c.Half[0].RstSeen || c.Half[1].RstSeen
 		if (closed && idle > finishedIdle) || idle > abandonedIdle {
-			cs.dir[0].release()
-			cs.dir[1].release()
+			cs.releaseScratch(closed)
+			if closed {
+				c.ReleaseFold()
+			}
 			cs.released = true
 			continue
 		}
@@ -238,16 +274,48 @@ func (a *Analyzer) release(now capture.Timestamp) {
 	a.live = keep
 }
 
+// connState is the analysis of one connection: its result and the
+// streaming state behind it. The state of each direction, the handshake's
+// and the 802.11 receiver bookkeeping are allocated when first needed and
+// freed when the connection is over, so a finished connection keeps little
+// more than its ConnResult.
 type connState struct {
 	ConnResult
-	opts      Options
-	openZW    []ZeroWindowPeriod
-	zwClosed  []ZeroWindowPeriod
-	released  bool
-	pendingHS []RTTSample
-	dir       [2]dirState
-	hs        hsState
-	rxMAC     [2]spanSet // payload bytes in 802.11 frames addressed to the receiver's MAC
+	opts     *Options
+	zwClosed []ZeroWindowPeriod
+	released bool
+	hsDone   bool
+	synSeen  [2]bool // a bare SYN was counted before the direction's state existed
+	dir      [2]*dirState
+	hs       *hsState
+	rxMAC    *[2]spanSet // payload bytes in 802.11 frames addressed to the receiver's MAC
+}
+
+// ds returns direction d's streaming state, allocating it on first use.
+func (cs *connState) ds(d flows.Direction) *dirState {
+	if cs.dir[d] == nil {
+		cs.dir[d] = &dirState{}
+	}
+	return cs.dir[d]
+}
+
+// releaseScratch drops the sequence-space sets and queues of both
+// directions; for a closed connection it drops their whole state (a late
+// packet starts afresh), keeping an open zero-window period.
+func (cs *connState) releaseScratch(closed bool) {
+	for d, ds := range cs.dir {
+		if ds == nil {
+			continue
+		}
+		ds.release()
+		if closed {
+			if ds.inZW {
+				cs.zwClosed = append(cs.zwClosed, ZeroWindowPeriod{Dir: flows.Direction(d), Start: ds.zwStart, StartFrame: ds.zwFrame})
+			}
+			cs.dir[d] = nil
+		}
+	}
+	cs.hs = nil
 }
 
 // New returns an Analyzer.
@@ -261,9 +329,13 @@ func (a *Analyzer) Add(s *capture.Segment) {
 	if a.added%releaseEvery == 0 {
 		a.release(s.Time)
 	}
+	if s.ICMP != capture.ICMPNone {
+		a.icmp(s)
+		return
+	}
 	p := a.tracker.Add(s)
 	if p.New {
-		cs := &connState{ConnResult: ConnResult{Summary: Summary{Conn: p.Conn}}, opts: a.opts}
+		cs := &connState{ConnResult: ConnResult{Summary: Summary{Conn: p.Conn}}, opts: &a.opts}
 		if a.opts.Keep != nil && a.opts.Keep(p.Conn.Index) {
 			cs.Series = &Series{}
 		}
@@ -284,6 +356,9 @@ func (a *Analyzer) Add(s *capture.Segment) {
 			if s.Flags.Has(capture.SYN) {
 				lo++
 			}
+			if cs.rxMAC == nil {
+				cs.rxMAC = &[2]spanSet{}
+			}
 			cs.rxMAC[d].add(lo, lo+int64(s.PayloadLen))
 		}
 	}
@@ -298,20 +373,26 @@ func (a *Analyzer) Add(s *capture.Segment) {
 	st.WireBytes += int64(s.WireLen)
 	st.MaxTTL = max(st.MaxTTL, s.TTL)
 	cs.handshake(s, &p)
-	kind := cs.data(s, &p, a.opts)
+	kind := cs.data(s, &p, &a.opts)
 	if s.SeqLen() > 0 && p.End > st.HighSeq {
 		st.HighSeq = p.End
 	}
-	win, winKnown := cs.ack(s, &p, a.opts)
+	win, winKnown := cs.ack(s, &p, &a.opts)
 	cs.timestamps(s, &p)
 	if ser := cs.Series; ser != nil {
-		if s.SeqLen() > 0 {
+		parts := a.opts.KeepParts
+		if parts == 0 {
+			parts = PartsAll
+		}
+		if s.SeqLen() > 0 && parts&PartSegs != 0 {
 			ser.Segs[d] = append(ser.Segs[d], SegPoint{Time: s.Time, Frame: s.Frame, Start: p.Seq, End: p.End, Payload: s.PayloadLen, Flags: s.Flags, Kind: kind})
 		}
 		if p.AckValid {
 			rd := d.Reverse()
-			ser.Acks[rd] = append(ser.Acks[rd], AckPoint{Time: s.Time, Frame: s.Frame, Ack: p.Ack, Window: win, WindowKnown: winKnown})
-			for i := 0; i < int(s.Opts.NSACK); i++ {
+			if parts&PartAcks != 0 {
+				ser.Acks[rd] = append(ser.Acks[rd], AckPoint{Time: s.Time, Frame: s.Frame, Ack: p.Ack, Window: win, WindowKnown: winKnown})
+			}
+			for i := 0; i < int(s.Opts.NSACK) && parts&PartSACKs != 0; i++ {
 				l, r := sackRel(&p, s, i)
 				ser.SACKs[rd] = append(ser.SACKs[rd], SACKPoint{Time: s.Time, Frame: s.Frame, Left: l, Right: r})
 			}
@@ -319,6 +400,9 @@ func (a *Analyzer) Add(s *capture.Segment) {
 		// The window and in-flight view of each direction this packet
 		// concerns: its own data, and the data it acknowledges.
 		for _, wd := range [2]flows.Direction{d, d.Reverse()} {
+			if parts&PartWindow == 0 {
+				break
+			}
 			if (wd == d && (s.PayloadLen > 0 || s.Flags.Has(capture.FIN))) || (wd != d && p.AckValid) {
 				ser.Window[wd] = append(ser.Window[wd], cs.windowPoint(wd, s))
 			}
@@ -326,8 +410,28 @@ func (a *Analyzer) Add(s *capture.Segment) {
 	}
 }
 
+// icmp turns an ICMP error quoting a segment of a known connection into an
+// event of that connection (docs/metrics.md#events); errors about no
+// connection of the capture are only counted by the reader.
+func (a *Analyzer) icmp(s *capture.Segment) {
+	c, d, ok := a.tracker.Lookup(s)
+	if !ok {
+		return
+	}
+	cl := ICMPUnreachable
+	switch s.ICMP {
+	case capture.ICMPFragNeeded:
+		cl = ICMPFragNeeded
+	case capture.ICMPTimeExceeded:
+		cl = ICMPTimeExceeded
+	}
+	rel, _ := c.RelSeq(d, s.Seq)
+	cs := a.res[c.Index]
+	cs.event(&a.opts, Event{Time: s.Time, Frame: s.Frame, Dir: d, Class: cl, Seq: rel, Len: int(s.ICMPMTU)})
+}
+
 func (cs *connState) windowPoint(d flows.Direction, s *capture.Segment) WindowPoint {
-	ds := &cs.dir[d]
+	ds := cs.ds(d)
 	wp := WindowPoint{Time: s.Time, Frame: s.Frame, Rwnd: ds.win, RwndKnown: ds.winKnown && ds.ackSeen}
 	if ds.ackSeen {
 		wp.FlightValid = true
@@ -344,6 +448,16 @@ func sackRel(p *flows.Packet, s *capture.Segment, i int) (int64, int64) {
 	return l, l + b.Left.Dist(b.Right)
 }
 
+// finish frees every connection's streaming state at the end of the
+// capture: what the Report holds is the results only.
+func (a *Analyzer) finish() {
+	for _, cs := range a.res {
+		cs.releaseScratch(true)
+		cs.Conn.ReleaseFold()
+	}
+	a.live = nil
+}
+
 // Results returns the results of every connection in index order, with
 // AckedBytes computed from what has been seen so far.
 func (a *Analyzer) Results() []*ConnResult {
@@ -352,11 +466,10 @@ func (a *Analyzer) Results() []*ConnResult {
 		// A zero-window period still open at the end of the capture.
 		zw := append([]ZeroWindowPeriod(nil), cs.zwClosed...)
 		for d := range cs.dir {
-			if ds := &cs.dir[d]; ds.inZW {
+			if ds := cs.dir[d]; ds != nil && ds.inZW {
 				zw = append(zw, ZeroWindowPeriod{Dir: flows.Direction(d), Start: ds.zwStart, StartFrame: ds.zwFrame})
 			}
 		}
-		cs.openZW = zw
 		for d := range cs.Dir {
 			st := &cs.Dir[d]
 			h := &cs.Conn.Half[d]
@@ -373,7 +486,11 @@ func (a *Analyzer) Results() []*ConnResult {
 			if !st.AckSeen {
 				pos = 1
 			}
-			for _, sp := range cs.rxMAC[d].s {
+			var rx []span
+			if cs.rxMAC != nil {
+				rx = cs.rxMAC[d].s
+			}
+			for _, sp := range rx {
 				if sp.lo <= pos && sp.hi > pos {
 					pos = sp.hi
 				}
@@ -384,7 +501,7 @@ func (a *Analyzer) Results() []*ConnResult {
 			st.DeliveredBytes = max(st.AckedBytes, pos-1)
 		}
 		out[i] = &cs.ConnResult
-		out[i].ZeroWindows = cs.openZW
+		out[i].ZeroWindows = zw
 	}
 	return out
 }
@@ -414,27 +531,35 @@ func AnalyzeFile(path string, opts Options) (*Report, error) {
 	return Analyze(r, opts)
 }
 
-// Analyze reads every segment from r; see AnalyzeFile.
+// Analyze reads every segment from r; see AnalyzeFile. Reading and
+// decoding run in a goroutine of their own, one batch of segments ahead of
+// the analysis (pipeline.go), so a file uses two cores.
 func Analyze(r *capture.Reader, opts Options) (*Report, error) {
 	a := New(opts)
-	var s capture.Segment
 	rep := &Report{File: r.Name(), Format: r.Format()}
-	for {
-		err := r.Next(&s)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	err := pipeline(r, func(s *capture.Segment) {
 		if len(opts.Ifaces) > 0 && !slices.Contains(opts.Ifaces, s.Iface) {
-			continue
+			return
 		}
-		a.Add(&s)
+		a.Add(s)
+	})
+	if err != nil {
+		return nil, err
 	}
+	a.finish()
 	rep.Stats = r.Stats()
 	rep.Start = rep.Stats.First
 	rep.Warnings = r.Warnings()
 	rep.Conns = a.Results()
+	var neg, nc int64
+	for _, c := range rep.Conns {
+		if c.NegativeRTT > 0 {
+			neg += c.NegativeRTT
+			nc++
+		}
+	}
+	if neg > 0 {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d RTT samples in %d connections dropped: the capture's timestamps go backwards between a packet and its answer", neg, nc))
+	}
 	return rep, nil
 }

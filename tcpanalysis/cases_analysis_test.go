@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"regexp"
 	"sort"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/tcpviz/tcpviz/flows"
 )
@@ -15,6 +17,7 @@ import (
 // expectations.
 type dirExpect struct {
 	RTT            []float64 `json:"rtt_samples_ms"`
+	TSRTT          []float64 `json:"ts_rtt_samples_ms"`
 	RetxSegs       *int64    `json:"retransmitted_segments"`
 	RetxBytes      *int64    `json:"retransmitted_bytes"`
 	OOOSegs        *int64    `json:"out_of_order_segments"`
@@ -22,15 +25,20 @@ type dirExpect struct {
 		Frame int64
 		Class string
 	} `json:"retransmissions"`
-	KeepAlives []struct{ Frame int64 } `json:"keepalives"`
+	OutOfOrder []struct{ Frame int64 } `json:"out_of_order"`
+	// KeepAlives and ZWProbes are lists of frames, or a count.
+	KeepAlives json.RawMessage         `json:"keepalives"`
 	ZWProbes   []struct{ Frame int64 } `json:"zero_window_probes"`
 	DupAcks    []int64                 `json:"duplicate_acks"`
 	ZeroWins   []int64                 `json:"zero_window_advertisements"`
+	DSACK      []struct{ Frame int64 } `json:"dsack_blocks"`
 	ZWPeriods  []struct {
 		StartFrame int64   `json:"start_frame"`
 		EndFrame   int64   `json:"end_frame"`
 		DurationMs float64 `json:"duration_ms"`
 	} `json:"zero_window_periods"`
+	InFlight     map[string]int64 `json:"bytes_in_flight_after_frame"`
+	InFlightSACK map[string]int64 `json:"bytes_in_flight_sack_aware_after_frame"`
 }
 
 func decodeDir(t *testing.T, m map[string]json.RawMessage) dirExpect {
@@ -42,14 +50,22 @@ func decodeDir(t *testing.T, m map[string]json.RawMessage) dirExpect {
 	return e
 }
 
+// className maps a case's class text to a tcpviz class: the name itself,
+// or the word before "in tcpviz's vocabulary".
+func className(s string) string {
+	if m := regexp.MustCompile(`(\w+) in tcpviz's vocabulary`).FindStringSubmatch(s); m != nil {
+		return m[1]
+	}
+	return s
+}
+
 // TestCasesAnalysis checks every shared case's RTT samples (ACK method with
-// Karn's rule), handshake RTT, retransmission classes, keep-alives,
-// zero-window probes, duplicate ACKs, zero-window periods and bytes in
-// flight.
+// Karn's rule, TSval/TSecr, handshake), retransmission classes, keep-alives,
+// zero-window probes, duplicate ACKs, D-SACK blocks, zero-window periods,
+// folded copies and bytes in flight.
 func TestCasesAnalysis(t *testing.T) {
 	sharedDir(t)
-	for _, name := range []string{"seq_wrap", "midstream_no_syn_wscale", "keepalive_vs_retrans", "zero_window_probe",
-		"tso_supersegment", "port_reuse", "nsec_bigendian", "karn_delack_rtt"} {
+	for _, name := range caseNames(t) {
 		t.Run(name, func(t *testing.T) {
 			path, cf := loadCase(t, name)
 			raw := rawCase(t, name)
@@ -59,23 +75,41 @@ func TestCasesAnalysis(t *testing.T) {
 			}
 			for i, want := range cf.Connections {
 				r := rep.Conns[i]
-				if hs, ok := raw[i]["handshake_rtt_ms"]; ok {
-					if !r.Handshake.SynToSynAckOk || !near(ms(r.Handshake.SynToSynAck), hs) {
-						t.Errorf("conn %d: handshake RTT %.4f ms, want %v", i, ms(r.Handshake.SynToSynAck), hs)
+				checkHandshake(t, i, "SYN → SYN-ACK", r.Handshake.SynToSynAck, r.Handshake.SynToSynAckOk, raw[i]["handshake_rtt_ms"])
+				checkHandshake(t, i, "SYN-ACK → ACK", r.Handshake.SynAckToAck, r.Handshake.SynAckToAckOk, raw[i]["synack_to_ack_ms"])
+				if n, ok := intField(raw[i], "folded_copies"); ok && r.Conn.Folded != n {
+					t.Errorf("conn %d: %d folded copies, want %d", i, r.Conn.Folded, n)
+				}
+				if n, ok := intField(raw[i], "syn_retransmissions"); ok && r.Dir[flows.AtoB].SynRetx != n {
+					t.Errorf("conn %d: %d SYN retransmissions, want %d", i, r.Dir[flows.AtoB].SynRetx, n)
+				}
+				if v, ok := raw[i]["syn_retransmissions"]; ok && v[0] == '[' {
+					var l []any
+					json.Unmarshal(v, &l)
+					if r.Dir[flows.AtoB].SynRetx != int64(len(l)) {
+						t.Errorf("conn %d: %d SYN retransmissions, want %d", i, r.Dir[flows.AtoB].SynRetx, len(l))
 					}
+				}
+				if n, ok := intField(raw[i], "fin_retransmissions"); ok && r.Dir[flows.AtoB].FinRetx+r.Dir[flows.BtoA].FinRetx != n {
+					t.Errorf("conn %d: %d FIN retransmissions, want %d", i, r.Dir[flows.AtoB].FinRetx+r.Dir[flows.BtoA].FinRetx, n)
 				}
 				dirs := []map[string]json.RawMessage{want.C2S, want.S2C}
 				// midstream_no_syn_wscale's conn B names directions by port.
 				if want.C2S == nil {
 					dirs = portDirs(t, raw[i], r)
 				}
+				// ACK-side events (duplicate ACKs, zero windows) are listed
+				// under either direction in the cases: check them per
+				// connection, by frame.
+				var wantAckEv []string
 				for d, m := range dirs {
 					if m == nil {
 						continue
 					}
 					e := decodeDir(t, m)
 					dir := flows.Direction(d)
-					checkRTT(t, i, dir, r, e.RTT, m)
+					checkRTT(t, i, dir, r, MethodACK, e.RTT, m, "rtt_samples_ms")
+					checkRTT(t, i, dir, r, MethodTS, e.TSRTT, m, "ts_rtt_samples_ms")
 					if e.RetxSegs != nil && r.Dir[d].RetxSegs != *e.RetxSegs {
 						t.Errorf("conn %d %s: %d retransmitted segments, want %d (events %v)", i, dir, r.Dir[d].RetxSegs, *e.RetxSegs, eventList(r, dir))
 					}
@@ -85,28 +119,40 @@ func TestCasesAnalysis(t *testing.T) {
 					if e.OOOSegs != nil && r.Dir[d].OOOSegs != *e.OOOSegs {
 						t.Errorf("conn %d %s: %d out-of-order segments, want %d", i, dir, r.Dir[d].OOOSegs, *e.OOOSegs)
 					}
+					if e.DSACK != nil && r.Dir[d].DSACKs != int64(len(e.DSACK)) {
+						t.Errorf("conn %d %s: %d D-SACK blocks, want %d", i, dir, r.Dir[d].DSACKs, len(e.DSACK))
+					}
 					var wantEv []string
 					for _, x := range e.Retransmission {
-						wantEv = append(wantEv, fmt.Sprintf("%d:%s", x.Frame, x.Class))
+						wantEv = append(wantEv, fmt.Sprintf("%d:%s", x.Frame, className(x.Class)))
 					}
-					for _, x := range e.KeepAlives {
-						wantEv = append(wantEv, fmt.Sprintf("%d:keepalive", x.Frame))
+					for _, x := range e.OutOfOrder {
+						wantEv = append(wantEv, fmt.Sprintf("%d:out_of_order", x.Frame))
+					}
+					var kaFrames []struct{ Frame int64 }
+					var kaCount int
+					if json.Unmarshal(e.KeepAlives, &kaFrames) == nil {
+						for _, x := range kaFrames {
+							wantEv = append(wantEv, fmt.Sprintf("%d:keepalive", x.Frame))
+						}
+					} else if json.Unmarshal(e.KeepAlives, &kaCount) == nil && r.Counts[d][KeepAlive] != int64(kaCount) {
+						t.Errorf("conn %d %s: %d keep-alives, want %d", i, dir, r.Counts[d][KeepAlive], kaCount)
 					}
 					for _, x := range e.ZWProbes {
 						wantEv = append(wantEv, fmt.Sprintf("%d:zw_probe", x.Frame))
 					}
-					// Events about this direction's data that the peer's
-					// packets carry are listed under the peer's direction
-					// in the cases.
 					for _, f := range e.DupAcks {
-						wantEv = append(wantEv, fmt.Sprintf("%d:dup_ack", f))
+						wantAckEv = append(wantAckEv, fmt.Sprintf("%d:dup_ack", f))
 					}
 					for _, f := range e.ZeroWins {
-						wantEv = append(wantEv, fmt.Sprintf("%d:zero_window", f))
+						wantAckEv = append(wantAckEv, fmt.Sprintf("%d:zero_window", f))
 					}
 					if len(wantEv) > 0 || e.RetxSegs != nil {
-						got := eventsOf(r, dir, e.DupAcks != nil || e.ZeroWins != nil)
+						got := eventsOf(r, dir, false)
 						sort.Strings(wantEv)
+						if wantEv == nil {
+							wantEv = []string{}
+						}
 						if fmt.Sprint(got) != fmt.Sprint(wantEv) {
 							t.Errorf("conn %d %s: events %v, want %v", i, dir, got, wantEv)
 						}
@@ -122,18 +168,60 @@ func TestCasesAnalysis(t *testing.T) {
 							t.Errorf("conn %d: zero-window period %+v not found in %+v", i, zp, r.ZeroWindows)
 						}
 					}
-				}
-				if b, ok := raw[i]["bytes_in_flight_after_frame"]; ok {
-					var m map[string]int64
-					json.Unmarshal(b, &m)
-					for _, wp := range r.Series.Window[flows.AtoB] {
-						if w, ok := m[strconv.FormatInt(wp.Frame, 10)]; ok && wp.InFlight != w {
-							t.Errorf("frame %d: bytes in flight %d, want %d", wp.Frame, wp.InFlight, w)
+					for _, wp := range r.Series.Window[d] {
+						if w, ok := e.InFlight[strconv.FormatInt(wp.Frame, 10)]; ok && wp.InFlight != w {
+							t.Errorf("conn %d %s: frame %d: bytes in flight %d, want %d", i, dir, wp.Frame, wp.InFlight, w)
 						}
+						if w, ok := e.InFlightSACK[strconv.FormatInt(wp.Frame, 10)]; ok && wp.InFlightSACK != w {
+							t.Errorf("conn %d %s: frame %d: SACK-aware bytes in flight %d, want %d", i, dir, wp.Frame, wp.InFlightSACK, w)
+						}
+						if wp.FlightValid && (wp.InFlight < 0 || wp.InFlightSACK < 0) {
+							t.Errorf("conn %d %s: frame %d: negative bytes in flight %d/%d", i, dir, wp.Frame, wp.InFlight, wp.InFlightSACK)
+						}
+					}
+				}
+				if m, ok := raw[i]["bytes_in_flight_after_frame"]; ok {
+					var w map[string]int64
+					json.Unmarshal(m, &w)
+					for _, wp := range r.Series.Window[flows.AtoB] {
+						if v, ok := w[strconv.FormatInt(wp.Frame, 10)]; ok && wp.InFlight != v {
+							t.Errorf("conn %d: frame %d: bytes in flight %d, want %d", i, wp.Frame, wp.InFlight, v)
+						}
+					}
+				}
+				if len(wantAckEv) > 0 {
+					var got []string
+					for _, e := range r.Events {
+						if e.Class == DupAck || e.Class == ZeroWindow {
+							got = append(got, fmt.Sprintf("%d:%s", e.Frame, e.Class))
+						}
+					}
+					sort.Strings(got)
+					sort.Strings(wantAckEv)
+					if fmt.Sprint(got) != fmt.Sprint(wantAckEv) {
+						t.Errorf("conn %d: ACK events %v, want %v", i, got, wantAckEv)
 					}
 				}
 			}
 		})
+	}
+}
+
+// checkHandshake compares a handshake split with the case's value: a
+// number of ms, or null for "no sample" (absent: not checked).
+func checkHandshake(t *testing.T, i int, what string, got time.Duration, ok bool, want json.RawMessage) {
+	t.Helper()
+	if len(want) == 0 {
+		return
+	}
+	if string(want) == "null" {
+		if ok {
+			t.Errorf("conn %d: %s %.4f ms, want no sample", i, what, ms(got))
+		}
+		return
+	}
+	if !ok || !near(ms(got), want) {
+		t.Errorf("conn %d: %s %.4f ms (valid %v), want %s", i, what, ms(got), ok, want)
 	}
 }
 
@@ -179,23 +267,23 @@ func portDirs(t *testing.T, raw map[string]json.RawMessage, r *ConnResult) []map
 	return out
 }
 
-func checkRTT(t *testing.T, i int, d flows.Direction, r *ConnResult, want []float64, m map[string]json.RawMessage) {
-	if _, ok := m["rtt_samples_ms"]; !ok {
+func checkRTT(t *testing.T, i int, d flows.Direction, r *ConnResult, m Method, want []float64, raw map[string]json.RawMessage, key string) {
+	if _, ok := raw[key]; !ok {
 		return
 	}
 	var got []float64
 	for _, s := range r.RTT {
-		if s.Dir == d && s.Method == MethodACK {
+		if s.Dir == d && s.Method == m {
 			got = append(got, math.Round(ms(s.RTT)*1000)/1000)
 		}
 	}
 	if len(got) != len(want) {
-		t.Errorf("conn %d %s: ACK RTT samples %v ms, want %v", i, d, got, want)
+		t.Errorf("conn %d %s: %s RTT samples %v ms, want %v", i, d, m, got, want)
 		return
 	}
 	for k := range got {
 		if math.Abs(got[k]-want[k]) > 0.0015 {
-			t.Errorf("conn %d %s: ACK RTT samples %v ms, want %v", i, d, got, want)
+			t.Errorf("conn %d %s: %s RTT samples %v ms, want %v", i, d, m, got, want)
 			return
 		}
 	}

@@ -43,13 +43,42 @@ type dirState struct {
 	tsSeen    bool
 
 	minRTT time.Duration // smallest ACK or TS sample so far (0: none)
+
+	// retx remembers recent retransmissions until evidence decides
+	// whether they were spurious (Eifel's TSecr, D-SACK); bounded.
+	retx    []retxRec
+	retxNew int   // records in retx not yet covered by an ACK
+	finSeq  int64 // relative offset of this direction's FIN, valid iff finTx > 0
+	finTx   int   // FIN transmissions seen
+	synTx   int   // SYN transmissions seen
 }
+
+// retxRec is one retransmission awaiting evidence of being spurious.
+type retxRec struct {
+	start, end int64
+	tsval      uint32
+	ts         bool  // tsval valid
+	ev         int   // index in ConnResult.Events, or -1 when events are not kept
+	class      Class // its class so far
+	covered    bool  // the first ACK covering it was seen (TSecr checked)
+	claimed    bool  // a D-SACK block was matched to it
+	// prior holds the TSvals of the earlier captured transmissions of its
+	// first byte (the original, earlier retransmissions): an ACK echoing
+	// one of them was sent for an earlier copy (Eifel, RFC 3522).
+	prior  [3]uint32
+	nPrior uint8
+}
+
+// maxRetxRecs bounds the retransmissions remembered per direction.
+const maxRetxRecs = 64
 
 type outSeg struct {
 	start int64
 	end   int64
 	t     capture.Timestamp
 	frame int64
+	tsval uint32
+	ts    bool // tsval valid
 }
 
 type tsEnt struct {
@@ -58,29 +87,50 @@ type tsEnt struct {
 	frame int64
 }
 
+// ctlTx is one transmission of a SYN or SYN-ACK.
+type ctlTx struct {
+	t     capture.Timestamp
+	frame int64
+	tsval uint32
+	ts    bool
+}
+
+// maxCtlTx bounds the SYN (SYN-ACK) transmissions remembered.
+const maxCtlTx = 16
+
 // hsState times the handshake at the capture point.
 type hsState struct {
-	synAt, synAckAt     capture.Timestamp
-	synSeen, synAckSeen bool
-	done                bool
+	syns, synAcks []ctlTx
+	synDone       bool
 }
 
 // Handshake holds the handshake split at the capture point: SYN → SYN-ACK
 // is the path from the capture point to side b and back; SYN-ACK → ACK the
-// path to side a and back. Valid iff the Ok fields say so.
+// path to side a and back. Valid iff the Ok fields say so. A SYN (SYN-ACK)
+// sent more than once makes its split ambiguous (Karn's rule, RFC 6298 §3)
+// unless the answer's TSecr names the copy it answers (RFC 7323 §4.1);
+// SynEvidence and SynAckEvidence say which (docs/metrics.md#rtt).
 type Handshake struct {
 	SynToSynAck, SynAckToAck     time.Duration
 	SynToSynAckOk, SynAckToAckOk bool
+	// SynTx and SynAckTx count the captured transmissions of the SYN and
+	// of the SYN-ACK (one ISN).
+	SynTx, SynAckTx int
+	// SynEvidence and SynAckEvidence are EvSingle, EvTSecr or EvAmbiguous
+	// once the answer was seen; EvNone before.
+	SynEvidence, SynAckEvidence Evidence
 }
 
 // RTTAgg is the running summary of one direction's samples of one method:
-// count, sum, min and max. Percentiles need the samples (Options.Detail).
+// count, sum, min and max, and, with Options.RTTQuantiles, what Quantile
+// needs (quantile.go).
 type RTTAgg struct {
 	N             int64
 	Sum, Min, Max time.Duration
+	q             *quantiles
 }
 
-func (a *RTTAgg) add(d time.Duration) {
+func (a *RTTAgg) add(d time.Duration, quant bool) {
 	if a.N == 0 || d < a.Min {
 		a.Min = d
 	}
@@ -89,6 +139,12 @@ func (a *RTTAgg) add(d time.Duration) {
 	}
 	a.N++
 	a.Sum += d
+	if quant {
+		if a.q == nil {
+			a.q = &quantiles{}
+		}
+		a.q.add(d)
+	}
 }
 
 // Mean returns the mean sample, 0 when there is none.
@@ -99,28 +155,38 @@ func (a *RTTAgg) Mean() time.Duration {
 	return a.Sum / time.Duration(a.N)
 }
 
-func (cs *connState) keepRTT(o Options) bool {
+func (cs *connState) keepRTT(o *Options) bool {
 	return o.Detail || o.KeepRTT || cs.Series != nil
 }
 
-func (cs *connState) keepEvents(o Options) bool {
+func (cs *connState) keepEvents(o *Options) bool {
 	return o.Detail || o.KeepEvents || cs.Series != nil
 }
 
-func (cs *connState) event(o Options, e Event) {
+// event counts e and keeps it when events are kept; it returns e's index
+// in cs.Events, or -1.
+func (cs *connState) event(o *Options, e Event) int {
 	cs.Counts[e.Dir][e.Class]++
 	if cs.keepEvents(o) {
 		cs.Events = append(cs.Events, e)
+		return len(cs.Events) - 1
 	}
+	return -1
 }
 
-func (cs *connState) sample(o Options, r RTTSample) {
+func (cs *connState) sample(o *Options, r RTTSample) bool {
 	if r.RTT < 0 {
-		return // timestamps went backwards between the two packets: no sample
+		// Timestamps went backwards between the two packets: no sample,
+		// counted once for the report's warning.
+		cs.NegativeRTT++
+		return false
 	}
-	cs.RTTAgg[r.Dir][r.Method].add(r.RTT)
+	cs.RTTAgg[r.Dir][r.Method].add(r.RTT, o.RTTQuantiles)
+	if o.OnRTT != nil {
+		o.OnRTT(&cs.ConnResult, r)
+	}
 	if r.Method != MethodHandshake {
-		ds := &cs.dir[r.Dir]
+		ds := cs.ds(r.Dir)
 		if ds.minRTT == 0 || r.RTT < ds.minRTT {
 			ds.minRTT = r.RTT
 		}
@@ -128,56 +194,128 @@ func (cs *connState) sample(o Options, r RTTSample) {
 	if cs.keepRTT(o) {
 		cs.RTT = append(cs.RTT, r)
 	}
+	return true
 }
 
-// handshake times SYN → SYN-ACK → ACK (docs/metrics.md#rtt).
+// handshake times SYN → SYN-ACK → ACK (docs/metrics.md#rtt). Every
+// transmission of the SYN and of the SYN-ACK is remembered: the answer is
+// paired with the copy whose TSval its TSecr echoes, with the only copy, or
+// with none (Karn).
 func (cs *connState) handshake(s *capture.Segment, p *flows.Packet) {
-	h := &cs.hs
-	if h.done {
+	if cs.hsDone {
 		return
 	}
-	syn, ack := s.Flags.Has(capture.SYN), s.Flags.Has(capture.ACK)
-	switch {
-	case syn && !ack && p.Dir == flows.AtoB && !h.synSeen:
-		h.synAt, h.synSeen = s.Time, true
-	case syn && ack && p.Dir == flows.BtoA && !h.synAckSeen:
-		h.synAckAt, h.synAckSeen = s.Time, true
-		if h.synSeen {
-			cs.Handshake.SynToSynAck, cs.Handshake.SynToSynAckOk = s.Time.Sub(h.synAt), true
-			cs.pendingHS = append(cs.pendingHS, RTTSample{Time: s.Time, Frame: s.Frame, Dir: flows.AtoB, Method: MethodHandshake, RTT: s.Time.Sub(h.synAt)})
-		}
-	case !syn && ack && p.Dir == flows.AtoB && h.synAckSeen && p.AckValid && p.Ack == 1:
-		cs.Handshake.SynAckToAck, cs.Handshake.SynAckToAckOk = s.Time.Sub(h.synAckAt), true
-		cs.pendingHS = append(cs.pendingHS, RTTSample{Time: s.Time, Frame: s.Frame, Dir: flows.BtoA, Method: MethodHandshake, RTT: s.Time.Sub(h.synAckAt)})
-		h.done = true
+	if cs.hs == nil {
+		cs.hs = &hsState{}
 	}
+	h := cs.hs
+	syn, ack := s.Flags.Has(capture.SYN), s.Flags.Has(capture.ACK)
+	tx := ctlTx{t: s.Time, frame: s.Frame, tsval: s.Opts.TSval, ts: s.Opts.TS}
+	switch {
+	case syn && !ack && p.Dir == flows.AtoB && !h.synDone:
+		cs.Handshake.SynTx++
+		if len(h.syns) < maxCtlTx {
+			h.syns = append(h.syns, tx)
+		}
+	case syn && ack && p.Dir == flows.BtoA:
+		cs.Handshake.SynAckTx++
+		if len(h.synAcks) < maxCtlTx {
+			h.synAcks = append(h.synAcks, tx)
+		}
+		if !h.synDone && len(h.syns) > 0 {
+			h.synDone = true
+			from, ev := answered(h.syns, s)
+			cs.Handshake.SynEvidence = ev
+			if ev != EvAmbiguous && cs.sample(cs.opts, RTTSample{Time: s.Time, Frame: s.Frame, Dir: flows.AtoB, Method: MethodHandshake, RTT: s.Time.Sub(from.t)}) {
+				cs.Handshake.SynToSynAck, cs.Handshake.SynToSynAckOk = s.Time.Sub(from.t), true
+			}
+		}
+	case !syn && ack && p.Dir == flows.AtoB && len(h.synAcks) > 0 && p.AckValid && p.Ack == 1:
+		cs.hs, cs.hsDone = nil, true // the handshake is over: free its state
+		from, ev := answered(h.synAcks, s)
+		cs.Handshake.SynAckEvidence = ev
+		if ev != EvAmbiguous && cs.sample(cs.opts, RTTSample{Time: s.Time, Frame: s.Frame, Dir: flows.BtoA, Method: MethodHandshake, RTT: s.Time.Sub(from.t)}) {
+			cs.Handshake.SynAckToAck, cs.Handshake.SynAckToAckOk = s.Time.Sub(from.t), true
+		}
+	}
+}
+
+// answered returns the transmission among txs that the answer s answers:
+// the one whose TSval s's TSecr echoes when exactly one carries it
+// (RFC 7323 §4.1), else the only one; EvAmbiguous when neither tells.
+func answered(txs []ctlTx, s *capture.Segment) (ctlTx, Evidence) {
+	if s.Opts.TS && s.Opts.TSecr != 0 {
+		n, k := 0, 0
+		for i, t := range txs {
+			if t.ts && t.tsval == s.Opts.TSecr {
+				n, k = n+1, i
+			}
+		}
+		if n == 1 {
+			return txs[k], EvTSecr
+		}
+	}
+	if len(txs) == 1 {
+		return txs[0], EvSingle
+	}
+	return ctlTx{}, EvAmbiguous
 }
 
 // data classifies the payload of s in its direction and updates the
 // summary counts (docs/metrics.md#events, #per-connection-summary).
-func (cs *connState) data(s *capture.Segment, p *flows.Packet, o Options) SegKind {
+func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKind {
 	d := p.Dir
-	ds := &cs.dir[d]
 	st := &cs.Dir[d]
-	for _, h := range cs.pendingHS {
-		cs.sample(o, h)
+	if cs.dir[d] == nil && s.PayloadLen == 0 && s.Flags&(capture.SYN|capture.ACK|capture.FIN|capture.RST) == capture.SYN {
+		// A bare SYN before anything else of its direction (a scan or a
+		// flood leaves nothing else): counted without the direction's
+		// state. Its sequence number cannot matter to Karn's rule: the
+		// first ACK of a direction gives no sample.
+		if cs.synSeen[d] {
+			st.SynRetx++
+		}
+		cs.synSeen[d] = true
+		return KindNew
 	}
-	cs.pendingHS = cs.pendingHS[:0]
+	ds := cs.ds(d)
 	if p.End > ds.highSeq && s.SeqLen() > 0 {
 		ds.highSeq = p.End
 	}
 	start := p.Seq
 	if s.Flags.Has(capture.SYN) {
+		// Karn's rule covers the SYN's sequence number too: a SYN sent
+		// again makes the ACK that covers it ambiguous.
+		ds.synTx++
+		if ds.synTx > 1 || cs.synSeen[d] {
+			st.SynRetx++
+			ds.resent.add(p.Seq, p.Seq+1)
+		}
 		start++
 	}
 	n := int64(s.PayloadLen)
-	ev := func(c Class, orig int64) {
-		cs.event(o, Event{Time: s.Time, Frame: s.Frame, Dir: d, Class: c, Seq: start, Len: s.PayloadLen, Original: orig})
+	if s.Flags.Has(capture.FIN) {
+		fin := start + n
+		if ds.finTx > 0 && fin == ds.finSeq {
+			st.FinRetx++
+			ds.resent.add(fin, fin+1)
+		}
+		ds.finSeq = fin
+		ds.finTx++
 	}
+	ev := func(c Class, orig int64, why Evidence) int {
+		return cs.event(o, Event{Time: s.Time, Frame: s.Frame, Dir: d, Class: c, Seq: start, Len: s.PayloadLen, Original: orig, Evidence: why})
+	}
+	zeroWin := ds.ackSeen && ds.winRaw == 0
 	if n == 0 {
-		// A keep-alive without payload: SND.NXT − 1 (RFC 9293 §3.8.4).
+		// A keep-alive without payload: SND.NXT − 1 (RFC 9293 §3.8.4). The
+		// same segment while the peer's window is zero is a zero-window
+		// probe (Linux probes that way).
 		if ds.anyPay && !s.Flags.Has(capture.SYN) && !s.Flags.Has(capture.FIN) && !s.Flags.Has(capture.RST) && start == ds.highPay-1 && ds.ackSeen && ds.lastAck >= ds.highPay {
-			ev(KeepAlive, 0)
+			if zeroWin {
+				ev(ZWProbe, 0, EvZeroWindow)
+			} else {
+				ev(KeepAlive, 0, EvSeqNxtMinus1)
+			}
 		}
 		return KindNew
 	}
@@ -189,13 +327,16 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o Options) SegKin
 	}
 	st.LastData = s.Time
 	covered := ds.seen.covered(start, end)
+	// TSval evidence (RFC 7323): older than one already sent in this
+	// direction means a delayed original; newer, a fresh transmission.
+	tsOlder := s.Opts.TS && ds.tsSeen && seq.Num(s.Opts.TSval).Less(seq.Num(ds.lastTSval))
+	tsNewer := s.Opts.TS && ds.tsSeen && seq.Num(ds.lastTSval).Less(seq.Num(s.Opts.TSval))
 	kind := KindNew
-	zeroWin := ds.ackSeen && ds.winRaw == 0
 	switch {
 	case zeroWin && n <= 1 && start >= ds.highPay-1:
 		// A zero-window probe (RFC 9293 §3.8.6.1): one byte while the
 		// receiver's window is zero; the byte is new the first time.
-		ev(ZWProbe, 0)
+		ev(ZWProbe, 0, EvZeroWindow)
 		kind = KindProbe
 		st.Unique += n - covered
 		if covered == 0 {
@@ -205,7 +346,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o Options) SegKin
 		}
 	case n <= 1 && covered == n && end == ds.highPay && ds.ackSeen && ds.lastAck >= ds.highPay:
 		// A keep-alive with one garbage byte at SND.NXT − 1.
-		ev(KeepAlive, 0)
+		ev(KeepAlive, 0, EvSeqNxtMinus1)
 		kind = KindProbe
 		ds.resent.add(start, end)
 	case covered > 0 && ds.probe.covered(start, end) == covered:
@@ -214,34 +355,61 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o Options) SegKin
 		// were sent twice (Karn).
 		ds.resent.add(start, end)
 		st.Unique += n - covered
+	case covered > 0 && tsOlder:
+		// Bytes seen before, with a TSval older than one already sent: not
+		// sent again by the sender but a delayed copy of an earlier
+		// transmission (the network reordered or duplicated it).
+		kind = KindOutOfOrder
+		st.OOOSegs++
+		st.RetxBytes += covered
+		st.Unique += n - covered
+		ds.resent.add(start, end)
+		ev(OutOfOrder, ds.original(start), EvTSval)
 	case covered > 0:
 		kind = KindRetransmitted
 		st.RetxSegs++
 		st.RetxBytes += covered
 		st.Unique += n - covered
 		ds.resent.add(start, end)
-		ev(cs.retxClass(ds, start, end), ds.original(start))
+		c, why := cs.retxClass(ds, start, end)
+		cs.noteRetx(ds, s, start, end, c, ev(c, ds.original(start), why))
 	default:
 		st.Unique += n
 		if ds.anyPay && start < ds.highPay {
-			// Fills a gap. Within one RTT of the gap opening it overtook
-			// others (out of order); later it is a retransmission whose
-			// first copy the capture never saw.
+			// Fills a gap: either it overtook others (out of order) or it
+			// is a retransmission whose first copy the capture never saw.
+			// A TSval decides: older than one already sent, a delayed
+			// original; newer, a retransmission (a real retransmission
+			// carries a fresh TSval). Without one: out of order within one
+			// RTT of the gap opening, a retransmission later.
 			rtt := cs.rttEstimate(ds)
-			if ds.hasGap && (rtt == 0 || s.Time.Sub(ds.gapAt) < rtt) {
+			ooo, why := ds.hasGap && (rtt == 0 || s.Time.Sub(ds.gapAt) < rtt), EvOneRTT
+			switch {
+			case tsOlder:
+				ooo, why = true, EvTSval
+			case tsNewer:
+				ooo, why = false, EvTSval
+			}
+			if ooo {
 				kind = KindOutOfOrder
 				st.OOOSegs++
-				ev(OutOfOrder, 0)
+				ev(OutOfOrder, 0, why)
 			} else {
 				kind = KindRetransmitted
 				st.RetxSegs++
-				ev(cs.retxClass(ds, start, end), 0)
+				// Its first copy was sent too, only not captured: Karn.
+				ds.resent.add(start, end)
+				c, cwhy := cs.retxClass(ds, start, end)
+				if why == EvTSval && cwhy == EvNoSignal {
+					cwhy = EvTSval
+				}
+				cs.noteRetx(ds, s, start, end, c, ev(c, 0, cwhy))
 			}
 		} else {
 			if ds.anyPay && start > ds.highPay {
-				ev(LostSegment, 0)
+				ev(LostSegment, 0, EvNone)
 			}
-			ds.out = append(ds.out, outSeg{start: start, end: end, t: s.Time, frame: s.Frame})
+			ds.out = append(ds.out, outSeg{start: start, end: end, t: s.Time, frame: s.Frame, tsval: s.Opts.TSval, ts: s.Opts.TS})
 		}
 		if ds.anyPay && start > ds.highPay {
 			ds.gapAt, ds.hasGap = s.Time, true
@@ -252,32 +420,89 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o Options) SegKin
 		ds.highPay, ds.anyPay = end, true
 	}
 	if ds.ackSeen && ds.winKnown && ds.win > 0 && end == ds.lastAck+ds.win {
-		ev(WindowFull, 0)
+		ev(WindowFull, 0, EvNone)
 	}
 	return kind
 }
 
-// retxClass decides why [start, end) was sent again (docs/metrics.md#events).
-func (cs *connState) retxClass(ds *dirState, start, end int64) Class {
-	if ds.ackSeen && end <= ds.lastAck {
-		return Spurious
+// noteRetx remembers a retransmission so that later evidence (Eifel's
+// TSecr, a D-SACK) can show it was spurious.
+func (cs *connState) noteRetx(ds *dirState, s *capture.Segment, start, end int64, c Class, ev int) {
+	if c == Spurious {
+		return
 	}
-	signal := ds.ackSeen && (ds.dupAcks >= 3 || ds.sackHole)
+	if len(ds.retx) >= maxRetxRecs {
+		n := copy(ds.retx, ds.retx[len(ds.retx)-maxRetxRecs/2:])
+		ds.retx = ds.retx[:n]
+		ds.retxNew = 0
+		for _, r := range ds.retx {
+			if !r.covered {
+				ds.retxNew++
+			}
+		}
+	}
+	r := retxRec{start: start, end: end, tsval: s.Opts.TSval, ts: s.Opts.TS, ev: ev, class: c}
+	addPrior := func(v uint32) {
+		if int(r.nPrior) < len(r.prior) {
+			r.prior[r.nPrior] = v
+			r.nPrior++
+		}
+	}
+	if o, ok := ds.originalSeg(start); ok && o.ts {
+		addPrior(o.tsval)
+	}
+	for i := len(ds.retx) - 1; i >= 0; i-- { // earlier retransmissions of the same byte, newest first
+		if e := &ds.retx[i]; e.ts && e.start <= start && start < e.end {
+			addPrior(e.tsval)
+		}
+	}
+	ds.retx = append(ds.retx, r)
+	ds.retxNew++
+}
+
+// spurious re-classes a remembered retransmission as spurious, with the
+// evidence that showed it.
+func (cs *connState) spurious(d flows.Direction, r *retxRec, why Evidence) {
+	if r.class == Spurious {
+		return
+	}
+	cs.Counts[d][r.class]--
+	cs.Counts[d][Spurious]++
+	if r.ev >= 0 && r.ev < len(cs.Events) {
+		cs.Events[r.ev].Class = Spurious
+		cs.Events[r.ev].Evidence = why
+	}
+	r.class = Spurious
+}
+
+// retxClass decides why [start, end) was sent again
+// (docs/metrics.md#events), and the evidence.
+func (cs *connState) retxClass(ds *dirState, start, end int64) (Class, Evidence) {
+	if ds.ackSeen && end <= ds.lastAck {
+		return Spurious, EvAcked
+	}
+	why := EvNoSignal
+	if ds.ackSeen && ds.dupAcks >= 3 {
+		why = EvDupAcks
+	} else if ds.ackSeen && ds.sackHole {
+		why = EvSACK
+	}
+	signal := why != EvNoSignal
 	switch {
 	case signal && start <= ds.lastAck && !ds.fastDone:
 		// The fast retransmission of the hole at the ACK (RFC 5681 §3.2).
 		ds.fastDone = true
-		return Fast
+		return Fast, why
 	case signal && start <= ds.lastAck:
 		// The same hole again before the ACK moved: only the retransmission
 		// timer resends a hole already fast-retransmitted (RFC 6675 §5.1).
-		return RTO
+		return RTO, EvRepeat
 	case signal && start > ds.lastAck && ds.sacked.maxHi() > start:
 		// Another hole below SACKed data, during SACK loss recovery
 		// (RFC 6675 §5).
-		return Fast
+		return Fast, EvSACK
 	}
-	return RTO
+	return RTO, EvNoSignal
 }
 
 // rttEstimate is the direction's smallest measured RTT, else the handshake's.
@@ -291,12 +516,12 @@ func (cs *connState) rttEstimate(ds *dirState) time.Duration {
 // ack processes s as an acknowledgment of the reverse direction's data:
 // RTT samples (Karn), duplicate ACKs, SACK, window and zero-window periods.
 // It returns the advertised window for the series.
-func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o Options) (int64, bool) {
+func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o *Options) (int64, bool) {
 	if !p.AckValid {
 		return 0, false
 	}
 	rd := p.Dir.Reverse()
-	ds := &cs.dir[rd]
+	ds := cs.ds(rd)
 	st := &cs.Dir[rd]
 	win, known := p.Conn.ScaledWindow(p.Dir, s.Window, s.Flags.Has(capture.SYN))
 	a := p.Ack
@@ -316,10 +541,13 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o Options) (int64,
 		ds.popOut(a)
 	case a > ds.lastAck:
 		// Karn's rule (RFC 6298 §3): no sample if any newly acknowledged
-		// byte was sent more than once.
+		// sequence number (SYN and FIN included) was sent more than once,
+		// or belongs to a retransmission whose first copy the capture
+		// missed.
 		if seg, ok := ds.popOut(a); ok && ds.resent.covered(ds.lastAck, a) == 0 {
 			cs.sample(o, RTTSample{Time: s.Time, Frame: s.Frame, Dir: rd, Method: MethodACK, RTT: s.Time.Sub(seg.t)})
 		}
+		cs.eifel(rd, ds, s, a)
 		ds.lastAck = a
 		ds.dupAcks = 0
 		ds.sackHole = false
@@ -331,6 +559,13 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o Options) (int64,
 	}
 	for i := 0; i < int(s.Opts.NSACK); i++ {
 		l, r := sackRel(p, s, i)
+		if i == 0 && isDSACK(p, s, l, r) {
+			// A D-SACK block (RFC 2883 §4): bytes the receiver got twice,
+			// not SACKed data above the ACK.
+			st.DSACKs++
+			cs.dsack(rd, ds, l, r)
+			continue
+		}
 		if r > ds.lastAck && r-l < 1<<30 {
 			ds.sacked.add(max(l, ds.lastAck), r)
 			ds.sackHole = true
@@ -349,15 +584,105 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o Options) (int64,
 	return win, known
 }
 
+// isDSACK reports whether the first SACK block [l, r) of s reports a
+// duplicate (RFC 2883 §4): it lies at or below the cumulative ACK, or
+// inside the second block.
+func isDSACK(p *flows.Packet, s *capture.Segment, l, r int64) bool {
+	if r <= l || r-l >= 1<<30 {
+		return false
+	}
+	if r <= p.Ack {
+		return true
+	}
+	if s.Opts.NSACK >= 2 {
+		l2, r2 := sackRel(p, s, 1)
+		return l2 <= l && r <= r2
+	}
+	return false
+}
+
+// dsack matches one D-SACK block [l, r) to one retransmission: a block
+// proves one unneeded copy (RFC 2883 §4, RFC 3708). A retransmission of
+// those bytes already shown spurious (by Eifel) and not yet matched takes
+// it; else the latest retransmission of those bytes becomes spurious.
+func (cs *connState) dsack(d flows.Direction, ds *dirState, l, r int64) {
+	latest := -1
+	for k := range ds.retx {
+		rr := &ds.retx[k]
+		if rr.claimed || rr.end <= l || r <= rr.start {
+			continue
+		}
+		if rr.class == Spurious {
+			rr.claimed = true
+			return
+		}
+		latest = k
+	}
+	if latest >= 0 {
+		rr := &ds.retx[latest]
+		rr.claimed = true
+		cs.spurious(d, rr, EvDSACK)
+	}
+}
+
+// eifel checks the retransmissions that the ACK a (in s) covers for the
+// first time: if its TSecr echoes a TSval older than the retransmission's,
+// the ACK was sent for an earlier copy, so the retransmission was spurious
+// (Eifel detection, RFC 3522 §3).
+func (cs *connState) eifel(d flows.Direction, ds *dirState, s *capture.Segment, a int64) {
+	if ds.retxNew == 0 {
+		return
+	}
+	for k := range ds.retx {
+		rr := &ds.retx[k]
+		if rr.covered || rr.end > a {
+			continue
+		}
+		rr.covered = true
+		ds.retxNew--
+		if !rr.ts || !s.Opts.TS || s.Opts.TSecr == 0 || !seq.Num(s.Opts.TSecr).Less(seq.Num(rr.tsval)) {
+			continue
+		}
+		// Spurious only if the echo names an earlier copy of this very
+		// segment: an older TSval of another segment (a cumulative ACK over
+		// several repaired holes echoes the segment that moved the left
+		// edge first, RFC 7323 §4.3) proves nothing about this one.
+		for _, v := range rr.prior[:rr.nPrior] {
+			if v == s.Opts.TSecr {
+				cs.spurious(d, rr, EvTSecr)
+				break
+			}
+		}
+	}
+}
+
 // original returns the frame of the first transmission of the bytes at
 // start while they are unacknowledged, 0 if not known.
 func (ds *dirState) original(start int64) int64 {
-	for i := ds.outHead; i < len(ds.out); i++ {
-		if e := ds.out[i]; e.start <= start && start < e.end {
-			return e.frame
-		}
+	if o, ok := ds.originalSeg(start); ok {
+		return o.frame
 	}
 	return 0
+}
+
+// originalSeg returns the first transmission of the bytes at start while
+// they are unacknowledged. ds.out holds first transmissions of new data, so
+// their ends increase: a binary search.
+func (ds *dirState) originalSeg(start int64) (outSeg, bool) {
+	out := ds.out[ds.outHead:]
+	lo, hi := 0, len(out)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if out[m].end <= start {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(out) && out[lo].start <= start {
+		return out[lo], true
+	}
+	return outSeg{}, false
 }
 
 // release drops the scratch state of a finished connection's direction;
@@ -366,6 +691,7 @@ func (ds *dirState) release() {
 	ds.out, ds.outHead = nil, 0
 	ds.tsq, ds.tsHead = nil, 0
 	ds.resent.s, ds.probe.s, ds.sacked.s = nil, nil, nil
+	ds.retx, ds.retxNew = nil, 0
 }
 
 // popOut drops outstanding segments acknowledged by a and returns the one
@@ -395,7 +721,7 @@ func (cs *connState) timestamps(s *capture.Segment, p *flows.Packet) {
 	if !s.Opts.TS {
 		return
 	}
-	ds := &cs.dir[p.Dir]
+	ds := cs.ds(p.Dir)
 	if !ds.tsSeen || seq.Num(ds.lastTSval).Less(seq.Num(s.Opts.TSval)) {
 		ds.tsq = append(ds.tsq, tsEnt{val: s.Opts.TSval, t: s.Time, frame: s.Frame})
 		ds.lastTSval, ds.tsSeen = s.Opts.TSval, true
@@ -407,7 +733,7 @@ func (cs *connState) timestamps(s *capture.Segment, p *flows.Packet) {
 		return
 	}
 	rd := p.Dir.Reverse()
-	rs := &cs.dir[rd]
+	rs := cs.ds(rd)
 	ecr := seq.Num(s.Opts.TSecr)
 	i := rs.tsHead
 	for i < len(rs.tsq) && seq.Num(rs.tsq[i].val).Less(ecr) {

@@ -22,10 +22,20 @@ const (
 	ZWProbe                  // zero-window probe
 	KeepAlive                // keep-alive (SND.NXT − 1, 0 or 1 byte)
 	WindowFull               // segment fills the receiver's advertised window exactly
+	// ICMPFragNeeded: an ICMP "fragmentation needed" / ICMPv6 "packet too
+	// big" quoting a segment of this direction (path-MTU discovery,
+	// RFC 1191, RFC 8201); Len holds the next-hop MTU in bytes.
+	ICMPFragNeeded
+	// ICMPUnreachable: an ICMP destination unreachable quoting a segment
+	// of this direction.
+	ICMPUnreachable
+	// ICMPTimeExceeded: TTL / hop limit exceeded in transit for a segment
+	// of this direction (a routing loop).
+	ICMPTimeExceeded
 	numClasses
 )
 
-var classNames = [numClasses]string{"rto", "fast", "spurious", "out_of_order", "lost_segment", "dup_ack", "zero_window", "zw_probe", "keepalive", "window_full"}
+var classNames = [numClasses]string{"rto", "fast", "spurious", "out_of_order", "lost_segment", "dup_ack", "zero_window", "zw_probe", "keepalive", "window_full", "icmp_frag_needed", "icmp_unreachable", "icmp_time_exceeded"}
 
 // String returns the class name used in every output.
 func (c Class) String() string {
@@ -60,6 +70,70 @@ type Event struct {
 	// Original is the frame number of the earlier transmission a
 	// retransmission repeats (0 if not captured).
 	Original int64
+	// Evidence is what decided the class (docs/metrics.md#evidence).
+	Evidence Evidence
+}
+
+// Evidence names what in the capture decided a verdict: an event's class
+// or a handshake RTT's pairing (docs/metrics.md#evidence).
+type Evidence uint8
+
+// Evidence kinds. EvNone is the zero value: the class needs no deciding
+// (a duplicate ACK, a zero window).
+const (
+	EvNone Evidence = iota
+	// EvAcked: the bytes were all acknowledged before the retransmission
+	// was captured (a receiver-side view; Wireshark's rule).
+	EvAcked
+	// EvDupAcks: ≥ 3 duplicate ACKs preceded it (RFC 5681 §3.2).
+	EvDupAcks
+	// EvSACK: a SACK block above the cumulative ACK revealed the hole
+	// (RFC 6675).
+	EvSACK
+	// EvNoSignal: no duplicate ACK or SACK preceded it: the retransmission
+	// timer (RFC 6298).
+	EvNoSignal
+	// EvTSecr: the first ACK covering the retransmission echoes a TSval
+	// older than the retransmission's: the original arrived (Eifel,
+	// RFC 3522).
+	EvTSecr
+	// EvDSACK: the receiver reported the bytes twice in a D-SACK block
+	// (RFC 2883, RFC 3708).
+	EvDSACK
+	// EvTSval: the segment's TSval (RFC 7323) is older than one already
+	// sent in its direction (a delayed original), or fresh (a real
+	// retransmission of bytes the capture never saw).
+	EvTSval
+	// EvOneRTT: never-seen bytes below the highest byte arrived within one
+	// RTT of the gap opening (reordering), or later (a retransmission whose
+	// first copy the capture missed); no TSval to tell.
+	EvOneRTT
+	// EvRepeat: the hole was already fast-retransmitted since the ACK last
+	// moved: only the retransmission timer sends it again (RFC 6675 §5.1).
+	EvRepeat
+	// EvSingle: the handshake segment was sent once: its answer is
+	// unambiguous.
+	EvSingle
+	// EvAmbiguous: the SYN or SYN-ACK was sent more than once and no
+	// TSecr says which copy was answered: no RTT sample (Karn, RFC 6298 §3).
+	EvAmbiguous
+	// EvZeroWindow: sent while the peer advertised a zero window
+	// (RFC 9293 §3.8.6.1).
+	EvZeroWindow
+	// EvSeqNxtMinus1: 0 or 1 byte at SND.NXT − 1 with everything
+	// acknowledged and the window open (RFC 9293 §3.8.4).
+	EvSeqNxtMinus1
+	numEvidence
+)
+
+var evidenceNames = [numEvidence]string{"", "acked", "dup_acks", "sack", "no_signal", "tsecr", "dsack", "tsval", "one_rtt", "repeat", "single", "ambiguous", "zero_window", "snd_nxt_minus_1"}
+
+// String returns the evidence name used in every output ("" for EvNone).
+func (e Evidence) String() string {
+	if e < numEvidence {
+		return evidenceNames[e]
+	}
+	return "unknown"
 }
 
 // Method is how an RTT sample was taken (docs/metrics.md#rtt).

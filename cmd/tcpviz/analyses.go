@@ -30,7 +30,7 @@ type anaFlags struct {
 func (f *anaFlags) register(c *cobra.Command) {
 	f.af.register(c)
 	f.cf.register(c)
-	c.Flags().StringVarP(&f.out, "output", "o", "", "output file: .png, .svg or .pdf (the figure of one connection), .csv or .json (the rows)")
+	c.Flags().StringVarP(&f.out, "output", "o", "", "output file: .png, .svg or .pdf (the figure of one connection), .csv or .json (the rows), .html (the interactive report)")
 	c.Flags().BoolVar(&f.csv, "csv", false, "write the rows as CSV to standard output instead of the summary table")
 	c.Flags().BoolVar(&f.json, "json", false, "write the rows as JSON to standard output instead of the summary table")
 }
@@ -140,7 +140,10 @@ func (e *env) detailed(path string, f *anaFlags, rtt, events bool) (*tcpanalysis
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	opts.KeepRTT, opts.KeepEvents = rtt, events
+	// Percentiles come from bounded per-series quantiles; every sample is
+	// kept only for rows or a figure.
+	opts.RTTQuantiles = rtt
+	opts.KeepRTT, opts.KeepEvents = rtt && (f.wantRows() || f.out != ""), events
 	rep, err := e.analyze(path, opts)
 	if err != nil {
 		return nil, nil, 0, err
@@ -206,6 +209,13 @@ server side.`,
 				if pepMode && pepIfaces {
 					return e.pepTwo(args[0], args[0], &f.af, f.out)
 				}
+				if isHTML(f.out) {
+					rep, r, d, err := e.analyzeOne(args[0], &f.af, &f.cf)
+					if err != nil {
+						return err
+					}
+					return e.htmlOne(f.out, rep, r, d, "rtt")
+				}
 				want := map[tcpanalysis.Method]bool{tcpanalysis.MethodHandshake: true}
 				switch method {
 				case "ack":
@@ -229,32 +239,22 @@ server side.`,
 					if !f.selected(r) {
 						continue
 					}
-					var by [2][3][]time.Duration
-					for d := range by {
-						for m := range by[d] {
-							by[d][m] = make([]time.Duration, 0, r.RTTAgg[d][m].N)
-						}
-					}
 					for _, s := range r.RTT {
-						if !want[s.Method] {
+						if !want[s.Method] || !rowsWanted {
 							continue
 						}
-						if rowsWanted {
-							rows = append(rows, []string{strconv.Itoa(r.Conn.Index), s.Dir.String(), s.Method.String(),
-								secsStr(s.Time.Sub(rep.Start)), strconv.FormatFloat(s.RTT.Seconds()*1000, 'f', 6, 64), strconv.FormatInt(s.Frame, 10)})
-						}
-						by[s.Dir][s.Method] = append(by[s.Dir][s.Method], s.RTT)
+						rows = append(rows, []string{strconv.Itoa(r.Conn.Index), s.Dir.String(), s.Method.String(),
+							secsStr(s.Time.Sub(rep.Start)), strconv.FormatFloat(s.RTT.Seconds()*1000, 'f', 6, 64), strconv.FormatInt(s.Frame, 10)})
 					}
 					for _, d := range f.dirs() {
 						for _, m := range []tcpanalysis.Method{tcpanalysis.MethodHandshake, tcpanalysis.MethodACK, tcpanalysis.MethodTS} {
-							if !want[m] {
+							a := &r.RTTAgg[d][m]
+							if !want[m] || a.N == 0 {
 								continue
 							}
-							n, mn, p50, mean, p95, mx, ok := tcpanalysis.Percentiles(by[d][m])
-							if !ok {
-								continue
-							}
-							table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), m.String(), strconv.Itoa(n), ms(mn), ms(p50), ms(mean), ms(p95), ms(mx)})
+							p50, _ := a.Quantile(0.5)
+							p95, _ := a.Quantile(0.95)
+							table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), m.String(), strconv.FormatInt(a.N, 10), ms(a.Min), ms(p50), ms(a.Mean()), ms(p95), ms(a.Max)})
 						}
 					}
 				}
@@ -317,14 +317,15 @@ packet inside the capture (802.11 retries, relayed copies) are folded first
 and are never retransmissions. Time rules scale with the connection's
 measured RTT, never fixed milliseconds.
 The table counts classes per connection and data direction; rows (--csv, -o
-x.csv): conn, dir, t_s, frame, class, seq, len, original_frame.`,
+x.csv): conn, dir, t_s, frame, class, seq, len, original_frame, evidence (what
+decided the class: docs/metrics.md#evidence).`,
 			Args: cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				rep, pick, pd, err := e.detailed(args[0], &f, false, true)
 				if err != nil {
 					return err
 				}
-				header := []string{"conn", "dir", "t_s", "frame", "class", "seq", "len", "original_frame"}
+				header := []string{"conn", "dir", "t_s", "frame", "class", "seq", "len", "original_frame", "evidence"}
 				rowsWanted := f.wantRows()
 				var rows [][]string
 				head := []string{"conn", "dir"}
@@ -343,7 +344,7 @@ x.csv): conn, dir, t_s, frame, class, seq, len, original_frame.`,
 						}
 						if rowsWanted {
 							rows = append(rows, []string{strconv.Itoa(r.Conn.Index), ev.Dir.String(), secsStr(ev.Time.Sub(rep.Start)),
-								strconv.FormatInt(ev.Frame, 10), ev.Class.String(), strconv.FormatInt(ev.Seq, 10), strconv.Itoa(ev.Len), orig})
+								strconv.FormatInt(ev.Frame, 10), ev.Class.String(), strconv.FormatInt(ev.Seq, 10), strconv.Itoa(ev.Len), orig, ev.Evidence.String()})
 						}
 					}
 					for _, d := range f.dirs() {
@@ -354,7 +355,7 @@ x.csv): conn, dir, t_s, frame, class, seq, len, original_frame.`,
 						table = append(table, row)
 					}
 				}
-				return e.emit(&f, "tcpviz.retrans/1", header, rows, table, func() (interface {
+				return e.emit(&f, "tcpviz.retrans/2", header, rows, table, func() (interface {
 					Save(io.Writer, string) error
 				}, error) {
 					if pick == nil {
@@ -396,9 +397,12 @@ the zero-window periods. Rows: t_s (since the connection's first packet),
 frame, rwnd_bytes, inflight_bytes, inflight_sack_bytes.`,
 			Args: cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				_, r, d, err := e.analyzeOne(args[0], &f.af, &f.cf)
+				rep, r, d, err := e.analyzeOne(args[0], &f.af, &f.cf)
 				if err != nil {
 					return err
+				}
+				if isHTML(f.out) {
+					return e.htmlOne(f.out, rep, r, d, "win")
 				}
 				header := []string{"conn", "dir", "t_s", "frame", "rwnd_bytes", "inflight_bytes", "inflight_sack_bytes"}
 				var rows [][]string
@@ -479,9 +483,12 @@ the first bulk segment by default), and the time to --bytes N. The default inter
 connections shorter than 20 s.`,
 			Args: cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				_, r, d, err := e.analyzeOne(args[0], &f.af, &f.cf)
+				rep, r, d, err := e.analyzeOne(args[0], &f.af, &f.cf)
 				if err != nil {
 					return err
+				}
+				if isHTML(f.out) {
+					return e.htmlOne(f.out, rep, r, d, "tput")
 				}
 				if interval < 0 {
 					return fmt.Errorf("--interval %v: want a positive duration", interval)
@@ -540,11 +547,13 @@ connections shorter than 20 s.`,
 					}
 				}
 				table = append(table, []string{"goodput", fmt.Sprintf("%.1f kbit/s over %.3f s", r.GoodputKbps(d), r.Duration().Seconds())})
+				table = pepTputTable(table, r, d)
+				pepNote(e.stderr, r, d)
 				return e.emit(&f, "tcpviz.tput/1", header, rows, table, func() (interface {
 					Save(io.Writer, string) error
 				}, error) {
 					tp := plot.Named{Name: "throughput (sent, incl. retransmissions)", Step: true}
-					gp := plot.Named{Name: "goodput (newly acknowledged)", Step: true}
+					gp := plot.Named{Name: tputAckLegend(r, d), Step: true}
 					for _, b := range bins {
 						tp.X, tp.Y = append(tp.X, b.Start.Seconds()), append(tp.Y, kb(b.Bytes))
 						gp.X, gp.Y = append(gp.X, b.Start.Seconds()), append(gp.Y, kb(b.Acked))

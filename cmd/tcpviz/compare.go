@@ -41,11 +41,22 @@ syn (connection start). Metrics: seq (highest sequence sent), rtt (ACK-method
 samples), tput (goodput per --interval), window (advertised rwnd), inflight
 (bytes in flight) and retrans (cumulative retransmissions).
 
-It always prints the summary table: slow-start end, bytes acknowledged 1, 5,
-10 s (and --at T) after the reference point, time to --bytes N, RTT p50/p95
-per method, goodput and events by class, each with its ratio to the first
-label (docs/metrics.md#compare).`,
-			Example: `  tcpviz compare nopep=runs/pep-off_window-20KB/client.pcap pep=runs/pep-on_window-20KB/client.pcap -o seq.png
+It always prints the summary table: slow-start end; bytes sent, acknowledged
+to the sender and delivered end to end 1, 5, 10 s (and --at T) after the
+reference point; time to --bytes N delivered; RTT p50/p95 per method;
+end-to-end goodput, and the goodput accepted by a PEP; events by class; each
+with its ratio to the first label (docs/metrics.md#compare). Series run to
+the end of each connection, so stalls show.
+
+When the sender's ACKs come from a split-TCP PEP (one capture's evidence, or
+two captures that hold two TCP connections), the acknowledged bytes are the
+ones the PEP accepted: they are reported as such, never as end-to-end
+goodput. Give a run as LABEL=CLIENT+SERVER (captures on each side of the PEP
+on one clock, e.g. the satellite testbed's client.pcap and server.pcap) or
+LABEL=FILE+ (one pcapng, interface 0 client side, 1 server side) for the
+end-to-end goodput, the bytes held in the PEP and each leg's RTT; --metric seq
+then also draws the bytes the server acknowledged ("LABEL delivered").`,
+			Example: `  tcpviz compare nopep=runs/pep-off_window-20KB/client.pcap pep=runs/pep-on_window-20KB/client.pcap+runs/pep-on_window-20KB/server.pcap -o seq.png
   tcpviz compare a=x.pcap#2 b=y.pcap --metric rtt --layout grid --from 0 --to 10 -o rtt.svg`,
 			Args: cobra.MinimumNArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
@@ -59,22 +70,9 @@ label (docs/metrics.md#compare).`,
 				if layout != "overlay" && layout != "grid" {
 					return fmt.Errorf("--layout %q: want overlay or grid", layout)
 				}
-				var runs []compare.Run
-				for _, a := range args {
-					sp, err := compare.ParseSpec(a)
-					if err != nil {
-						return err
-					}
-					cf := connFlags{conn: sp.Conn, dir: dir}
-					_, r, d, err := e.analyzeOne(sp.File, &af, &cf)
-					if err != nil {
-						return err
-					}
-					ref, err := compare.RefTime(r, d, align)
-					if err != nil {
-						return err
-					}
-					runs = append(runs, compare.Run{Spec: sp, Result: r, Dir: d, Ref: ref})
+				runs, err := e.compareRuns(args, &af, dir, align)
+				if err != nil {
+					return err
 				}
 				// The summary table, always.
 				rows := compare.Summary(runs, at, toBytes)
@@ -109,11 +107,14 @@ label (docs/metrics.md#compare).`,
 					fmt.Fprintf(e.stdout, "%s: %s conn %d, data %s, aligned at %s (%.3f s after its first packet)\n",
 						r.Label, r.File, r.Result.Conn.Index, plot.Endpoints(r.Result.Conn, r.Dir), alignName(align), r.Ref.Sub(r.Result.Conn.First).Seconds())
 				}
+				writeCompareNotes(e.stdout, runs)
 				if pepMode {
 					for _, r := range runs {
-						pk, err := pep.Evidence(r.File, r.Result.Conn.Index)
-						if err != nil {
-							return inputError(err)
+						var pk *pep.PacketStats
+						if !r.TwoIfaces() { // Evidence reads every interface: indexes differ
+							if pk, err = pep.Evidence(r.File, r.Result.Conn.Index); err != nil {
+								return inputError(err)
+							}
 						}
 						v := pep.DetectWith(r.Result, r.Dir, pep.Options{PathRTT: pathRTT, Packets: pk})
 						if err := writeVerdict(e.stdout, " for "+r.Label, v, pathRTT); err != nil {
@@ -123,6 +124,9 @@ label (docs/metrics.md#compare).`,
 				}
 				if out == "" {
 					return nil
+				}
+				if isHTML(out) {
+					return e.htmlCompare(out, runs, align)
 				}
 				series := compareSeries(runs, metric, interval, secs(from), secs(to))
 				ext := strings.ToLower(filepath.Ext(out))
@@ -136,6 +140,7 @@ label (docs/metrics.md#compare).`,
 				xl := "time since " + alignName(align) + " (s)"
 				yl := map[string]string{"seq": "highest sequence sent (bytes)", "rtt": "ACK RTT (ms)", "tput": "goodput (kbit/s)",
 					"window": "receive window (bytes)", "inflight": "bytes in flight", "retrans": "retransmissions (cumulative)"}[metric]
+				yl = pairYLabel(runs, metric, yl)
 				title := fmt.Sprintf("%s: %s", metric, joinLabels(runs))
 				var fig interface{ Save(io.Writer, string) error }
 				if layout == "overlay" {
@@ -194,7 +199,7 @@ label (docs/metrics.md#compare).`,
 		c.Flags().Float64SliceVar(&at, "at", nil, "also report bytes acknowledged this many seconds after the reference point")
 		c.Flags().Int64Var(&toBytes, "bytes", 0, "report the time until this many bytes were acknowledged")
 		c.Flags().DurationVar(&interval, "interval", 0, "goodput interval for --metric tput (default 1s, or 1/20 of the shortest connection under 20 s)")
-		c.Flags().StringVarP(&out, "output", "o", "", "figure (.png, .svg, .pdf) or the series as .csv")
+		c.Flags().StringVarP(&out, "output", "o", "", "figure (.png, .svg, .pdf), the series as .csv, or the interactive report in compare mode (.html)")
 		c.Flags().BoolVar(&pepMode, "pep", false, "also print, per run, the evidence for or against a split-TCP PEP (see 'tcpviz rtt --help')")
 		c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known, for --pep")
 		return c
@@ -283,7 +288,11 @@ func compareSeries(runs []compare.Run, metric string, interval, from, to time.Du
 				}
 			}
 		}
+		s = extendToEnd(s, r, to)
 		out = append(out, s)
+		if d, ok := deliveredSeries(r, metric, in, to); ok {
+			out = append(out, d)
+		}
 	}
 	return out
 }

@@ -5,7 +5,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -27,7 +26,9 @@ source tree): a synthetic 600 ms-RTT transfer with a fast retransmit and an
 RTO, the satellite testbed's client captures with and without a split-TCP PEP,
 and a small ns-3 MANET campaign (AODV vs OLSR). For each capture it writes the
 connection table (CSV) and the time-sequence graph of its largest connection
-into the output folder, and prints every path it wrote.`,
+into the output folder, then the interactive report of every capture
+(report.html, open it first) and the PEP comparison (compare-pep.html), and
+prints every path it wrote.`,
 			Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
 				return runDemo(e, out)
@@ -61,16 +62,18 @@ func runDemo(e *env, out string) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	var demoCaps []demoCapture
 	for _, name := range names {
 		// A readable name for the outputs: testdata/sat/pep-on_window-20KB/client.pcap
 		// → sat_pep-on_window-20KB_client.
 		base := strings.TrimPrefix(name, "testdata/")
 		base = strings.TrimSuffix(strings.TrimSuffix(base, ".gz"), ".pcap")
 		base = strings.ReplaceAll(base, "/", "_")
-		src := filepath.Join(tmp, path.Base(name))
+		src := filepath.Join(tmp, strings.ReplaceAll(name, "/", "_")) // unique: the report reads them all again
 		if err := copyOut(name, src); err != nil {
 			return err
 		}
+		demoCaps = append(demoCaps, demoCapture{name: name, path: src})
 		rep, err := tcpanalysis.AnalyzeFile(src, tcpanalysis.Options{})
 		if err != nil {
 			return fmt.Errorf("demo capture %s: %w", name, err)
@@ -105,7 +108,7 @@ func runDemo(e *env, out string) error {
 		}
 		fmt.Fprintln(e.stdout, pngPath)
 	}
-	return nil
+	return e.demoReports(out, demoCaps)
 }
 
 // copyOut writes an embedded file to disk, so the reader can map it.

@@ -20,7 +20,7 @@ import (
 
 // flowsSchema names the version of the flows CSV/JSON schema
 // (docs/schema.md#flows). Bump it when a column changes meaning or goes away.
-const flowsSchema = "tcpviz.flows/1"
+const flowsSchema = "tcpviz.flows/2"
 
 // flowColumns is the flows CSV header, in order (docs/schema.md#flows).
 var flowColumns = []string{
@@ -36,7 +36,11 @@ var flowColumns = []string{
 	"rtt_ts_n_ab", "rtt_ts_min_ab_ms", "rtt_ts_mean_ab_ms", "rtt_ts_max_ab_ms",
 	"rtt_ts_n_ba", "rtt_ts_min_ba_ms", "rtt_ts_mean_ba_ms", "rtt_ts_max_ba_ms",
 	"rto_ab", "rto_ba", "fast_ab", "fast_ba", "spurious_ab", "spurious_ba", "dup_ack_ab", "dup_ack_ba",
-	"zero_window_ab", "zero_window_ba",
+	"zero_window_ab", "zero_window_ba", "zw_probe_ab", "zw_probe_ba", "keepalive_ab", "keepalive_ba",
+	"dsack_ab", "dsack_ba", "syn_retx", "synack_retx", "fin_retx_ab", "fin_retx_ba",
+	"hs_syn_evidence", "hs_synack_evidence", "rtt_dropped_negative",
+	"icmp_frag_needed_ab", "icmp_frag_needed_ba", "icmp_unreachable_ab", "icmp_unreachable_ba",
+	"icmp_time_exceeded_ab", "icmp_time_exceeded_ba",
 }
 
 // flowRow is one connection in the flows schema.
@@ -83,7 +87,12 @@ type flowRow struct {
 	HSSynAckAck *float64         `json:"hs_synack_ack_ms"`
 	RTT         map[string]any   `json:"rtt"`
 	Events      map[string]int64 `json:"events"`
-	extra       []string
+	// HSEvidence says how each handshake split was paired: "single",
+	// "tsecr" or "ambiguous" (no sample); "" when not seen.
+	HSEvidence [2]string `json:"hs_evidence"`
+	// FoldedBy splits folded_dups by the evidence that decided.
+	FoldedBy map[string]int64 `json:"folded_by"`
+	extra    []string
 }
 
 func newFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, withJSON bool) flowRow {
@@ -96,9 +105,9 @@ func newFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 		v := h.WScale
 		return &v
 	}
-	src := a.WScaleFrom
+	src := a.WScaleFrom.String()
 	if b.WScaleFrom != a.WScaleFrom {
-		src = a.WScaleFrom + "/" + b.WScaleFrom
+		src = a.WScaleFrom.String() + "/" + b.WScaleFrom.String()
 	}
 	ab, ba := &r.Dir[flows.AtoB], &r.Dir[flows.BtoA]
 	row := flowRow{
@@ -154,12 +163,36 @@ func newFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 			}
 		}
 	}
-	for _, cl := range []tcpanalysis.Class{tcpanalysis.RTO, tcpanalysis.Fast, tcpanalysis.Spurious, tcpanalysis.DupAck, tcpanalysis.ZeroWindow} {
+	for _, cl := range []tcpanalysis.Class{tcpanalysis.RTO, tcpanalysis.Fast, tcpanalysis.Spurious, tcpanalysis.DupAck, tcpanalysis.ZeroWindow, tcpanalysis.ZWProbe, tcpanalysis.KeepAlive} {
 		for _, d := range []flows.Direction{flows.AtoB, flows.BtoA} {
 			v := r.Counts[d][cl]
 			row.extra = append(row.extra, strconv.FormatInt(v, 10))
 			if withJSON {
 				row.Events[cl.String()+"_"+d.String()] = v
+			}
+		}
+	}
+	i := func(v int64) string { return strconv.FormatInt(v, 10) }
+	row.extra = append(row.extra, i(ab.DSACKs), i(ba.DSACKs), i(ab.SynRetx), i(ba.SynRetx), i(ab.FinRetx), i(ba.FinRetx),
+		r.Handshake.SynEvidence.String(), r.Handshake.SynAckEvidence.String(), i(r.NegativeRTT))
+	for _, cl := range []tcpanalysis.Class{tcpanalysis.ICMPFragNeeded, tcpanalysis.ICMPUnreachable, tcpanalysis.ICMPTimeExceeded} {
+		for _, d := range []flows.Direction{flows.AtoB, flows.BtoA} {
+			row.extra = append(row.extra, i(r.Counts[d][cl]))
+			if withJSON {
+				row.Events[cl.String()+"_"+d.String()] = r.Counts[d][cl]
+			}
+		}
+	}
+	if withJSON {
+		row.Events["dsack_ab"], row.Events["dsack_ba"] = ab.DSACKs, ba.DSACKs
+		row.Events["syn_retx"], row.Events["synack_retx"] = ab.SynRetx, ba.SynRetx
+		row.Events["fin_retx_ab"], row.Events["fin_retx_ba"] = ab.FinRetx, ba.FinRetx
+		row.Events["rtt_dropped_negative"] = r.NegativeRTT
+		row.HSEvidence = [2]string{r.Handshake.SynEvidence.String(), r.Handshake.SynAckEvidence.String()}
+		row.FoldedBy = map[string]int64{}
+		for k, v := range c.FoldedBy {
+			if v > 0 {
+				row.FoldedBy[flows.FoldReason(k).String()] = v
 			}
 		}
 	}
@@ -196,7 +229,24 @@ type flowsFile struct {
 	Segments int64     `json:"tcp_segments"`
 	Stats    any       `json:"read_stats"`
 	Warnings []string  `json:"warnings"`
-	Conns    []flowRow `json:"conns"`
+	Conns    []flowRow `json:"conns"` // JSON only: CSV and table rows are built as they are written
+	// PEPNotes name the connections whose ACKs come from a PEP.
+	PEPNotes []string `json:"pep_notes,omitempty"`
+	rep      *tcpanalysis.Report
+}
+
+// rows calls f for each connection's row, built on the fly.
+func (ff *flowsFile) rows(f func(*flowRow)) {
+	if ff.Conns != nil {
+		for i := range ff.Conns {
+			f(&ff.Conns[i])
+		}
+		return
+	}
+	for _, r := range ff.rep.Conns {
+		row := newFlowRow(ff.File, ff.rep, r, false)
+		f(&row)
+	}
 }
 
 func init() {
@@ -243,10 +293,21 @@ standard input.`,
 						return err
 					}
 					files = append(files, newFlowsFile(path, rep, asJSON))
+					files[len(files)-1].PEPNotes = pepFlowNotes(path, rep, opts)
+					// One note per file, however many connections lack a handshake.
+					var unknown []int
 					for _, r := range rep.Conns {
 						if r.Conn.Half[0].WScale < 0 || r.Conn.Half[1].WScale < 0 {
-							fmt.Fprintf(e.stderr, "note: %s conn %d: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, r.Conn.Index)
+							unknown = append(unknown, r.Conn.Index)
 						}
+					}
+					switch n := len(unknown); {
+					case n == 1:
+						fmt.Fprintf(e.stderr, "note: %s conn %d: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, unknown[0])
+					case n > 1 && n <= 5:
+						fmt.Fprintf(e.stderr, "note: %s conns %v: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, unknown)
+					case n > 5:
+						fmt.Fprintf(e.stderr, "note: %s: %d connections without a captured handshake (conns %v, …): window scale unknown, windows not converted to bytes; --wscale N overrides\n", path, n, unknown[:5])
 					}
 				}
 				write := func(w io.Writer) error {
@@ -276,12 +337,15 @@ standard input.`,
 
 func newFlowsFile(path string, rep *tcpanalysis.Report, withJSON bool) flowsFile {
 	ff := flowsFile{File: path, Format: string(rep.Format), Frames: rep.Stats.Frames, Segments: rep.Stats.Segments,
-		Stats: rep.Stats, Warnings: rep.Warnings, Conns: []flowRow{}}
+		Stats: rep.Stats, Warnings: rep.Warnings, rep: rep}
 	if ff.Warnings == nil {
 		ff.Warnings = []string{}
 	}
-	for _, r := range rep.Conns {
-		ff.Conns = append(ff.Conns, newFlowRow(path, rep, r, withJSON))
+	if withJSON {
+		ff.Conns = []flowRow{}
+		for _, r := range rep.Conns {
+			ff.Conns = append(ff.Conns, newFlowRow(path, rep, r, withJSON))
+		}
 	}
 	return ff
 }
@@ -290,9 +354,7 @@ func writeFlowsCSV(w io.Writer, files []flowsFile) error {
 	cw := csv.NewWriter(w)
 	cw.Write(flowColumns)
 	for _, f := range files {
-		for i := range f.Conns {
-			cw.Write(f.Conns[i].csv())
-		}
+		f.rows(func(r *flowRow) { cw.Write(r.csv()) })
 	}
 	cw.Flush()
 	return cw.Error()
@@ -300,12 +362,12 @@ func writeFlowsCSV(w io.Writer, files []flowsFile) error {
 
 func writeFlowsTable(w io.Writer, files []flowsFile) error {
 	head := []string{"conn", "a", "b", "start_s", "dur_s", "pkts a>b", "pkts b>a", "bytes a>b", "bytes b>a",
-		"retx a>b", "retx b>a", "goodput a>b kbit/s", "goodput b>a kbit/s", "handshake", "wscale a/b", "folded"}
+		"retx B a>b", "retx B b>a", "goodput a>b kbit/s", "goodput b>a kbit/s", "handshake", "wscale a/b", "folded"}
 	for _, f := range files {
-		fmt.Fprintf(w, "%s: %s, %d frames, %d TCP segments, %d connections\n", f.File, f.Format, f.Frames, f.Segments, len(f.Conns))
-		rows := make([][]string, 0, len(f.Conns)+1)
+		fmt.Fprintf(w, "%s: %s, %d frames, %d TCP segments, %d connections\n", f.File, f.Format, f.Frames, f.Segments, len(f.rep.Conns))
+		rows := make([][]string, 0, len(f.rep.Conns)+1)
 		rows = append(rows, head)
-		for _, r := range f.Conns {
+		f.rows(func(r *flowRow) {
 			ws := func(p *int) string {
 				if p == nil {
 					return "?"
@@ -322,13 +384,16 @@ func writeFlowsTable(w io.Writer, files []flowsFile) error {
 				i(r.PktsAB), i(r.PktsBA), i(r.BytesAB), i(r.BytesBA), i(r.RetxBytesAB), i(r.RetxBytesBA),
 				strconv.FormatFloat(r.GoodputAB, 'f', 1, 64), strconv.FormatFloat(r.GoodputBA, 'f', 1, 64),
 				hs, ws(r.WScaleA) + "/" + ws(r.WScaleB), i(r.FoldedDups)})
-		}
+		})
 		if err := writeAligned(w, rows); err != nil {
 			return err
 		}
+		for _, n := range f.PEPNotes {
+			fmt.Fprintln(w, "note:", n)
+		}
 		fmt.Fprintln(w)
 	}
-	_, err := fmt.Fprintln(w, "bytes = TCP payload incl. retransmissions; goodput = payload bytes delivered to the receiver / duration (docs/metrics.md); wscale ? = unknown")
+	_, err := fmt.Fprintln(w, "bytes = TCP payload incl. retransmissions; retx B = payload bytes sent again; goodput = payload bytes delivered to the receiver / duration (docs/metrics.md); wscale ? = unknown")
 	return err
 }
 

@@ -21,13 +21,13 @@ import (
 )
 
 // goodputSchema versions the per-flow goodput output (docs/schema.md#goodput).
-const goodputSchema = "tcpviz.goodput/1"
+const goodputSchema = "tcpviz.goodput/2"
 
 // goodputFixed are the leading columns; label columns follow, then the
 // trailing columns.
 var (
 	goodputFixed    = []string{"file", "conn", "src", "sport", "dst", "dport", "first_s", "last_s", "bytes", "goodput_kbps"}
-	goodputTrailing = []string{"interval_s", "run", "vantage", "captures"}
+	goodputTrailing = []string{"interval_s", "run", "vantage", "captures", "interval_from"}
 )
 
 type goodputFlags struct {
@@ -48,6 +48,9 @@ type goodputFlags struct {
 	shard            string
 	starts           string
 	startsRename     []string
+	interval         string
+	noGroundTruth    bool
+	notes            []string // printed after the tables
 }
 
 func (f *goodputFlags) registerTables(c *cobra.Command) {
@@ -78,9 +81,15 @@ ns-3's PREFIX of PREFIX-NODE-DEV.pcap, or else one directory; flows are
 matched by endpoints and ISN.
 
 By default every connection gives one flow, in the direction that delivered
-more bytes (--dir ab|ba forces one), with no port or size filter, and the rate
-is taken over the connection's duration (--end T ends every interval at
-capture time T, e.g. the simulation end).
+more bytes (--dir ab|ba forces one), with no port or size filter. The rate is
+taken over the application's interval (docs/metrics.md#interval): --interval
+START:END for every flow, else --starts FILE, else the testbed's ground truth
+next to the captures (ns-3 PREFIX-groundtruth.csv, groundtruth-all.csv,
+PREFIX-config.txt; --no-groundtruth ignores it), else from the connection's
+first packet to its last (--end T ends every interval at capture time T, e.g.
+the simulation end) — and then flows that started late relative to their
+run's others are named in a warning. Declared flows no capture holds are rows
+with 0 bytes and vantage none.
 
 With --group LABEL it also prints the study's tables: per group, the mean of
 the per-run goodput (--per-run sum|mean, default sum) with a t-based CI; with
@@ -112,6 +121,7 @@ and the exit status is 3 ("partial").`,
 		fl.IntVar(&f.jobs, "jobs", 0, "captures analysed at once (default: all cores)")
 		fl.StringVar(&f.starts, "starts", "", "CSV of application start times per flow (src|src_ip, sport|src_port, dst|dst_ip, dport|dst_port, start_s, label columns): goodput intervals start there, e.g. ns-3's groundtruth-all.csv")
 		fl.StringArrayVar(&f.startsRename, "starts-rename", nil, "rename a --starts column to a label name, e.g. run=seed (repeatable)")
+		registerIntervalFlags(fl, &f)
 		fl.StringVar(&f.shard, "shard", "", "analyse only part i of n of the runs (i/n, 1-based), e.g. a Slurm array task; merge with 'tcpviz goodput stats'")
 		f.registerTables(c)
 		c.AddCommand(goodputStatsCmd(e))
@@ -124,6 +134,9 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 		return fmt.Errorf("choose one of --csv and --json")
 	}
 	o := campaign.Options{Port: f.port, Dir: f.dir, MinBytes: f.minBytes, End: f.end, Jobs: f.jobs}
+	if err := f.intervalOptions(&o); err != nil {
+		return err
+	}
 	switch f.dir {
 	case "auto", "ab", "ba":
 	default:
@@ -194,22 +207,9 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 		fmt.Fprintf(e.stderr, "error: %s: %v\n", fe.File, fe.Err)
 	}
 	dirNote := map[string]string{"auto": "the direction that delivered more bytes", "ab": "from the SYN sender", "ba": "towards the SYN sender"}[f.dir]
-	from := "each connection's first packet"
-	if f.starts != "" {
-		known := 0
-		for _, r := range res.Rows {
-			if r.StartKnown {
-				known++
-			}
-		}
-		from = fmt.Sprintf("the application start from %s (%d of %d flows; the rest: their first packet)", f.starts, known, len(res.Rows))
-	}
-	interval := from + " to its last packet"
-	if f.end > 0 {
-		interval = fmt.Sprintf("%s to t = %g s", from, f.end)
-	}
 	fmt.Fprintf(e.stderr, "goodput: %d captures, %d used, %d failed; %d flows (%s; rate over %s; each flow counted once, from its receiver's capture where possible)\n",
-		len(res.Files), len(res.Files)-len(res.Failed), len(res.Failed), len(res.Rows), dirNote, interval)
+		len(res.Files), len(res.Files)-len(res.Failed), len(res.Failed), len(res.Rows), dirNote, f.intervalNote(res))
+	f.warnIntervals(e.stderr, res)
 
 	if err := writeGoodputRows(e, f, res.Rows, labelNames); err != nil {
 		return err
@@ -232,7 +232,7 @@ func goodputRecord(r campaign.FlowRow, labelNames []string) []string {
 	for _, n := range labelNames {
 		rec = append(rec, r.Labels[n])
 	}
-	return append(rec, strconv.FormatFloat(r.IntervalS, 'f', 6, 64), r.RunKey, string(r.Vantage), strconv.Itoa(r.Captures))
+	return append(rec, strconv.FormatFloat(r.IntervalS, 'f', 6, 64), r.RunKey, string(r.Vantage), strconv.Itoa(r.Captures), string(r.Source))
 }
 
 func writeGoodputRows(e *env, f *goodputFlags, rows []campaign.FlowRow, labelNames []string) error {
@@ -270,12 +270,16 @@ func writeGoodputRows(e *env, f *goodputFlags, rows []campaign.FlowRow, labelNam
 		// The human table: the CSV columns without interval_s and run.
 		cut := func(rec []string) []string {
 			n := len(rec)
-			return append(append([]string{}, rec[:n-4]...), rec[n-2:]...)
+			return append(append([]string{}, rec[:n-5]...), rec[n-3:]...)
 		}
 		recs := [][]string{cut(header)}
 		for _, r := range rows {
 			rec := goodputRecord(r, labelNames)
-			rec[0] = filepath.Base(rec[0])
+			if rec[0] == "" {
+				rec[0] = "–" // a declared flow no capture holds
+			} else {
+				rec[0] = filepath.Base(rec[0])
+			}
 			recs = append(recs, cut(rec))
 		}
 		return writeAligned(w, recs)
@@ -300,7 +304,7 @@ func writeGoodputParquet(w io.Writer, rows []campaign.FlowRow, labelNames []stri
 		"first_s": parquet.Leaf(parquet.DoubleType), "last_s": parquet.Leaf(parquet.DoubleType),
 		"bytes": parquet.Leaf(parquet.Int64Type), "goodput_kbps": parquet.Leaf(parquet.DoubleType),
 		"interval_s": parquet.Leaf(parquet.DoubleType), "run": parquet.String(), "vantage": parquet.String(),
-		"captures": parquet.Leaf(parquet.Int64Type),
+		"captures": parquet.Leaf(parquet.Int64Type), "interval_from": parquet.String(),
 	}
 	for _, n := range labelNames {
 		if _, clash := g[n]; clash {
@@ -314,6 +318,7 @@ func writeGoodputParquet(w io.Writer, rows []campaign.FlowRow, labelNames []stri
 			"file": r.File, "conn": int64(r.Conn), "src": r.Src, "sport": int64(r.SPort), "dst": r.Dst, "dport": int64(r.DPort),
 			"first_s": r.FirstS, "last_s": r.LastS, "bytes": r.Bytes, "goodput_kbps": r.Kbps,
 			"interval_s": r.IntervalS, "run": r.RunKey, "vantage": string(r.Vantage), "captures": int64(r.Captures),
+			"interval_from": string(r.Source),
 		}
 		for _, n := range labelNames {
 			m[n] = r.Labels[n]
@@ -351,6 +356,9 @@ func writeGoodputTables(e *env, f *goodputFlags, rows []campaign.FlowRow) error 
 			for _, u := range t.Unpaired {
 				fmt.Fprintln(w, "note:", u)
 			}
+		}
+		for _, n := range f.notes {
+			fmt.Fprintln(w, n)
 		}
 		return nil
 	}
@@ -423,11 +431,15 @@ func readGoodputCSV(path string) ([]campaign.FlowRow, error) {
 		col[h] = i
 	}
 	for _, h := range append(append([]string{}, goodputFixed...), goodputTrailing...) {
-		if _, ok := col[h]; !ok {
+		if _, ok := col[h]; !ok && h != "interval_from" { // absent before tcpviz.goodput/2
 			return nil, fmt.Errorf("%s: no column %q: not a 'tcpviz goodput --csv' file", path, h)
 		}
 	}
-	labels := head[len(goodputFixed) : len(head)-len(goodputTrailing)]
+	trailing := len(goodputTrailing)
+	if _, ok := col["interval_from"]; !ok {
+		trailing--
+	}
+	labels := head[len(goodputFixed) : len(head)-trailing]
 	var rows []campaign.FlowRow
 	for n, rec := range recs[1:] {
 		if len(rec) != len(head) {
@@ -439,6 +451,9 @@ func readGoodputCSV(path string) ([]campaign.FlowRow, error) {
 			FirstS: num("first_s"), LastS: num("last_s"), Bytes: int64(num("bytes")), Kbps: num("goodput_kbps"),
 			IntervalS: num("interval_s"), Vantage: campaign.Vantage(rec[col["vantage"]]), Captures: int(num("captures")),
 			Labels: map[string]string{}}
+		if i, ok := col["interval_from"]; ok {
+			r.Source = campaign.IntervalSource(rec[i])
+		}
 		for _, l := range labels {
 			r.Labels[l] = rec[col[l]]
 		}

@@ -59,6 +59,9 @@ current directory and prints the path.`,
 						out = fmt.Sprintf("stdin.conn%d.%s.seq.png", r.Conn.Index, d)
 					}
 				}
+				if isHTML(out) {
+					return e.htmlOne(out, rep, r, d, "seq")
+				}
 				o := plot.TimeSeqOptions{Dir: d, From: secs(from), To: secs(to)}
 				if !inRange(r, o) {
 					fmt.Fprintf(e.stderr, "warning: conn %d has no data segment or ACK between --from %g and --to %g s\n", r.Conn.Index, from, to)
@@ -67,6 +70,7 @@ current directory and prints the path.`,
 					return err
 				}
 				fmt.Fprintln(e.stdout, out)
+				pepNote(e.stderr, r, d)
 				if pepMode {
 					return e.pepOne(args[0], r, d, pathRTT)
 				}
@@ -77,7 +81,7 @@ current directory and prints the path.`,
 		cf.register(c)
 		c.Flags().Float64Var(&from, "from", 0, "start of the x range, seconds since the connection's first packet")
 		c.Flags().Float64Var(&to, "to", 0, "end of the x range, seconds (0: the end)")
-		c.Flags().StringVarP(&out, "output", "o", "", "output file: .png, .svg, .pdf, .csv or .json")
+		c.Flags().StringVarP(&out, "output", "o", "", "output file: .png, .svg, .pdf, .csv, .json or .html (the interactive report)")
 		c.Flags().BoolVar(&pepMode, "pep", false, "also print the evidence for or against a split-TCP PEP on this connection (see 'tcpviz rtt --help')")
 		c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known, for --pep")
 		return c

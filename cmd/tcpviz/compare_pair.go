@@ -1,0 +1,121 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/tcpviz/tcpviz/compare"
+	"github.com/tcpviz/tcpviz/plot"
+)
+
+// compareRuns analyses every LABEL=FILE[#conn] or LABEL=CLIENT+SERVER[#conn]
+// argument into a compare.Run.
+func (e *env) compareRuns(args []string, af *analysisFlags, dir, align string) ([]compare.Run, error) {
+	var runs []compare.Run
+	for _, a := range args {
+		sp, err := compare.ParseSpec(a)
+		if err != nil {
+			return nil, err
+		}
+		if !sp.IsPair() {
+			cf := connFlags{conn: sp.Conn, dir: dir}
+			_, r, d, err := e.analyzeOne(sp.File, af, &cf)
+			if err != nil {
+				return nil, err
+			}
+			run, err := compare.NewRun(sp, r, d, align)
+			if err != nil {
+				return nil, err
+			}
+			runs = append(runs, run)
+			continue
+		}
+		opts, err := af.options()
+		if err != nil {
+			return nil, err
+		}
+		opts.Detail = true
+		opts.Keep = func(int) bool { return true }
+		clOpts, svOpts := opts, opts
+		if sp.TwoIfaces() {
+			clOpts.Ifaces, svOpts.Ifaces = []int{0}, []int{1}
+		}
+		cl, err := e.analyze(sp.File, clOpts)
+		if err != nil {
+			return nil, err
+		}
+		sv, err := e.analyze(sp.ServerFile, svOpts)
+		if err != nil {
+			return nil, err
+		}
+		run, err := compare.NewPairRun(sp, cl, sv, align)
+		if err != nil {
+			return nil, &exitError{code: 2, err: err}
+		}
+		runs = append(runs, run)
+	}
+	return runs, nil
+}
+
+// writeCompareNotes says per run who acknowledged the data.
+func writeCompareNotes(w io.Writer, runs []compare.Run) {
+	for _, r := range runs {
+		if r.IsPair() {
+			fmt.Fprintf(w, "%s: server side %s conn %d\n", r.Label, r.ServerFile, r.Server.Conn.Index)
+		}
+	}
+	for _, r := range runs {
+		if n := r.Annotation(); n != "" {
+			fmt.Fprintln(w, "note:", n)
+		}
+	}
+}
+
+// extendToEnd continues a step series with its last value to the end of the
+// run's connection (the later of both halves for a pair; at most to, when
+// to > 0), so a stall after the last change shows; scatter series are left
+// alone.
+func extendToEnd(s plot.Named, r compare.Run, to time.Duration) plot.Named {
+	if !s.Step || len(s.X) == 0 {
+		return s
+	}
+	end := compare.End(r).Sub(r.Ref)
+	if to > 0 {
+		end = min(end, to)
+	}
+	if e := end.Seconds(); e > s.X[len(s.X)-1] {
+		s.X, s.Y = append(s.X, e), append(s.Y, s.Y[len(s.Y)-1])
+	}
+	return s
+}
+
+// deliveredSeries is, for --metric seq on a pair run, the bytes the final
+// receiver acknowledged over time (from the server-side capture), to the
+// end of the connection.
+func deliveredSeries(r compare.Run, metric string, in func(time.Duration) bool, to time.Duration) (plot.Named, bool) {
+	if metric != "seq" || !r.IsPair() {
+		return plot.Named{}, false
+	}
+	ts, bytes, ok := compare.Delivered(r)
+	if !ok {
+		return plot.Named{}, false
+	}
+	s := plot.Named{Name: r.Label + " delivered", Step: true}
+	for i, t := range ts {
+		if in(t) {
+			s.X, s.Y = append(s.X, t.Seconds()), append(s.Y, float64(bytes[i]))
+		}
+	}
+	return extendToEnd(s, r, to), true
+}
+
+// pairYLabel names the seq axis when pair runs add their delivered series.
+func pairYLabel(runs []compare.Run, metric, yl string) string {
+	for _, r := range runs {
+		if metric == "seq" && r.IsPair() {
+			return "sequence sent / delivered (bytes)"
+		}
+	}
+	return yl
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/spf13/pflag"
+
+	"github.com/tcpviz/tcpviz/campaign"
+)
+
+// registerIntervalFlags adds the goodput interval flags
+// (docs/metrics.md#interval).
+func registerIntervalFlags(fl *pflag.FlagSet, f *goodputFlags) {
+	fl.StringVar(&f.interval, "interval", "", "one goodput interval START:END (capture seconds) for every flow, e.g. 10:100; overrides --starts, --end and the ground truth")
+	fl.BoolVar(&f.noGroundTruth, "no-groundtruth", false, "do not read the testbed's ground truth next to the captures (ns-3: PREFIX-groundtruth.csv, groundtruth-all.csv, PREFIX-config.txt)")
+}
+
+// intervalOptions checks the interval flags and sets them in o.
+func (f *goodputFlags) intervalOptions(o *campaign.Options) error {
+	if f.interval != "" {
+		if f.starts != "" || f.end > 0 {
+			return fmt.Errorf("--interval gives every flow one window: drop --starts and --end")
+		}
+		iv, err := campaign.ParseInterval(f.interval)
+		if err != nil {
+			return fmt.Errorf("--interval: %w", err)
+		}
+		o.Interval = &iv
+	}
+	o.Sidecars = !f.noGroundTruth
+	return nil
+}
+
+// intervalNote says over which interval the rates were taken.
+func (f *goodputFlags) intervalNote(res *campaign.Result) string {
+	if f.interval != "" {
+		return "[" + f.interval + "] s for every flow (--interval)"
+	}
+	n := map[campaign.IntervalSource]int{}
+	for _, r := range res.Rows {
+		n[r.Source]++
+	}
+	end := "its last packet"
+	if f.end > 0 {
+		end = fmt.Sprintf("t = %g s", f.end)
+	}
+	switch {
+	case n[campaign.FromStarts] > 0:
+		return fmt.Sprintf("the application start from %s (%d of %d flows; the rest: their first packet) to %s", f.starts, n[campaign.FromStarts], len(res.Rows), end)
+	case n[campaign.FromSidecar] > 0:
+		if f.end <= 0 {
+			end = "its stop there (else its last packet)"
+		}
+		return fmt.Sprintf("the application start from the testbed's ground truth next to the captures, %d files (%d of %d flows; the rest: their first packet) to %s", len(res.Sidecars), n[campaign.FromSidecar], len(res.Rows), end)
+	}
+	return "each connection's first packet to " + end
+}
+
+// warnIntervals prints, per run, the flows that started late while no
+// application start was known, and a summary with the fix; the summary is
+// repeated after the tables.
+func (f *goodputFlags) warnIntervals(w io.Writer, res *campaign.Result) {
+	for _, se := range res.SidecarErrors {
+		fmt.Fprintf(w, "warning: ground truth of run %s unreadable, its flows start at their first packet: %v\n", se.File, se.Err)
+	}
+	absent := 0
+	for _, r := range res.Rows {
+		if r.Vantage == campaign.Nowhere {
+			absent++
+		}
+	}
+	if proxied := countVantage(res.Rows, campaign.AtProxy); proxied > 0 {
+		fmt.Fprintf(w, "warning: %d flows were acknowledged by a split-TCP PEP in their capture (vantage pep): their bytes were accepted by the PEP, not delivered end to end; analyse the captures behind the PEP (docs/metrics.md#pep)\n", proxied)
+	}
+	if absent > 0 {
+		fmt.Fprintf(w, "note: %d declared flows are in no capture: rows with 0 bytes and vantage none, included in the tables\n", absent)
+	}
+	if len(res.Late) == 0 {
+		return
+	}
+	const perRun = 10 // warning lines per run; the rest are counted
+	runs := map[string]int{}
+	for _, l := range res.Late {
+		runs[l.RunKey]++
+		if n := runs[l.RunKey]; n > perRun {
+			if n == perRun+1 {
+				more := 0
+				for _, m := range res.Late {
+					if m.RunKey == l.RunKey {
+						more++
+					}
+				}
+				fmt.Fprintf(w, "warning: run %s: %d more late flows (every flow's rate: --csv)\n", filepath.Base(l.RunKey), more-perRun)
+			}
+			continue
+		}
+		fmt.Fprintf(w, "warning: run %s: flow %s:%d → %s:%d started late: first packet at %.3f s, %.3f s after the run's median flow start (%.3f s); its rate may be up to %.0f %% too high\n",
+			filepath.Base(l.RunKey), l.Src, l.SPort, l.Dst, l.DPort, l.FirstS, l.LateS, l.MedianS, l.Overstat*100)
+	}
+	sum := fmt.Sprintf("warning: %d flows in %d runs started late relative to their run's others, and no application start time is known: their rates start at the first captured packet (an application whose SYN waited for a route looks late). "+
+		"Fix: give the start times with --starts FILE (CSV: src, sport, dst, dport, start_s[, stop_s], label columns; ns-3: --starts groundtruth-all.csv --starts-rename run=seed), "+
+		"keep the testbed's ground truth next to the captures, or measure every flow over one window with --interval START:END (docs/metrics.md#interval)", len(res.Late), len(runs))
+	fmt.Fprintln(w, sum)
+	if f.group != "" {
+		f.notes = append(f.notes, sum)
+	}
+}
+
+func countVantage(rows []campaign.FlowRow, v campaign.Vantage) int {
+	n := 0
+	for _, r := range rows {
+		if r.Vantage == v {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/pep"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
+)
+
+// pepNote prints a note when direction d of r is acknowledged by a PEP
+// (docs/metrics.md#pep) and reports whether it did.
+func pepNote(w io.Writer, r *tcpanalysis.ConnResult, d flows.Direction) bool {
+	n := pep.Detect(r, d).AckNote()
+	if n == "" {
+		return false
+	}
+	fmt.Fprintf(w, "note: conn %d: %s\n", r.Conn.Index, n)
+	return true
+}
+
+// pepTputTable renames the tput summary rows that count acknowledged bytes
+// when a PEP acknowledged them: they are bytes the PEP accepted.
+func pepTputTable(table [][]string, r *tcpanalysis.ConnResult, d flows.Direction) [][]string {
+	v := pep.Detect(r, d)
+	if !v.Likely {
+		return table
+	}
+	for _, row := range table {
+		switch {
+		case len(row[0]) > 11 && row[0][:11] == "acked after":
+			row[0] = "accepted by PEP after" + row[0][11:]
+		case row[0] == "goodput":
+			row[0] = "accepted by PEP (not end-to-end goodput)"
+		}
+	}
+	return table
+}
+
+// pepFlowNotes lists the connections of rep whose ACKs come from a PEP.
+// Without per-connection detail a zero-window stall still open at the end
+// is invisible, so connections pep.NeedsDetail names (at most
+// maxPEPRecheck) are analysed again with their detail kept.
+func pepFlowNotes(path string, rep *tcpanalysis.Report, opts tcpanalysis.Options) []string {
+	const maxPEPRecheck = 16
+	var out []string
+	recheck := map[int]bool{}
+	for _, r := range rep.Conns {
+		v := pep.Acknowledger(r)
+		switch {
+		case v.Likely:
+			out = append(out, fmt.Sprintf("conn %d: %s", r.Conn.Index, v.AckNote()))
+		case pep.NeedsDetail(r, v.Dir, v) && len(recheck) < maxPEPRecheck:
+			recheck[r.Conn.Index] = true
+		}
+	}
+	if len(recheck) == 0 || path == "-" {
+		return out
+	}
+	opts.Keep = func(i int) bool { return recheck[i] }
+	again, err := tcpanalysis.AnalyzeFile(path, opts)
+	if err != nil {
+		return out
+	}
+	for _, r := range again.Conns {
+		if recheck[r.Conn.Index] {
+			if n := pep.Acknowledger(r).AckNote(); n != "" {
+				out = append(out, fmt.Sprintf("conn %d: %s", r.Conn.Index, n))
+			}
+		}
+	}
+	return out
+}
+
+// tputAckLegend names tput's series of newly acknowledged bytes.
+func tputAckLegend(r *tcpanalysis.ConnResult, d flows.Direction) string {
+	if pep.Detect(r, d).Likely {
+		return "accepted by the PEP (newly acknowledged by it; not end-to-end goodput)"
+	}
+	return "goodput (newly acknowledged)"
+}

@@ -1,0 +1,179 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/pep"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
+)
+
+// splitFile splits a run's file part into the client-side and the
+// server-side capture: "CLIENT+SERVER", or "FILE+" for one pcapng whose
+// interface 0 is the client side and interface 1 the server side (ServerFile
+// is then equal to File).
+func splitFile(f string) (client, server string) {
+	i := strings.LastIndexByte(f, '+')
+	if i <= 0 {
+		return f, ""
+	}
+	client, server = f[:i], f[i+1:]
+	if server == "" {
+		server = client
+	}
+	return client, server
+}
+
+// IsPair reports whether the spec names two captures (or one two-interface
+// pcapng) taken on each side of a PEP.
+func (s Spec) IsPair() bool { return s.ServerFile != "" }
+
+// TwoIfaces reports whether the pair is one pcapng with both sides as
+// interfaces 0 (client side) and 1 (server side).
+func (s Spec) TwoIfaces() bool { return s.ServerFile != "" && s.ServerFile == s.File }
+
+// NewPairRun builds a run from the client-side and server-side reports of a
+// pair (both with Series kept for every connection, on one clock): the
+// split connection is the one whose client-side index is spec.Conn, or the
+// pair that carried most data; the run's Result is the client-side half,
+// Server the server-side half, and Split the two-capture analysis
+// (pep.AnalyzeSplit). It returns an error when no connection pairs up.
+func NewPairRun(spec Spec, client, server *tcpanalysis.Report, align string) (Run, error) {
+	pairs := pep.MatchSplit(client, server)
+	if len(pairs) == 0 {
+		return Run{}, fmt.Errorf("run %s: no connection of %s matches one of %s: are they the two sides of one PEP?", spec.Label, spec.File, spec.ServerFile)
+	}
+	best := -1
+	for i, p := range pairs {
+		if spec.Conn >= 0 {
+			if p.Client == spec.Conn {
+				best = i
+			}
+			continue
+		}
+		if best < 0 || p.ClientBytes > pairs[best].ClientBytes {
+			best = i
+		}
+	}
+	if best < 0 {
+		return Run{}, fmt.Errorf("run %s: connection %d of %s has no partner in %s", spec.Label, spec.Conn, spec.File, spec.ServerFile)
+	}
+	sr := pep.AnalyzeSplit(client, server, pairs[best:best+1])[0]
+	r := Run{Spec: spec, Result: client.Conns[sr.Client], Dir: sr.Dir, Server: server.Conns[sr.Server], Split: &sr}
+	ref, err := RefTime(r.Result, r.Dir, align)
+	if err != nil {
+		return Run{}, err
+	}
+	r.Ref = ref
+	r.PEP = pep.Detect(r.Result, r.Dir)
+	return r, nil
+}
+
+// ProxyAcked reports whether the ACKs the sender's side of r got came
+// from a proxy rather than the receiver: the pair was split (two TCP
+// connections), or, for one capture, the PEP evidence makes a split likely.
+// Its acknowledged bytes were then accepted by the PEP, not delivered.
+func (r Run) ProxyAcked() bool {
+	if r.Split != nil {
+		return !r.Split.SameConn
+	}
+	return r.PEP.Likely
+}
+
+// receiver is the half whose ACKs come from the final receiver, and
+// whether one is known: the server-side half of a pair, the capture
+// itself when no proxy acknowledged, else none.
+func (r Run) receiver() (*tcpanalysis.ConnResult, bool) {
+	switch {
+	case r.Server != nil && r.Split != nil && r.Split.Dir == flows.AtoB:
+		return r.Server, true
+	case r.Server != nil:
+		return r.Result, true // a download: the client side is the receiver's
+	case r.ProxyAcked():
+		return nil, false
+	}
+	return r.Result, true
+}
+
+// EndToEndKbps is r's end-to-end goodput in kbit/s: the bytes the final
+// receiver acknowledged over the receiving application's interval
+// (pep.SplitResult.Span: first data to its close, or to its last ACK). For
+// a pair it comes from pep.AnalyzeSplit; for one capture without a proxy
+// the same rule is applied to that capture; NaN when a proxy acknowledged
+// and the far side was not captured (docs/metrics.md#pep).
+func (r Run) EndToEndKbps() float64 {
+	if r.Split != nil {
+		if r.Split.Span <= 0 {
+			return math.NaN()
+		}
+		return r.Split.GoodputKbps
+	}
+	if r.ProxyAcked() {
+		return math.NaN()
+	}
+	kb, ok := pep.ReceiverGoodput(r.Result, r.Dir)
+	if !ok {
+		return math.NaN()
+	}
+	return kb
+}
+
+// Annotation says, for one run, who acknowledged the data and what the
+// summary's rows mean for it; "" when nothing needs saying.
+func (r Run) Annotation() string {
+	switch {
+	case r.Split != nil && !r.Split.SameConn:
+		return fmt.Sprintf("%s: a split-TCP PEP acknowledged the sender (two TCP connections in %s and %s): 'acked to sender' and 'accepted by PEP' are bytes the PEP accepted; end-to-end goodput and 'delivered' come from the server-side capture; at most %d bytes were held in the PEP",
+			r.Label, r.File, r.ServerFile, r.Split.MaxHeldBytes)
+	case r.Split != nil:
+		return fmt.Sprintf("%s: one end-to-end TCP connection in both captures (no PEP split it)", r.Label)
+	case r.PEP.Likely:
+		var why []string
+		for _, it := range r.PEP.Evidence {
+			if it.Supports {
+				why = append(why, it.Name)
+			}
+		}
+		return fmt.Sprintf("%s: the ACKs come from a split-TCP PEP (evidence: %s): 'acked to sender' and 'accepted by PEP' are bytes the PEP accepted, not end-to-end goodput; give the server side as LABEL=CLIENT+SERVER for the end-to-end numbers",
+			r.Label, strings.Join(why, ", "))
+	}
+	return ""
+}
+
+// End is the end of r's connection: its last packet, or for a pair the
+// later of the two halves' last packets.
+func End(r Run) capture.Timestamp {
+	end := r.Result.Conn.Last
+	if r.Server != nil && r.Server.Conn.Last > end {
+		end = r.Server.Conn.Last
+	}
+	return end
+}
+
+// Delivered returns, for a pair run or a one-capture run without a proxy,
+// the bytes the final receiver had acknowledged over time: one point per
+// new cumulative ACK (time since r.Ref, payload bytes), from the
+// server-side capture for a pair; false when no receiver's ACKs were
+// captured (a proxy acknowledged and the far side is missing).
+func Delivered(r Run) (ts []time.Duration, bytes []int64, ok bool) {
+	rc, ok := r.receiver()
+	if !ok || rc.Series == nil {
+		return nil, nil, false
+	}
+	var high int64
+	for _, a := range rc.Series.Acks[r.Dir] {
+		v := a.Ack - 1
+		if h := rc.Conn.Half[r.Dir]; h.FinSeen && a.Ack > h.FinRel {
+			v = h.FinRel - 1
+		}
+		if v > high {
+			high = v
+			ts, bytes = append(ts, a.Time.Sub(r.Ref)), append(bytes, v)
+		}
+	}
+	return ts, bytes, true
+}

@@ -1,0 +1,14 @@
+// Package report writes the interactive HTML report: one self-contained
+// file (uPlot, its licence, the page's script and every series embedded)
+// that shows, per connection and data direction, the Stevens graph, RTT,
+// throughput and goodput, window and bytes in flight, and an events lane,
+// with linked x axes, box zoom and tooltips, and overlays several runs in
+// compare mode.
+//
+// Series are stored at several resolutions (levels.go): the full series and
+// coarser levels of min/max per bucket, so that the browser draws only what
+// the visible range needs. Retransmission and out-of-order marks are never
+// thinned. The data comes from package tcpanalysis through extract.go, the
+// one file that reads analysis results. report computes no metric and reads
+// no capture.
+package report

@@ -1,0 +1,296 @@
+package report
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
+)
+
+var (
+	//go:embed assets/uplot/uPlot.iife.min.js
+	uplotJS string
+	//go:embed assets/uplot/uPlot.min.css
+	uplotCSS string
+	//go:embed assets/uplot/LICENSE
+	uplotLicense string
+	//go:embed assets/report.js
+	reportJS string
+	//go:embed assets/report.css
+	reportCSS string
+	//go:embed assets/page.html
+	pageHTML string
+)
+
+// Capture is one analysed capture. Connections whose Series was not kept
+// are listed in the picker with their summary row but have no panels.
+type Capture struct {
+	// Label names the capture in the picker and in compare mode; the
+	// file's base name when empty.
+	Label  string
+	Report *tcpanalysis.Report
+}
+
+// Pick names one data direction of one connection: Capture indexes the
+// captures given to Write, Conn is the connection index.
+type Pick struct {
+	Capture, Conn int
+	Dir           flows.Direction
+	// Label names the run in compare mode; "capture#conn" when empty.
+	Label string
+}
+
+// Options configure Write.
+type Options struct {
+	// Title is the page title; the capture labels when empty.
+	Title string
+	// Open is the connection shown first; nil shows the one that carried
+	// most payload bytes, in its direction with more data.
+	Open *Pick
+	// Compare, with two or more picks, opens the page in compare mode
+	// overlaying these runs, each aligned at Align.
+	Compare []Pick
+	// Align is where compare mode aligns runs: "bulk" (the first segment
+	// with ≥ 512 B payload; also when empty), "data" (the first data
+	// segment) or "syn" (the connection's first packet).
+	Align string
+	// Focus names the panel the page scrolls to when it opens: seq, rtt,
+	// tput, win or ev; empty for the top.
+	Focus string
+}
+
+// ErrNoSeries means no connection of the captures had its series kept, so
+// the report would have no panel.
+var ErrNoSeries = errors.New("no connection with series to draw")
+
+type seriesMeta struct {
+	ID     string      `json:"id"`
+	Panel  string      `json:"panel"`
+	Name   string      `json:"name"`
+	Shape  string      `json:"shape"`
+	Keep   bool        `json:"keep,omitempty"`
+	Levels []levelMeta `json:"levels"`
+	BinUS  []int64     `json:"bin_us,omitempty"`
+}
+
+type levelMeta struct {
+	X  *col `json:"x"`
+	Y  *col `json:"y"`
+	Y2 *col `json:"y2,omitempty"`
+	F  *col `json:"f,omitempty"`
+	N  *col `json:"n,omitempty"`
+}
+
+type viewMeta struct {
+	Conn  int    `json:"conn"` // index into meta.Conns
+	Dir   string `json:"dir"`  // ab or ba
+	Src   string `json:"src"`
+	Dst   string `json:"dst"`
+	DurUS int64  `json:"dur_us"`
+	// RefUS is where compare mode aligns this view (Options.Align), µs
+	// since the connection's first packet.
+	RefUS  int64        `json:"ref_us"`
+	WScale bool         `json:"wscale_known"`
+	Series []seriesMeta `json:"series"`
+}
+
+type captureMeta struct {
+	Label    string   `json:"label"`
+	File     string   `json:"file"`
+	Format   string   `json:"format"`
+	Frames   int64    `json:"frames"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+type compareMeta struct {
+	View  int    `json:"view"`
+	Label string `json:"label"`
+}
+
+type meta struct {
+	Title    string        `json:"title"`
+	Captures []captureMeta `json:"captures"`
+	Conns    []summary     `json:"conns"`
+	Views    []viewMeta    `json:"views"`
+	Open     int           `json:"open"`
+	Compare  []compareMeta `json:"compare,omitempty"`
+	Focus    string        `json:"focus,omitempty"`
+	Align    string        `json:"align,omitempty"`
+}
+
+var shapeNames = [...]string{shapeBars: "bars", shapeLine: "line", shapePoints: "points", shapeLane: "lane", shapeSpan: "span"}
+
+// Write writes the report for caps to w: one HTML file with everything
+// embedded. It returns ErrNoSeries when no connection has series, and an
+// error for a Pick that names no kept connection.
+func Write(w io.Writer, caps []Capture, o Options) error {
+	switch o.Align {
+	case "", "bulk", "data", "syn":
+	default:
+		return fmt.Errorf("report: align %q: want bulk, data or syn", o.Align)
+	}
+	m := meta{Title: o.Title, Open: -1, Focus: o.Focus, Align: o.Align}
+	var b blob
+	viewOf := map[[3]int]int{} // capture, conn, dir → view
+	var best int64 = -1
+	labels := captureLabels(caps)
+	for ci, c := range caps {
+		rep := c.Report
+		label := labels[ci]
+		m.Captures = append(m.Captures, captureMeta{Label: label, File: rep.File, Format: string(rep.Format), Frames: rep.Stats.Frames, Warnings: rep.Warnings})
+		for _, r := range rep.Conns {
+			s := summarize(ci, rep, r)
+			if r.Series != nil {
+				main := flows.AtoB
+				if r.Dir[flows.BtoA].Bytes > r.Dir[flows.AtoB].Bytes {
+					main = flows.BtoA
+				}
+				for _, d := range []flows.Direction{main, main.Reverse()} {
+					if d != main && r.Dir[d].DataPkts == 0 {
+						continue
+					}
+					v := buildView(&b, r, d, o.Align)
+					v.Conn = len(m.Conns)
+					viewOf[[3]int{ci, r.Conn.Index, int(d)}] = len(m.Views)
+					s.Views = append(s.Views, len(m.Views))
+					if d == main && r.Dir[0].Bytes+r.Dir[1].Bytes > best {
+						best, m.Open = r.Dir[0].Bytes+r.Dir[1].Bytes, len(m.Views)
+					}
+					m.Views = append(m.Views, v)
+				}
+			}
+			m.Conns = append(m.Conns, s)
+		}
+	}
+	if len(m.Views) == 0 {
+		return ErrNoSeries
+	}
+	find := func(p Pick) (int, error) {
+		v, ok := viewOf[[3]int{p.Capture, p.Conn, int(p.Dir)}]
+		if !ok {
+			return 0, fmt.Errorf("report: capture %d conn %d dir %s has no series", p.Capture, p.Conn, p.Dir)
+		}
+		return v, nil
+	}
+	if o.Open != nil {
+		v, err := find(*o.Open)
+		if err != nil {
+			return err
+		}
+		m.Open = v
+	}
+	for _, p := range o.Compare {
+		v, err := find(p)
+		if err != nil {
+			return err
+		}
+		label := p.Label
+		if label == "" {
+			label = fmt.Sprintf("%s#%d", m.Captures[p.Capture].Label, p.Conn)
+		}
+		m.Compare = append(m.Compare, compareMeta{View: v, Label: label})
+	}
+	if m.Title == "" {
+		var ls []string
+		for _, c := range m.Captures {
+			ls = append(ls, c.Label)
+		}
+		m.Title = "tcpviz report: " + strings.Join(ls, ", ")
+	}
+	gz, err := b.gzipped()
+	if err != nil {
+		return fmt.Errorf("report: compress series: %w", err)
+	}
+	js, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	// The metadata holds a summary row per connection: on a capture of
+	// 80 000 connections that is megabytes of JSON, a tenth of it gzipped.
+	var mb blob
+	mb.buf.Write(js)
+	mgz, err := mb.gzipped()
+	if err != nil {
+		return fmt.Errorf("report: compress metadata: %w", err)
+	}
+	return page(w, m.Title, mgz, gz)
+}
+
+// captureLabels returns each capture's label: its Label, else its file's
+// base name, with as many parent folders as it takes to tell captures of
+// the same name apart (pep-off/client.pcap, pep-on/client.pcap).
+func captureLabels(caps []Capture) []string {
+	out := make([]string, len(caps))
+	for depth := 1; depth <= 8; depth++ {
+		seen := map[string]int{}
+		for i, c := range caps {
+			out[i] = c.Label
+			if out[i] == "" {
+				parts := strings.Split(filepath.ToSlash(filepath.Clean(c.Report.File)), "/")
+				out[i] = strings.Join(parts[max(0, len(parts)-depth):], "/")
+			}
+			seen[out[i]]++
+		}
+		unique := true
+		for _, n := range seen {
+			unique = unique && n == 1
+		}
+		if unique {
+			break
+		}
+	}
+	return out
+}
+
+func buildView(b *blob, r *tcpanalysis.ConnResult, d flows.Direction, align string) viewMeta {
+	v := viewMeta{Dir: d.String(), Src: r.Conn.Half[d].Addr.String(), Dst: r.Conn.Half[d.Reverse()].Addr.String(),
+		DurUS: us(r.Conn.Duration()), RefUS: alignAt(r, d, align), WScale: r.Conn.Half[d.Reverse()].WScale >= 0}
+	for _, s := range extract(r, d) {
+		sm := seriesMeta{ID: s.ID, Panel: s.Panel, Name: s.Name, Shape: shapeNames[s.Shape], Keep: s.Keep}
+		var lv []level
+		if s.BinUS > 0 {
+			lv, sm.BinUS = sumLevels(s.L0, s.BinUS)
+		} else {
+			lv = pyramid(s.L0, s.Shape, s.Keep)
+		}
+		for _, l := range lv {
+			sm.Levels = append(sm.Levels, levelMeta{X: b.add(l.X), Y: b.add(l.Y), Y2: b.add(l.Y2), F: b.add(l.F), N: b.add(l.N)})
+		}
+		v.Series = append(v.Series, sm)
+	}
+	return v
+}
+
+// page fills the HTML template. Every embedded text is escaped for its
+// place: the metadata (gzipped JSON) and the series blob as base64, the
+// title as HTML.
+func page(w io.Writer, title string, metaGz, gz []byte) error {
+	var buf bytes.Buffer
+	r := strings.NewReplacer(
+		"{{TITLE}}", htmlEscape(title),
+		"{{UPLOT_CSS}}", uplotCSS,
+		"{{REPORT_CSS}}", reportCSS,
+		"{{UPLOT_LICENSE}}", strings.ReplaceAll(uplotLicense, "--", "- -"),
+		"{{UPLOT_JS}}", uplotJS,
+		"{{REPORT_JS}}", reportJS,
+		"{{META}}", base64.StdEncoding.EncodeToString(metaGz),
+		"{{BLOB}}", base64.StdEncoding.EncodeToString(gz),
+	)
+	if _, err := r.WriteString(&buf, pageHTML); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+func htmlEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(s)
+}

@@ -1,0 +1,71 @@
+package tcpanalysis
+
+import (
+	"errors"
+	"io"
+
+	"github.com/tcpviz/tcpviz/capture"
+)
+
+// batchLen is how many segments travel from the reader to the analysis at
+// once; nBatches how many batches are in use (reading, queued, analysed).
+const (
+	batchLen = 512
+	nBatches = 4
+)
+
+type segBatch struct {
+	segs [batchLen]capture.Segment
+	n    int
+	err  error // the error that ended reading (io.EOF at the end), after segs[:n]
+}
+
+// pipeline reads every segment of r in a goroutine and calls f for each in
+// capture order on the calling goroutine. It returns r's first error other
+// than io.EOF. capture.Segment holds no references into the read buffer,
+// so a batch is safe to hand over.
+func pipeline(r *capture.Reader, f func(*capture.Segment)) error {
+	free := make(chan *segBatch, nBatches)
+	full := make(chan *segBatch, nBatches)
+	for range nBatches {
+		free <- &segBatch{}
+	}
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		defer close(full)
+		for {
+			var b *segBatch
+			select {
+			case b = <-free:
+			case <-stop:
+				return
+			}
+			b.n, b.err = 0, nil
+			for b.n < batchLen {
+				if err := r.Next(&b.segs[b.n]); err != nil {
+					b.err = err
+					break
+				}
+				b.n++
+			}
+			full <- b
+			if b.err != nil {
+				return
+			}
+		}
+	}()
+	for b := range full {
+		for i := 0; i < b.n; i++ {
+			f(&b.segs[i])
+		}
+		if b.err != nil {
+			if errors.Is(b.err, io.EOF) {
+				return nil
+			}
+			return b.err
+		}
+		free <- b
+	}
+	return nil
+}

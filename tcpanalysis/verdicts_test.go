@@ -1,0 +1,417 @@
+package tcpanalysis
+
+import (
+	"bytes"
+	"fmt"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/internal/pcaptest"
+)
+
+// One rule of docs/metrics.md#evidence per test, each on a capture built by
+// hand with internal/pcaptest (times in ms after t0, numbers relative).
+
+var (
+	vt0  = time.Date(2026, 2, 3, 4, 5, 6, 0, time.UTC)
+	vCli = netip.MustParseAddrPort("192.0.2.1:40000")
+	vSrv = netip.MustParseAddrPort("198.51.100.1:5201")
+)
+
+func vms(n float64) time.Time { return vt0.Add(time.Duration(n * float64(time.Millisecond))) }
+
+// analyzeSegs writes segs (in the order given) as a nanosecond pcap and
+// analyses it with every series, sample and event kept.
+func analyzeSegs(t *testing.T, segs []pcaptest.Segment) *Report {
+	t.Helper()
+	f := pcaptest.New(pcaptest.Options{Format: pcaptest.PcapNano, LinkType: pcaptest.LinkRaw})
+	for _, s := range segs {
+		f.Add(s.T, 0, s.IP())
+	}
+	r, err := capture.NewReader(bytes.NewReader(f.Bytes()), "test.pcap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Analyze(r, Options{Flows: flows.Options{WScale: -1}, Keep: func(int) bool { return true }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Conns) != 1 {
+		t.Fatalf("%d connections, want 1", len(rep.Conns))
+	}
+	return rep
+}
+
+// events lists "frame:class:evidence" of r's events of the given classes.
+func events(r *ConnResult, cls ...Class) string {
+	var out []string
+	for _, e := range r.Events {
+		for _, c := range cls {
+			if e.Class == c {
+				out = append(out, fmt.Sprintf("%d:%s:%s", e.Frame, e.Class, e.Evidence))
+			}
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+func ackSamples(r *ConnResult, d flows.Direction, m Method) []float64 {
+	var out []float64
+	for _, s := range r.RTT {
+		if s.Dir == d && s.Method == m {
+			out = append(out, float64(s.RTT)/1e6)
+		}
+	}
+	return out
+}
+
+// TestKarnGapFillingRetransmission: the first copy of bytes 1001..2000 was
+// lost before the capture point, so the capture sees them once, 200 ms
+// (> one RTT) after the gap opened: a retransmission. The ACK that covers
+// them gives no ACK-method sample, although the capture holds one copy.
+func TestKarnGapFillingRetransmission(t *testing.T) {
+	c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+	segs := c.Handshake(vms(0), 20*time.Millisecond)
+	segs = append(segs,
+		c.DataAt(vms(21), pcaptest.C2S, 1, 1000),      // 4
+		c.DataAt(vms(21.2), pcaptest.C2S, 2001, 1000), // 5: 1001..2000 never captured
+		c.Ack(vms(41), pcaptest.S2C, 1001, 65535),     // 6: sample 20 ms
+		c.Ack(vms(41.2), pcaptest.S2C, 1001, 65535),   // 7: dup ACK
+		c.DataAt(vms(241), pcaptest.C2S, 1001, 1000),  // 8: the retransmission
+		c.Ack(vms(261), pcaptest.S2C, 3001, 65535),    // 9: covers 8: Karn, no sample
+	)
+	rep := analyzeSegs(t, segs)
+	r := rep.Conns[0]
+	if got := ackSamples(r, flows.AtoB, MethodACK); fmt.Sprint(got) != "[20]" {
+		t.Errorf("ACK samples %v ms, want [20] (frame 9 covers a retransmission)", got)
+	}
+	if got := events(r, RTO, Fast, OutOfOrder); got != "8:rto:no_signal" {
+		t.Errorf("events %q, want 8:rto:no_signal", got)
+	}
+}
+
+// TestHandshakeSynSentTwice: the SYN is sent twice (same ISN). With
+// timestamps the SYN-ACK's TSecr names the copy it answers; without, the
+// handshake RTT is ambiguous (Karn) and left out. A SYN-ACK sent twice is
+// paired with the handshake ACK the same way.
+func TestHandshakeSynSentTwice(t *testing.T) {
+	for _, ts := range []bool{true, false} {
+		t.Run(fmt.Sprintf("timestamps=%v", ts), func(t *testing.T) {
+			c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+			c.SynOpts(pcaptest.C2S, pcaptest.SynOptions{TS: ts})
+			c.SynOpts(pcaptest.S2C, pcaptest.SynOptions{TS: ts})
+			segs := []pcaptest.Segment{
+				c.Syn(vms(0), pcaptest.C2S),                // TSval 1000
+				c.Syn(vms(1000), pcaptest.C2S),             // TSval 2000
+				c.Syn(vms(1030), pcaptest.S2C),             // echoes 2000
+				c.Syn(vms(2030), pcaptest.S2C),             // SYN-ACK again, TSval 6000
+				c.Ack(vms(2030.5), pcaptest.C2S, 1, 65535), // echoes 6000
+			}
+			if ts {
+				segs[2].TSecr = 2000
+				segs[4].TSecr = segs[3].TSval
+			}
+			r := analyzeSegs(t, segs).Conns[0]
+			h := r.Handshake
+			if h.SynTx != 2 || h.SynAckTx != 2 || r.Dir[flows.AtoB].SynRetx != 1 {
+				t.Errorf("SynTx, SynAckTx, SynRetx = %d, %d, %d, want 2, 2, 1", h.SynTx, h.SynAckTx, r.Dir[flows.AtoB].SynRetx)
+			}
+			if ts {
+				if !h.SynToSynAckOk || h.SynToSynAck != 30*time.Millisecond || h.SynEvidence != EvTSecr {
+					t.Errorf("SYN→SYN-ACK %v (ok %v, %s), want 30ms by tsecr", h.SynToSynAck, h.SynToSynAckOk, h.SynEvidence)
+				}
+				if !h.SynAckToAckOk || h.SynAckToAck != 500*time.Microsecond || h.SynAckEvidence != EvTSecr {
+					t.Errorf("SYN-ACK→ACK %v (ok %v, %s), want 0.5ms by tsecr", h.SynAckToAck, h.SynAckToAckOk, h.SynAckEvidence)
+				}
+			} else {
+				if h.SynToSynAckOk || h.SynEvidence != EvAmbiguous || h.SynAckToAckOk || h.SynAckEvidence != EvAmbiguous {
+					t.Errorf("handshake %+v, want no sample, ambiguous", h)
+				}
+				if n := len(ackSamples(r, flows.AtoB, MethodHandshake)); n != 0 {
+					t.Errorf("%d handshake samples, want 0", n)
+				}
+			}
+		})
+	}
+}
+
+// TestSpuriousByEchoedTSval: at the sender, an RTO retransmission whose
+// first covering ACK echoes the original's TSval was spurious (Eifel,
+// RFC 3522); one whose covering ACK echoes its own TSval was needed.
+func TestSpuriousByEchoedTSval(t *testing.T) {
+	for _, spurious := range []bool{true, false} {
+		t.Run(fmt.Sprintf("spurious=%v", spurious), func(t *testing.T) {
+			c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+			c.SynOpts(pcaptest.C2S, pcaptest.SynOptions{TS: true})
+			c.SynOpts(pcaptest.S2C, pcaptest.SynOptions{TS: true})
+			segs := c.Handshake(vms(0), 50*time.Millisecond)
+			orig := c.DataAt(vms(51), pcaptest.C2S, 1, 1000)  // 4
+			retx := c.DataAt(vms(351), pcaptest.C2S, 1, 1000) // 5: RTO
+			ack := c.Ack(vms(400), pcaptest.S2C, 1001, 65535) // 6
+			ack.TSecr = retx.TSval
+			if spurious {
+				ack.TSecr = orig.TSval
+			}
+			r := analyzeSegs(t, append(segs, orig, retx, ack)).Conns[0]
+			want := "5:rto:no_signal"
+			if spurious {
+				want = "5:spurious:tsecr"
+			}
+			if got := events(r, RTO, Fast, Spurious); got != want {
+				t.Errorf("events %q, want %q", got, want)
+			}
+			if spurious && (r.Counts[flows.AtoB][Spurious] != 1 || r.Counts[flows.AtoB][RTO] != 0) {
+				t.Errorf("counts spurious %d rto %d, want 1 0", r.Counts[flows.AtoB][Spurious], r.Counts[flows.AtoB][RTO])
+			}
+		})
+	}
+}
+
+// TestSpuriousByDSACK: no timestamps; the receiver reports the
+// retransmitted bytes in a D-SACK block below its cumulative ACK
+// (RFC 2883): spurious, counted as a D-SACK, and never subtracted from the
+// SACK-aware bytes in flight.
+func TestSpuriousByDSACK(t *testing.T) {
+	c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+	segs := c.Handshake(vms(0), 50*time.Millisecond)
+	segs = append(segs,
+		c.DataAt(vms(51), pcaptest.C2S, 1, 1000),                       // 4
+		c.DataAt(vms(52), pcaptest.C2S, 1001, 1000),                    // 5
+		c.DataAt(vms(351), pcaptest.C2S, 1, 1000),                      // 6: RTO
+		c.Ack(vms(400), pcaptest.S2C, 2001, 65535),                     // 7
+		c.Ack(vms(401), pcaptest.S2C, 2001, 65535, [2]uint32{1, 1001}), // 8: D-SACK
+	)
+	r := analyzeSegs(t, segs).Conns[0]
+	if got := events(r, RTO, Fast, Spurious); got != "6:spurious:dsack" {
+		t.Errorf("events %q, want 6:spurious:dsack", got)
+	}
+	if r.Dir[flows.AtoB].DSACKs != 1 {
+		t.Errorf("DSACKs = %d, want 1", r.Dir[flows.AtoB].DSACKs)
+	}
+	for _, w := range r.Series.Window[flows.AtoB] {
+		if w.Frame == 8 && (w.InFlight != 0 || w.InFlightSACK != 0) {
+			t.Errorf("frame 8: in flight %d / SACK-aware %d, want 0 / 0", w.InFlight, w.InFlightSACK)
+		}
+	}
+}
+
+// TestReorderingByTSval: a gap filled long after it opened is a delayed
+// original when its TSval is older than one already sent, and a gap filled
+// at once is a retransmission when its TSval is fresh.
+func TestReorderingByTSval(t *testing.T) {
+	c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+	c.SynOpts(pcaptest.C2S, pcaptest.SynOptions{TS: true})
+	c.SynOpts(pcaptest.S2C, pcaptest.SynOptions{TS: true})
+	segs := c.Handshake(vms(0), 20*time.Millisecond)
+	late := c.DataAt(vms(21), pcaptest.C2S, 1, 1000) // sent first, captured last
+	segs = append(segs,
+		c.DataAt(vms(22), pcaptest.C2S, 1001, 1000), // 4: gap 1..1000
+		c.Ack(vms(42), pcaptest.S2C, 1, 65535),      // 5 (dup-free: nothing acked yet)
+	)
+	late.T = vms(100) // 6: > one RTT (20 ms) after the gap opened, TSval older
+	segs = append(segs, late,
+		c.Ack(vms(120), pcaptest.S2C, 2001, 65535),     // 7
+		c.DataAt(vms(130), pcaptest.C2S, 3001, 1000),   // 8: gap 2001..3000
+		c.DataAt(vms(130.5), pcaptest.C2S, 2001, 1000), // 9: at once, but a fresh TSval
+	)
+	segs[len(segs)-1].TSval = segs[len(segs)-2].TSval + 1
+	r := analyzeSegs(t, segs).Conns[0]
+	if got := events(r, RTO, Fast, Spurious, OutOfOrder); got != "6:out_of_order:tsval 9:rto:tsval" {
+		t.Errorf("events %q, want 6:out_of_order:tsval 9:rto:tsval", got)
+	}
+}
+
+// TestDupAcksAtMillisecondResolution: IPv6 without SACK or timestamps, one
+// millisecond resolution: three byte-identical duplicate ACKs with one
+// timestamp are three duplicate ACKs, and the retransmission is fast.
+func TestDupAcksAtMillisecondResolution(t *testing.T) {
+	c := pcaptest.NewConn(netip.MustParseAddrPort("[2001:db8::1]:40000"), netip.MustParseAddrPort("[2001:db8::2]:80"), 1000, 9000)
+	segs := c.Handshake(vms(0), 3*time.Millisecond)
+	for i := range 5 {
+		segs = append(segs, c.Data(vms(4), pcaptest.C2S, 1000)) // 4..8; 5 is lost
+		_ = i
+	}
+	segs = append(segs, c.Ack(vms(7), pcaptest.S2C, 1001, 65535)) // 9
+	for range 3 {
+		segs = append(segs, c.Ack(vms(7), pcaptest.S2C, 1001, 65535)) // 10..12: identical
+	}
+	segs = append(segs, c.DataAt(vms(7), pcaptest.C2S, 1001, 1000)) // 13
+	rep := analyzeSegs(t, segs)
+	r := rep.Conns[0]
+	if r.Conn.Folded != 0 {
+		t.Errorf("Folded = %d, want 0", r.Conn.Folded)
+	}
+	if got := events(r, DupAck, Fast, RTO); got != "10:dup_ack: 11:dup_ack: 12:dup_ack: 13:fast:dup_acks" {
+		t.Errorf("events %q", got)
+	}
+}
+
+// TestNegativeHandshakeDropped: a SYN-ACK stamped before its SYN gives no
+// handshake value anywhere, and one warning.
+func TestNegativeHandshakeDropped(t *testing.T) {
+	c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+	segs := c.Handshake(vms(10), 0)
+	segs[1].T = vms(9.85)
+	rep := analyzeSegs(t, segs)
+	r := rep.Conns[0]
+	if r.Handshake.SynToSynAckOk || r.NegativeRTT != 1 || len(ackSamples(r, flows.AtoB, MethodHandshake)) != 0 {
+		t.Errorf("handshake %+v, NegativeRTT %d: want no SYN→SYN-ACK value, 1 dropped", r.Handshake, r.NegativeRTT)
+	}
+	if !strings.Contains(strings.Join(rep.Warnings, "\n"), "1 RTT samples in 1 connections dropped") {
+		t.Errorf("warnings %q lack the dropped-sample note", rep.Warnings)
+	}
+}
+
+// TestZeroByteProbeInZeroWindow: a 0-byte segment at SND.NXT − 1 while the
+// peer advertises a zero window is a zero-window probe (as Linux sends
+// them), not a keep-alive; with the window open it is a keep-alive.
+func TestZeroByteProbeInZeroWindow(t *testing.T) {
+	for _, win := range []uint16{0, 65535} {
+		c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+		segs := c.Handshake(vms(0), 10*time.Millisecond)
+		segs = append(segs, c.Data(vms(11), pcaptest.C2S, 100), c.Ack(vms(21), pcaptest.S2C, 101, win))
+		probe := c.DataAt(vms(300), pcaptest.C2S, 100, 0) // SND.NXT − 1, no payload
+		probe.Flags = pcaptest.ACK
+		r := analyzeSegs(t, append(segs, probe)).Conns[0]
+		want := "6:zw_probe:zero_window"
+		if win != 0 {
+			want = "6:keepalive:snd_nxt_minus_1"
+		}
+		if got := events(r, ZWProbe, KeepAlive); got != want {
+			t.Errorf("window %d: events %q, want %q", win, got, want)
+		}
+	}
+}
+
+// icmpQuote builds an IPv4 ICMP error from router to the quoted packet's
+// source, quoting the first 28 bytes of ipPkt (RFC 792).
+func icmpQuote(router netip.Addr, typ, code byte, mtu uint16, ipPkt []byte) []byte {
+	q := ipPkt[:28]
+	b := []byte{0x45, 0, 0, 0, 0, 1, 0, 0, 64, 1, 0, 0}
+	b = append(b, router.AsSlice()...)
+	b = append(b, ipPkt[12:16]...) // to the quoted packet's source
+	b = append(b, typ, code, 0, 0, 0, 0, byte(mtu>>8), byte(mtu))
+	b = append(b, q...)
+	b[2], b[3] = byte(len(b)>>8), byte(len(b))
+	return b
+}
+
+// TestICMPErrorsBecomeEvents: a "fragmentation needed" quoting a data
+// segment, and a port unreachable quoting the SYN, are events of their
+// connection (the PMTU black hole of a stalled transfer shows); an error
+// quoting no connection of the capture is not.
+func TestICMPErrorsBecomeEvents(t *testing.T) {
+	c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+	segs := c.Handshake(vms(0), 20*time.Millisecond)
+	big := c.Data(vms(21), pcaptest.C2S, 1400)
+	segs = append(segs, big)
+	router := netip.MustParseAddr("203.0.113.1")
+	f := pcaptest.New(pcaptest.Options{Format: pcaptest.PcapNano, LinkType: pcaptest.LinkRaw})
+	for _, s := range segs {
+		f.Add(s.T, 0, s.IP())
+	}
+	f.Add(vms(25), 0, icmpQuote(router, 3, 4, 1280, big.IP())) // frame 5
+	other := pcaptest.NewConn(netip.MustParseAddrPort("192.0.2.9:1"), vSrv, 1, 1).Syn(vms(26), pcaptest.C2S)
+	f.Add(vms(26), 0, icmpQuote(router, 3, 3, 0, other.IP())) // frame 6: no such connection
+	r, err := capture.NewReader(bytes.NewReader(f.Bytes()), "icmp.pcap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Analyze(r, Options{Detail: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Conns) != 1 || rep.Stats.ICMPQuotes != 2 || rep.Stats.Segments != 4 {
+		t.Fatalf("%d connections, %d ICMP quotes, %d segments; want 1, 2, 4", len(rep.Conns), rep.Stats.ICMPQuotes, rep.Stats.Segments)
+	}
+	var got []string
+	for _, e := range rep.Conns[0].Events {
+		got = append(got, fmt.Sprintf("%d:%s:%s:seq%d:mtu%d", e.Frame, e.Class, e.Dir, e.Seq, e.Len))
+	}
+	if fmt.Sprint(got) != "[5:icmp_frag_needed:ab:seq1:mtu1280]" {
+		t.Errorf("events %v, want [5:icmp_frag_needed:ab:seq1:mtu1280]", got)
+	}
+}
+
+// TestICMPFragNeededInCorpus: zeek-smtp.pcap holds four "fragmentation
+// needed" errors (frames 26, 28-30) about its SMTP connection.
+func TestICMPFragNeededInCorpus(t *testing.T) {
+	path := sharedDir(t) + "/corpus/zeek-smtp.pcap"
+	rep, err := AnalyzeFile(path, Options{Detail: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var frames []int64
+	for _, c := range rep.Conns {
+		for _, e := range c.Events {
+			if e.Class == ICMPFragNeeded {
+				frames = append(frames, e.Frame)
+			}
+		}
+	}
+	if fmt.Sprint(frames) != "[26 28 29 30]" {
+		t.Errorf("icmp_frag_needed at frames %v, want [26 28 29 30]", frames)
+	}
+}
+
+// TestEifelNeedsTheEchoOfAnEarlierCopy: D3 and D4 are lost and
+// retransmitted 1 ms apart; one cumulative ACK covers both and echoes D3's
+// retransmission (RFC 7323 §4.3). That echo is older than D4's
+// retransmission but names no copy of D4: D4 was needed, not spurious.
+func TestEifelNeedsTheEchoOfAnEarlierCopy(t *testing.T) {
+	c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+	c.SynOpts(pcaptest.C2S, pcaptest.SynOptions{TS: true})
+	c.SynOpts(pcaptest.S2C, pcaptest.SynOptions{TS: true})
+	segs := c.Handshake(vms(0), 50*time.Millisecond)
+	segs = append(segs,
+		c.DataAt(vms(51), pcaptest.C2S, 1, 1000),    // 4
+		c.DataAt(vms(60), pcaptest.C2S, 1001, 1000), // 5: lost
+		c.DataAt(vms(70), pcaptest.C2S, 2001, 1000), // 6: lost
+		c.Ack(vms(101), pcaptest.S2C, 1001, 65535),  // 7
+	)
+	r1 := c.DataAt(vms(400), pcaptest.C2S, 1001, 1000) // 8: RTO
+	r2 := c.DataAt(vms(401), pcaptest.C2S, 2001, 1000) // 9
+	ack := c.Ack(vms(451), pcaptest.S2C, 3001, 65535)  // 10: echoes r1
+	ack.TSecr = r1.TSval
+	r := analyzeSegs(t, append(segs, r1, r2, ack)).Conns[0]
+	if got := events(r, RTO, Fast, Spurious); got != "8:rto:no_signal 9:rto:no_signal" {
+		t.Errorf("events %q, want 8:rto:no_signal 9:rto:no_signal", got)
+	}
+}
+
+// TestOneDSACKOneSpurious: the original is lost, the first retransmission
+// repairs it (the covering ACK echoes it) and a second one, sent later, is
+// reported by one D-SACK block. Only the second is spurious, by TSecr (it
+// echoes an earlier copy) with timestamps and by the D-SACK without.
+func TestOneDSACKOneSpurious(t *testing.T) {
+	for _, ts := range []bool{true, false} {
+		t.Run(fmt.Sprintf("timestamps=%v", ts), func(t *testing.T) {
+			c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+			c.SynOpts(pcaptest.C2S, pcaptest.SynOptions{TS: ts})
+			c.SynOpts(pcaptest.S2C, pcaptest.SynOptions{TS: ts})
+			segs := c.Handshake(vms(0), 50*time.Millisecond)
+			segs = append(segs, c.DataAt(vms(51), pcaptest.C2S, 1, 1000)) // 4: lost
+			r1 := c.DataAt(vms(400), pcaptest.C2S, 1, 1000)               // 5
+			r2 := c.DataAt(vms(1000), pcaptest.C2S, 1, 1000)              // 6
+			ack := c.Ack(vms(1001), pcaptest.S2C, 1001, 65535)            // 7: for r1, held up
+			ack.TSecr = r1.TSval
+			dup := c.Ack(vms(1050), pcaptest.S2C, 1001, 65535, [2]uint32{1, 1001}) // 8: D-SACK of r2
+			dup.TSecr = r1.TSval
+			r := analyzeSegs(t, append(segs, r1, r2, ack, dup)).Conns[0]
+			want := "5:rto:no_signal 6:spurious:tsecr"
+			if !ts {
+				want = "5:rto:no_signal 6:spurious:dsack"
+			}
+			if got := events(r, RTO, Fast, Spurious); got != want {
+				t.Errorf("events %q, want %q", got, want)
+			}
+			if r.Counts[flows.AtoB][Spurious] != 1 || r.Dir[flows.AtoB].DSACKs != 1 {
+				t.Errorf("spurious %d, D-SACKs %d; want 1, 1", r.Counts[flows.AtoB][Spurious], r.Dir[flows.AtoB].DSACKs)
+			}
+		})
+	}
+}
