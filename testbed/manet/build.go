@@ -232,7 +232,13 @@ func (tc Toolchain) Key(src []byte) string {
 		h.Write([]byte("\x00hook\x00"))
 		h.Write(b)
 	}
-	fmt.Fprintf(h, "\x00%s\x00%s\x00", tc.CXX, strings.Join(tc.CompileArgs("SRC", "OUT"), " "))
+	// The hook enters by content (above), not by path: the same hook file
+	// in another directory reuses the binary.
+	named := tc
+	if named.Hook != "" {
+		named.Hook = "HOOK"
+	}
+	fmt.Fprintf(h, "\x00%s\x00%s\x00", tc.CXX, strings.Join(named.CompileArgs("SRC", "OUT"), " "))
 	if v, err := exec.Command(tc.CXX, "--version").Output(); err == nil {
 		h.Write(v)
 	}
