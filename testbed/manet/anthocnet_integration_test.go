@@ -214,3 +214,34 @@ ns3::Ipv4RoutingHelper* TcpvizRoutingHook(const std::string& name)
 		t.Errorf("nosuch: err %v, want unknown protocol", res.Runs[1].Err)
 	}
 }
+
+// TestPresetConfig runs paper-base cut down (6 nodes, 1 flow, 10 s, no
+// pcaps) and checks that the preset's name and its values reach config.txt.
+func TestPresetConfig(t *testing.T) {
+	bin := buildOrSkip(t, BuildOptions{})
+	sc, err := PresetScenario(PresetPaperBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Nodes, sc.Flows, sc.Time, sc.Pcap = 6, 1, 10*time.Second, false
+	out := t.TempDir()
+	c := &Campaign{Scenario: sc, Protocols: []string{"anthocnet"}, Seeds: []int{2}, OutDir: out, Binary: bin}
+	if _, err := c.Execute(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := ReadConfig(filepath.Join(out, "tcp-anthocnet-r2-config.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]string{
+		"preset": "paper-base", "nNodes": "6", "areaX": "1500", "areaY": "300", "time": "10",
+		"speed": "20", "pause": "30", "flows": "1", "tcpType": "ns3::TcpCubic", "transport": "tcp",
+		"start":                   "U[2.5,5]", // U[0,180] shrunk to [T/4, T/2]
+		"campaign_key":            c.RunKey(Run{"anthocnet", 2}),
+		"anthocnet.HelloInterval": "+1e+09ns",
+	} {
+		if got := cfg.Values[k]; got != want {
+			t.Errorf("config %s = %q, want %q", k, got, want)
+		}
+	}
+}
