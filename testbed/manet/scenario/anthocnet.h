@@ -392,11 +392,6 @@ class AntHocNetRouting : public Ipv4RoutingProtocol
         {
             NoteSession(dst);
         }
-        Ipv4Address prev;
-        if (!local)
-        {
-            prev = PrevHopOf(idev);
-        }
         Ipv4Address nh;
         if (ChooseNextHop(dst, m_beta2, false, Ipv4Address(), nh))
         {
@@ -1486,8 +1481,6 @@ class AntHocNetRouting : public Ipv4RoutingProtocol
         }
         return false;
     }
-
-    Ipv4Address PrevHopOf(Ptr<const NetDevice>) const { return Ipv4Address(); }
 
     Ptr<Ipv4Route> MakeRoute(Ipv4Address dst, Ipv4Address gw, uint32_t iface)
     {
