@@ -245,3 +245,30 @@ func TestPresetConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestAntHocNetLinkBreakTCP: the same break under a TCP flow (at 30 s of
+// 60 s): the sink receives data in every second from the break on, except
+// at most 2 seconds in a row.
+func TestAntHocNetLinkBreakTCP(t *testing.T) {
+	bin := buildOrSkip(t, BuildOptions{})
+	const breakAt, end = 30, 60
+	out := chainCampaign(t, bin, "tcp", 6, end*time.Second, []string{"anthocnet"}, []int{1},
+		"--altNode=1", "--breakAt=30")
+	perSec := map[int]float64{}
+	for _, r := range csvRows(t, filepath.Join(out, "tcp-anthocnet-r1-goodput-ts.csv")) {
+		perSec[int(num(t, r["second"]))] = num(t, r["rx_bytes"])
+	}
+	gap, longest := 0, 0
+	for s := breakAt; s < end; s++ {
+		if perSec[s] > 0 {
+			gap = 0
+			continue
+		}
+		gap++
+		longest = max(longest, gap)
+	}
+	t.Logf("seconds %d-%d: %v", breakAt-1, breakAt+3, []float64{perSec[breakAt-1], perSec[breakAt], perSec[breakAt+1], perSec[breakAt+2], perSec[breakAt+3]})
+	if longest > 2 {
+		t.Errorf("TCP delivery stopped for %d s in a row after the break, want <= 2", longest)
+	}
+}
