@@ -12,6 +12,7 @@ var allowed = map[string][]string{
 	"":                               {},
 	"internal/seq":                   {},
 	"capture":                        {"internal/seq"},
+	"capture/live":                   {"capture"},
 	"flows":                          {"capture", "internal/seq"},
 	"tcpanalysis":                    {"capture", "flows", "internal/seq"},
 	"stats":                          {},

@@ -52,6 +52,14 @@ type Tables struct {
 	Pairs  []stats.PairRow  // per pair of groups: mean paired difference, Wilcoxon p, k/n positive
 	// Unpaired lists, per comparison, pairing keys present in only one group.
 	Unpaired []string
+	// Values holds, parallel to Groups, the per-run values of each group
+	// (the points behind the mean), in run order; Keys their pairing
+	// label (empty without a pairing label).
+	Values [][]float64
+	Keys   [][]string
+	// Diffs holds, parallel to Pairs, the per-key differences (first −
+	// second) behind each row, in key order.
+	Diffs [][]float64
 }
 
 // Aggregate groups runs by the label group (e.g. "protocol") and, when pair
@@ -59,6 +67,24 @@ type Tables struct {
 // "seed"): differences are first − second in the groups' sorted order.
 // Groups with one run get an undefined CI; a missing label is an error.
 func Aggregate(runs []RunValue, group, pair string, level float64) (*Tables, error) {
+	return AggregateWith(runs, group, pair, level, AggregateOptions{})
+}
+
+// AggregateOptions order the study's tables.
+type AggregateOptions struct {
+	// Order lists groups (e.g. anthocnet, olsr, dsdv, aodv): the group
+	// table lists them so, and every two groups are compared first −
+	// second in that order. Groups not named follow in sorted order.
+	Order []string
+	// Pairs, when not empty, are the only comparisons, in this order,
+	// each first − second (e.g. {anthocnet, aodv}, {olsr, aodv}).
+	Pairs [][2]string
+}
+
+// AggregateWith is Aggregate with the tables ordered by o. A group named
+// in o that no run has is an error.
+func AggregateWith(runs []RunValue, group, pair string, level float64, o AggregateOptions) (*Tables, error) {
+	order := o.Order
 	byGroup := map[string][]RunValue{}
 	var names []string
 	for _, r := range runs {
@@ -72,6 +98,29 @@ func Aggregate(runs []RunValue, group, pair string, level float64) (*Tables, err
 		byGroup[g] = append(byGroup[g], r)
 	}
 	sort.Strings(names)
+	if len(order) > 0 {
+		rank := map[string]int{}
+		for i, o := range order {
+			if _, ok := byGroup[o]; !ok {
+				return nil, fmt.Errorf("order names %s=%s, but no run has it (groups: %v)", group, o, names)
+			}
+			if _, dup := rank[o]; dup {
+				return nil, fmt.Errorf("order names %s=%s twice", group, o)
+			}
+			rank[o] = i
+		}
+		sort.SliceStable(names, func(i, j int) bool {
+			ri, oki := rank[names[i]]
+			rj, okj := rank[names[j]]
+			switch {
+			case oki && okj:
+				return ri < rj
+			case oki != okj:
+				return oki
+			}
+			return false
+		})
+	}
 	t := &Tables{}
 	for _, g := range names {
 		xs := make([]float64, len(byGroup[g]))
@@ -83,6 +132,11 @@ func Aggregate(runs []RunValue, group, pair string, level float64) (*Tables, err
 			return nil, fmt.Errorf("group %s: %w", g, err)
 		}
 		t.Groups = append(t.Groups, stats.NewGroupRow(g, iv))
+		keys := make([]string, len(byGroup[g]))
+		for i, r := range byGroup[g] {
+			keys[i] = r.Labels[pair]
+		}
+		t.Values, t.Keys = append(t.Values, xs), append(t.Keys, keys)
 	}
 	if pair == "" {
 		return t, nil
@@ -98,25 +152,40 @@ func Aggregate(runs []RunValue, group, pair string, level float64) (*Tables, err
 		}
 		return ps, nil
 	}
-	for i := 0; i < len(names); i++ {
-		for j := i + 1; j < len(names); j++ {
-			a, err := sample(names[i])
-			if err != nil {
-				return nil, err
+	comps := o.Pairs
+	if len(comps) == 0 {
+		for i := 0; i < len(names); i++ {
+			for j := i + 1; j < len(names); j++ {
+				comps = append(comps, [2]string{names[i], names[j]})
 			}
-			b, err := sample(names[j])
-			if err != nil {
-				return nil, err
+		}
+	}
+	for _, c := range comps {
+		for _, g := range c {
+			if _, ok := byGroup[g]; !ok {
+				return nil, fmt.Errorf("comparison %s − %s names %s=%s, but no run has it (groups: %v)", c[0], c[1], group, g, names)
 			}
-			pr, err := stats.Paired(a, b, level)
-			if err != nil {
-				t.Unpaired = append(t.Unpaired, fmt.Sprintf("%s vs %s: %v", names[i], names[j], err))
-				continue
-			}
-			t.Pairs = append(t.Pairs, stats.NewPairRow(names[i]+" − "+names[j], pr))
-			if len(pr.OnlyA)+len(pr.OnlyB) > 0 {
-				t.Unpaired = append(t.Unpaired, fmt.Sprintf("%s vs %s: %s only in %s %v, only in %s %v", names[i], names[j], pair, names[i], pr.OnlyA, names[j], pr.OnlyB))
-			}
+		}
+	}
+	for _, c := range comps {
+		ni, nj := c[0], c[1]
+		a, err := sample(ni)
+		if err != nil {
+			return nil, err
+		}
+		b, err := sample(nj)
+		if err != nil {
+			return nil, err
+		}
+		pr, err := stats.Paired(a, b, level)
+		if err != nil {
+			t.Unpaired = append(t.Unpaired, fmt.Sprintf("%s vs %s: %v", ni, nj, err))
+			continue
+		}
+		t.Pairs = append(t.Pairs, stats.NewPairRow(ni+" − "+nj, pr))
+		t.Diffs = append(t.Diffs, pr.Diffs)
+		if len(pr.OnlyA)+len(pr.OnlyB) > 0 {
+			t.Unpaired = append(t.Unpaired, fmt.Sprintf("%s vs %s: %s only in %s %v, only in %s %v", ni, nj, pair, ni, pr.OnlyA, nj, pr.OnlyB))
 		}
 	}
 	return t, nil

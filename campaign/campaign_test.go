@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -341,5 +342,51 @@ func TestNS3CampaignWithStarts(t *testing.T) {
 		if math.Abs(g.Mean-m) > 0.01*m {
 			t.Errorf("%s: mean %.1f kbit/s, by hand from the ground truth %.1f", g.Label, g.Mean, m)
 		}
+	}
+}
+
+// TestAggregateWith: the order sets the group rows and the sign of
+// each comparison (first − second); the per-run values and differences
+// behind the rows come along.
+func TestAggregateWith(t *testing.T) {
+	run := func(p, seed string, kbps float64) RunValue {
+		return RunValue{RunKey: p + seed, Labels: map[string]string{"protocol": p, "seed": seed}, Kbps: kbps}
+	}
+	runs := []RunValue{run("aodv", "1", 1000), run("aodv", "2", 1100), run("olsr", "1", 1300), run("olsr", "2", 1350),
+		run("dsdv", "1", 1200), run("dsdv", "2", 1150)}
+	tb, err := AggregateWith(runs, "protocol", "seed", 0.95, AggregateOptions{Order: []string{"olsr", "dsdv"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var groups, pairs []string
+	for _, g := range tb.Groups {
+		groups = append(groups, g.Label)
+	}
+	for _, p := range tb.Pairs {
+		pairs = append(pairs, p.Label)
+	}
+	if want := []string{"olsr", "dsdv", "aodv"}; !slices.Equal(groups, want) {
+		t.Errorf("groups = %q, want %q", groups, want)
+	}
+	if want := []string{"olsr − dsdv", "olsr − aodv", "dsdv − aodv"}; !slices.Equal(pairs, want) {
+		t.Errorf("pairs = %q, want %q", pairs, want)
+	}
+	// olsr − aodv per seed: 300, 250; mean 275.
+	if d := tb.Diffs[1]; !slices.Equal(d, []float64{300, 250}) || tb.Pairs[1].Mean != 275 {
+		t.Errorf("olsr − aodv diffs %v mean %v, want [300 250] 275", d, tb.Pairs[1].Mean)
+	}
+	if v := tb.Values[0]; !slices.Equal(v, []float64{1300, 1350}) {
+		t.Errorf("olsr values %v, want [1300 1350]", v)
+	}
+	if _, err := AggregateWith(runs, "protocol", "seed", 0.95, AggregateOptions{Order: []string{"anthocnet"}}); err == nil {
+		t.Error("order with an unknown group: no error")
+	}
+	// Explicit comparisons, as the study's table: only these, in this order.
+	tb, err = AggregateWith(runs, "protocol", "seed", 0.95, AggregateOptions{Pairs: [][2]string{{"olsr", "aodv"}, {"dsdv", "aodv"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tb.Pairs) != 2 || tb.Pairs[0].Label != "olsr − aodv" || tb.Pairs[1].Label != "dsdv − aodv" || tb.Pairs[1].Mean != 125 {
+		t.Errorf("pairs = %+v, want olsr − aodv, dsdv − aodv (mean 125)", tb.Pairs)
 	}
 }

@@ -64,6 +64,9 @@ type Stats struct {
 	UnsupportedLink int64 `json:"unsupported_link"` // frames on an interface whose link type is not supported
 	Tunnelled       int64 `json:"tunnelled"`        // TCP segments found inside a tunnel (VXLAN, GRE, IP-in-IP)
 	TimeBackwards   int64 `json:"time_backwards"`   // frames whose timestamp is earlier than the previous frame's
+	// Filtered counts frames a FrameHook (a capture filter) rejected; they
+	// are not counted, numbered or decoded anywhere else.
+	Filtered int64 `json:"filtered,omitempty"`
 	// First and Last are the capture times of the first and last frame in
 	// file order (any protocol); valid iff Frames > 0. Times relative to
 	// First are what tshark shows as frame.time_relative.
@@ -102,6 +105,7 @@ type Reader struct {
 	format   Format
 	unmap    func()
 	dec      decoder
+	hook     FrameHook
 	frame    int64
 	last     Timestamp
 	stats    Stats
@@ -266,8 +270,6 @@ func (r *Reader) Next(s *Segment) error {
 			}
 			return r.readErr(err)
 		}
-		r.frame++
-		r.stats.Frames++
 		ts := Timestamp(ci.Timestamp.UnixNano())
 		lt := r.link
 		if r.ng != nil {
@@ -277,6 +279,12 @@ func (r *Reader) Next(s *Segment) error {
 				ts = binaryTime(ts, bin)
 			}
 		}
+		if r.hook != nil && !r.hook(lt, data, ts, ci) {
+			r.stats.Filtered++
+			continue
+		}
+		r.frame++
+		r.stats.Frames++
 		if r.stats.Frames == 1 {
 			r.stats.First = ts
 		} else if ts < r.last {

@@ -3,7 +3,7 @@ package plot
 import (
 	"fmt"
 	"image/color"
-	"io"
+	"math"
 	"path/filepath"
 	"strings"
 	"time"
@@ -37,7 +37,9 @@ type TimeSeqOptions struct {
 	// From and To limit the x axis, as offsets from the connection's first
 	// packet; To ≤ 0 means the end of the connection.
 	From, To time.Duration
-	Title    string // empty: a title naming the endpoints
+	// Run names the run in the title: its label or file name.
+	Run   string
+	Title string // empty: a title naming the run, connection and endpoints
 }
 
 // bars draws vertical segments [Y0, Y1] at X, one colour for all.
@@ -151,10 +153,11 @@ func Endpoints(c *flows.Conn, d flows.Direction) string {
 // TimeSeq draws the Stevens time-sequence graph of direction o.Dir of r,
 // which must have been analysed with its Series kept: x is seconds since the
 // connection's first packet, y bytes relative to the ISN of the data
-// direction. It returns an error when r has no series.
-func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (*gplot.Plot, error) {
+// direction, in B, KB or MB as the data need. The legend lists only the
+// marks drawn. It returns an error when r has no series.
+func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 	if r.Series == nil {
-		return nil, fmt.Errorf("connection %d was analysed without its series", r.Conn.Index)
+		return Figure{}, fmt.Errorf("connection %d was analysed without its series", r.Conn.Index)
 	}
 	c := r.Conn
 	d := o.Dir
@@ -165,19 +168,15 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (*gplot.Plot, error) {
 	}
 	x := func(t capture.Timestamp) float64 { return t.Sub(t0).Seconds() }
 
-	p := gplot.New()
-	p.Title.Text = o.Title
-	if p.Title.Text == "" {
-		p.Title.Text = fmt.Sprintf("conn %d: %s (time-sequence)", c.Index, Endpoints(c, d))
+	fig := Figure{Title: o.Title}
+	if fig.Title == "" {
+		fig.Title = fmt.Sprintf("conn %d: %s, time-sequence", c.Index, Endpoints(c, d))
+		if o.Run != "" {
+			fig.Title = o.Run + " — " + fig.Title
+		}
 	}
-	p.X.Label.Text = "time since connection start (s)"
-	p.Y.Label.Text = "relative sequence number (bytes)"
-	p.Legend.Top = false // the empty corner of a time-sequence graph
-	p.Legend.Left = false
-	p.Legend.XOffs = -vg.Points(6)
-	p.Legend.YOffs = vg.Points(6)
-	p.Add(plotter.NewGrid())
-	p.X.Tick.Marker, p.Y.Tick.Marker = cleanTicks{}, cleanTicks{}
+	p := gplot.New()
+	p.Add(&grid{})
 
 	style := func(col color.Color, w float64) draw.LineStyle {
 		return draw.LineStyle{Color: col, Width: vg.Points(w)}
@@ -185,18 +184,26 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (*gplot.Plot, error) {
 	data := &bars{style: style(ColData, 1)}
 	retx := &bars{style: style(ColRetx, 1.3)}
 	ooo := &bars{style: style(ColOOO, 1.3)}
-	ctl := &bars{style: style(ColControl, 1.3)}
+	var synfin plotter.XYs
+	xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	grow := func(x, y0, y1 float64) {
+		xlo, xhi = min(xlo, x), max(xhi, x)
+		ylo, yhi = min(ylo, y0), max(yhi, y1)
+	}
 	for _, s := range r.Series.Segs[d] {
 		if !in(s.Time) {
 			continue
 		}
+		grow(x(s.Time), float64(s.Start), float64(s.End))
+		if s.Payload == 0 {
+			synfin = append(synfin, plotter.XY{X: x(s.Time), Y: float64(s.Start)})
+			continue
+		}
 		b := data
-		switch {
-		case s.Payload == 0:
-			b = ctl
-		case s.Kind == tcpanalysis.KindRetransmitted:
+		switch s.Kind {
+		case tcpanalysis.KindRetransmitted:
 			b = retx
-		case s.Kind == tcpanalysis.KindOutOfOrder:
+		case tcpanalysis.KindOutOfOrder:
 			b = ooo
 		}
 		b.add(x(s.Time), float64(s.Start), float64(s.End))
@@ -208,8 +215,10 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (*gplot.Plot, error) {
 			continue
 		}
 		ackXY = append(ackXY, plotter.XY{X: x(a.Time), Y: float64(a.Ack)})
+		grow(x(a.Time), float64(a.Ack), float64(a.Ack))
 		if a.WindowKnown {
 			winXY = append(winXY, plotter.XY{X: x(a.Time), Y: float64(a.Ack + a.Window)})
+			grow(x(a.Time), float64(a.Ack+a.Window), float64(a.Ack+a.Window))
 		} else {
 			winKnown = false
 		}
@@ -224,78 +233,89 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (*gplot.Plot, error) {
 	if len(winXY) > 0 {
 		l, err := plotter.NewLine(winXY)
 		if err != nil {
-			return nil, err
+			return Figure{}, err
 		}
 		l.StepStyle = plotter.PostStep
 		l.LineStyle = style(ColWindow, 1)
 		p.Add(l)
-		p.Legend.Add("receive window (ack + rwnd)", l)
+		fig.Legend = append(fig.Legend, Entry{"receive window (ACK + rwnd)", []gplot.Thumbnailer{l}})
 	}
 	if len(ackXY) > 0 {
 		l, err := plotter.NewLine(ackXY)
 		if err != nil {
-			return nil, err
+			return Figure{}, err
 		}
 		l.StepStyle = plotter.PostStep
 		l.LineStyle = style(ColAck, 1.2)
 		p.Add(l)
-		p.Legend.Add("cumulative ACK", l)
+		fig.Legend = append(fig.Legend, Entry{"cumulative ACK", []gplot.Thumbnailer{l}})
 	}
-	for _, b := range []*bars{data, retx, ooo, ctl, sack} {
+	for _, b := range []*bars{data, retx, ooo, sack} {
 		b.compact()
 	}
 	for _, b := range []struct {
 		b    *bars
 		name string
-	}{{sack, "SACK block"}, {data, "data segment"}, {retx, "retransmission"}, {ooo, "out-of-order"}, {ctl, "SYN/FIN"}} {
-		if len(b.b.x) > 0 {
-			p.Add(b.b)
-			p.Legend.Add(b.name, b.b)
+		col  color.Color
+	}{{data, "data segment", nil}, {retx, "retransmission", ColRetx}, {ooo, "out-of-order", ColOOO}, {sack, "SACK block", nil}} {
+		if len(b.b.x) == 0 {
+			continue
 		}
+		p.Add(b.b)
+		e := Entry{b.name, []gplot.Thumbnailer{b.b}}
+		// SACK blocks come last: drawn under the data bars they can
+		// hide entirely. Mark a few retransmissions and out-of-order segments with a
+		// ring too: a one-segment bar is a pixel or two tall at a whole
+		// connection's scale. Many: the bars show them, rings would
+		// cover the data.
+		if b.col != nil && len(b.b.x) <= 200 {
+			pts := make(plotter.XYs, len(b.b.x))
+			for i := range b.b.x {
+				pts[i] = plotter.XY{X: b.b.x[i], Y: b.b.y1[i]}
+			}
+			sc, err := plotter.NewScatter(pts)
+			if err != nil {
+				return Figure{}, err
+			}
+			sc.GlyphStyle = draw.GlyphStyle{Color: b.col, Radius: vg.Points(2.2), Shape: draw.RingGlyph{}}
+			p.Add(sc)
+			e.Thumbs = append(e.Thumbs, sc)
+		}
+		fig.Legend = append(fig.Legend, e)
 	}
-	// Mark retransmissions and out-of-order segments with a glyph too: a
-	// one-segment bar is a pixel or two tall at a whole connection's scale.
-	for _, m := range []struct {
-		b   *bars
-		col color.Color
-	}{{retx, ColRetx}, {ooo, ColOOO}} {
-		if len(m.b.x) == 0 || len(m.b.x) > 200 {
-			continue // many: the bars show them; rings would cover the data
-		}
-		pts := make(plotter.XYs, len(m.b.x))
-		for i := range m.b.x {
-			pts[i] = plotter.XY{X: m.b.x[i], Y: m.b.y1[i]}
-		}
-		sc, err := plotter.NewScatter(pts)
+	if len(synfin) > 0 {
+		// SYN and FIN carry no payload: a bar would be one byte tall and
+		// hidden under the ACK line, so they are triangles.
+		sc, err := plotter.NewScatter(synfin)
 		if err != nil {
-			return nil, err
+			return Figure{}, err
 		}
-		sc.GlyphStyle = draw.GlyphStyle{Color: m.col, Radius: vg.Points(2.2), Shape: draw.RingGlyph{}}
+		sc.GlyphStyle = draw.GlyphStyle{Color: ColControl, Radius: vg.Points(2.4), Shape: draw.TriangleGlyph{}}
 		p.Add(sc)
+		fig.Legend = append(fig.Legend, Entry{"SYN / FIN", []gplot.Thumbnailer{sc}})
 	}
-	// A band below the data for the legend (bottom right), so the
-	// segments near the end stay visible.
-	if r := p.Y.Max - p.Y.Min; r > 0 {
-		p.Y.Tick.Marker = cleanTicks{floor: p.Y.Min, hasFloor: true}
-		p.Y.Min -= 0.3 * r
-		p.Y.Max += 0.03 * r
+	if math.IsInf(xlo, 0) {
+		xlo, xhi, ylo, yhi = 0, 1, 0, 1
 	}
 	if o.From > 0 || o.To > 0 {
-		p.X.Min = o.From.Seconds()
+		to := xhi
 		if o.To > 0 {
-			p.X.Max = o.To.Seconds()
+			to = o.To.Seconds()
 		}
+		setAxis(&p.X, "time since connection start", UnitSeconds, o.From.Seconds(), to, false, false)
+		setAxis(&p.Y, "relative sequence number", UnitBytes, ylo, yhi, false, false)
+	} else {
+		setAxis(&p.X, "time since connection start", UnitSeconds, xlo, xhi, true, false)
+		setAxis(&p.Y, "relative sequence number", UnitBytes, ylo, yhi, true, true)
 	}
 	if !winKnown {
-		p.Title.Text += "\nwindow scale unknown (no handshake): receive-window line not drawn"
+		fig.Title += "\nwindow scale unknown (no handshake): receive-window line not drawn"
 	}
-	return p, nil
+	fig.Panels = []*gplot.Plot{p}
+	return fig, nil
 }
 
-// Size is the default figure size.
-var Size = struct{ W, H vg.Length }{20 * vg.Centimeter, 13 * vg.Centimeter}
-
-// Formats lists the image formats Write accepts (by file extension).
+// Formats lists the image formats a Figure renders (by file extension).
 var Formats = []string{"png", "svg", "pdf"}
 
 // FormatOf returns the image format for a file name's extension, or "".
@@ -307,14 +327,4 @@ func FormatOf(path string) string {
 		}
 	}
 	return ""
-}
-
-// Write renders p in format ("png", "svg" or "pdf") at the default size.
-func Write(w io.Writer, p *gplot.Plot, format string) error {
-	wt, err := p.WriterTo(Size.W, Size.H, format)
-	if err != nil {
-		return err
-	}
-	_, err = wt.WriteTo(w)
-	return err
 }

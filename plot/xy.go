@@ -3,7 +3,8 @@ package plot
 import (
 	"fmt"
 	"image/color"
-	"io"
+	"math"
+	"slices"
 	"strconv"
 
 	gplot "gonum.org/v1/plot"
@@ -13,15 +14,54 @@ import (
 )
 
 // Named is one series of an XY figure: X and Y of equal length, in the
-// figure's units. Points with NaN in Y are gaps (the series is split there).
+// units of the figure's axes. Points with NaN in Y are gaps (the series is
+// split there).
 type Named struct {
 	Name    string
 	X, Y    []float64
 	Scatter bool // draw points instead of a line
+	Mark    Mark // the points' glyph when Scatter
 	Step    bool // draw a step line (value holds until the next point)
 	// Color overrides the palette colour the series' position would give,
 	// so a label keeps its colour across panels; nil uses the palette.
 	Color color.Color
+}
+
+// Mark is the glyph of a scatter series; give series that may overlap
+// different marks, so each stays visible where another covers it.
+type Mark int
+
+// Marks: filled circle (the default), then shapes that stay apart when
+// drawn on top of each other.
+const (
+	MarkDot Mark = iota
+	MarkRing
+	MarkTriangle
+	MarkSquare
+	MarkCross
+	MarkPlus
+	MarkBox
+)
+
+// MarkOf returns the i-th of the marks, for series in a row.
+func MarkOf(i int) Mark { return Mark(i % 7) }
+
+func (m Mark) glyph() draw.GlyphDrawer {
+	switch m {
+	case MarkRing:
+		return draw.RingGlyph{}
+	case MarkTriangle:
+		return draw.TriangleGlyph{}
+	case MarkSquare:
+		return draw.SquareGlyph{}
+	case MarkCross:
+		return draw.CrossGlyph{}
+	case MarkPlus:
+		return draw.PlusGlyph{}
+	case MarkBox:
+		return draw.BoxGlyph{}
+	}
+	return draw.CircleGlyph{}
 }
 
 // palette is a colour-blind-safe cycle (Okabe–Ito).
@@ -35,66 +75,279 @@ var palette = []color.Color{
 // labels, so that a label keeps its colour across figures.
 func Colour(i int) color.Color { return palette[i%len(palette)] }
 
-// XY draws series on one set of axes. It returns an error when a series has
-// X and Y of different lengths.
-func XY(title, xlabel, ylabel string, series []Named) (*gplot.Plot, error) {
-	p := gplot.New()
-	p.Title.Text = title
-	p.X.Label.Text = xlabel
-	p.Y.Label.Text = ylabel
-	p.Add(plotter.NewGrid())
-	p.X.Tick.Marker, p.Y.Tick.Marker = cleanTicks{}, cleanTicks{}
-	p.Legend.Top = true
-	for i, s := range series {
-		if len(s.X) != len(s.Y) {
-			return nil, fmt.Errorf("series %q: %d x values, %d y values", s.Name, len(s.X), len(s.Y))
+// Axis is one axis of an XY figure: its label without the unit, and the
+// unit of the data; the figure adds the display unit chosen from the data
+// ("RTT" + UnitMillis → "RTT (ms)" or "RTT (s)").
+type Axis struct {
+	Label string
+	Unit  Unit
+}
+
+// XYSpec describes an XY figure.
+type XYSpec struct {
+	Title  string // names the run: label or file, connection, direction
+	X, Y   Axis
+	Series []Named
+	// XFrom and XTo fix the x range (data units) when XTo > XFrom;
+	// otherwise it runs from 0 (or the smallest x, if negative) to the
+	// largest x.
+	XFrom, XTo float64
+	// Robust caps the y axis for long-tailed samples (RTTs): when the
+	// largest value is more than 3 × the 98th percentile, the axis ends
+	// just above that percentile and the points beyond it are drawn as
+	// triangles on the top edge, counted in the legend.
+	Robust bool
+}
+
+// XY draws the series of s on one set of axes, units and nice ticks
+// (including 0) chosen from the data, the legend above the data listing
+// what was drawn. It returns an error when a series has X and Y of
+// different lengths.
+func XY(s XYSpec) (Figure, error) {
+	p, es, ab, err := panel(s, 0, nil)
+	if err != nil {
+		return Figure{}, err
+	}
+	if ab != nil {
+		es = append(es, Entry{Name: ab.String(), Thumbs: []gplot.Thumbnailer{ab.thumb}})
+	}
+	return Figure{Title: s.Title, Panels: []*gplot.Plot{p}, Legend: es}, nil
+}
+
+// Grid draws each series of s in its own panel (small multiples), cols per
+// row, all on the same x and y ranges; panel titles are the series names,
+// so there is no legend.
+func Grid(s XYSpec, cols int) (Figure, error) {
+	f := Figure{Title: s.Title, Cols: max(cols, 1)}
+	lim := &limits{}
+	*lim = dataLimits(s.Series)
+	if s.Robust {
+		lim.cap = robustCap(s.Series)
+	}
+	for i, se := range s.Series {
+		one := s
+		if se.Color == nil {
+			se.Color = Colour(i)
 		}
-		col := Colour(i)
-		if s.Color != nil {
-			col = s.Color
+		se.Name = ""
+		one.Series = []Named{se}
+		p, _, ab, err := panel(one, 0, lim)
+		if err != nil {
+			return Figure{}, err
 		}
-		var first gplot.Thumbnailer
-		for _, part := range splitGaps(s.X, s.Y) {
-			if s.Scatter {
-				sc, err := plotter.NewScatter(part)
-				if err != nil {
-					return nil, err
-				}
-				sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(1.6), Shape: draw.CircleGlyph{}}
-				p.Add(sc)
-				if first == nil {
-					first = sc
-				}
+		p.Title.Text = s.Series[i].Name
+		if ab != nil {
+			f.Legend = append(f.Legend, Entry{Name: s.Series[i].Name + ": " + ab.String(), Thumbs: []gplot.Thumbnailer{ab.thumb}})
+		}
+		f.Panels = append(f.Panels, p)
+	}
+	return f, nil
+}
+
+// limits is the data range of a figure's series; cap, if positive, is
+// where a robust y axis ends (XYSpec.Robust).
+type limits struct{ xlo, xhi, ylo, yhi, cap float64 }
+
+func dataLimits(ss []Named) limits {
+	l := limits{math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1), 0}
+	for _, s := range ss {
+		for i := range s.X {
+			if math.IsNaN(s.Y[i]) || math.IsInf(s.Y[i], 0) {
 				continue
 			}
-			l, err := plotter.NewLine(part)
+			l.xlo, l.xhi = math.Min(l.xlo, s.X[i]), math.Max(l.xhi, s.X[i])
+			l.ylo, l.yhi = math.Min(l.ylo, s.Y[i]), math.Max(l.yhi, s.Y[i])
+		}
+	}
+	if math.IsInf(l.xlo, 0) {
+		l = limits{0, 1, 0, 1, 0}
+	}
+	return l
+}
+
+// panel draws one set of axes; first is the palette index of the first
+// series; lim, if not nil, fixes the data range (shared axes).
+func panel(s XYSpec, first int, lim *limits) (p *gplot.Plot, es []Entry, ab *aboveNote, err error) {
+	p = gplot.New()
+	p.Add(&grid{})
+	for _, se := range s.Series {
+		if len(se.X) != len(se.Y) {
+			return nil, nil, nil, fmt.Errorf("series %q: %d x values, %d y values", se.Name, len(se.X), len(se.Y))
+		}
+	}
+	l := dataLimits(s.Series)
+	if lim != nil {
+		l = *lim
+	}
+	// A series drawn exactly over an earlier one would be listed but
+	// never seen: it is not drawn, and the earlier entry names both.
+	hidden := make([]bool, len(s.Series))
+	names := make([]string, len(s.Series))
+	for i, se := range s.Series {
+		names[i] = se.Name
+	}
+	for j := range s.Series {
+		for i := 0; i < j; i++ {
+			if !hidden[i] && s.Series[i].Scatter == s.Series[j].Scatter && len(s.Series[j].X) > 0 &&
+				slices.Equal(s.Series[i].X, s.Series[j].X) && slices.Equal(s.Series[i].Y, s.Series[j].Y) {
+				hidden[j] = true
+				names[i] += " = " + s.Series[j].Name
+				break
+			}
+		}
+	}
+	// The y range: robust for long tails.
+	yhi := l.yhi
+	var capped bool
+	switch {
+	case lim != nil && lim.cap > 0:
+		yhi, capped = lim.cap, true
+	case lim == nil && s.Robust:
+		if c := robustCap(s.Series); c > 0 {
+			yhi, capped = c, true
+		}
+	}
+	// Adding a plotter widens the axes to its data: set them before (the
+	// cap needs p.Y.Max) and again after the plotters are added.
+	axes := func() {
+		setAxis(&p.Y, s.Y.Label, s.Y.Unit, l.ylo, yhi, true, true)
+		if s.XTo > s.XFrom {
+			setAxis(&p.X, s.X.Label, s.X.Unit, s.XFrom, s.XTo, false, false)
+		} else {
+			setAxis(&p.X, s.X.Label, s.X.Unit, l.xlo, l.xhi, true, false)
+		}
+	}
+	axes()
+	var above plotter.XYs
+	var aboveMax float64
+	// Lines are drawn first, in order; then point series, the most
+	// numerous first, so a rare class is never buried under a common one.
+	type layer struct {
+		ps  []gplot.Plotter
+		n   int
+		pts bool
+	}
+	var layers []layer
+	for i, se := range s.Series {
+		if hidden[i] {
+			continue
+		}
+		col := Colour(first + i)
+		if se.Color != nil {
+			col = se.Color
+		}
+		x, y := se.X, se.Y
+		if capped {
+			x, y = nil, nil
+			for k := range se.X {
+				if se.Y[k] > p.Y.Max {
+					above = append(above, plotter.XY{X: se.X[k], Y: p.Y.Max})
+					aboveMax = math.Max(aboveMax, se.Y[k])
+					continue
+				}
+				x, y = append(x, se.X[k]), append(y, se.Y[k])
+			}
+		}
+		var thumb gplot.Thumbnailer
+		ly := layer{n: len(x), pts: se.Scatter}
+		for _, part := range splitGaps(x, y) {
+			if se.Scatter {
+				sc, err := plotter.NewScatter(part)
+				if err != nil {
+					return nil, nil, nil, err
+				}
+				sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(1.6), Shape: se.Mark.glyph()}
+				ly.ps = append(ly.ps, sc)
+				thumb = sc
+				continue
+			}
+			ln, err := plotter.NewLine(part)
 			if err != nil {
-				return nil, err
+				return nil, nil, nil, err
 			}
-			l.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(1.2)}
-			if s.Step {
-				l.StepStyle = plotter.PostStep
+			ln.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(1.2)}
+			if se.Step {
+				ln.StepStyle = plotter.PostStep
 			}
-			p.Add(l)
-			if first == nil {
-				first = l
+			ly.ps = append(ly.ps, ln)
+			thumb = ln
+		}
+		layers = append(layers, ly)
+		if thumb != nil && names[i] != "" {
+			es = append(es, Entry{Name: names[i], Thumbs: []gplot.Thumbnailer{thumb}})
+		}
+	}
+	slices.SortStableFunc(layers, func(a, b layer) int {
+		switch {
+		case a.pts != b.pts:
+			if a.pts {
+				return 1
+			}
+			return -1
+		case a.pts:
+			return b.n - a.n
+		}
+		return 0
+	})
+	for _, ly := range layers {
+		p.Add(ly.ps...)
+	}
+	if len(above) > 0 {
+		sc, err := plotter.NewScatter(above)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(2), Shape: draw.TriangleGlyph{}}
+		p.Add(sc)
+		sx := scaleFor(s.Y.Unit, aboveMax)
+		ab = &aboveNote{n: len(above), max: strconv.FormatFloat(aboveMax/sx.Div, 'g', 3, 64) + " " + sx.Name, thumb: sc}
+	}
+	axes()
+	return p, es, ab, nil
+}
+
+// aboveNote counts the points a robust axis left above its top, drawn as
+// triangles on the edge (thumb).
+type aboveNote struct {
+	n     int
+	max   string // the largest, with its unit
+	thumb gplot.Thumbnailer
+}
+
+func (a *aboveNote) String() string { return fmt.Sprintf("%d above the axis (up to %s)", a.n, a.max) }
+
+// robustCap returns where a robust y axis ends for ss: just above the 98th
+// percentile when the largest value is more than 3 × that (and there are
+// at least 20 values), else 0 (no cap).
+func robustCap(ss []Named) float64 {
+	var ys []float64
+	for _, se := range ss {
+		for _, y := range se.Y {
+			if !math.IsNaN(y) && !math.IsInf(y, 0) {
+				ys = append(ys, y)
 			}
 		}
-		if first != nil && s.Name != "" {
-			p.Legend.Add(s.Name, first)
-		}
 	}
-	// Headroom for the legend (top right) and a margin below, so no data
-	// lies under the legend or on the frame.
-	if r := p.Y.Max - p.Y.Min; r > 0 {
-		p.Y.Max += 0.08*r + 0.07*r*float64(len(series))
-		p.Y.Min -= 0.03 * r
+	if len(ys) < 20 {
+		return 0
 	}
-	if r := p.X.Max - p.X.Min; r > 0 {
-		p.X.Min -= 0.02 * r
-		p.X.Max += 0.02 * r
+	slices.Sort(ys)
+	q := ys[int(0.98*float64(len(ys)-1))]
+	if q > 0 && ys[len(ys)-1] > 3*q {
+		return q * 1.15
 	}
-	return p, nil
+	return 0
+}
+
+// grid draws light grid lines at the major ticks, under the data.
+type grid struct{}
+
+func (grid) Plot(c draw.Canvas, p *gplot.Plot) {
+	g := plotter.NewGrid()
+	g.Vertical.Color = color.Gray{225}
+	g.Horizontal.Color = color.Gray{225}
+	g.Vertical.Width, g.Horizontal.Width = vg.Points(0.4), vg.Points(0.4)
+	g.Plot(c, p)
 }
 
 // splitGaps cuts a series at NaN values of y (gonum/plot rejects NaN).
@@ -102,7 +355,7 @@ func splitGaps(x, y []float64) []plotter.XYs {
 	var out []plotter.XYs
 	var cur plotter.XYs
 	for i := range x {
-		if y[i] != y[i] { // NaN
+		if math.IsNaN(y[i]) || math.IsInf(y[i], 0) {
 			if len(cur) > 0 {
 				out = append(out, cur)
 				cur = nil
@@ -117,69 +370,33 @@ func splitGaps(x, y []float64) []plotter.XYs {
 	return out
 }
 
-// Figure is a drawn figure ready to be written in any of Formats.
-type Figure struct{ P *gplot.Plot }
-
-// Save renders the figure in format ("png", "svg" or "pdf").
-func (f Figure) Save(w io.Writer, format string) error { return Write(w, f.P, format) }
-
-// GridFigure lays out figures as small multiples, cols per row, sharing the
-// x and y ranges given (set the same Min/Max on every plot before).
-type GridFigure struct {
-	Plots []*gplot.Plot
-	Cols  int
-}
-
-// Save renders the grid in format ("png", "svg" or "pdf").
-func (g GridFigure) Save(w io.Writer, format string) error {
-	cols := max(g.Cols, 1)
-	rows := (len(g.Plots) + cols - 1) / cols
-	width, height := Size.W, Size.H*vg.Length(rows)/2+Size.H/2
-	c, err := newCanvas(format, width, height)
-	if err != nil {
-		return err
-	}
-	grid := make([][]*gplot.Plot, rows)
-	for i := range grid {
-		grid[i] = make([]*gplot.Plot, cols)
-		for j := range grid[i] {
-			if k := i*cols + j; k < len(g.Plots) {
-				grid[i][j] = g.Plots[k]
+// Stack draws one panel per spec, stacked in one column under one title
+// (each spec's Title becomes its panel's title), each with its own y range,
+// and one legend for all: entries of the same name are listed once, so give
+// a series the same Color wherever it appears.
+func Stack(title string, specs []XYSpec) (Figure, error) {
+	f := Figure{Title: title}
+	seen := map[string]bool{}
+	for _, s := range specs {
+		p, es, ab, err := panel(s, 0, nil)
+		if err != nil {
+			return Figure{}, err
+		}
+		p.Title.Text = s.Title
+		if ab != nil { // the count in the panel's title, the mark in the legend
+			p.Title.Text += fmt.Sprintf(" — %d above the axis, up to %s", ab.n, ab.max)
+			es = append(es, Entry{Name: "above the axis", Thumbs: []gplot.Thumbnailer{ab.thumb}})
+		}
+		if len(f.Panels) > 0 { // one x label, under the last panel
+			f.Panels[len(f.Panels)-1].X.Label.Text = ""
+		}
+		f.Panels = append(f.Panels, p)
+		for _, e := range es {
+			if !seen[e.Name] {
+				seen[e.Name] = true
+				f.Legend = append(f.Legend, e)
 			}
 		}
 	}
-	t := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter, PadY: vg.Millimeter, PadTop: vg.Points(2), PadBottom: vg.Points(2), PadLeft: vg.Points(2), PadRight: vg.Points(2)}
-	dc := draw.New(c)
-	canvases := gplot.Align(grid, t, dc)
-	for i := range grid {
-		for j := range grid[i] {
-			if grid[i][j] != nil {
-				grid[i][j].Draw(canvases[i][j])
-			}
-		}
-	}
-	_, err = c.WriteTo(w)
-	return err
-}
-
-// cleanTicks is gonum's default tick placement with labels printed in the
-// shortest form ("1250000", not "1250000.00"); with floor set, no tick is
-// placed below it (the band left free for the legend).
-type cleanTicks struct {
-	floor    float64
-	hasFloor bool
-}
-
-func (c cleanTicks) Ticks(min, max float64) []gplot.Tick {
-	var out []gplot.Tick
-	for _, t := range (gplot.DefaultTicks{}).Ticks(min, max) {
-		if c.hasFloor && t.Value < c.floor {
-			continue
-		}
-		if t.Label != "" {
-			t.Label = strconv.FormatFloat(t.Value, 'g', 10, 64)
-		}
-		out = append(out, t)
-	}
-	return out
+	return f, nil
 }

@@ -68,14 +68,14 @@ func WriteGroupsMarkdown(w io.Writer, title, unit string, rows []GroupRow) error
 	fmt.Fprintf(bw, "| group | n | mean [CI]%s |\n", unitSuffix(unit))
 	fmt.Fprintf(bw, "| :--- | ---: | ---: |\n")
 	for _, r := range rows {
-		fmt.Fprintf(bw, "| %s | %d | %s |\n", mdEscape(r.Label), r.N, formatInterval(r.Mean, r.Lo, r.Hi, false))
+		fmt.Fprintf(bw, "| %s | %d | %s |\n", mdEscape(r.Label), r.N, intervalAs(r.Mean, r.Lo, r.Hi, false, Unicode))
 	}
 	return bw.Flush()
 }
 
 // WritePairsMarkdown writes rows, in the order given, as a Markdown table
 // with columns comparison, n, "mean diff [lo, hi]" (one decimal with explicit
-// sign), Wilcoxon p (FormatP) and "k/n" positive. A non-empty title is
+// sign, "−" minus), Wilcoxon p (FormatPAs Unicode: "1.9 × 10⁻⁶") and "k/n" positive. A non-empty title is
 // written first as its own paragraph; unit, if non-empty, labels the
 // difference column. It returns the first write error.
 func WritePairsMarkdown(w io.Writer, title, unit string, rows []PairRow) error {
@@ -85,7 +85,7 @@ func WritePairsMarkdown(w io.Writer, title, unit string, rows []PairRow) error {
 	fmt.Fprintf(bw, "| :--- | ---: | ---: | ---: | ---: |\n")
 	for _, r := range rows {
 		fmt.Fprintf(bw, "| %s | %d | %s | %s | %d/%d |\n", mdEscape(r.Label), r.N,
-			formatInterval(r.Mean, r.Lo, r.Hi, true), FormatP(r.P), r.Positive, r.N)
+			intervalAs(r.Mean, r.Lo, r.Hi, true, Unicode), FormatPAs(r.P, Unicode), r.Positive, r.N)
 	}
 	return bw.Flush()
 }

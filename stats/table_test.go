@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -43,6 +44,15 @@ func TestTablesGolden(t *testing.T) {
 		}},
 		{"groups.csv", func(b *bytes.Buffer) error { return WriteGroupsCSV(b, studyGroups) }},
 		{"pairs.csv", func(b *bytes.Buffer) error { return WritePairsCSV(b, studyPairs) }},
+		{"groups.rounded.csv", func(b *bytes.Buffer) error { return WriteGroupsCSVRounded(b, studyGroups) }},
+		{"pairs.rounded.csv", func(b *bytes.Buffer) error { return WritePairsCSVRounded(b, studyTeXPairs) }},
+		{"groups.tex", func(b *bytes.Buffer) error {
+			return WriteGroupsTeX(b, TeXOptions{Caption: "Goodput, mean with t-based 95~\\% CI, $n = 20$", Label: "tab:goodput",
+				Group: "protocol", Metric: "goodput", Unit: "kbps", Key: "seed"}, studyGroups)
+		}},
+		{"pairs.tex", func(b *bytes.Buffer) error {
+			return WritePairsTeX(b, TeXOptions{Caption: "Paired per-seed differences", Group: "protocol", Metric: "goodput", Unit: "kbps", Key: "seed"}, studyTeXPairs)
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -65,6 +75,38 @@ func TestTablesGolden(t *testing.T) {
 				t.Errorf("%s output differs from %s; run 'go test -update' and review the diff\ngot:\n%s", tt.name, golden, got.Bytes())
 			}
 		})
+	}
+}
+
+// studyTeXPairs are studyPairs labelled as campaign.Aggregate labels
+// them ("a − b", U+2212).
+var studyTeXPairs = func() []PairRow {
+	out := append([]PairRow(nil), studyPairs...)
+	for i := range out {
+		out[i].Label = strings.ReplaceAll(out[i].Label, " vs ", " − ")
+	}
+	return out
+}()
+
+// TestFormatPAs pins the study's p values in the three typesets.
+func TestFormatPAs(t *testing.T) {
+	tests := []struct {
+		p               float64
+		ascii, uni, tex string
+	}{
+		{2 / math.Exp2(20), "1.9e-06", "1.9 × 10⁻⁶", `$1.9 \times 10^{-6}$`},
+		{1.7e-4, "1.7e-04", "1.7 × 10⁻⁴", `$1.7 \times 10^{-4}$`},
+		{3.7e-3, "3.7e-03", "3.7 × 10⁻³", `$3.7 \times 10^{-3}$`},
+		{0.43, "0.43", "0.43", "0.43"},
+		{1, "1", "1", "1"},
+		{1.2e-12, "1.2e-12", "1.2 × 10⁻¹²", `$1.2 \times 10^{-12}$`},
+	}
+	for _, tt := range tests {
+		for ts, want := range map[Typeset]string{ASCII: tt.ascii, Unicode: tt.uni, TeX: tt.tex} {
+			if got := FormatPAs(tt.p, ts); got != want {
+				t.Errorf("FormatPAs(%v, %d) = %q, want %q", tt.p, ts, got, want)
+			}
+		}
 	}
 }
 

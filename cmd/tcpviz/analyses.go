@@ -117,7 +117,7 @@ func (e *env) emit(f *anaFlags, schema string, header []string, rows [][]string,
 		if err != nil {
 			return err
 		}
-		if err := writeFileAtomic(f.out, func(fh *os.File) error { return p.Save(fh, format) }); err != nil {
+		if err := writeFileAtomic(f.out, func(fh *os.File) error { return e.saveFigure(fh, p, format) }); err != nil {
 			return err
 		}
 		fmt.Fprintln(e.stdout, f.out)
@@ -270,17 +270,26 @@ server side.`,
 					if pick == nil {
 						return nil, fmt.Errorf("no TCP connection")
 					}
-					var series []plot.Named
-					for _, m := range []tcpanalysis.Method{tcpanalysis.MethodACK, tcpanalysis.MethodTS, tcpanalysis.MethodHandshake} {
-						if !want[m] {
+					// One panel per direction, each with its own y range: the
+					// reverse direction's samples (often app-limited, seconds)
+					// would squash the data direction's (ms) onto zero.
+					var specs []plot.XYSpec
+					for _, d := range []flows.Direction{pd, pd.Reverse()} {
+						if len(f.dirs()) == 1 && f.dirs()[0] != d {
 							continue
 						}
-						for _, d := range f.dirs() {
-							name := fmt.Sprintf("%s, data %s", m, plot.Endpoints(pick.Conn, d))
-							if m == tcpanalysis.MethodHandshake {
-								name = map[flows.Direction]string{flows.AtoB: "handshake SYN → SYN-ACK", flows.BtoA: "handshake SYN-ACK → ACK"}[d]
+						title := "data " + plot.Endpoints(pick.Conn, d)
+						if d != pd {
+							title = "reverse direction " + plot.Endpoints(pick.Conn, d)
+						}
+						sp := plot.XYSpec{Title: title, Robust: true,
+							X: plot.Axis{Label: "time since connection start", Unit: plot.UnitSeconds}, Y: plot.Axis{Label: "RTT", Unit: plot.UnitMillis}}
+						for i, m := range []tcpanalysis.Method{tcpanalysis.MethodACK, tcpanalysis.MethodTS, tcpanalysis.MethodHandshake} {
+							if !want[m] {
+								continue
 							}
-							s := plot.Named{Name: name, Scatter: true}
+							name := map[tcpanalysis.Method]string{tcpanalysis.MethodACK: "ACK-based (Karn)", tcpanalysis.MethodTS: "TSval/TSecr", tcpanalysis.MethodHandshake: "handshake"}[m]
+							s := plot.Named{Name: name, Scatter: true, Color: plot.Colour(i), Mark: []plot.Mark{plot.MarkDot, plot.MarkRing, plot.MarkTriangle}[i]}
 							for _, x := range pick.RTT {
 								if x.Method == m && x.Dir == d {
 									s.X = append(s.X, x.Time.Sub(pick.Conn.First).Seconds())
@@ -288,16 +297,19 @@ server side.`,
 								}
 							}
 							if len(s.X) > 0 {
-								series = append(series, s)
+								sp.Series = append(sp.Series, s)
 							}
 						}
+						if len(sp.Series) > 0 {
+							specs = append(specs, sp)
+						}
 					}
-					p, err := plot.XY(fmt.Sprintf("conn %d: RTT at the capture point", pick.Conn.Index), "time since connection start (s)", "RTT (ms)", series)
-					return plot.Figure{P: p}, err
+					return plot.Stack(fmt.Sprintf("%s — conn %d: RTT at the capture point", e.runName(args[0]), pick.Conn.Index), specs)
 				})
 			},
 		}
 		f.register(c)
+		e.addFigFlags(c)
 		c.Flags().StringVar(&method, "method", "both", "ack, ts or both (the handshake split is always included)")
 		c.Flags().BoolVar(&pepMode, "pep", false, "PEP-aware: evidence of a split-TCP proxy (one capture), or both halves of split connections (two captures)")
 		c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known (e.g. 600ms), for --pep")
@@ -362,8 +374,8 @@ decided the class: docs/metrics.md#evidence).`,
 						return nil, fmt.Errorf("no TCP connection")
 					}
 					var series []plot.Named
-					for _, c := range tcpanalysis.Classes() {
-						s := plot.Named{Name: c.String(), Scatter: true}
+					for i, c := range tcpanalysis.Classes() {
+						s := plot.Named{Name: c.String(), Scatter: true, Color: plot.Colour(i), Mark: plot.MarkOf(i)}
 						for _, ev := range pick.Events {
 							if ev.Class == c && ev.Dir == pd {
 								s.X = append(s.X, ev.Time.Sub(pick.Conn.First).Seconds())
@@ -374,12 +386,13 @@ decided the class: docs/metrics.md#evidence).`,
 							series = append(series, s)
 						}
 					}
-					p, err := plot.XY(fmt.Sprintf("conn %d: events, data %s", pick.Conn.Index, plot.Endpoints(pick.Conn, pd)), "time since connection start (s)", "relative sequence number (bytes)", series)
-					return plot.Figure{P: p}, err
+					return plot.XY(plot.XYSpec{Title: fmt.Sprintf("%s — conn %d: events, data %s", e.runName(args[0]), pick.Conn.Index, plot.Endpoints(pick.Conn, pd)),
+						X: plot.Axis{Label: "time since connection start", Unit: plot.UnitSeconds}, Y: plot.Axis{Label: "relative sequence number", Unit: plot.UnitBytes}, Series: series})
 				})
 			},
 		}
 		f.register(c)
+		e.addFigFlags(c)
 		return c
 	})
 
@@ -432,8 +445,8 @@ frame, rwnd_bytes, inflight_bytes, inflight_sack_bytes.`,
 					Save(io.Writer, string) error
 				}, error) {
 					rw := plot.Named{Name: "receive window (rwnd)", Step: true}
-					fl := plot.Named{Name: "bytes in flight (tshark)", Step: true}
-					fs := plot.Named{Name: "bytes in flight, SACK-aware", Step: true}
+					fl := plot.Named{Name: "in flight (tshark)", Step: true}
+					fs := plot.Named{Name: "in flight (SACK-aware)", Step: true}
 					for _, w := range r.Series.Window[d] {
 						x := w.Time.Sub(t0).Seconds()
 						if w.RwndKnown {
@@ -450,16 +463,17 @@ frame, rwnd_bytes, inflight_bytes, inflight_sack_bytes.`,
 							ss = append(ss, s)
 						}
 					}
-					title := fmt.Sprintf("conn %d: window, data %s", r.Conn.Index, plot.Endpoints(r.Conn, d))
+					title := fmt.Sprintf("%s — conn %d: window, data %s", e.runName(args[0]), r.Conn.Index, plot.Endpoints(r.Conn, d))
 					if r.Conn.Half[d.Reverse()].WScale < 0 {
 						title += "\nwindow scale unknown: rwnd not drawn"
 					}
-					p, err := plot.XY(title, "time since connection start (s)", "bytes", ss)
-					return plot.Figure{P: p}, err
+					return plot.XY(plot.XYSpec{Title: title, Series: ss,
+						X: plot.Axis{Label: "time since connection start", Unit: plot.UnitSeconds}, Y: plot.Axis{Label: "bytes", Unit: plot.UnitBytes}})
 				})
 			},
 		}
 		f.register(c)
+		e.addFigFlags(c)
 		return c
 	})
 
@@ -558,12 +572,13 @@ connections shorter than 20 s.`,
 						tp.X, tp.Y = append(tp.X, b.Start.Seconds()), append(tp.Y, kb(b.Bytes))
 						gp.X, gp.Y = append(gp.X, b.Start.Seconds()), append(gp.Y, kb(b.Acked))
 					}
-					p, err := plot.XY(fmt.Sprintf("conn %d: data %s, %v intervals", r.Conn.Index, plot.Endpoints(r.Conn, d), w), "time since connection start (s)", "kbit/s", []plot.Named{tp, gp})
-					return plot.Figure{P: p}, err
+					return plot.XY(plot.XYSpec{Title: fmt.Sprintf("%s — conn %d: data %s, %v intervals", e.runName(args[0]), r.Conn.Index, plot.Endpoints(r.Conn, d), w.Round(time.Microsecond)),
+						X: plot.Axis{Label: "time since connection start", Unit: plot.UnitSeconds}, Y: plot.Axis{Label: "rate", Unit: plot.UnitKbps}, Series: []plot.Named{tp, gp}})
 				})
 			},
 		}
 		f.register(c)
+		e.addFigFlags(c)
 		c.Flags().DurationVar(&interval, "interval", 0, "interval width, e.g. 100ms (default 1s, or 1/20 of a connection shorter than 20 s)")
 		c.Flags().Float64SliceVar(&at, "at", nil, "also report bytes acknowledged this many seconds after the first data segment (repeatable)")
 		c.Flags().Int64Var(&toBytes, "bytes", 0, "report the time until this many bytes were acknowledged")

@@ -42,7 +42,7 @@ func inputError(err error) error {
 
 // analyze runs the analysis of one file and prints its warnings to stderr.
 func (e *env) analyze(path string, opts tcpanalysis.Options) (*tcpanalysis.Report, error) {
-	rep, err := tcpanalysis.AnalyzeFile(path, opts)
+	rep, err := e.analyzeFiltered(path, opts) // live.go: --filter
 	if err != nil {
 		return nil, inputError(err)
 	}

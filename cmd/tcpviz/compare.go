@@ -137,52 +137,31 @@ then also draws the bytes the server acknowledged ("LABEL delivered").`,
 				if format == "" {
 					return fmt.Errorf("unknown output format %q: use .png, .svg, .pdf or .csv", ext)
 				}
-				xl := "time since " + alignName(align) + " (s)"
-				yl := map[string]string{"seq": "highest sequence sent (bytes)", "rtt": "ACK RTT (ms)", "tput": "goodput (kbit/s)",
-					"window": "receive window (bytes)", "inflight": "bytes in flight", "retrans": "retransmissions (cumulative)"}[metric]
-				yl = pairYLabel(runs, metric, yl)
-				title := fmt.Sprintf("%s: %s", metric, joinLabels(runs))
-				var fig interface{ Save(io.Writer, string) error }
-				if layout == "overlay" {
-					p, err := plot.XY(title, xl, yl, series)
-					if err != nil {
-						return err
-					}
-					fig = plot.Figure{P: p}
-				} else {
-					g := plot.GridFigure{Cols: min(len(series), 2)}
-					lo, hi := math.Inf(1), math.Inf(-1)
-					for _, s := range series {
-						for _, y := range s.Y {
-							lo, hi = math.Min(lo, y), math.Max(hi, y)
-						}
-					}
-					xlo, xhi := math.Inf(1), math.Inf(-1)
-					for _, s := range series {
-						for _, x := range s.X {
-							xlo, xhi = math.Min(xlo, x), math.Max(xhi, x)
-						}
-					}
-					if to > 0 {
-						xlo, xhi = from, to
-					}
-					for i, s := range series {
-						p, err := plot.XY(s.Name, xl, yl, []plot.Named{{Name: s.Name, X: s.X, Y: s.Y, Scatter: s.Scatter, Step: s.Step, Color: plot.Colour(i)}})
-						if err != nil {
-							return err
-						}
-						// Shared axes, with room for the legend at the top.
-						if r := hi - lo; !math.IsInf(lo, 0) && r >= 0 {
-							p.Y.Min, p.Y.Max = lo-0.03*r, hi+0.18*r
-						}
-						if r := xhi - xlo; !math.IsInf(xlo, 0) && r >= 0 {
-							p.X.Min, p.X.Max = xlo-0.02*r, xhi+0.02*r
-						}
-						g.Plots = append(g.Plots, p)
-					}
-					fig = g
+				ya := map[string]plot.Axis{"seq": {Label: "highest sequence sent", Unit: plot.UnitBytes}, "rtt": {Label: "ACK RTT", Unit: plot.UnitMillis},
+					"tput": {Label: "goodput", Unit: plot.UnitKbps}, "window": {Label: "receive window", Unit: plot.UnitBytes},
+					"inflight": {Label: "bytes in flight", Unit: plot.UnitBytes}, "retrans": {Label: "retransmissions (cumulative)"}}[metric]
+				if l := pairYLabel(runs, metric, ""); l != "" { // a client/server pair
+					ya.Label = strings.TrimSuffix(l, " (bytes)")
 				}
-				if err := writeFileAtomic(out, func(f *os.File) error { return fig.Save(f, format) }); err != nil {
+				name := joinLabels(runs)
+				if e.fig.label != "" {
+					name = e.fig.label
+				}
+				spec := plot.XYSpec{Title: fmt.Sprintf("%s: %s", name, ya.Label), Series: series, Y: ya,
+					X: plot.Axis{Label: "time since " + alignName(align), Unit: plot.UnitSeconds}, Robust: metric == "rtt"}
+				if to > 0 {
+					spec.XFrom, spec.XTo = from, to
+				}
+				var fig plot.Figure
+				if layout == "overlay" {
+					fig, err = plot.XY(spec)
+				} else {
+					fig, err = plot.Grid(spec, min(len(series), 2))
+				}
+				if err != nil {
+					return err
+				}
+				if err := writeFileAtomic(out, func(f *os.File) error { return e.saveFigure(f, fig, format) }); err != nil {
 					return err
 				}
 				fmt.Fprintln(e.stdout, out)
@@ -190,6 +169,7 @@ then also draws the bytes the server acknowledged ("LABEL delivered").`,
 			},
 		}
 		af.register(c)
+		e.addFigFlags(c)
 		c.Flags().StringVar(&metric, "metric", "seq", "series to compare: "+strings.Join(compareMetrics, ", "))
 		c.Flags().StringVar(&align, "align", "bulk", "align runs at bulk (first segment with ≥ 512 B payload), data (first data segment) or syn (connection start)")
 		c.Flags().StringVar(&layout, "layout", "overlay", "overlay (one set of axes) or grid (small multiples, shared axes)")
@@ -238,8 +218,8 @@ func compareSeries(runs []compare.Run, metric string, interval, from, to time.Du
 			}
 		}
 	}
-	for _, r := range runs {
-		s := plot.Named{Name: r.Label, Step: metric != "rtt", Scatter: metric == "rtt"}
+	for i, r := range runs {
+		s := plot.Named{Name: r.Label, Step: metric != "rtt", Scatter: metric == "rtt", Mark: plot.MarkOf(i)}
 		add := func(t time.Duration, v float64) {
 			if in(t) {
 				s.X, s.Y = append(s.X, t.Seconds()), append(s.Y, v)

@@ -26,7 +26,9 @@ source tree): a synthetic 600 ms-RTT transfer with a fast retransmit and an
 RTO, the satellite testbed's client captures with and without a split-TCP PEP,
 and a small ns-3 MANET campaign (AODV vs OLSR). For each capture it writes the
 connection table (CSV) and the time-sequence graph of its largest connection
-into the output folder, then the interactive report of every capture
+into the output folder; an RTT, throughput, window and compare figure of the
+satellite captures; the MANET campaign's goodput rows, tables (Markdown, CSV,
+LaTeX) and figures; then the interactive report of every capture
 (report.html, open it first) and the PEP comparison (compare-pep.html), and
 prints every path it wrote.`,
 			Args: cobra.NoArgs,
@@ -103,10 +105,15 @@ func runDemo(e *env, out string) error {
 		rep2.File = name
 		pngPath := filepath.Join(out, fmt.Sprintf("%s.conn%d.%s.seq.png", base, idx, d))
 		p := plot.TimeSeqOptions{Dir: d, Title: fmt.Sprintf("%s — conn %d: %s", name, idx, plot.Endpoints(r.Conn, d))}
-		if err := writeSeq(pngPath, rep2, rep2.Conns[idx], p); err != nil {
+		if err := writeSeq(pngPath, rep2, rep2.Conns[idx], p, plot.DefaultStyle); err != nil {
 			return err
 		}
 		fmt.Fprintln(e.stdout, pngPath)
+	}
+	// The other figures and the study's tables, then the reports, whose
+	// last line says what to open first.
+	if err := e.demoFigures(out); err != nil {
+		return err
 	}
 	return e.demoReports(out, demoCaps)
 }

@@ -50,7 +50,8 @@ type goodputFlags struct {
 	startsRename     []string
 	interval         string
 	noGroundTruth    bool
-	notes            []string // printed after the tables
+	notes            []string   // printed after the tables
+	study            studyFlags // --plot, --tables-tex, --order (goodput_fig.go)
 }
 
 func (f *goodputFlags) registerTables(c *cobra.Command) {
@@ -59,7 +60,8 @@ func (f *goodputFlags) registerTables(c *cobra.Command) {
 	c.Flags().StringVar(&f.pair, "pair", "", "label that pairs runs across groups for the paired table (e.g. seed)")
 	c.Flags().Float64Var(&f.level, "level", 0.95, "confidence level of the t intervals")
 	c.Flags().StringVar(&f.tables, "tables", "", "write the Markdown tables to this file (default: standard output after the rows, or standard error when the rows are CSV/JSON on standard output)")
-	c.Flags().StringVar(&f.tablesCSV, "tables-csv", "", "also write the tables as PREFIX.groups.csv and PREFIX.pairs.csv")
+	c.Flags().StringVar(&f.tablesCSV, "tables-csv", "", "also write the tables as PREFIX.groups.csv and PREFIX.pairs.csv (one decimal, ASCII)")
+	f.study.register(c)
 }
 
 func init() {
@@ -124,6 +126,7 @@ and the exit status is 3 ("partial").`,
 		registerIntervalFlags(fl, &f)
 		fl.StringVar(&f.shard, "shard", "", "analyse only part i of n of the runs (i/n, 1-based), e.g. a Slurm array task; merge with 'tcpviz goodput stats'")
 		f.registerTables(c)
+		e.addFigFlags(c)
 		c.AddCommand(goodputStatsCmd(e))
 		return c
 	})
@@ -133,6 +136,10 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 	if f.asCSV && f.asJSON {
 		return fmt.Errorf("choose one of --csv and --json")
 	}
+	if err := f.study.check(f.group); err != nil {
+		return err
+	}
+	f.study.name = e.campaignName(args)
 	o := campaign.Options{Port: f.port, Dir: f.dir, MinBytes: f.minBytes, End: f.end, Jobs: f.jobs}
 	if err := f.intervalOptions(&o); err != nil {
 		return err
@@ -335,7 +342,11 @@ func writeGoodputTables(e *env, f *goodputFlags, rows []campaign.FlowRow) error 
 	if err != nil {
 		return err
 	}
-	t, err := campaign.Aggregate(runs, f.group, f.pair, f.level)
+	ao, err := f.study.options()
+	if err != nil {
+		return err
+	}
+	t, err := campaign.AggregateWith(runs, f.group, f.pair, f.level, ao)
 	if err != nil {
 		return err
 	}
@@ -370,16 +381,16 @@ func writeGoodputTables(e *env, f *goodputFlags, rows []campaign.FlowRow) error 
 		return err
 	}
 	if f.tablesCSV != "" {
-		if err := writeFileAtomic(f.tablesCSV+".groups.csv", func(file *os.File) error { return stats.WriteGroupsCSV(file, t.Groups) }); err != nil {
+		if err := writeFileAtomic(f.tablesCSV+".groups.csv", func(file *os.File) error { return stats.WriteGroupsCSVRounded(file, t.Groups) }); err != nil {
 			return err
 		}
 		if f.pair != "" {
-			if err := writeFileAtomic(f.tablesCSV+".pairs.csv", func(file *os.File) error { return stats.WritePairsCSV(file, t.Pairs) }); err != nil {
+			if err := writeFileAtomic(f.tablesCSV+".pairs.csv", func(file *os.File) error { return stats.WritePairsCSVRounded(file, t.Pairs) }); err != nil {
 				return err
 			}
 		}
 	}
-	return nil
+	return e.writeStudy(f, t)
 }
 
 // goodputStatsCmd merges per-flow CSVs (for example the shards of a cluster
@@ -394,6 +405,10 @@ func goodputStatsCmd(e *env) *cobra.Command {
 			if f.group == "" {
 				return fmt.Errorf("--group is required")
 			}
+			if err := f.study.check(f.group); err != nil {
+				return err
+			}
+			f.study.name = e.campaignName(args)
 			var rows []campaign.FlowRow
 			for _, path := range args {
 				rs, err := readGoodputCSV(path)
@@ -408,6 +423,7 @@ func goodputStatsCmd(e *env) *cobra.Command {
 		},
 	}
 	f.registerTables(c)
+	e.addFigFlags(c)
 	return c
 }
 

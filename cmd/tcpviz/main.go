@@ -33,6 +33,10 @@ var verbs []func(*env) *cobra.Command
 // addCommand registers a verb constructor; called from init in each verb file.
 func addCommand(f func(*env) *cobra.Command) { verbs = append(verbs, f) }
 
+// rootHooks run on the finished command tree: they may add flags to verbs
+// defined in other files (live.go adds -i and --filter).
+var rootHooks []func(*env, *cobra.Command)
+
 // env is what a verb may touch: its output streams and the context that is
 // cancelled on Ctrl-C.
 type env struct {
@@ -40,6 +44,10 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	stdin  io.Reader
+	// filter is the --filter expression applied to every capture file
+	// read (live.go); empty for none.
+	filter string
+	fig    figFlags // --size, --font-size, --dpi of the graph verbs (figflags.go)
 }
 
 func newRoot(e *env) *cobra.Command {
@@ -56,6 +64,9 @@ Every metric is defined in docs/metrics.md.`,
 	root.SetErr(e.stderr)
 	for _, f := range verbs {
 		root.AddCommand(f(e))
+	}
+	for _, h := range rootHooks {
+		h(e, root)
 	}
 	return root
 }

@@ -62,11 +62,15 @@ current directory and prints the path.`,
 				if isHTML(out) {
 					return e.htmlOne(out, rep, r, d, "seq")
 				}
-				o := plot.TimeSeqOptions{Dir: d, From: secs(from), To: secs(to)}
+				o := plot.TimeSeqOptions{Dir: d, From: secs(from), To: secs(to), Run: e.runName(args[0])}
 				if !inRange(r, o) {
 					fmt.Fprintf(e.stderr, "warning: conn %d has no data segment or ACK between --from %g and --to %g s\n", r.Conn.Index, from, to)
 				}
-				if err := writeSeq(out, rep, r, o); err != nil {
+				st, err := e.fig.style()
+				if err != nil {
+					return err
+				}
+				if err := writeSeq(out, rep, r, o, st); err != nil {
 					return err
 				}
 				fmt.Fprintln(e.stdout, out)
@@ -79,6 +83,7 @@ current directory and prints the path.`,
 		}
 		af.register(c)
 		cf.register(c)
+		e.addFigFlags(c)
 		c.Flags().Float64Var(&from, "from", 0, "start of the x range, seconds since the connection's first packet")
 		c.Flags().Float64Var(&to, "to", 0, "end of the x range, seconds (0: the end)")
 		c.Flags().StringVarP(&out, "output", "o", "", "output file: .png, .svg, .pdf, .csv, .json or .html (the interactive report)")
@@ -165,7 +170,7 @@ func inRange(r *tcpanalysis.ConnResult, o plot.TimeSeqOptions) bool {
 	return false
 }
 
-func writeSeq(out string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, o plot.TimeSeqOptions) error {
+func writeSeq(out string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, o plot.TimeSeqOptions, st plot.Style) error {
 	ext := strings.ToLower(filepath.Ext(out))
 	return writeFileAtomic(out, func(f *os.File) error {
 		switch ext {
@@ -202,7 +207,7 @@ func writeSeq(out string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, o 
 		if err != nil {
 			return err
 		}
-		return plot.Write(f, p, format)
+		return p.SaveStyle(f, format, st)
 	})
 }
 

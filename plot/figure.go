@@ -1,0 +1,224 @@
+package plot
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgpdf"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Entry is one legend entry: the name of what was drawn and the marks it
+// was drawn with (a line, a bar, a glyph, or several on top of another, as
+// in the data).
+type Entry struct {
+	Name   string
+	Thumbs []gplot.Thumbnailer
+}
+
+// Figure is a figure ready to be written in any of Formats: a title naming
+// the run, a legend above the data (never on it), and one or more panels
+// of data, Cols per row.
+type Figure struct {
+	Title  string        // may hold several lines
+	Panels []*gplot.Plot // drawn in order, Cols per row
+	Cols   int           // panels per row; 0 means 1
+	Legend []Entry       // only what was drawn, in drawing order
+}
+
+// Saver is a figure that renders itself in a format ("png", "svg", "pdf")
+// with a Style.
+type Saver interface {
+	SaveStyle(w io.Writer, format string, st Style) error
+}
+
+// Save renders the figure in format with DefaultStyle.
+func (f Figure) Save(w io.Writer, format string) error {
+	return f.SaveStyle(w, format, DefaultStyle)
+}
+
+// SaveStyle renders the figure in format ("png", "svg" or "pdf") with st;
+// zero fields of st take DefaultStyle's.
+func (f Figure) SaveStyle(w io.Writer, format string, st Style) error {
+	st = st.withDefaults()
+	c, err := newCanvas(format, st)
+	if err != nil {
+		return err
+	}
+	if err := f.safeDraw(draw.New(c), st); err != nil {
+		return err
+	}
+	_, err = c.WriteTo(w)
+	return err
+}
+
+// safeDraw draws f, turning a panic of the drawing library (it panics on
+// text its LaTeX handler cannot parse, for example) into an error.
+func (f Figure) safeDraw(dc draw.Canvas, st Style) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("draw figure %q: %v", f.Title, r)
+		}
+	}()
+	f.draw(dc, st)
+	return nil
+}
+
+// newCanvas returns a canvas of the given format that can write itself.
+func newCanvas(format string, st Style) (vg.CanvasWriterTo, error) {
+	switch format {
+	case "png":
+		return vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(st.W, st.H), vgimg.UseDPI(st.DPI))}, nil
+	case "svg":
+		return vgsvg.New(st.W, st.H), nil
+	case "pdf":
+		c := vgpdf.New(st.W, st.H)
+		c.EmbedFonts(true)
+		return cp1252Canvas{c}, nil
+	}
+	return nil, fmt.Errorf("unknown image format %q: use png, svg or pdf", format)
+}
+
+// textStyle is the figure's text at size.
+func textStyle(size vg.Length) text.Style {
+	return text.Style{Font: font.From(gplot.DefaultFont, size), Handler: gplot.DefaultTextHandler}
+}
+
+func (f Figure) draw(dc draw.Canvas, st Style) {
+	fs := st.FontSize
+	pad := fs * 0.5
+	area := draw.Crop(dc, pad, -pad, pad, -pad)
+	if f.Title != "" && !st.OmitTitle {
+		ts := textStyle(fs)
+		ts.XAlign = draw.XCenter
+		ts.YAlign = draw.YTop
+		title := wrap(ts, f.Title, area.Max.X-area.Min.X)
+		area.FillText(ts, vg.Point{X: area.Center().X, Y: area.Max.Y}, title)
+		area.Max.Y -= ts.Height(title) + fs*0.3
+	}
+	if len(f.Legend) > 0 {
+		h := drawLegend(area, f.Legend, fs*0.9)
+		area.Max.Y -= h + fs*0.3
+	}
+	if len(f.Panels) == 0 {
+		return
+	}
+	for _, p := range f.Panels {
+		applyFonts(p, st)
+	}
+	cols := max(f.Cols, 1)
+	// Fewer ticks where a panel is small: one label per 2.2 font sizes of
+	// height and per 5 font sizes of width at most.
+	rows := (len(f.Panels) + cols - 1) / cols
+	ph := (area.Max.Y-area.Min.Y)/vg.Length(rows) - 3.5*fs
+	pw := (area.Max.X-area.Min.X)/vg.Length(cols) - 4*fs
+	for _, p := range f.Panels {
+		h := ph
+		if p.Title.Text != "" {
+			h -= 1.5 * fs
+		}
+		fitTicks(&p.Y, int(h/(2.2*fs)))
+		fitTicks(&p.X, int(pw/(5*fs)))
+	}
+	if len(f.Panels) == 1 {
+		f.Panels[0].Draw(area)
+		return
+	}
+	grid := make([][]*gplot.Plot, rows)
+	for i := range grid {
+		grid[i] = make([]*gplot.Plot, cols)
+		for j := range grid[i] {
+			if k := i*cols + j; k < len(f.Panels) {
+				grid[i][j] = f.Panels[k]
+			}
+		}
+	}
+	t := draw.Tiles{Rows: rows, Cols: cols, PadX: fs, PadY: fs * 0.6}
+	canvases := gplot.Align(grid, t, area)
+	for i := range grid {
+		for j := range grid[i] {
+			if grid[i][j] != nil {
+				grid[i][j].Draw(canvases[i][j])
+			}
+		}
+	}
+}
+
+// drawLegend lays the entries out in rows across the top of c (as many per
+// row as fit, rows centred) and returns the height used.
+func drawLegend(c draw.Canvas, es []Entry, size vg.Length) vg.Length {
+	ts := textStyle(size)
+	ts.YAlign = draw.YCenter
+	thumbW := size * 1.7
+	gap := size * 0.35
+	colGap := size * 1.0
+	rowH := size * 1.3
+	width := c.Max.X - c.Min.X
+	type item struct {
+		e Entry
+		w vg.Length
+	}
+	var rows [][]item
+	var rowW []vg.Length
+	var cur []item
+	var curW vg.Length
+	for _, e := range es {
+		w := thumbW + gap + ts.Width(e.Name)
+		add := w
+		if len(cur) > 0 {
+			add += colGap
+		}
+		if len(cur) > 0 && curW+add > width {
+			rows, rowW = append(rows, cur), append(rowW, curW)
+			cur, curW, add = nil, 0, w
+		}
+		cur = append(cur, item{e, w})
+		curW += add
+	}
+	if len(cur) > 0 {
+		rows, rowW = append(rows, cur), append(rowW, curW)
+	}
+	y := c.Max.Y - rowH/2
+	for i, row := range rows {
+		x := c.Min.X + (width-rowW[i])/2
+		for _, it := range row {
+			tc := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+				Min: vg.Point{X: x, Y: y - rowH*0.38}, Max: vg.Point{X: x + thumbW, Y: y + rowH*0.38}}}
+			for _, t := range it.e.Thumbs {
+				t.Thumbnail(&tc)
+			}
+			c.FillText(ts, vg.Point{X: x + thumbW + gap, Y: y}, it.e.Name)
+			x += it.w + colGap
+		}
+		y -= rowH
+	}
+	return rowH * vg.Length(len(rows))
+}
+
+// wrap breaks each line of s at spaces so that no line is wider than w.
+func wrap(ts text.Style, s string, w vg.Length) string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		cur := ""
+		for _, word := range strings.Fields(line) {
+			if cur != "" && ts.Width(cur+" "+word) > w {
+				out = append(out, cur)
+				cur = word
+				continue
+			}
+			if cur != "" {
+				cur += " "
+			}
+			cur += word
+		}
+		out = append(out, cur)
+	}
+	return strings.Join(out, "\n")
+}
