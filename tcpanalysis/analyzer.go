@@ -201,6 +201,11 @@ type ConnResult struct {
 	// timestamps went backwards between the two packets; every output
 	// leaves them out and the Report warns once.
 	NegativeRTT int64
+	// Degraded reports that one of the connection's sequence-space sets
+	// reached its cap (maxSpans disjoint holes, docs/robustness.md#caps):
+	// the lowest holes were joined, so its unique and retransmitted byte
+	// counts near those holes are approximate. The Report warns.
+	Degraded bool
 }
 
 // Options configure an Analyzer.
@@ -567,6 +572,15 @@ func Analyze(r *capture.Reader, opts Options) (*Report, error) {
 	}
 	if neg > 0 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d RTT samples in %d connections dropped: the capture's timestamps go backwards between a packet and its answer", neg, nc))
+	}
+	var deg []int
+	for _, c := range rep.Conns {
+		if c.Degraded {
+			deg = append(deg, c.Conn.Index)
+		}
+	}
+	if len(deg) > 0 {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d connections (first: conn %d) opened more than %d holes in sequence space: the lowest were joined, so their unique and retransmitted bytes are approximate (docs/robustness.md#caps)", len(deg), deg[0], maxSpans))
 	}
 	return rep, nil
 }

@@ -327,10 +327,10 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 	end := start + n
 	st.DataPkts++
 	st.Bytes += n
-	if st.FirstData == 0 {
+	if st.FirstData == 0 || s.Time < st.FirstData {
 		st.FirstData = s.Time
 	}
-	st.LastData = s.Time
+	st.LastData = max(st.LastData, s.Time) // the latest, if timestamps go backwards
 	covered := ds.seen.covered(start, end)
 	// TSval evidence (RFC 7323): older than one already sent in this
 	// direction means a delayed original; newer, a fresh transmission.
@@ -423,6 +423,9 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		}
 	}
 	ds.seen.add(start, end)
+	if ds.seen.degraded || ds.resent.degraded {
+		cs.Degraded = true
+	}
 	if !ds.anyPay || end > ds.highPay {
 		ds.highPay, ds.anyPay = end, true
 	}
@@ -582,6 +585,7 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o *Options) (int64
 		if r > ds.lastAck && r-l < 1<<30 {
 			ds.sacked.add(max(l, ds.lastAck), r)
 			ds.sackHole = true
+			cs.Degraded = cs.Degraded || ds.sacked.degraded
 		}
 	}
 	if s.Window == 0 && !s.Flags.Has(capture.SYN) && !s.Flags.Has(capture.RST) {
@@ -703,7 +707,9 @@ func (ds *dirState) originalSeg(start int64) (outSeg, bool) {
 func (ds *dirState) release() {
 	ds.out, ds.outHead = nil, 0
 	ds.tsq, ds.tsHead = nil, 0
-	ds.resent.s, ds.probe.s, ds.sacked.s = nil, nil, nil
+	ds.resent.reset()
+	ds.probe.reset()
+	ds.sacked.reset()
 	ds.retx, ds.retxNew = nil, 0
 }
 

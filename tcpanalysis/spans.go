@@ -1,63 +1,49 @@
 package tcpanalysis
 
-import "github.com/google/btree"
+import (
+	"sort"
+
+	"github.com/google/btree"
+)
 
 // maxSpans caps the number of disjoint spans one spanSet keeps
 // (docs/robustness.md#caps). A hostile or badly damaged capture can open one
 // hole per segment; past the cap the two lowest spans are joined (the
 // lowest hole counts as covered) and the set is marked degraded, so memory
-// stays bounded (about 70 bytes a span) and time stays O(log n) per segment.
+// stays bounded and time stays O(log n) per segment.
 const maxSpans = 1 << 18
 
+// smallSpans is how many spans a spanSet keeps in a sorted slice before it
+// moves them to a B-tree: almost every connection has a handful of holes at
+// most, and a slice is the fastest there; a hostile capture (one hole per
+// segment) gets O(log n) updates from the tree.
+const smallSpans = 32
+
 // spanSet is a set of byte ranges [lo, hi) in one direction's relative
-// sequence space, kept merged: no two spans overlap or touch. Every update
-// is O(log n) in the number of spans (a B-tree orders their starts), and
-// extending the highest span, the in-order case, is O(1).
-//
-// s holds the spans keyed by their start. Code outside this file may range
-// over s (in any order: since spans never touch, at most one contains a given
-// offset) and may set it to nil to drop the set; the methods notice that and
-// reset the index.
+// sequence space, kept merged: no two spans overlap or touch. Extending the
+// highest span (the in-order case) is O(1); any other update is O(smallSpans)
+// while the set is small and O(log n) in the number of spans after.
 type spanSet struct {
-	s        map[int64]span
-	idx      *btree.BTreeG[int64] // starts of the spans in s, ordered
-	sum      int64                // bytes in the set
-	top      int64                // start of the highest span; valid iff len(s) > 0
-	scratch  []int64
+	s        []span                // sorted; nil in tree mode
+	tree     *btree.BTreeG[span]   // ordered by lo; nil in slice mode
+	sum      int64                 // bytes in the set
+	scratch  []span
 	degraded bool // maxSpans was reached: some holes were joined
 }
 
 type span struct{ lo, hi int64 }
 
-func lessInt64(a, b int64) bool { return a < b }
+func spanLess(a, b span) bool { return a.lo < b.lo }
 
-// sync resets the index and the byte count when s was dropped from outside.
-func (ss *spanSet) sync() {
-	if len(ss.s) == 0 && ss.sum != 0 || ss.idx != nil && ss.idx.Len() != len(ss.s) {
-		ss.s = nil
-		ss.sum = 0
-		if ss.idx != nil {
-			ss.idx.Clear(false)
-		}
-	}
-}
+// reset empties the set (dirState.release drops a finished direction's sets).
+func (ss *spanSet) reset() { *ss = spanSet{degraded: ss.degraded} }
 
-func (ss *spanSet) put(sp span) {
-	if ss.s == nil {
-		ss.s = make(map[int64]span)
+// n returns the number of spans.
+func (ss *spanSet) n() int {
+	if ss.tree != nil {
+		return ss.tree.Len()
 	}
-	if ss.idx == nil {
-		ss.idx = btree.NewG(32, lessInt64)
-	}
-	ss.s[sp.lo] = sp
-	ss.idx.ReplaceOrInsert(sp.lo)
-	ss.sum += sp.hi - sp.lo
-}
-
-func (ss *spanSet) del(lo int64) {
-	ss.sum -= ss.s[lo].hi - lo
-	delete(ss.s, lo)
-	ss.idx.Delete(lo)
+	return len(ss.s)
 }
 
 // add inserts [lo, hi) and returns how many of its bytes were not in the set.
@@ -65,146 +51,211 @@ func (ss *spanSet) add(lo, hi int64) int64 {
 	if hi <= lo {
 		return 0
 	}
-	ss.sync()
-	if len(ss.s) == 0 {
-		ss.put(span{lo, hi})
-		ss.top = lo
+	if ss.tree != nil {
+		return ss.addTree(lo, hi)
+	}
+	n := len(ss.s)
+	if n == 0 || lo > ss.s[n-1].hi {
+		ss.s = append(ss.s, span{lo, hi})
+		ss.sum += hi - lo
+		ss.grow()
 		return hi - lo
 	}
-	t := ss.s[ss.top]
-	if lo > t.hi { // above everything, with a gap
-		ss.put(span{lo, hi})
-		ss.top = lo
-		ss.capSpans()
-		return hi - lo
-	}
-	if lo >= t.lo { // overlaps or touches the highest span only
-		if hi <= t.hi {
-			return 0
+	if lo >= ss.s[n-1].lo { // overlaps or touches the last span only
+		last := &ss.s[n-1]
+		var fresh int64
+		if hi > last.hi {
+			fresh = hi - last.hi
+			last.hi = hi
 		}
-		fresh := hi - t.hi
-		ss.s[t.lo] = span{t.lo, hi}
 		ss.sum += fresh
 		return fresh
 	}
-	// General case: the spans that overlap or touch [lo, hi) are the one
-	// starting at or before lo, if it reaches lo, and those starting in
-	// (lo, hi].
+	// General case: the first span whose hi >= lo, and those after it that
+	// start at or before hi, merge with [lo, hi).
+	i := sort.Search(n, func(i int) bool { return ss.s[i].hi >= lo })
+	j := i
+	covered := int64(0)
+	newLo, newHi := lo, hi
+	for j < n && ss.s[j].lo <= hi {
+		if a, b := max(ss.s[j].lo, lo), min(ss.s[j].hi, hi); b > a {
+			covered += b - a
+		}
+		newLo = min(newLo, ss.s[j].lo)
+		newHi = max(newHi, ss.s[j].hi)
+		j++
+	}
+	fresh := (hi - lo) - covered
+	ss.sum += fresh
+	if i == j {
+		ss.s = append(ss.s, span{})
+		copy(ss.s[i+1:], ss.s[i:])
+		ss.s[i] = span{lo, hi}
+		ss.grow()
+		return fresh
+	}
+	ss.s[i] = span{newLo, newHi}
+	ss.s = append(ss.s[:i+1], ss.s[j:]...)
+	return fresh
+}
+
+// grow moves a slice that outgrew smallSpans into a B-tree.
+func (ss *spanSet) grow() {
+	if len(ss.s) <= smallSpans {
+		return
+	}
+	ss.tree = btree.NewG(32, spanLess)
+	for _, sp := range ss.s {
+		ss.tree.ReplaceOrInsert(sp)
+	}
+	ss.s = nil
+}
+
+func (ss *spanSet) addTree(lo, hi int64) int64 {
+	top, _ := ss.tree.Max()
+	if lo > top.hi { // above everything, with a gap
+		ss.tree.ReplaceOrInsert(span{lo, hi})
+		ss.sum += hi - lo
+		ss.capSpans()
+		return hi - lo
+	}
+	if lo >= top.lo { // overlaps or touches the highest span only
+		if hi <= top.hi {
+			return 0
+		}
+		ss.tree.ReplaceOrInsert(span{top.lo, hi})
+		ss.sum += hi - top.hi
+		return hi - top.hi
+	}
+	// The span starting at or before lo, if it reaches lo, and those
+	// starting in (lo, hi] merge with [lo, hi).
 	start := lo
-	ss.idx.DescendLessOrEqual(lo, func(k int64) bool {
-		if ss.s[k].hi >= lo {
-			start = k
+	ss.tree.DescendLessOrEqual(span{lo: lo}, func(sp span) bool {
+		if sp.hi >= lo {
+			start = sp.lo
 		}
 		return false
 	})
 	hit := ss.scratch[:0]
-	ss.idx.AscendGreaterOrEqual(start, func(k int64) bool {
-		if k > hi {
+	ss.tree.AscendGreaterOrEqual(span{lo: start}, func(sp span) bool {
+		if sp.lo > hi {
 			return false
 		}
-		hit = append(hit, k)
+		hit = append(hit, sp)
 		return true
 	})
 	ss.scratch = hit
 	newLo, newHi, covered := lo, hi, int64(0)
-	for _, k := range hit {
-		sp := ss.s[k]
+	for _, sp := range hit {
 		if a, b := max(sp.lo, lo), min(sp.hi, hi); b > a {
 			covered += b - a
 		}
 		newLo, newHi = min(newLo, sp.lo), max(newHi, sp.hi)
-		ss.del(k)
+		ss.tree.Delete(sp)
 	}
-	ss.put(span{newLo, newHi})
-	if top, ok := ss.idx.Max(); ok {
-		ss.top = top
-	}
+	ss.tree.ReplaceOrInsert(span{newLo, newHi})
+	fresh := (hi - lo) - covered
+	ss.sum += fresh
 	if len(hit) == 0 {
 		ss.capSpans()
 	}
-	return (hi - lo) - covered
+	return fresh
 }
 
 // capSpans joins the two lowest spans while the set holds more than maxSpans.
 func (ss *spanSet) capSpans() {
-	for len(ss.s) > maxSpans {
+	for ss.tree.Len() > maxSpans {
 		ss.degraded = true
-		a, _ := ss.idx.Min()
-		lo := ss.s[a]
-		ss.del(a)
-		b, _ := ss.idx.Min()
-		hi := ss.s[b].hi
-		ss.del(b)
-		ss.put(span{lo.lo, hi})
-		if b == ss.top {
-			ss.top = lo.lo
-		}
+		a, _ := ss.tree.DeleteMin()
+		b, _ := ss.tree.DeleteMin()
+		ss.sum += b.lo - a.hi // the hole between them now counts as covered
+		ss.tree.ReplaceOrInsert(span{a.lo, b.hi})
 	}
 }
 
-// covered returns how many bytes of [lo, hi) are in the set. It is O(1) when
+// covered returns how many bytes of [lo, hi) are in the set: O(1) when
 // [lo, hi) holds the whole set, else O(log n + spans inside [lo, hi)).
 func (ss *spanSet) covered(lo, hi int64) int64 {
-	ss.sync()
-	if len(ss.s) == 0 || hi <= lo {
+	if hi <= lo || ss.n() == 0 {
 		return 0
 	}
-	if first, _ := ss.idx.Min(); lo <= first && hi >= ss.s[ss.top].hi {
-		return ss.sum
-	}
 	var c int64
-	add := func(k int64) {
-		sp := ss.s[k]
+	add := func(sp span) {
 		if a, b := max(sp.lo, lo), min(sp.hi, hi); b > a {
 			c += b - a
 		}
 	}
-	ss.idx.DescendLessOrEqual(lo, func(k int64) bool { add(k); return false })
-	ss.idx.AscendRange(lo+1, hi, func(k int64) bool { add(k); return true })
+	if ss.tree == nil {
+		if lo <= ss.s[0].lo && hi >= ss.s[len(ss.s)-1].hi {
+			return ss.sum
+		}
+		i := sort.Search(len(ss.s), func(i int) bool { return ss.s[i].hi > lo })
+		for ; i < len(ss.s) && ss.s[i].lo < hi; i++ {
+			add(ss.s[i])
+		}
+		return c
+	}
+	first, _ := ss.tree.Min()
+	last, _ := ss.tree.Max()
+	if lo <= first.lo && hi >= last.hi {
+		return ss.sum
+	}
+	ss.tree.DescendLessOrEqual(span{lo: lo}, func(sp span) bool { add(sp); return false })
+	ss.tree.AscendRange(span{lo: lo + 1}, span{lo: hi}, func(sp span) bool { add(sp); return true })
 	return c
 }
 
 // total returns the number of bytes in the set.
-func (ss *spanSet) total() int64 {
-	ss.sync()
-	return ss.sum
-}
+func (ss *spanSet) total() int64 { return ss.sum }
 
 // trim drops every byte below lo.
 func (ss *spanSet) trim(lo int64) {
-	ss.sync()
-	for len(ss.s) > 0 {
-		k, _ := ss.idx.Min()
-		sp := ss.s[k]
+	if ss.tree == nil {
+		i := 0
+		for i < len(ss.s) && ss.s[i].hi <= lo {
+			ss.sum -= ss.s[i].hi - ss.s[i].lo
+			i++
+		}
+		ss.s = append(ss.s[:0], ss.s[i:]...)
+		if len(ss.s) > 0 && ss.s[0].lo < lo {
+			ss.sum -= lo - ss.s[0].lo
+			ss.s[0].lo = lo
+		}
+		return
+	}
+	for ss.tree.Len() > 0 {
+		sp, _ := ss.tree.Min()
 		if sp.lo >= lo {
 			return
 		}
-		ss.del(k)
+		ss.tree.DeleteMin()
 		if sp.hi > lo {
-			ss.put(span{lo, sp.hi})
-			if k == ss.top {
-				ss.top = lo
-			}
+			ss.sum -= lo - sp.lo
+			ss.tree.ReplaceOrInsert(span{lo, sp.hi})
 			return
 		}
+		ss.sum -= sp.hi - sp.lo
 	}
 }
 
 // maxHi returns the end of the highest span, or the minimum int64 when empty.
 func (ss *spanSet) maxHi() int64 {
-	ss.sync()
-	if len(ss.s) == 0 {
+	if ss.n() == 0 {
 		return -1 << 63
 	}
-	return ss.s[ss.top].hi
+	if ss.tree != nil {
+		top, _ := ss.tree.Max()
+		return top.hi
+	}
+	return ss.s[len(ss.s)-1].hi
 }
 
-// spans returns the spans in ascending order (for tests and debugging).
+// spans returns the spans in ascending order.
 func (ss *spanSet) spans() []span {
-	ss.sync()
-	var out []span
-	if ss.idx != nil {
-		ss.idx.Ascend(func(k int64) bool { out = append(out, ss.s[k]); return true })
+	if ss.tree == nil {
+		return ss.s
 	}
+	out := make([]span, 0, ss.tree.Len())
+	ss.tree.Ascend(func(sp span) bool { out = append(out, sp); return true })
 	return out
 }

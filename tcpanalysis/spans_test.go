@@ -29,7 +29,7 @@ func TestSpanSet(t *testing.T) {
 			t.Errorf("step %d: total = %d, want %d (%v)", i, got, st.wantTotal, ss.spans())
 		}
 	}
-	if len(ss.s) != 1 {
+	if ss.n() != 1 {
 		t.Errorf("spans = %v, want one merged span", ss.spans())
 	}
 	if got := ss.covered(0, 2000); got != 1000 {
@@ -70,7 +70,7 @@ func TestSpanSetModel(t *testing.T) {
 			}
 		case 2:
 			if rng.IntN(50) == 0 {
-				ss.s = nil
+				ss.reset()
 				bits = [size]bool{}
 			}
 		default:
@@ -133,8 +133,8 @@ func TestSpanSetCap(t *testing.T) {
 	for i := int64(0); i <= maxSpans; i++ {
 		ss.add(10*i, 10*i+1)
 	}
-	if !ss.degraded || len(ss.s) != maxSpans {
-		t.Fatalf("degraded %v, %d spans; want true, %d", ss.degraded, len(ss.s), maxSpans)
+	if !ss.degraded || ss.n() != maxSpans {
+		t.Fatalf("degraded %v, %d spans; want true, %d", ss.degraded, ss.n(), maxSpans)
 	}
 	sp := ss.spans()
 	if sp[0] != (span{0, 11}) || sp[1] != (span{20, 21}) {
