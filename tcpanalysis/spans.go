@@ -24,9 +24,9 @@ const smallSpans = 32
 // highest span (the in-order case) is O(1); any other update is O(smallSpans)
 // while the set is small and O(log n) in the number of spans after.
 type spanSet struct {
-	s        []span                // sorted; nil in tree mode
-	tree     *btree.BTreeG[span]   // ordered by lo; nil in slice mode
-	sum      int64                 // bytes in the set
+	s        []span              // sorted; nil in tree mode
+	tree     *btree.BTreeG[span] // ordered by lo; nil in slice mode
+	sum      int64               // bytes in the set
 	scratch  []span
 	degraded bool // maxSpans was reached: some holes were joined
 }
