@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -170,6 +171,7 @@ type Reader struct {
 	name     string
 	closer   io.Closer
 	src      source
+	fast     bool // src is a mappedPcap: data slices point into the mapping
 	ng       *pcapgo.NgReader
 	link     int // pcap link type; pcapng looks it up per interface
 	format   Format
@@ -269,6 +271,19 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 	}
 	switch binary.LittleEndian.Uint32(m) {
 	case 0xa1b2c3d4, 0xd4c3b2a1, 0xa1b23c4d, 0x4d3cb2a1:
+		if fp, ok, err := fastPcap(bin); ok {
+			// A plain file: records read in place from the mapping.
+			if err != nil {
+				return fail(fmt.Errorf("pcap header: %w", cutErr(err)))
+			}
+			rd.src, rd.link, rd.format, rd.fast = fp, fp.link, FormatPcap, true
+			rd.snaplen = int(fp.snaplen)
+			fp.setSnaplen(uint32(min(rd.snaplen, MaxRecordLen)))
+			if !SupportedLink(rd.link) {
+				return fail(fmt.Errorf("%w %d (pcap header)", ErrUnsupportedLinkType, rd.link))
+			}
+			break
+		}
 		pr, err := pcapgo.NewReader(bin)
 		if err != nil {
 			return fail(fmt.Errorf("pcap header: %w", cutErr(err)))
@@ -338,7 +353,26 @@ func (r *Reader) Close() error {
 // first frame, ends with io.EOF and a warning (see Warnings); damage in the
 // first frame, or a pcap whose frames all have an unsupported link type, is a
 // *FrameError.
-func (r *Reader) Next(s *Segment) error {
+func (r *Reader) Next(s *Segment) (err error) {
+	if r.fast {
+		// Frames are decoded in place from the mapping: a file that shrinks
+		// meanwhile faults there, and the fault becomes ErrFileChanged.
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer func() {
+			if e := recover(); e != nil {
+				// A memory fault under SetPanicOnFault is a runtime.Error
+				// with the faulting address; anything else is a bug.
+				if _, isFault := e.(interface{ Addr() uintptr }); !isFault {
+					panic(e)
+				}
+				err = r.readErr(fmt.Errorf("%w: a fault reading the mapped file", ErrFileChanged))
+			}
+		}()
+	}
+	return r.next(s)
+}
+
+func (r *Reader) next(s *Segment) error {
 	if r.done {
 		return io.EOF
 	}

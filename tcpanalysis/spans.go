@@ -159,7 +159,18 @@ func (ss *spanSet) addTree(lo, hi int64) int64 {
 	if len(hit) == 0 {
 		ss.capSpans()
 	}
+	ss.shrink()
 	return fresh
+}
+
+// shrink moves a tree whose holes were filled back into a slice.
+func (ss *spanSet) shrink() {
+	if ss.tree == nil || ss.tree.Len() > smallSpans/2 {
+		return
+	}
+	s := make([]span, 0, smallSpans)
+	ss.tree.Ascend(func(sp span) bool { s = append(s, sp); return true })
+	ss.s, ss.tree = s, nil
 }
 
 // capSpans joins the two lowest spans while the set holds more than maxSpans.
@@ -189,6 +200,9 @@ func (ss *spanSet) covered(lo, hi int64) int64 {
 		if lo <= ss.s[0].lo && hi >= ss.s[len(ss.s)-1].hi {
 			return ss.sum
 		}
+		if lo >= ss.s[len(ss.s)-1].hi || hi <= ss.s[0].lo {
+			return 0
+		}
 		i := sort.Search(len(ss.s), func(i int) bool { return ss.s[i].hi > lo })
 		for ; i < len(ss.s) && ss.s[i].lo < hi; i++ {
 			add(ss.s[i])
@@ -199,6 +213,9 @@ func (ss *spanSet) covered(lo, hi int64) int64 {
 	last, _ := ss.tree.Max()
 	if lo <= first.lo && hi >= last.hi {
 		return ss.sum
+	}
+	if lo >= last.hi || hi <= first.lo {
+		return 0
 	}
 	ss.tree.DescendLessOrEqual(span{lo: lo}, func(sp span) bool { add(sp); return false })
 	ss.tree.AscendRange(span{lo: lo + 1}, span{lo: hi}, func(sp span) bool { add(sp); return true })
@@ -236,6 +253,7 @@ func (ss *spanSet) trim(lo int64) {
 		}
 		ss.sum -= sp.hi - sp.lo
 	}
+	ss.shrink()
 }
 
 // maxHi returns the end of the highest span, or the minimum int64 when empty.
