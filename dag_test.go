@@ -13,6 +13,7 @@ var allowed = map[string][]string{
 	"":                               {},
 	"internal/seq":                   {},
 	"capture":                        {"internal/seq"},
+	"capture/live":                   {"capture"},
 	"flows":                          {"capture", "internal/seq"},
 	"tcpanalysis":                    {"capture", "flows", "internal/seq"},
 	"query":                          {"tcpanalysis", "flows", "capture"},
@@ -23,6 +24,7 @@ var allowed = map[string][]string{
 	"testbed/manet":                  {},
 	"internal/sharedtest":            {},
 	"internal/pcaptest":              {},
+	"internal/fuzzseed":              {"capture", "internal/pcaptest"},
 	"internal/pcaptest/cmd/gencap":   {"internal/pcaptest"},
 	"internal/pcaptest/cmd/gensynth": {"internal/pcaptest"},
 	"cmd/tcpviz":                     {"*"},
@@ -37,7 +39,7 @@ var allowed = map[string][]string{
 // package draws, one reads packets, one parses the command line.
 var thirdParty = map[string][]string{
 	"gonum.org/v1/plot":            {"plot"},
-	"github.com/gopacket/gopacket": {"capture", "internal/pcaptest"},
+	"github.com/gopacket/gopacket": {"capture", "capture/live", "internal/pcaptest"},
 	"github.com/spf13/cobra":       {"cmd/tcpviz"},
 }
 

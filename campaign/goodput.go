@@ -3,6 +3,7 @@ package campaign
 import (
 	"context"
 	"errors"
+	"fmt"
 	"hash/fnv"
 	"runtime"
 	"sort"
@@ -162,7 +163,7 @@ func Goodput(ctx context.Context, files []string, o Options) (*Result, error) {
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				rows, err := fileRows(mine[i], o)
+				rows, err := safeFileRows(mine[i], o)
 				results[i] = out{rows, err}
 				if o.Progress != nil {
 					mu.Lock()
@@ -185,6 +186,9 @@ feed:
 	}
 	close(work)
 	wg.Wait()
+	if cancelled == nil {
+		cancelled = ctx.Err() // cancelled while the last captures were read
+	}
 	if cancelled != nil {
 		return nil, cancelled
 	}
@@ -201,6 +205,28 @@ feed:
 	applyIntervals(res, o)
 	return res, nil
 }
+
+// safeFileRows is fileRows with a panic (a bug in tcpviz, or in a library,
+// hit by this capture) turned into an error, so the capture is reported as
+// failed and the batch goes on.
+func safeFileRows(path string, o Options) (rows []FlowRow, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			rows, err = nil, fmt.Errorf("%w: %v (please report it with the capture)", ErrInternal, p)
+		}
+	}()
+	if beforeFile != nil {
+		beforeFile(path)
+	}
+	return fileRows(path, o)
+}
+
+// beforeFile, when set by a test, runs before each capture is analysed.
+var beforeFile func(path string)
+
+// ErrInternal marks a capture whose analysis panicked: a bug, reported as
+// that capture's failure.
+var ErrInternal = errors.New("internal error")
 
 // fileRows analyses one capture into flow rows.
 func fileRows(path string, o Options) ([]FlowRow, error) {

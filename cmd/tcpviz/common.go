@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 	"github.com/tcpviz/tcpviz/capture"
@@ -45,7 +44,7 @@ func inputError(err error) error {
 // analyzeFile is the one place a capture file is read for analysis, by
 // e.analyze and by every query.Analyze pass (e.view).
 func (e *env) analyzeFile(path string, opts tcpanalysis.Options) (*tcpanalysis.Report, error) {
-	return tcpanalysis.AnalyzeFile(path, opts)
+	return e.analyzeFiltered(path, opts) // live.go: --filter
 }
 
 // analyze runs the analysis of one file and prints its warnings to stderr.
@@ -58,33 +57,30 @@ func (e *env) analyze(path string, opts tcpanalysis.Options) (*tcpanalysis.Repor
 	return rep, nil
 }
 
-// warn prints warnings to stderr, one line each.
+// warn prints warnings to stderr, one line each; ACKs of unseen data are
+// one line per connection for a few connections, else one line per file
+// (printConnNotes).
 func (e *env) warn(ws []query.Warning) {
+	unseen := map[string][]int{}
+	var files []string
 	for _, w := range ws {
-		fmt.Fprintln(e.stderr, "warning:", w)
+		if w.Kind == query.WarnAckedUnseen {
+			if len(unseen[w.File]) == 0 {
+				files = append(files, w.File)
+			}
+			if c := unseen[w.File]; len(c) == 0 || c[len(c)-1] != w.Conn {
+				unseen[w.File] = append(c, w.Conn)
+			}
+		}
 	}
-}
-
-// writeFileAtomic writes data produced by write to path through a
-// temporary file in the same directory and a rename, so readers never see a
-// half-written output.
-func writeFileAtomic(path string, write func(f *os.File) error) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
+	for _, w := range ws {
+		if w.Kind != query.WarnAckedUnseen || len(unseen[w.File]) <= maxConnNotes {
+			fmt.Fprintln(e.stderr, "warning:", w)
+		}
 	}
-	name := tmp.Name()
-	defer os.Remove(name) // no-op after a successful rename
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
+	for _, f := range files {
+		if len(unseen[f]) > maxConnNotes {
+			printConnNotes(e.stderr, "warning", f, unseen[f], "ACKs acknowledge data the capture never saw (dropped by the capture, or sent past it)")
+		}
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Chmod(name, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(name, path)
 }

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
-	"gonum.org/v1/plot/vg"
 
 	"github.com/tcpviz/tcpviz/plot"
 )
@@ -56,7 +55,7 @@ func (f *figFlags) style() (plot.Style, error) {
 		if f.fontSize < 4 || f.fontSize > 40 {
 			return st, fmt.Errorf("--font-size %g: want 4 to 40 points", f.fontSize)
 		}
-		st.FontSize = vg.Points(f.fontSize)
+		st = st.WithFontSize(f.fontSize)
 	}
 	if f.dpi != 0 {
 		if f.dpi < 30 || f.dpi > 2400 {

@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -55,6 +54,9 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	stdin  io.Reader
+	// filter is the --filter expression applied to every capture file
+	// read (live.go); empty for none.
+	filter string
 	fig    figFlags // --size, --font-size, --dpi of the graph verbs (figflags.go)
 }
 
@@ -68,9 +70,11 @@ Every metric is defined in docs/metrics.md.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.PersistentPreRunE = checkOutputs // robust.go: -o checked before any capture is read
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
 	root.AddCommand(commands(e)...)
+	addLiveFlags(e, root) // -i, --filter on flows, rtt, retrans, tput (live.go)
 	return root
 }
 
@@ -84,9 +88,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := notifySignals()
 	defer stop()
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	if code := interruptCode(); code != 0 {
+		removeTemps()
+		fmt.Fprintf(os.Stderr, "tcpviz: %v: stopped; nothing written\n", syscall.Signal(code-128))
+		os.Exit(code)
+	}
 	if err == nil {
 		return
 	}
