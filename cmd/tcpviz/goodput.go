@@ -174,7 +174,7 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 	case f.labels != "":
 		p, err := campaign.ParsePattern(f.labels)
 		if err != nil {
-			return err
+			return fmt.Errorf("--labels: %w", err)
 		}
 		o.Labels = p.Match
 		labelNames = p.Names()

@@ -73,6 +73,7 @@ Every metric is defined in docs/metrics.md.`,
 	root.PersistentPreRunE = checkOutputs // robust.go: -o checked before any capture is read
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
+	cobra.EnableCommandSorting = false // 'tcpviz --help' lists the verbs in the order of commands
 	root.AddCommand(commands(e)...)
 	addLiveFlags(e, root) // -i, --filter on flows, rtt, retrans, tput (live.go)
 	return root
