@@ -96,10 +96,10 @@ func (f *goodputFlags) warnIntervals(w io.Writer, res *campaign.Result) {
 			}
 			continue
 		}
-		fmt.Fprintf(w, "warning: run %s: flow %s:%d → %s:%d started late: first packet at %.3f s, %.3f s after the run's median flow start (%.3f s); its rate may be up to %.0f %% too high\n",
+		fmt.Fprintf(w, "warning: run %s: flow %s:%d → %s:%d started late: first data at %.3f s, %.3f s after the run's median flow start (%.3f s); its rate may be up to %.0f %% too high\n",
 			filepath.Base(l.RunKey), l.Src, l.SPort, l.Dst, l.DPort, l.FirstS, l.LateS, l.MedianS, l.Overstat*100)
 	}
-	sum := fmt.Sprintf("warning: %d flows in %d runs started late relative to their run's others, and no application start time is known: their rates start at the first captured packet (an application whose SYN waited for a route looks late). "+
+	sum := fmt.Sprintf("warning: %d flows in %d runs started late relative to their run's others, and no application start time is known: their rates start at the first data segment (an application whose SYN or first data waited for a route looks late). "+
 		"Fix: give the start times with --starts FILE (CSV: src, sport, dst, dport, start_s[, stop_s], label columns; ns-3: --starts groundtruth-all.csv --starts-rename run=seed), "+
 		"keep the testbed's ground truth next to the captures, or measure every flow over one window with --interval START:END (docs/metrics.md#interval)", len(res.Late), len(runs))
 	fmt.Fprintln(w, sum)
