@@ -33,13 +33,13 @@ const (
 // FlowRow is one flow of a campaign: one data direction of one TCP
 // connection (docs/schema.md#goodput).
 type FlowRow struct {
-	File      string  // capture the numbers come from
-	RunKey    string  // the run the capture belongs to (RunKey)
-	Conn      int     // connection index within File
-	Src       string  // sender address
-	SPort     uint16  // sender port
-	Dst       string  // receiver address
-	DPort     uint16  // receiver port
+	File   string // capture the numbers come from
+	RunKey string // the run the capture belongs to (RunKey)
+	Conn   int    // connection index within File
+	Src    string // sender address
+	SPort  uint16 // sender port
+	Dst    string // receiver address
+	DPort  uint16 // receiver port
 	// FirstS is the start of the goodput interval, seconds since the Unix
 	// epoch (simulation time for ns-3): the application's start when known,
 	// else the receiving application's first data (docs/metrics.md#interval).
@@ -55,8 +55,8 @@ type FlowRow struct {
 	// TotalBytes are all goodput bytes of the flow in File, whatever the
 	// interval.
 	TotalBytes int64
-	Vantage   Vantage
-	Captures  int // captures of the run that held this flow (the row is counted once)
+	Vantage    Vantage
+	Captures   int // captures of the run that held this flow (the row is counted once)
 	// StartKnown reports that FirstS is the application's start (from
 	// Options.Interval, Options.Starts or a sidecar), not the first packet.
 	StartKnown bool
