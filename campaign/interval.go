@@ -382,7 +382,20 @@ func absentRow(run runInfo, f AppFlow, src IntervalSource, end float64) FlowRow 
 // end), clips its bytes to the interval, drops undeclared flows below
 // Options.MinBytes, and adds rows for declared flows that no capture held.
 func applyIntervals(res *Result, o Options) {
-	runs := runsOf(res.Files, o.Labels)
+	// Only captures that were analysed make runs: a capture the labels
+	// rejected (or that failed) declares nothing, so its run's ground
+	// truth is not turned into rows of flows "in no capture".
+	failed := map[string]bool{}
+	for _, f := range res.Failed {
+		failed[f.File] = true
+	}
+	var used []string
+	for _, f := range res.Files {
+		if !failed[f] {
+			used = append(used, f)
+		}
+	}
+	runs := runsOf(used, o.Labels)
 	// packetsStop is where a flow's interval ends when nothing declares
 	// its stop: --end, else its receiver's close, else the run's end (the
 	// last frame of any of its captures), so a flow whose packets stop

@@ -118,3 +118,45 @@ func TestSatelliteApplicationInterval(t *testing.T) {
 		t.Errorf("%d pep-off rows, want 2", n)
 	}
 }
+
+// TestPatternMisfit: a pattern that does not fit the names lets a
+// placeholder swallow its separator and gives one run's captures
+// different labels; both are detected. A pattern without labels is
+// refused.
+func TestPatternMisfit(t *testing.T) {
+	p, err := ParsePattern("{protocol}-{seed}.pcap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := p.Match("x/tcp-aodv-r1-10-0.pcap.gz")
+	b, _ := p.Match("x/tcp-aodv-r1-2-0.pcap.gz")
+	if got := p.Swallowed(a); len(got) != 1 || got[0] != "protocol=tcp-aodv-r1-10" {
+		t.Errorf("Swallowed = %q, want [protocol=tcp-aodv-r1-10]", got)
+	}
+	rows := []FlowRow{{File: "x/tcp-aodv-r1-10-0.pcap.gz", RunKey: "x/tcp-aodv-r1", Labels: a}, {File: "x/tcp-aodv-r1-2-0.pcap.gz", RunKey: "x/tcp-aodv-r1", Labels: b}}
+	if got := LabelConflicts(rows, []string{"protocol", "seed"}); len(got) != 1 || !strings.Contains(got[0], `"tcp-aodv-r1-10", "tcp-aodv-r1-2"`) {
+		t.Errorf("LabelConflicts = %q", got)
+	}
+	good, _ := ParsePattern(readmePattern)
+	l, _ := good.Match("x/tcp-aodv-r1-10-0.pcap.gz")
+	if got := good.Swallowed(l); len(got) != 0 {
+		t.Errorf("README pattern: Swallowed = %q, want none", got)
+	}
+	if _, err := ParsePattern("garbage"); err == nil {
+		t.Error("ParsePattern(garbage): no error for a pattern without labels")
+	}
+}
+
+// TestRejectedCapturesDeclareNothing: captures the labels reject do not
+// turn their run's ground truth into rows of flows in no capture.
+func TestRejectedCapturesDeclareNothing(t *testing.T) {
+	dir := sharedNS3(t)
+	files, _ := Discover([]string{filepath.Join(dir, "tcp-aodv-r1-*.pcap.gz")})
+	res, err := Goodput(context.Background(), files, Options{Labels: func(string) (map[string]string, bool) { return nil, false }, Sidecars: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Failed) != len(files) || len(res.Rows) != 0 {
+		t.Errorf("%d failed of %d, %d rows; want all rejected and no row", len(res.Failed), len(files), len(res.Rows))
+	}
+}
