@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/csv"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -21,13 +22,13 @@ import (
 )
 
 // goodputSchema versions the per-flow goodput output (docs/schema.md#goodput).
-const goodputSchema = "tcpviz.goodput/2"
+const goodputSchema = "tcpviz.goodput/3"
 
 // goodputFixed are the leading columns; label columns follow, then the
 // trailing columns.
 var (
 	goodputFixed    = []string{"file", "conn", "src", "sport", "dst", "dport", "first_s", "last_s", "bytes", "goodput_kbps"}
-	goodputTrailing = []string{"interval_s", "run", "vantage", "captures", "interval_from"}
+	goodputTrailing = []string{"interval_s", "run", "vantage", "captures", "interval_from", "capture_warnings"}
 )
 
 type goodputFlags struct {
@@ -114,8 +115,8 @@ and the exit status is 3 ("partial").`,
 		fl.StringVar(&f.manifest, "manifest", "", "CSV with a 'file' column and one column per label")
 		fl.IntVar(&f.port, "port", 0, "only flows with this port on either side")
 		fl.StringVar(&f.dir, "dir", "auto", "data direction per connection: auto (the one that delivered more), ab (from the SYN sender) or ba")
-		fl.Int64Var(&f.minBytes, "min-bytes", 0, "drop flows that delivered fewer goodput bytes")
-		fl.Float64Var(&f.end, "end", 0, "end every flow's goodput interval at this capture time in seconds since the epoch (the simulation end for ns-3); default: its last packet")
+		fl.Int64Var(&f.minBytes, "min-bytes", defaultMinBytes, "leave out flows that delivered fewer goodput bytes in all (control connections such as iperf3's); flows declared by ground truth or --starts are kept")
+		fl.Float64Var(&f.end, "end", 0, "end every flow's goodput interval at this capture time in seconds since the epoch (the simulation end for ns-3); default: the application's stop, else its close, else the run's last frame")
 		fl.BoolVar(&f.asCSV, "csv", false, "write rows as CSV (schema "+goodputSchema+")")
 		fl.BoolVar(&f.asJSON, "json", false, "write rows as JSON")
 		fl.StringVar(&f.parquetOut, "parquet", "", "also write the rows as Parquet to this file")
@@ -207,12 +208,20 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 	if bar != nil {
 		bar.Finish()
 	}
+	if errors.Is(err, campaign.ErrOutsideCaptures) {
+		return fmt.Errorf("--interval: %w", err)
+	}
 	if err != nil {
 		return err
 	}
-	for _, fe := range res.Failed {
-		fmt.Fprintf(e.stderr, "error: %s: %v\n", fe.File, fe.Err)
+	if err := reportFailures(e.stderr, res, f.labels); err != nil {
+		return err
 	}
+	reportCaptureWarnings(e.stderr, res)
+	if err := f.checkLabels(e.stderr, res); err != nil {
+		return err
+	}
+	f.reportDropped(e.stderr, res)
 	dirNote := map[string]string{"auto": "the direction that delivered more bytes", "ab": "from the SYN sender", "ba": "towards the SYN sender"}[f.dir]
 	fmt.Fprintf(e.stderr, "goodput: %d captures, %d used, %d failed; %d flows (%s; rate over %s; each flow counted once, from its receiver's capture where possible)\n",
 		len(res.Files), len(res.Files)-len(res.Failed), len(res.Failed), len(res.Rows), dirNote, f.intervalNote(res))
@@ -239,7 +248,7 @@ func goodputRecord(r campaign.FlowRow, labelNames []string) []string {
 	for _, n := range labelNames {
 		rec = append(rec, r.Labels[n])
 	}
-	return append(rec, strconv.FormatFloat(r.IntervalS, 'f', 6, 64), r.RunKey, string(r.Vantage), strconv.Itoa(r.Captures), string(r.Source))
+	return append(rec, strconv.FormatFloat(r.IntervalS, 'f', 6, 64), r.RunKey, string(r.Vantage), strconv.Itoa(r.Captures), string(r.Source), strconv.Itoa(r.CaptureWarnings))
 }
 
 func writeGoodputRows(e *env, f *goodputFlags, rows []campaign.FlowRow, labelNames []string) error {
@@ -254,7 +263,7 @@ func writeGoodputRows(e *env, f *goodputFlags, rows []campaign.FlowRow, labelNam
 				for i, h := range header {
 					m[h] = rec[i]
 				}
-				for _, k := range []string{"conn", "sport", "dport", "bytes", "captures"} {
+				for _, k := range []string{"conn", "sport", "dport", "bytes", "captures", "capture_warnings"} {
 					m[k], _ = strconv.ParseInt(m[k].(string), 10, 64)
 				}
 				for _, k := range []string{"first_s", "last_s", "goodput_kbps", "interval_s"} {
@@ -276,8 +285,8 @@ func writeGoodputRows(e *env, f *goodputFlags, rows []campaign.FlowRow, labelNam
 		}
 		// The human table: the CSV columns without interval_s and run.
 		cut := func(rec []string) []string {
-			n := len(rec)
-			return append(append([]string{}, rec[:n-5]...), rec[n-3:]...)
+			n, t := len(rec), len(goodputTrailing)
+			return append(append([]string{}, rec[:n-t]...), rec[n-t+2:]...)
 		}
 		recs := [][]string{cut(header)}
 		for _, r := range rows {
@@ -286,6 +295,9 @@ func writeGoodputRows(e *env, f *goodputFlags, rows []campaign.FlowRow, labelNam
 				rec[0] = "–" // a declared flow no capture holds
 			} else {
 				rec[0] = filepath.Base(rec[0])
+				if r.CaptureWarnings > 0 {
+					rec[0] += " (!)" // the reader warned about it (standard error)
+				}
 			}
 			recs = append(recs, cut(rec))
 		}
@@ -312,6 +324,7 @@ func writeGoodputParquet(w io.Writer, rows []campaign.FlowRow, labelNames []stri
 		"bytes": parquet.Leaf(parquet.Int64Type), "goodput_kbps": parquet.Leaf(parquet.DoubleType),
 		"interval_s": parquet.Leaf(parquet.DoubleType), "run": parquet.String(), "vantage": parquet.String(),
 		"captures": parquet.Leaf(parquet.Int64Type), "interval_from": parquet.String(),
+		"capture_warnings": parquet.Leaf(parquet.Int64Type),
 	}
 	for _, n := range labelNames {
 		if _, clash := g[n]; clash {
@@ -325,7 +338,7 @@ func writeGoodputParquet(w io.Writer, rows []campaign.FlowRow, labelNames []stri
 			"file": r.File, "conn": int64(r.Conn), "src": r.Src, "sport": int64(r.SPort), "dst": r.Dst, "dport": int64(r.DPort),
 			"first_s": r.FirstS, "last_s": r.LastS, "bytes": r.Bytes, "goodput_kbps": r.Kbps,
 			"interval_s": r.IntervalS, "run": r.RunKey, "vantage": string(r.Vantage), "captures": int64(r.Captures),
-			"interval_from": string(r.Source),
+			"interval_from": string(r.Source), "capture_warnings": int64(r.CaptureWarnings),
 		}
 		for _, n := range labelNames {
 			m[n] = r.Labels[n]
@@ -338,6 +351,11 @@ func writeGoodputParquet(w io.Writer, rows []campaign.FlowRow, labelNames []stri
 }
 
 func writeGoodputTables(e *env, f *goodputFlags, rows []campaign.FlowRow) error {
+	rows, pepNote := tableRows(rows)
+	if pepNote != "" {
+		fmt.Fprintln(e.stderr, pepNote)
+		f.notes = append(f.notes, pepNote)
+	}
 	runs, err := campaign.PerRun(rows, f.perRun)
 	if err != nil {
 		return err
@@ -447,13 +465,15 @@ func readGoodputCSV(path string) ([]campaign.FlowRow, error) {
 		col[h] = i
 	}
 	for _, h := range append(append([]string{}, goodputFixed...), goodputTrailing...) {
-		if _, ok := col[h]; !ok && h != "interval_from" { // absent before tcpviz.goodput/2
+		if _, ok := col[h]; !ok && h != "interval_from" && h != "capture_warnings" { // absent before tcpviz.goodput/2, /3
 			return nil, fmt.Errorf("%s: no column %q: not a 'tcpviz goodput --csv' file", path, h)
 		}
 	}
 	trailing := len(goodputTrailing)
-	if _, ok := col["interval_from"]; !ok {
-		trailing--
+	for _, h := range []string{"interval_from", "capture_warnings"} {
+		if _, ok := col[h]; !ok {
+			trailing--
+		}
 	}
 	labels := head[len(goodputFixed) : len(head)-trailing]
 	var rows []campaign.FlowRow
@@ -469,6 +489,9 @@ func readGoodputCSV(path string) ([]campaign.FlowRow, error) {
 			Labels: map[string]string{}}
 		if i, ok := col["interval_from"]; ok {
 			r.Source = campaign.IntervalSource(rec[i])
+		}
+		if i, ok := col["capture_warnings"]; ok {
+			r.CaptureWarnings, _ = strconv.Atoi(rec[i])
 		}
 		for _, l := range labels {
 			r.Labels[l] = rec[col[l]]

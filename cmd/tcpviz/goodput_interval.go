@@ -29,6 +29,9 @@ func (f *goodputFlags) intervalOptions(o *campaign.Options) error {
 		}
 		o.Interval = &iv
 	}
+	if f.end < 0 {
+		return fmt.Errorf("--end %g: negative; capture times are seconds since the epoch (simulation seconds for ns-3)", f.end)
+	}
 	o.Sidecars = !f.noGroundTruth
 	return nil
 }
@@ -42,20 +45,20 @@ func (f *goodputFlags) intervalNote(res *campaign.Result) string {
 	for _, r := range res.Rows {
 		n[r.Source]++
 	}
-	end := "its last packet"
+	end := "its receiver's close, else the run's last frame"
 	if f.end > 0 {
 		end = fmt.Sprintf("t = %g s", f.end)
 	}
 	switch {
 	case n[campaign.FromStarts] > 0:
-		return fmt.Sprintf("the application start from %s (%d of %d flows; the rest: their first packet) to %s", f.starts, n[campaign.FromStarts], len(res.Rows), end)
+		return fmt.Sprintf("the application start from %s (%d of %d flows; the rest: their first data) to %s", f.starts, n[campaign.FromStarts], len(res.Rows), end)
 	case n[campaign.FromSidecar] > 0:
 		if f.end <= 0 {
-			end = "its stop there (else its last packet)"
+			end = "its stop there (else its receiver's close, else the run's last frame)"
 		}
-		return fmt.Sprintf("the application start from the testbed's ground truth next to the captures, %d files (%d of %d flows; the rest: their first packet) to %s", len(res.Sidecars), n[campaign.FromSidecar], len(res.Rows), end)
+		return fmt.Sprintf("the application start from the testbed's ground truth next to the captures, %d files (%d of %d flows; the rest: their first data) to %s", len(res.Sidecars), n[campaign.FromSidecar], len(res.Rows), end)
 	}
-	return "each connection's first packet to " + end
+	return "the receiving application's interval: first data to " + end + " (as compare's end-to-end goodput)"
 }
 
 // warnIntervals prints, per run, the flows that started late while no
