@@ -61,6 +61,9 @@ func (e *env) compareRuns(args []string, af *analysisFlags, dir, align string) (
 // writeCompareNotes says per run who acknowledged the data.
 func writeCompareNotes(w io.Writer, runs []compare.Run) {
 	for _, r := range runs {
+		if r.Swapped {
+			fmt.Fprintf(w, "note: %s: the pair was given server side first; analysed as %s+%s (client side first: the capture where the data connection starts first and that carries more data)\n", r.Label, r.File, r.ServerFile)
+		}
 		if r.IsPair() {
 			fmt.Fprintf(w, "%s: server side %s conn %d\n", r.Label, r.ServerFile, r.Server.Conn.Index)
 		}
