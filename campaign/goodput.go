@@ -71,6 +71,7 @@ type FlowRow struct {
 	curve           []step  // acknowledged bytes over time (window.go)
 	connLast        float64 // the connection's last packet in File
 	app             appSpan // the receiving application's interval in File
+	closed          bool    // either side sent a FIN or RST in File
 }
 
 // Options control Goodput.
@@ -88,6 +89,11 @@ type Options struct {
 	// example iperf3's control connection); flows declared by Starts or a
 	// sidecar are never dropped. Result.Dropped counts them.
 	MinBytes int64
+	// MinBytesClosed limits MinBytes to flows whose connection was closed
+	// (a FIN or RST from either side: a finished exchange such as iperf3's
+	// control connection); a flow that stalled or never delivered is then
+	// kept, since it is a result.
+	MinBytesClosed bool
 	// End, when > 0, ends every flow's goodput interval at this capture
 	// time (seconds since the epoch; the simulation end for ns-3) instead
 	// of at the application's stop, its close or the run's end.
@@ -307,6 +313,7 @@ func fileRows(path string, o Options) ([]FlowRow, fileInfo, error) {
 			Vantage: vantage(r, d),
 			Labels:  labels, CaptureWarnings: len(rep.Warnings),
 			curve: ackCurve(r, d), connLast: c.Last.Seconds(), app: appSpanOf(r, d),
+			closed: c.Half[0].FinSeen || c.Half[0].RstSeen || c.Half[1].FinSeen || c.Half[1].RstSeen,
 		}
 		if snd.ISNKnown {
 			row.isn, row.isnKnown = uint32(snd.ISN), true

@@ -418,7 +418,7 @@ func applyIntervals(res *Result, o Options) {
 			r.StartKnown, r.Source = true, FromInterval
 			r.clip(o.Interval.Start, o.Interval.Stop)
 		}
-		res.Rows, res.Dropped = dropSmall(res.Rows, o.MinBytes, nil)
+		res.Rows, res.Dropped = dropSmall(res.Rows, o, nil)
 		return
 	}
 	for i := range res.Rows {
@@ -479,7 +479,7 @@ func applyIntervals(res *Result, o Options) {
 		r.StartKnown, r.Source = true, src
 		r.clip(f.Start, stop)
 	}
-	res.Rows, res.Dropped = dropSmall(res.Rows, o.MinBytes, func(r FlowRow) bool { return r.Source == src && src != FromPackets })
+	res.Rows, res.Dropped = dropSmall(res.Rows, o, func(r FlowRow) bool { return r.Source == src && src != FromPackets })
 	for _, run := range runs {
 		fl := declared[run.key]
 		keys := make([]string, 0, len(fl))
@@ -503,16 +503,17 @@ func applyIntervals(res *Result, o Options) {
 	res.Late = lateFlows(res.Rows)
 }
 
-// dropSmall removes the rows whose flow delivered fewer than minBytes in
-// all, except those keep says are declared (a declared flow is a result
-// whatever it delivered).
-func dropSmall(rows []FlowRow, minBytes int64, keep func(FlowRow) bool) (kept, dropped []FlowRow) {
-	if minBytes <= 0 {
+// dropSmall removes the rows whose flow delivered fewer than o.MinBytes
+// in all (with o.MinBytesClosed: and whose connection was closed), except those
+// keep says are declared (a declared flow is a result whatever it
+// delivered).
+func dropSmall(rows []FlowRow, o Options, keep func(FlowRow) bool) (kept, dropped []FlowRow) {
+	if o.MinBytes <= 0 {
 		return rows, nil
 	}
 	kept = rows[:0:0]
 	for _, r := range rows {
-		if r.TotalBytes < minBytes && (keep == nil || !keep(r)) {
+		if r.TotalBytes < o.MinBytes && (!o.MinBytesClosed || r.closed) && (keep == nil || !keep(r)) {
 			dropped = append(dropped, r)
 			continue
 		}

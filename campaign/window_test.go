@@ -94,7 +94,7 @@ func TestSatelliteApplicationInterval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Goodput(context.Background(), files, Options{Labels: p.Match, MinBytes: 1024})
+	res, err := Goodput(context.Background(), files, Options{Labels: p.Match, MinBytes: 1024, MinBytesClosed: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,5 +219,27 @@ func TestEarlyEndRunsToRunEnd(t *testing.T) {
 	}
 	if !found {
 		t.Error("flow 10.1.0.14 → 10.1.0.13 missing")
+	}
+}
+
+// TestMinBytesKeepsStalledFlows: with MinBytesClosed a small flow is
+// dropped only when its connection was closed (a control connection); a
+// flow that never delivered and never closed is a result and stays, and so
+// does a small declared flow.
+func TestMinBytesKeepsStalledFlows(t *testing.T) {
+	rows := []FlowRow{
+		{Src: "control", TotalBytes: 487, closed: true, Source: FromPackets},
+		{Src: "stalled", TotalBytes: 0, Source: FromPackets},
+		{Src: "declared", TotalBytes: 10, closed: true, Source: FromSidecar},
+		{Src: "bulk", TotalBytes: 1 << 20, closed: true, Source: FromPackets},
+	}
+	declared := func(r FlowRow) bool { return r.Source == FromSidecar }
+	kept, dropped := dropSmall(rows, Options{MinBytes: 1024, MinBytesClosed: true}, declared)
+	if len(dropped) != 1 || dropped[0].Src != "control" || len(kept) != 3 {
+		t.Errorf("auto: kept %v, dropped %v", kept, dropped)
+	}
+	kept, dropped = dropSmall(rows, Options{MinBytes: 1024}, declared)
+	if len(dropped) != 2 || len(kept) != 2 {
+		t.Errorf("--min-bytes 1024: kept %d, dropped %d; want 2, 2", len(kept), len(dropped))
 	}
 }

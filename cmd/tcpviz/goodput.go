@@ -115,7 +115,7 @@ and the exit status is 3 ("partial").`,
 		fl.StringVar(&f.manifest, "manifest", "", "CSV with a 'file' column and one column per label")
 		fl.IntVar(&f.port, "port", 0, "only flows with this port on either side")
 		fl.StringVar(&f.dir, "dir", "auto", "data direction per connection: auto (the one that delivered more), ab (from the SYN sender) or ba")
-		fl.Int64Var(&f.minBytes, "min-bytes", defaultMinBytes, "leave out flows that delivered fewer goodput bytes in all (control connections such as iperf3's); flows declared by ground truth or --starts are kept")
+		fl.Int64Var(&f.minBytes, "min-bytes", -1, "leave out flows that delivered fewer goodput bytes in all; -1 (auto): fewer than 1024 B in a closed connection (control connections such as iperf3's); flows declared by ground truth or --starts are kept")
 		fl.Float64Var(&f.end, "end", 0, "end every flow's goodput interval at this capture time in seconds since the epoch (the simulation end for ns-3); default: the application's stop, else its close, else the run's last frame")
 		fl.BoolVar(&f.asCSV, "csv", false, "write rows as CSV (schema "+goodputSchema+")")
 		fl.BoolVar(&f.asJSON, "json", false, "write rows as JSON")
@@ -141,8 +141,11 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 		return err
 	}
 	f.study.name = e.campaignName(args)
-	o := campaign.Options{Port: f.port, Dir: f.dir, MinBytes: f.minBytes, End: f.end, Jobs: f.jobs}
+	o := campaign.Options{Port: f.port, Dir: f.dir, End: f.end, Jobs: f.jobs}
 	if err := f.intervalOptions(&o); err != nil {
+		return err
+	}
+	if err := f.minBytesOptions(&o); err != nil {
 		return err
 	}
 	switch f.dir {

@@ -9,10 +9,26 @@ import (
 	"github.com/tcpviz/tcpviz/campaign"
 )
 
-// defaultMinBytes is goodput's default --min-bytes: flows that delivered
-// less in all (iperf3's control connection, ≈ 0.5 KB) are left out unless
-// declared by ground truth or --starts (docs/metrics.md#interval).
+// defaultMinBytes is what goodput's default --min-bytes (auto) drops:
+// flows that delivered less in all in a connection that was closed (a FIN
+// or RST: iperf3's control connection, ≈ 0.5 KB), unless declared by
+// ground truth or --starts; a flow that stalled or never delivered is kept
+// (docs/metrics.md#interval).
 const defaultMinBytes = 1024
+
+// minBytesOptions sets o's small-flow filter from --min-bytes: -1 (the
+// default) is auto.
+func (f *goodputFlags) minBytesOptions(o *campaign.Options) error {
+	switch {
+	case f.minBytes == -1:
+		o.MinBytes, o.MinBytesClosed = defaultMinBytes, true
+	case f.minBytes < 0:
+		return fmt.Errorf("--min-bytes %d: want a byte count, or -1 for auto", f.minBytes)
+	default:
+		o.MinBytes = f.minBytes
+	}
+	return nil
+}
 
 // reportFailures prints the captures that failed, saying which the label
 // pattern rejected (not "absent flows"), and returns the error when every
@@ -116,8 +132,12 @@ func (f *goodputFlags) reportDropped(w io.Writer, res *campaign.Result) {
 		return
 	}
 	ex := res.Dropped[0]
-	fmt.Fprintf(w, "note: %d flows delivered fewer than --min-bytes %d bytes in all and are left out (e.g. %s:%d → %s:%d, %d bytes: a control connection such as iperf3's); flows the ground truth or --starts declares are always kept; --min-bytes 0 keeps every flow\n",
-		len(res.Dropped), f.minBytes, ex.Src, ex.SPort, ex.Dst, ex.DPort, ex.TotalBytes)
+	rule := fmt.Sprintf("delivered fewer than --min-bytes %d bytes in all", f.minBytes)
+	if f.minBytes == -1 {
+		rule = fmt.Sprintf("delivered fewer than %d bytes in all in a connection that was closed (--min-bytes auto)", defaultMinBytes)
+	}
+	fmt.Fprintf(w, "note: %d flows %s and are left out (e.g. %s:%d → %s:%d, %d bytes: a control connection such as iperf3's); flows the ground truth or --starts declares are always kept; --min-bytes 0 keeps every flow\n",
+		len(res.Dropped), rule, ex.Src, ex.SPort, ex.Dst, ex.DPort, ex.TotalBytes)
 }
 
 // tableRows leaves out of the Goodput tables the rows a PEP acknowledged:

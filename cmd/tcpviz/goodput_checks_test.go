@@ -94,7 +94,7 @@ func TestGoodputSatelliteTables(t *testing.T) {
 	if strings.Contains(out, "| pep-on |") {
 		t.Errorf("PEP rows in the Goodput table:\n%s", out)
 	}
-	if !strings.Contains(errOut, "note: 4 flows delivered fewer than --min-bytes 1024") {
+	if !strings.Contains(errOut, "note: 4 flows delivered fewer than 1024 bytes in all in a connection that was closed (--min-bytes auto)") {
 		t.Errorf("stderr lacks the --min-bytes note:\n%s", errOut)
 	}
 }
