@@ -84,15 +84,21 @@ ns-3's PREFIX of PREFIX-NODE-DEV.pcap, or else one directory; flows are
 matched by endpoints and ISN.
 
 By default every connection gives one flow, in the direction that delivered
-more bytes (--dir ab|ba forces one), with no port or size filter. The rate is
-taken over the application's interval (docs/metrics.md#interval): --interval
-START:END for every flow, else --starts FILE, else the testbed's ground truth
-next to the captures (ns-3 PREFIX-groundtruth.csv, groundtruth-all.csv,
-PREFIX-config.txt; --no-groundtruth ignores it), else from the connection's
-first packet to its last (--end T ends every interval at capture time T, e.g.
-the simulation end) — and then flows that started late relative to their
-run's others are named in a warning. Declared flows no capture holds are rows
-with 0 bytes and vantage none.
+more bytes (--dir ab|ba forces one), with no port filter; flows under 1 KB in
+a closed connection (iperf3's control connection) are left out with a note
+(--min-bytes). The rate is taken over the application's interval
+(docs/metrics.md#interval), counting the bytes delivered inside it:
+--interval START:END for every flow, else --starts FILE, else the testbed's
+ground truth next to the captures (ns-3 PREFIX-groundtruth.csv,
+groundtruth-all.csv, PREFIX-config.txt; --no-groundtruth ignores it), else
+the receiving application's interval as compare measures end-to-end goodput:
+its first data to the receiver's close, or to the run's last frame when it
+did not close (--end T ends every interval at capture time T, e.g. the
+simulation end) — and then flows that started late relative to their run's
+others are named in a warning. Declared flows no capture holds are rows with
+0 bytes and vantage none. Rows a PEP acknowledged (vantage pep) are left out
+of the tables. Reader warnings (a capture cut mid-record) are printed per
+capture and counted in the column capture_warnings.
 
 With --group LABEL it also prints the study's tables: per group, the mean of
 the per-run goodput (--per-run sum|mean, default sum) with a t-based CI; with
