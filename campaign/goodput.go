@@ -3,6 +3,7 @@ package campaign
 import (
 	"context"
 	"errors"
+	"fmt"
 	"hash/fnv"
 	"runtime"
 	"sort"
@@ -208,7 +209,7 @@ func Goodput(ctx context.Context, files []string, o Options) (*Result, error) {
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				rows, fi, err := fileRows(mine[i], o)
+				rows, fi, err := safeFileRows(mine[i], o)
 				results[i] = out{rows, fi, err}
 				if o.Progress != nil {
 					mu.Lock()
@@ -231,6 +232,9 @@ feed:
 	}
 	close(work)
 	wg.Wait()
+	if cancelled == nil {
+		cancelled = ctx.Err() // cancelled while the last captures were read
+	}
 	if cancelled != nil {
 		return nil, cancelled
 	}
@@ -266,6 +270,28 @@ type fileInfo struct {
 // ErrNoLabels is the error of a capture the label pattern or the manifest
 // rejected.
 var ErrNoLabels = errors.New("no labels: the path does not match the label pattern (or is not in the manifest)")
+
+// safeFileRows is fileRows with a panic (a bug in tcpviz, or in a library,
+// hit by this capture) turned into an error, so the capture is reported as
+// failed and the batch goes on.
+func safeFileRows(path string, o Options) (rows []FlowRow, fi fileInfo, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			rows, fi, err = nil, fileInfo{}, fmt.Errorf("%w: %v (please report it with the capture)", ErrInternal, p)
+		}
+	}()
+	if beforeFile != nil {
+		beforeFile(path)
+	}
+	return fileRows(path, o)
+}
+
+// beforeFile, when set by a test, runs before each capture is analysed.
+var beforeFile func(path string)
+
+// ErrInternal marks a capture whose analysis panicked: a bug, reported as
+// that capture's failure.
+var ErrInternal = errors.New("internal error")
 
 // fileRows analyses one capture into flow rows. Every connection's ACKs
 // and segments are kept until its rows are built (the delivered-bytes

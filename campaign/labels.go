@@ -210,56 +210,17 @@ func IsCaptureName(name string) bool {
 	return false
 }
 
-// Discover expands files, directories (recursively, capture endings only)
-// and glob patterns into a sorted list of capture paths without duplicates.
-// A path that does not exist and matches no glob is an error.
+// Discover is List without the failures and notes: it returns the first
+// path that could not be listed as an error.
 func Discover(args []string) ([]string, error) {
-	seen := map[string]bool{}
-	var out []string
-	add := func(p string) {
-		p = filepath.Clean(p)
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
+	l, err := List(args)
+	if err != nil {
+		return nil, err
 	}
-	for _, a := range args {
-		matches := []string{a}
-		if strings.ContainsAny(a, "*?[") {
-			m, err := filepath.Glob(a)
-			if err != nil {
-				return nil, fmt.Errorf("pattern %q: %v", a, err)
-			}
-			if len(m) == 0 {
-				return nil, fmt.Errorf("%s: no file matches", a)
-			}
-			matches = m
-		}
-		for _, p := range matches {
-			st, err := os.Stat(p)
-			if err != nil {
-				return nil, err
-			}
-			if !st.IsDir() {
-				add(p)
-				continue
-			}
-			err = filepath.WalkDir(p, func(q string, d os.DirEntry, err error) error {
-				if err != nil {
-					return err
-				}
-				if !d.IsDir() && IsCaptureName(d.Name()) {
-					add(q)
-				}
-				return nil
-			})
-			if err != nil {
-				return nil, err
-			}
-		}
+	if len(l.Failed) > 0 {
+		return nil, fmt.Errorf("%s: %w", l.Failed[0].File, l.Failed[0].Err)
 	}
-	sort.Strings(out)
-	return out, nil
+	return l.Files, nil
 }
 
 // ns3Suffix matches ns-3's per-device capture naming PREFIX-NODE-DEV.pcap.

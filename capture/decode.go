@@ -53,7 +53,8 @@ const (
 	vNonData // 802.11 management/control/null frames
 	vBadIP
 	vTunnelTooDeep
-	vICMP // an ICMP error quoting a TCP segment (icmp.go)
+	vUnsupportedEncap // a tunnel payload type tcpviz does not decode; decoder.encap names it
+	vICMP             // an ICMP error quoting a TCP segment (icmp.go)
 )
 
 const (
@@ -74,11 +75,16 @@ type decoder struct {
 	wireLen int // original frame length
 	depth   int // tunnel nesting
 	off     int // offset of the current layer within the frame
+	// overWire is set when an IP length field claimed more bytes than the
+	// original frame held; the length was cut to the frame.
+	overWire bool
+	encap    uint16 // with vUnsupportedEncap: the GRE protocol type, e.g. 0x8200
 }
 
 // decode fills d.s from frame data of link type lt and returns the verdict.
 func (d *decoder) decode(lt int, data []byte) verdict {
 	d.depth = 0
+	d.overWire = false
 	d.off = 0
 	d.s.WiFi = false
 	d.s.Retry = false
@@ -361,6 +367,8 @@ func (d *decoder) ipv4(b []byte) verdict {
 	total := int(binary.BigEndian.Uint16(b[2:]))
 	if total == 0 {
 		total = d.ipLenFromWire()
+	} else if w := d.ipLenFromWire(); total > w && d.wireLen > 0 {
+		total, d.overWire = w, true // the IP header claims more than the frame held on the wire
 	}
 	if total < ihl {
 		return vBadIP
@@ -392,6 +400,8 @@ func (d *decoder) ipv6(b []byte) verdict {
 	plen := int(binary.BigEndian.Uint16(b[4:]))
 	if plen == 0 {
 		plen = d.ipLenFromWire() - 40
+	} else if w := d.ipLenFromWire() - 40; plen > w && d.wireLen > 0 {
+		plen, d.overWire = max(w, 0), true
 	}
 	s := d.s
 	s.IPv6 = true
@@ -486,10 +496,14 @@ func (d *decoder) transport(proto uint8, src, dst netip.Addr, b []byte, plen int
 				return vTruncated
 			}
 			d.off += n
-			if t == etherTEB {
+			switch t {
+			case etherTEB:
 				return d.ether(p[n:])
+			case etherIPv4, etherIPv6, etherVLAN, etherQinQ, etherQ9100, etherMPLS, etherMPLSm, etherPPPoE:
+				return d.etherType(t, p[n:])
 			}
-			return d.etherType(t, p[n:])
+			d.encap = t
+			return vUnsupportedEncap
 		})
 	case 17: // UDP: VXLAN on port 4789 carries Ethernet
 		if len(b) < 8 {

@@ -3,8 +3,10 @@
 package capture
 
 import (
+	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"golang.org/x/sys/unix"
 )
@@ -58,7 +60,17 @@ func (w *windowReader) release() {
 	}
 }
 
-func (w *windowReader) Read(p []byte) (int, error) {
+// Read copies from the mapping. A file truncated after it was mapped (a
+// ring-buffer file rotated by tcpdump -W) makes the copy fault: the fault is
+// turned into a panic by debug.SetPanicOnFault, recovered here and returned
+// as ErrFileChanged instead of killing the process with SIGBUS.
+func (w *windowReader) Read(p []byte) (n int, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if e := recover(); e != nil {
+			n, err = 0, fmt.Errorf("%w: byte %d of %d is no longer there", ErrFileChanged, w.off+int64(w.pos), w.size)
+		}
+	}()
 	if w.pos >= len(w.win) {
 		next := w.off + int64(len(w.win))
 		if next >= w.size {
@@ -68,7 +80,7 @@ func (w *windowReader) Read(p []byte) (int, error) {
 			return 0, err
 		}
 	}
-	n := copy(p, w.win[w.pos:])
+	n = copy(p, w.win[w.pos:])
 	w.pos += n
 	return n, nil
 }

@@ -2,18 +2,24 @@ package capture
 
 import (
 	"bufio"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+	"time"
 
 	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/pcapgo"
 	// klauspost's gzip, unlike compress/gzip, does not allocate Huffman
 	// tables for every dynamic deflate block.
 	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/compress/zstd"
 )
 
 // Sentinel errors, matched with errors.Is.
@@ -24,7 +30,53 @@ var (
 	// ErrUnsupportedLinkType means no frame of the capture can be decoded
 	// because its link type is not one SupportedLink accepts.
 	ErrUnsupportedLinkType = errors.New("unsupported link type")
+	// ErrRecordTooLong means a record claims more captured bytes than
+	// MaxRecordLen; it is never buffered (docs/robustness.md).
+	ErrRecordTooLong = errors.New("record longer than the capture allows")
+	// ErrFileChanged means the file shrank or changed while it was read
+	// through its memory mapping (a ring-buffer file being rotated).
+	ErrFileChanged = errors.New("file changed while being read (truncated or rotated?)")
 )
+
+// MaxRecordLen is the longest record, in captured bytes, a Reader accepts:
+// libpcap's MAXIMUM_SNAPLEN (262144). A pcap file header's snap length above
+// it is capped to it; a longer record, or a pcapng block longer than it plus
+// 64 KiB of options, is an error at that frame, so a forged length never
+// makes the Reader allocate more (docs/robustness.md#caps).
+const MaxRecordLen = 262144
+
+// maxWireLen is the longest original frame length believed; it matters where
+// an IP header's length field is 0 (TSO, GSO and BIG TCP super-segments,
+// IPv6 jumbograms) and the packet length comes from the frame: Linux BIG
+// TCP builds at most 512 KiB. Longer is forged or corrupt: the frame is then
+// read as holding only its captured bytes.
+const maxWireLen = 1 << 20
+
+// checkEvery is how many frames a Reader reads between two looks at its
+// cancellation context.
+const checkEvery = 1024
+
+var (
+	interruptMu sync.Mutex
+	interrupt   context.Context
+)
+
+// SetInterrupt makes every Reader (opened before or after) stop within
+// checkEvery frames once ctx is done: Next then returns a *FrameError
+// wrapping ctx.Err() (context.Canceled). The command line passes the
+// context its SIGINT/SIGTERM handler cancels; nil turns it off. Between
+// checks a frame costs one integer comparison.
+func SetInterrupt(ctx context.Context) {
+	interruptMu.Lock()
+	interrupt = ctx
+	interruptMu.Unlock()
+}
+
+func interruptCtx() context.Context {
+	interruptMu.Lock()
+	defer interruptMu.Unlock()
+	return interrupt
+}
 
 // A FrameError reports a problem with one frame of a named capture. Frame is
 // 1-based like Wireshark's frame numbers; 0 means the file header.
@@ -64,11 +116,33 @@ type Stats struct {
 	UnsupportedLink int64 `json:"unsupported_link"` // frames on an interface whose link type is not supported
 	Tunnelled       int64 `json:"tunnelled"`        // TCP segments found inside a tunnel (VXLAN, GRE, IP-in-IP)
 	TimeBackwards   int64 `json:"time_backwards"`   // frames whose timestamp is earlier than the previous frame's
+	// Filtered counts frames a FrameHook (a capture filter) rejected; they
+	// are not counted, numbered or decoded anywhere else.
+	Filtered int64 `json:"filtered,omitempty"`
 	// First and Last are the capture times of the first and last frame in
 	// file order (any protocol); valid iff Frames > 0. Times relative to
 	// First are what tshark shows as frame.time_relative.
 	First Timestamp `json:"first_ns"` // ns since the epoch
 	Last  Timestamp `json:"last_ns"`
+	// TimeOutOfRange counts frames skipped because their timestamp lies
+	// outside 1970-01-01 … 2262-04-11, the range of int64 nanoseconds.
+	TimeOutOfRange int64 `json:"time_out_of_range"`
+	// BadWireLen counts frames whose original length is impossible (above
+	// 1 MiB and above the captured length): they are read as holding only
+	// their captured bytes, which matters where an IP length of 0 (TSO)
+	// takes the packet length from the frame.
+	BadWireLen int64 `json:"bad_wire_len"`
+	// IPLenOverWire counts frames whose IP length field claims more bytes
+	// than the frame's original (wire) length: the payload is bounded by
+	// the frame.
+	IPLenOverWire int64 `json:"ip_len_over_wire"`
+	// OverSnaplen counts pcap records longer than the file's snap length
+	// (written by tools that do not truncate, such as dpkt); they are read
+	// as tcpdump does, up to MaxRecordLen.
+	OverSnaplen int64 `json:"over_snaplen"`
+	// UnsupportedEncap counts frames inside a tunnel whose payload type
+	// tcpviz does not decode (GRE 0x8200, Aruba 802.11, for instance).
+	UnsupportedEncap int64 `json:"unsupported_encap"`
 }
 
 // peeker is a reader that can show its next bytes without consuming them:
@@ -97,16 +171,24 @@ type Reader struct {
 	name     string
 	closer   io.Closer
 	src      source
+	fast     bool // src is a mappedPcap: data slices point into the mapping
 	ng       *pcapgo.NgReader
 	link     int // pcap link type; pcapng looks it up per interface
 	format   Format
 	unmap    func()
 	dec      decoder
+	hook     FrameHook
 	frame    int64
 	last     Timestamp
 	stats    Stats
 	warnings []string
 	done     bool
+	ctx      context.Context
+	snaplen  int              // pcap header snap length (0 for pcapng)
+	encap    map[uint16]int64 // frames with an unsupported GRE payload, by protocol type
+	firstTS  int64            // first frame with an out-of-range timestamp
+	firstBW  int64            // first frame with an impossible wire length
+	firstOW  int64            // first frame whose IP length exceeds its wire length
 }
 
 // Open opens the capture at path ("-" reads standard input). gzip and zstd
@@ -167,14 +249,15 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 			return fail(fmt.Errorf("gzip: %w", err))
 		}
 		in = bufio.NewReaderSize(gz, 1<<16)
-	case binary.LittleEndian.Uint32(magic) == 0xfd2fb528:
-		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
+	case binary.LittleEndian.Uint32(magic) == 0xfd2fb528,
+		binary.LittleEndian.Uint32(magic)&0xfffffff0 == 0x184d2a50: // skippable frame first (pzstd)
+		zr, err := newZstdStream(br)
 		if err != nil {
 			return fail(fmt.Errorf("zstd: %w", err))
 		}
-		in = bufio.NewReaderSize(zr.IOReadCloser(), 1<<16)
+		in = bufio.NewReaderSize(zr, 1<<16)
 	}
-	rd := &Reader{name: name}
+	rd := &Reader{name: name, ctx: interruptCtx()}
 	bin, ok := in.(peeker)
 	if !ok {
 		bin = bufio.NewReaderSize(in, 1<<16)
@@ -188,16 +271,34 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 	}
 	switch binary.LittleEndian.Uint32(m) {
 	case 0xa1b2c3d4, 0xd4c3b2a1, 0xa1b23c4d, 0x4d3cb2a1:
+		if fp, ok, err := fastPcap(bin); ok {
+			// A plain file: records read in place from the mapping.
+			if err != nil {
+				return fail(fmt.Errorf("pcap header: %w", cutErr(err)))
+			}
+			rd.src, rd.link, rd.format, rd.fast = fp, fp.link, FormatPcap, true
+			rd.snaplen = int(fp.snaplen)
+			fp.setSnaplen(uint32(min(rd.snaplen, MaxRecordLen)))
+			if !SupportedLink(rd.link) {
+				return fail(fmt.Errorf("%w %d (pcap header)", ErrUnsupportedLinkType, rd.link))
+			}
+			break
+		}
 		pr, err := pcapgo.NewReader(bin)
 		if err != nil {
 			return fail(fmt.Errorf("pcap header: %w", cutErr(err)))
 		}
 		rd.src, rd.link, rd.format = pr, int(pr.LinkType()), FormatPcap
+		rd.snaplen = int(pr.Snaplen())
+		// pcapgo takes records up to max(snaplen, 256 KiB): capping the
+		// snap length bounds every record to MaxRecordLen.
+		pr.SetSnaplen(uint32(min(rd.snaplen, MaxRecordLen)))
 		if !SupportedLink(rd.link) {
 			return fail(fmt.Errorf("%w %d (pcap header)", ErrUnsupportedLinkType, rd.link))
 		}
 	case 0x0a0d0d0a:
-		nr, err := pcapgo.NewNgReader(bin, pcapgo.NgReaderOptions{WantMixedLinkType: true})
+		guard := newNgGuard(bin, name, func(w string) { rd.warnings = append(rd.warnings, w) })
+		nr, err := pcapgo.NewNgReader(guard, pcapgo.NgReaderOptions{WantMixedLinkType: true})
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				// A section header with no interface: an empty capture.
@@ -252,12 +353,35 @@ func (r *Reader) Close() error {
 // first frame, ends with io.EOF and a warning (see Warnings); damage in the
 // first frame, or a pcap whose frames all have an unsupported link type, is a
 // *FrameError.
-func (r *Reader) Next(s *Segment) error {
+func (r *Reader) Next(s *Segment) (err error) {
+	if r.fast {
+		// Frames are decoded in place from the mapping: a file that shrinks
+		// meanwhile faults there, and the fault becomes ErrFileChanged.
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer func() {
+			if e := recover(); e != nil {
+				// A memory fault under SetPanicOnFault is a runtime.Error
+				// with the faulting address; anything else is a bug.
+				if _, isFault := e.(interface{ Addr() uintptr }); !isFault {
+					panic(e)
+				}
+				err = r.readErr(fmt.Errorf("%w: a fault reading the mapped file", ErrFileChanged))
+			}
+		}()
+	}
+	return r.next(s)
+}
+
+func (r *Reader) next(s *Segment) error {
 	if r.done {
 		return io.EOF
 	}
 	r.dec.s = s
 	for {
+		if r.ctx != nil && r.frame%checkEvery == 0 && r.ctx.Err() != nil {
+			r.done = true
+			return &FrameError{File: r.name, Frame: r.frame + 1, Err: r.ctx.Err()}
+		}
 		data, ci, err := r.src.ZeroCopyReadPacketData()
 		if err != nil {
 			if err == io.EOF && ci.CaptureLength > 0 {
@@ -266,8 +390,24 @@ func (r *Reader) Next(s *Segment) error {
 			}
 			return r.readErr(err)
 		}
-		r.frame++
-		r.stats.Frames++
+		if ci.CaptureLength > MaxRecordLen {
+			r.frame++
+			r.stats.Frames++
+			return r.readErr(fmt.Errorf("%w: %d captured bytes, at most %d", ErrRecordTooLong, ci.CaptureLength, MaxRecordLen))
+		}
+		if r.snaplen > 0 && ci.CaptureLength > r.snaplen {
+			r.stats.OverSnaplen++
+		}
+		if !timeInRange(ci.Timestamp) {
+			r.frame++
+			r.stats.Frames++
+			r.stats.TimeOutOfRange++
+			if r.firstTS == 0 {
+				r.firstTS = r.frame
+				r.warnings = append(r.warnings, fmt.Sprintf("%s: frame %d: timestamp %s is outside the range tcpviz can represent (1970-01-01 to 2262-04-11); frame skipped", r.name, r.frame, ci.Timestamp.Format("2006-01-02 15:04:05")))
+			}
+			continue
+		}
 		ts := Timestamp(ci.Timestamp.UnixNano())
 		lt := r.link
 		if r.ng != nil {
@@ -277,7 +417,13 @@ func (r *Reader) Next(s *Segment) error {
 				ts = binaryTime(ts, bin)
 			}
 		}
-		if r.stats.Frames == 1 {
+		if r.hook != nil && !r.hook(lt, data, ts, ci) {
+			r.stats.Filtered++
+			continue
+		}
+		r.frame++
+		r.stats.Frames++
+		if r.stats.Frames-r.stats.TimeOutOfRange == 1 {
 			r.stats.First = ts
 		} else if ts < r.last {
 			r.stats.TimeBackwards++
@@ -288,8 +434,23 @@ func (r *Reader) Next(s *Segment) error {
 			r.stats.UnsupportedLink++
 			continue
 		}
+		if ci.Length > maxWireLen && ci.Length > ci.CaptureLength {
+			r.stats.BadWireLen++
+			if r.firstBW == 0 {
+				r.firstBW = r.frame
+				r.warnings = append(r.warnings, fmt.Sprintf("%s: frame %d: original length %d is impossible (captured %d); the frame is read as holding its captured bytes only", r.name, r.frame, ci.Length, ci.CaptureLength))
+			}
+			ci.Length = ci.CaptureLength
+		}
 		r.dec.wireLen = ci.Length
 		v := r.dec.decode(lt, data)
+		if r.dec.overWire && v == vTCP {
+			r.stats.IPLenOverWire++
+			if r.firstOW == 0 {
+				r.firstOW = r.frame
+				r.warnings = append(r.warnings, fmt.Sprintf("%s: frame %d: the IP length field claims more bytes than the frame's original length %d; payload bounded by the frame", r.name, r.frame, ci.Length))
+			}
+		}
 		if v == vICMP {
 			r.stats.ICMPQuotes++
 			s.Frame = r.frame
@@ -319,6 +480,12 @@ func (r *Reader) Next(s *Segment) error {
 func (r *Reader) count(v verdict) {
 	st := &r.stats
 	switch v {
+	case vUnsupportedEncap:
+		st.UnsupportedEncap++
+		if r.encap == nil {
+			r.encap = make(map[uint16]int64)
+		}
+		r.encap[r.dec.encap]++
 	case vNonIP:
 		st.NonIP++
 	case vNonTCP, vTunnelTooDeep:
@@ -375,6 +542,13 @@ func binaryTime(t Timestamp, n uint8) Timestamp {
 // *FrameError.
 func (r *Reader) readErr(err error) error {
 	r.done = true
+	r.summarise()
+	if errors.Is(err, ErrRecordTooLong) {
+		return &FrameError{File: r.name, Frame: r.frame, Err: err}
+	}
+	if errors.Is(err, ErrFileChanged) {
+		return &FrameError{File: r.name, Frame: r.frame + 1, Err: err}
+	}
 	if err == io.EOF {
 		if r.ng != nil && r.stats.Frames > 0 && r.stats.Segments == 0 && r.stats.UnsupportedLink == r.stats.Frames {
 			return &FrameError{File: r.name, Frame: 1, Err: fmt.Errorf("%w on every interface", ErrUnsupportedLinkType)}
@@ -394,4 +568,38 @@ func (r *Reader) readErr(err error) error {
 	}
 	r.warnings = append(r.warnings, fmt.Sprintf("%s: frame %d: %v; analysed the %d frames before it", r.name, next, err, r.frame))
 	return io.EOF
+}
+
+// timeInRange reports whether t fits int64 nanoseconds since the epoch
+// without going before it: 1970-01-01 to 2262-04-11. Differences of two
+// such times never overflow.
+func timeInRange(t time.Time) bool {
+	sec := t.Unix()
+	return sec >= 0 && sec < math.MaxInt64/1_000_000_000
+}
+
+// summarise adds, once at the end, the warnings that count frames instead
+// of repeating one line per frame.
+func (r *Reader) summarise() {
+	if n := r.stats.TimeOutOfRange; n > 1 {
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d frames skipped for a timestamp out of range (the first is frame %d)", r.name, n, r.firstTS))
+	}
+	if n := r.stats.BadWireLen; n > 1 {
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d frames with an impossible original length (the first is frame %d)", r.name, n, r.firstBW))
+	}
+	if n := r.stats.IPLenOverWire; n > 1 {
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d frames whose IP length exceeds the frame (the first is frame %d)", r.name, n, r.firstOW))
+	}
+	if len(r.encap) > 0 {
+		types := make([]uint16, 0, len(r.encap))
+		for k := range r.encap {
+			types = append(types, k)
+		}
+		slices.Sort(types)
+		parts := make([]string, len(types))
+		for i, k := range types {
+			parts[i] = fmt.Sprintf("%d frames in GRE 0x%04x", r.encap[k], k)
+		}
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: %s not decoded (unsupported tunnel payload)", r.name, strings.Join(parts, ", ")))
+	}
 }

@@ -201,6 +201,11 @@ type ConnResult struct {
 	// timestamps went backwards between the two packets; every output
 	// leaves them out and the Report warns once.
 	NegativeRTT int64
+	// Degraded reports that one of the connection's sequence-space sets
+	// reached its cap (maxSpans disjoint holes, docs/robustness.md#caps):
+	// the lowest holes were joined, so its unique and retransmitted byte
+	// counts near those holes are approximate. The Report warns.
+	Degraded bool
 }
 
 // Options configure an Analyzer.
@@ -226,6 +231,11 @@ type Options struct {
 	// OnRTT, when set, is called with every RTT sample as it is taken
 	// (streaming output) — in capture order of the closing packet.
 	OnRTT func(c *ConnResult, s RTTSample)
+	// OnEvent, when set, is called with every event as it is classified.
+	// A retransmission that later evidence shows spurious (Eifel, D-SACK)
+	// is reported again, with the same Frame, Class Spurious and the new
+	// Evidence: the later call replaces the earlier one.
+	OnEvent func(c *ConnResult, e Event)
 	// Detail keeps every RTT sample and event of every connection (memory
 	// grows with packets); without it only counts and running summaries
 	// are kept, except for connections Keep selects.
@@ -323,15 +333,15 @@ func New(opts Options) *Analyzer {
 	return &Analyzer{opts: opts, tracker: flows.NewTracker(opts.Flows)}
 }
 
-// Add processes one segment.
-func (a *Analyzer) Add(s *capture.Segment) {
+// Add processes one segment and returns the result of the connection it
+// belongs to (nil for an ICMP error about no connection of the capture).
+func (a *Analyzer) Add(s *capture.Segment) *ConnResult {
 	a.added++
 	if a.added%releaseEvery == 0 {
 		a.release(s.Time)
 	}
 	if s.ICMP != capture.ICMPNone {
-		a.icmp(s)
-		return
+		return a.icmp(s)
 	}
 	p := a.tracker.Add(s)
 	if p.New {
@@ -367,7 +377,7 @@ func (a *Analyzer) Add(s *capture.Segment) {
 		st.OwnTx++
 	}
 	if p.Dup {
-		return
+		return &cs.ConnResult
 	}
 	st.Pkts++
 	st.WireBytes += int64(s.WireLen)
@@ -408,15 +418,16 @@ func (a *Analyzer) Add(s *capture.Segment) {
 			}
 		}
 	}
+	return &cs.ConnResult
 }
 
 // icmp turns an ICMP error quoting a segment of a known connection into an
 // event of that connection (docs/metrics.md#events); errors about no
 // connection of the capture are only counted by the reader.
-func (a *Analyzer) icmp(s *capture.Segment) {
+func (a *Analyzer) icmp(s *capture.Segment) *ConnResult {
 	c, d, ok := a.tracker.Lookup(s)
 	if !ok {
-		return
+		return nil
 	}
 	cl := ICMPUnreachable
 	switch s.ICMP {
@@ -428,6 +439,7 @@ func (a *Analyzer) icmp(s *capture.Segment) {
 	rel, _ := c.RelSeq(d, s.Seq)
 	cs := a.res[c.Index]
 	cs.event(&a.opts, Event{Time: s.Time, Frame: s.Frame, Dir: d, Class: cl, Seq: rel, Len: int(s.ICMPMTU)})
+	return &cs.ConnResult
 }
 
 func (cs *connState) windowPoint(d flows.Direction, s *capture.Segment) WindowPoint {
@@ -488,7 +500,7 @@ func (a *Analyzer) Results() []*ConnResult {
 			}
 			var rx []span
 			if cs.rxMAC != nil {
-				rx = cs.rxMAC[d].s
+				rx = cs.rxMAC[d].spans()
 			}
 			for _, sp := range rx {
 				if sp.lo <= pos && sp.hi > pos {
@@ -560,6 +572,15 @@ func Analyze(r *capture.Reader, opts Options) (*Report, error) {
 	}
 	if neg > 0 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d RTT samples in %d connections dropped: the capture's timestamps go backwards between a packet and its answer", neg, nc))
+	}
+	var deg []int
+	for _, c := range rep.Conns {
+		if c.Degraded {
+			deg = append(deg, c.Conn.Index)
+		}
+	}
+	if len(deg) > 0 {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d connections (first: conn %d) opened more than %d holes in sequence space: the lowest were joined, so their unique and retransmitted bytes are approximate (docs/robustness.md#caps)", len(deg), deg[0], maxSpans))
 	}
 	return rep, nil
 }

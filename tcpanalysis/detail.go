@@ -62,6 +62,7 @@ type retxRec struct {
 	class      Class // its class so far
 	covered    bool  // the first ACK covering it was seen (TSecr checked)
 	claimed    bool  // a D-SACK block was matched to it
+	e          Event // the event as first classified (for Options.OnEvent)
 	// prior holds the TSvals of the earlier captured transmissions of its
 	// first byte (the original, earlier retransmissions): an ACK echoing
 	// one of them was sent for an earlier copy (Eifel, RFC 3522).
@@ -167,6 +168,9 @@ func (cs *connState) keepEvents(o *Options) bool {
 // in cs.Events, or -1.
 func (cs *connState) event(o *Options, e Event) int {
 	cs.Counts[e.Dir][e.Class]++
+	if o.OnEvent != nil {
+		o.OnEvent(&cs.ConnResult, e)
+	}
 	if cs.keepEvents(o) {
 		cs.Events = append(cs.Events, e)
 		return len(cs.Events) - 1
@@ -302,9 +306,10 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		ds.finSeq = fin
 		ds.finTx++
 	}
-	ev := func(c Class, orig int64, why Evidence) int {
-		return cs.event(o, Event{Time: s.Time, Frame: s.Frame, Dir: d, Class: c, Seq: start, Len: s.PayloadLen, Original: orig, Evidence: why})
+	mk := func(c Class, orig int64, why Evidence) Event {
+		return Event{Time: s.Time, Frame: s.Frame, Dir: d, Class: c, Seq: start, Len: s.PayloadLen, Original: orig, Evidence: why}
 	}
+	ev := func(c Class, orig int64, why Evidence) int { return cs.event(o, mk(c, orig, why)) }
 	zeroWin := ds.ackSeen && ds.winRaw == 0
 	if n == 0 {
 		// A keep-alive without payload: SND.NXT − 1 (RFC 9293 §3.8.4). The
@@ -322,10 +327,10 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 	end := start + n
 	st.DataPkts++
 	st.Bytes += n
-	if st.FirstData == 0 {
+	if st.FirstData == 0 || s.Time < st.FirstData {
 		st.FirstData = s.Time
 	}
-	st.LastData = s.Time
+	st.LastData = max(st.LastData, s.Time) // the latest, if timestamps go backwards
 	covered := ds.seen.covered(start, end)
 	// TSval evidence (RFC 7323): older than one already sent in this
 	// direction means a delayed original; newer, a fresh transmission.
@@ -372,7 +377,8 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		st.Unique += n - covered
 		ds.resent.add(start, end)
 		c, why := cs.retxClass(ds, start, end)
-		cs.noteRetx(ds, s, start, end, c, ev(c, ds.original(start), why))
+		e := mk(c, ds.original(start), why)
+		cs.noteRetx(ds, s, e, cs.event(o, e))
 	default:
 		st.Unique += n
 		if ds.anyPay && start < ds.highPay {
@@ -403,7 +409,8 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 				if why == EvTSval && cwhy == EvNoSignal {
 					cwhy = EvTSval
 				}
-				cs.noteRetx(ds, s, start, end, c, ev(c, 0, cwhy))
+				e := mk(c, 0, cwhy)
+				cs.noteRetx(ds, s, e, cs.event(o, e))
 			}
 		} else {
 			if ds.anyPay && start > ds.highPay {
@@ -416,6 +423,9 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		}
 	}
 	ds.seen.add(start, end)
+	if ds.seen.degraded || ds.resent.degraded {
+		cs.Degraded = true
+	}
 	if !ds.anyPay || end > ds.highPay {
 		ds.highPay, ds.anyPay = end, true
 	}
@@ -427,7 +437,8 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 
 // noteRetx remembers a retransmission so that later evidence (Eifel's
 // TSecr, a D-SACK) can show it was spurious.
-func (cs *connState) noteRetx(ds *dirState, s *capture.Segment, start, end int64, c Class, ev int) {
+func (cs *connState) noteRetx(ds *dirState, s *capture.Segment, e Event, ev int) {
+	c, start, end := e.Class, e.Seq, e.Seq+int64(e.Len)
 	if c == Spurious {
 		return
 	}
@@ -441,7 +452,7 @@ func (cs *connState) noteRetx(ds *dirState, s *capture.Segment, start, end int64
 			}
 		}
 	}
-	r := retxRec{start: start, end: end, tsval: s.Opts.TSval, ts: s.Opts.TS, ev: ev, class: c}
+	r := retxRec{start: start, end: end, tsval: s.Opts.TSval, ts: s.Opts.TS, ev: ev, class: c, e: e}
 	addPrior := func(v uint32) {
 		if int(r.nPrior) < len(r.prior) {
 			r.prior[r.nPrior] = v
@@ -473,6 +484,11 @@ func (cs *connState) spurious(d flows.Direction, r *retxRec, why Evidence) {
 		cs.Events[r.ev].Evidence = why
 	}
 	r.class = Spurious
+	if cs.opts.OnEvent != nil {
+		e := r.e
+		e.Class, e.Evidence = Spurious, why
+		cs.opts.OnEvent(&cs.ConnResult, e)
+	}
 }
 
 // retxClass decides why [start, end) was sent again
@@ -569,6 +585,7 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o *Options) (int64
 		if r > ds.lastAck && r-l < 1<<30 {
 			ds.sacked.add(max(l, ds.lastAck), r)
 			ds.sackHole = true
+			cs.Degraded = cs.Degraded || ds.sacked.degraded
 		}
 	}
 	if s.Window == 0 && !s.Flags.Has(capture.SYN) && !s.Flags.Has(capture.RST) {
@@ -690,7 +707,9 @@ func (ds *dirState) originalSeg(start int64) (outSeg, bool) {
 func (ds *dirState) release() {
 	ds.out, ds.outHead = nil, 0
 	ds.tsq, ds.tsHead = nil, 0
-	ds.resent.s, ds.probe.s, ds.sacked.s = nil, nil, nil
+	ds.resent.reset()
+	ds.probe.reset()
+	ds.sacked.reset()
 	ds.retx, ds.retxNew = nil, 0
 }
 

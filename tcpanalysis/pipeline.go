@@ -10,7 +10,7 @@ import (
 // batchLen is how many segments travel from the reader to the analysis at
 // once; nBatches how many batches are in use (reading, queued, analysed).
 const (
-	batchLen = 512
+	batchLen = 2048
 	nBatches = 4
 )
 

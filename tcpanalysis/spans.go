@@ -1,21 +1,64 @@
 package tcpanalysis
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/google/btree"
+)
+
+// maxSpans caps the number of disjoint spans one spanSet keeps
+// (docs/robustness.md#caps). A hostile or badly damaged capture can open one
+// hole per segment; past the cap the two lowest spans are joined (the
+// lowest hole counts as covered) and the set is marked degraded, so memory
+// stays bounded and time stays O(log n) per segment.
+const maxSpans = 1 << 18
+
+// smallSpans is how many spans a spanSet keeps in a sorted slice before it
+// moves them to a B-tree: almost every connection has a handful of holes at
+// most, and a slice is the fastest there; a hostile capture (one hole per
+// segment) gets O(log n) updates from the tree.
+const smallSpans = 32
 
 // spanSet is a set of byte ranges [lo, hi) in one direction's relative
-// sequence space, kept sorted and merged. Appending in order is O(1).
-type spanSet struct{ s []span }
+// sequence space, kept merged: no two spans overlap or touch. Extending the
+// highest span (the in-order case) is O(1); any other update is O(smallSpans)
+// while the set is small and O(log n) in the number of spans after.
+type spanSet struct {
+	s        []span              // sorted; nil in tree mode
+	tree     *btree.BTreeG[span] // ordered by lo; nil in slice mode
+	sum      int64               // bytes in the set
+	scratch  []span
+	degraded bool // maxSpans was reached: some holes were joined
+}
 
 type span struct{ lo, hi int64 }
+
+func spanLess(a, b span) bool { return a.lo < b.lo }
+
+// reset empties the set (dirState.release drops a finished direction's sets).
+func (ss *spanSet) reset() { *ss = spanSet{degraded: ss.degraded} }
+
+// n returns the number of spans.
+func (ss *spanSet) n() int {
+	if ss.tree != nil {
+		return ss.tree.Len()
+	}
+	return len(ss.s)
+}
 
 // add inserts [lo, hi) and returns how many of its bytes were not in the set.
 func (ss *spanSet) add(lo, hi int64) int64 {
 	if hi <= lo {
 		return 0
 	}
+	if ss.tree != nil {
+		return ss.addTree(lo, hi)
+	}
 	n := len(ss.s)
 	if n == 0 || lo > ss.s[n-1].hi {
 		ss.s = append(ss.s, span{lo, hi})
+		ss.sum += hi - lo
+		ss.grow()
 		return hi - lo
 	}
 	if lo >= ss.s[n-1].lo { // overlaps or touches the last span only
@@ -25,16 +68,17 @@ func (ss *spanSet) add(lo, hi int64) int64 {
 			fresh = hi - last.hi
 			last.hi = hi
 		}
+		ss.sum += fresh
 		return fresh
 	}
-	// General case: find the first span whose hi >= lo.
+	// General case: the first span whose hi >= lo, and those after it that
+	// start at or before hi, merge with [lo, hi).
 	i := sort.Search(n, func(i int) bool { return ss.s[i].hi >= lo })
 	j := i
 	covered := int64(0)
 	newLo, newHi := lo, hi
 	for j < n && ss.s[j].lo <= hi {
-		a, b := max(ss.s[j].lo, lo), min(ss.s[j].hi, hi)
-		if b > a {
+		if a, b := max(ss.s[j].lo, lo), min(ss.s[j].hi, hi); b > a {
 			covered += b - a
 		}
 		newLo = min(newLo, ss.s[j].lo)
@@ -42,10 +86,12 @@ func (ss *spanSet) add(lo, hi int64) int64 {
 		j++
 	}
 	fresh := (hi - lo) - covered
+	ss.sum += fresh
 	if i == j {
 		ss.s = append(ss.s, span{})
 		copy(ss.s[i+1:], ss.s[i:])
 		ss.s[i] = span{lo, hi}
+		ss.grow()
 		return fresh
 	}
 	ss.s[i] = span{newLo, newHi}
@@ -53,44 +99,181 @@ func (ss *spanSet) add(lo, hi int64) int64 {
 	return fresh
 }
 
-// covered returns how many bytes of [lo, hi) are in the set.
+// grow moves a slice that outgrew smallSpans into a B-tree.
+func (ss *spanSet) grow() {
+	if len(ss.s) <= smallSpans {
+		return
+	}
+	ss.tree = btree.NewG(32, spanLess)
+	for _, sp := range ss.s {
+		ss.tree.ReplaceOrInsert(sp)
+	}
+	ss.s = nil
+}
+
+func (ss *spanSet) addTree(lo, hi int64) int64 {
+	top, _ := ss.tree.Max()
+	if lo > top.hi { // above everything, with a gap
+		ss.tree.ReplaceOrInsert(span{lo, hi})
+		ss.sum += hi - lo
+		ss.capSpans()
+		return hi - lo
+	}
+	if lo >= top.lo { // overlaps or touches the highest span only
+		if hi <= top.hi {
+			return 0
+		}
+		ss.tree.ReplaceOrInsert(span{top.lo, hi})
+		ss.sum += hi - top.hi
+		return hi - top.hi
+	}
+	// The span starting at or before lo, if it reaches lo, and those
+	// starting in (lo, hi] merge with [lo, hi).
+	start := lo
+	ss.tree.DescendLessOrEqual(span{lo: lo}, func(sp span) bool {
+		if sp.hi >= lo {
+			start = sp.lo
+		}
+		return false
+	})
+	hit := ss.scratch[:0]
+	ss.tree.AscendGreaterOrEqual(span{lo: start}, func(sp span) bool {
+		if sp.lo > hi {
+			return false
+		}
+		hit = append(hit, sp)
+		return true
+	})
+	ss.scratch = hit
+	newLo, newHi, covered := lo, hi, int64(0)
+	for _, sp := range hit {
+		if a, b := max(sp.lo, lo), min(sp.hi, hi); b > a {
+			covered += b - a
+		}
+		newLo, newHi = min(newLo, sp.lo), max(newHi, sp.hi)
+		ss.tree.Delete(sp)
+	}
+	ss.tree.ReplaceOrInsert(span{newLo, newHi})
+	fresh := (hi - lo) - covered
+	ss.sum += fresh
+	if len(hit) == 0 {
+		ss.capSpans()
+	}
+	ss.shrink()
+	return fresh
+}
+
+// shrink moves a tree whose holes were filled back into a slice.
+func (ss *spanSet) shrink() {
+	if ss.tree == nil || ss.tree.Len() > smallSpans/2 {
+		return
+	}
+	s := make([]span, 0, smallSpans)
+	ss.tree.Ascend(func(sp span) bool { s = append(s, sp); return true })
+	ss.s, ss.tree = s, nil
+}
+
+// capSpans joins the two lowest spans while the set holds more than maxSpans.
+func (ss *spanSet) capSpans() {
+	for ss.tree.Len() > maxSpans {
+		ss.degraded = true
+		a, _ := ss.tree.DeleteMin()
+		b, _ := ss.tree.DeleteMin()
+		ss.sum += b.lo - a.hi // the hole between them now counts as covered
+		ss.tree.ReplaceOrInsert(span{a.lo, b.hi})
+	}
+}
+
+// covered returns how many bytes of [lo, hi) are in the set: O(1) when
+// [lo, hi) holds the whole set, else O(log n + spans inside [lo, hi)).
 func (ss *spanSet) covered(lo, hi int64) int64 {
+	if hi <= lo || ss.n() == 0 {
+		return 0
+	}
 	var c int64
-	i := sort.Search(len(ss.s), func(i int) bool { return ss.s[i].hi > lo })
-	for ; i < len(ss.s) && ss.s[i].lo < hi; i++ {
-		a, b := max(ss.s[i].lo, lo), min(ss.s[i].hi, hi)
-		if b > a {
+	add := func(sp span) {
+		if a, b := max(sp.lo, lo), min(sp.hi, hi); b > a {
 			c += b - a
 		}
 	}
+	if ss.tree == nil {
+		if lo <= ss.s[0].lo && hi >= ss.s[len(ss.s)-1].hi {
+			return ss.sum
+		}
+		if lo >= ss.s[len(ss.s)-1].hi || hi <= ss.s[0].lo {
+			return 0
+		}
+		i := sort.Search(len(ss.s), func(i int) bool { return ss.s[i].hi > lo })
+		for ; i < len(ss.s) && ss.s[i].lo < hi; i++ {
+			add(ss.s[i])
+		}
+		return c
+	}
+	first, _ := ss.tree.Min()
+	last, _ := ss.tree.Max()
+	if lo <= first.lo && hi >= last.hi {
+		return ss.sum
+	}
+	if lo >= last.hi || hi <= first.lo {
+		return 0
+	}
+	ss.tree.DescendLessOrEqual(span{lo: lo}, func(sp span) bool { add(sp); return false })
+	ss.tree.AscendRange(span{lo: lo + 1}, span{lo: hi}, func(sp span) bool { add(sp); return true })
 	return c
 }
 
 // total returns the number of bytes in the set.
-func (ss *spanSet) total() int64 {
-	var t int64
-	for _, s := range ss.s {
-		t += s.hi - s.lo
-	}
-	return t
-}
+func (ss *spanSet) total() int64 { return ss.sum }
 
 // trim drops every byte below lo.
 func (ss *spanSet) trim(lo int64) {
-	i := 0
-	for i < len(ss.s) && ss.s[i].hi <= lo {
-		i++
+	if ss.tree == nil {
+		i := 0
+		for i < len(ss.s) && ss.s[i].hi <= lo {
+			ss.sum -= ss.s[i].hi - ss.s[i].lo
+			i++
+		}
+		ss.s = append(ss.s[:0], ss.s[i:]...)
+		if len(ss.s) > 0 && ss.s[0].lo < lo {
+			ss.sum -= lo - ss.s[0].lo
+			ss.s[0].lo = lo
+		}
+		return
 	}
-	ss.s = append(ss.s[:0], ss.s[i:]...)
-	if len(ss.s) > 0 && ss.s[0].lo < lo {
-		ss.s[0].lo = lo
+	for ss.tree.Len() > 0 {
+		sp, _ := ss.tree.Min()
+		if sp.lo >= lo {
+			return
+		}
+		ss.tree.DeleteMin()
+		if sp.hi > lo {
+			ss.sum -= lo - sp.lo
+			ss.tree.ReplaceOrInsert(span{lo, sp.hi})
+			return
+		}
+		ss.sum -= sp.hi - sp.lo
 	}
+	ss.shrink()
 }
 
 // maxHi returns the end of the highest span, or the minimum int64 when empty.
 func (ss *spanSet) maxHi() int64 {
-	if len(ss.s) == 0 {
+	if ss.n() == 0 {
 		return -1 << 63
 	}
+	if ss.tree != nil {
+		top, _ := ss.tree.Max()
+		return top.hi
+	}
 	return ss.s[len(ss.s)-1].hi
+}
+
+// spans returns the spans in ascending order.
+func (ss *spanSet) spans() []span {
+	if ss.tree == nil {
+		return ss.s
+	}
+	out := make([]span, 0, ss.tree.Len())
+	ss.tree.Ascend(func(sp span) bool { out = append(out, sp); return true })
+	return out
 }

@@ -415,3 +415,35 @@ func TestOneDSACKOneSpurious(t *testing.T) {
 		})
 	}
 }
+
+// TestOnEventReportsReclassification: with Options.OnEvent, a
+// retransmission later shown spurious is reported twice, the second time
+// as spurious with its evidence; Add returns the segment's connection.
+func TestOnEventReportsReclassification(t *testing.T) {
+	c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+	segs := c.Handshake(vms(0), 50*time.Millisecond)
+	segs = append(segs,
+		c.DataAt(vms(51), pcaptest.C2S, 1, 1000),
+		c.DataAt(vms(351), pcaptest.C2S, 1, 1000),
+		c.Ack(vms(400), pcaptest.S2C, 1001, 65535, [2]uint32{1, 1001}),
+	)
+	f := pcaptest.New(pcaptest.Options{Format: pcaptest.PcapNano, LinkType: pcaptest.LinkRaw})
+	for _, s := range segs {
+		f.Add(s.T, 0, s.IP())
+	}
+	r, err := capture.NewReader(bytes.NewReader(f.Bytes()), "x.pcap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	a := New(Options{OnEvent: func(c *ConnResult, e Event) { got = append(got, fmt.Sprintf("%d:%s:%s", e.Frame, e.Class, e.Evidence)) }})
+	var s capture.Segment
+	for r.Next(&s) == nil {
+		if cr := a.Add(&s); cr == nil || cr.Conn.Index != 0 {
+			t.Fatalf("frame %d: Add returned %v", s.Frame, cr)
+		}
+	}
+	if fmt.Sprint(got) != "[5:rto:no_signal 5:spurious:dsack]" {
+		t.Errorf("OnEvent calls %v, want [5:rto:no_signal 5:spurious:dsack]", got)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -42,19 +41,28 @@ func inputError(err error) error {
 
 // analyze runs the analysis of one file and prints its warnings to stderr.
 func (e *env) analyze(path string, opts tcpanalysis.Options) (*tcpanalysis.Report, error) {
-	rep, err := tcpanalysis.AnalyzeFile(path, opts)
+	rep, err := e.analyzeFiltered(path, opts) // live.go: --filter
 	if err != nil {
 		return nil, inputError(err)
 	}
 	for _, w := range rep.Warnings {
 		fmt.Fprintln(e.stderr, "warning:", w)
 	}
+	var unseen []int
 	for _, r := range rep.Conns {
 		for d := range r.Dir {
 			if n := r.Dir[d].AckedUnseen; n > 0 {
-				fmt.Fprintf(e.stderr, "warning: %s conn %d: %d ACKs acknowledge %s data the capture never saw (dropped by the capture, or sent past it)\n", path, r.Conn.Index, n, flowsDir(d))
+				if len(rep.Conns) <= maxConnNotes {
+					fmt.Fprintf(e.stderr, "warning: %s conn %d: %d ACKs acknowledge %s data the capture never saw (dropped by the capture, or sent past it)\n", path, r.Conn.Index, n, flowsDir(d))
+				}
+				if len(unseen) == 0 || unseen[len(unseen)-1] != r.Conn.Index {
+					unseen = append(unseen, r.Conn.Index)
+				}
 			}
 		}
+	}
+	if len(rep.Conns) > maxConnNotes {
+		printConnNotes(e.stderr, "warning", path, unseen, "ACKs acknowledge data the capture never saw (dropped by the capture, or sent past it)")
 	}
 	if n := rep.Stats.TimeBackwards; n > 0 {
 		fmt.Fprintf(e.stderr, "warning: %s: %d frames are stamped earlier than the frame before them; analysed in file order\n", path, n)
@@ -63,30 +71,6 @@ func (e *env) analyze(path string, opts tcpanalysis.Options) (*tcpanalysis.Repor
 		fmt.Fprintf(e.stderr, "warning: %s: the capture spans %.0f days between its first and last frame: a timestamp may jump\n", path, st.Last.Sub(st.First).Hours()/24)
 	}
 	return rep, nil
-}
-
-// writeFileAtomic writes data produced by write to path through a
-// temporary file in the same directory and a rename, so readers never see a
-// half-written output.
-func writeFileAtomic(path string, write func(f *os.File) error) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	defer os.Remove(name) // no-op after a successful rename
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Chmod(name, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(name, path)
 }
 
 // wscaleString formats a shift for tables: empty when unknown.

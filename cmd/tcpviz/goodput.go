@@ -200,11 +200,15 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 		}
 		o.Starts = st
 	}
-	files, err := campaign.Discover(args)
+	listing, err := campaign.List(args)
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	if len(files) == 0 {
+	for _, n := range listing.Notes {
+		fmt.Fprintln(e.stderr, "note:", n)
+	}
+	files := listing.Files
+	if len(files) == 0 && len(listing.Failed) == 0 {
 		return &exitError{code: 2, err: fmt.Errorf("no capture found under %s", strings.Join(args, " "))}
 	}
 	var bar *progressbar.ProgressBar
@@ -223,6 +227,9 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 	if err != nil {
 		return err
 	}
+	// Paths that could not be listed count as failed captures.
+	res.Files = append(res.Files, failedPaths(listing.Failed)...)
+	res.Failed = append(listing.Failed, res.Failed...)
 	if err := reportFailures(e.stderr, res, f.labels); err != nil {
 		return err
 	}

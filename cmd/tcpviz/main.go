@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -33,6 +32,10 @@ var verbs []func(*env) *cobra.Command
 // addCommand registers a verb constructor; called from init in each verb file.
 func addCommand(f func(*env) *cobra.Command) { verbs = append(verbs, f) }
 
+// rootHooks run on the finished command tree: they may add flags to verbs
+// defined in other files (live.go adds -i and --filter).
+var rootHooks []func(*env, *cobra.Command)
+
 // env is what a verb may touch: its output streams and the context that is
 // cancelled on Ctrl-C.
 type env struct {
@@ -40,6 +43,9 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	stdin  io.Reader
+	// filter is the --filter expression applied to every capture file
+	// read (live.go); empty for none.
+	filter string
 	fig    figFlags // --size, --font-size, --dpi of the graph verbs (figflags.go)
 }
 
@@ -53,10 +59,14 @@ Every metric is defined in docs/metrics.md.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.PersistentPreRunE = checkOutputs
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
 	for _, f := range verbs {
 		root.AddCommand(f(e))
+	}
+	for _, h := range rootHooks {
+		h(e, root)
 	}
 	return root
 }
@@ -71,9 +81,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := notifySignals()
 	defer stop()
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	if code := interruptCode(); code != 0 {
+		removeTemps()
+		fmt.Fprintf(os.Stderr, "tcpviz: %v: stopped; nothing written\n", syscall.Signal(code-128))
+		os.Exit(code)
+	}
 	if err == nil {
 		return
 	}

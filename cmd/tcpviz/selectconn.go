@@ -92,13 +92,15 @@ func spoolStdin(path string, stdin io.Reader) (string, func(), error) {
 	if err != nil {
 		return "", nil, err
 	}
+	addTemp(f.Name()) // removed on SIGINT/SIGTERM too
+	cleanup := func() { os.Remove(f.Name()); dropTemp(f.Name()) }
 	if _, err := io.Copy(f, stdin); err != nil {
 		f.Close()
-		os.Remove(f.Name())
+		cleanup()
 		return "", nil, fmt.Errorf("read standard input: %w", err)
 	}
 	f.Close()
-	return f.Name(), func() { os.Remove(f.Name()) }, nil
+	return f.Name(), cleanup, nil
 }
 
 // onePassLimit is the capture size up to which per-connection verbs keep

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -31,10 +32,16 @@ func newTestbedManet(e *env) *cobra.Command {
 		gz, noPcap, buildOnly  bool
 		verbose                bool
 		ns3Args                []string
+		preset, shard          string
+		resume, dryRun         bool
+		ns3Dir, hookFile       string
+		ns3Modules             []string
+		startWin, cbrRate      string
+		pktSize                int
 	)
 	c := &cobra.Command{
-		Use:   "manet --protocols aodv,olsr,dsdv --seeds 1-5 --out DIR",
-		Short: "run the ns-3 MANET TCP scenario (AODV/OLSR/DSDV) and collect pcaps + ground truth",
+		Use:   "manet --protocols anthocnet,aodv,olsr,dsdv --seeds 1-5 --out DIR",
+		Short: "run the ns-3 MANET TCP scenario (AntHocNet/AODV/OLSR/DSDV) and collect pcaps + ground truth",
 		Long: `manet compiles tcpviz's embedded ns-3 3.37 scenario once (cached under
 $TCPVIZ_CACHE_DIR or $XDG_CACHE_HOME/tcpviz; needs g++ and the Debian packages
 ns3 libns3-dev) and runs every protocol at every seed, in parallel. Each run
@@ -45,41 +52,112 @@ its ground truth, named like shared/ns3:
   <transport>-<protocol>-r<seed>-{groundtruth,goodput-ts,tcp-events}.csv
   <transport>-<protocol>-r<seed>-{config,stdout}.txt
 
-plus groundtruth-all.csv and runtimes.csv. All protocols of one seed share
-mobility and flow table. Flows start at U[10,20] s (U[T/4,T/2] when the
-simulated time T is under 40 s) and run to the end. Exit status 3 if any run
-failed; Ctrl-C kills the running simulations.`,
-		Example: `  tcpviz testbed manet --protocols aodv,olsr,dsdv --seeds 1-5 --nodes 20 --time 100s --out runs/
+  <transport>-<protocol>-r<seed>-overhead.csv  (routing control packets/bytes)
+
+plus groundtruth-all.csv, overhead-all.csv and runtimes.csv. All protocols
+of one seed share mobility and flow table. Flows start at U[10,20] s
+(U[T/4,T/2] when the simulated time T is under 40 s or the window's end is
+past T/2) and run to the end.
+
+--preset paper-base (or paper-base-udp) sets the reference study's scenario
+(50 nodes, 1500x300 m, 900 s, speed 20, pause 30, 20 flows); every flag
+given on the command line overrides it, and the preset name and every knob
+land in each run's config.txt. AntHocNet is tcpviz's own implementation
+(docs/anthocnet.md). --ns3-dir builds against another ns-3 tree; protocol
+names tcpviz does not know go to the routing-helper hook (--routing-hook,
+docs/testbed-manet.md).
+
+Campaigns resume by default: runs already complete in --out with the same
+knobs are skipped, killed ones are redone. --shard i/n runs every n-th seed.
+Without a terminal, one progress line per run (ETA, disk written) goes to
+stderr. Exit status 3 if any run failed; Ctrl-C kills the running simulations.`,
+		Example: `  tcpviz testbed manet --preset paper-base --protocols all --seeds 1-20 --gzip --out study/ --shard 2/4
+  tcpviz testbed manet --preset paper-base-udp --time 80s --protocols all --seeds 1-5 --no-pcap --out udp/
+  tcpviz testbed manet --protocols aodv,olsr,dsdv --seeds 1-5 --nodes 20 --time 100s --out runs/
   tcpviz testbed manet --protocols all --seeds 1 --nodes 8 --area 300x300 --time 15s --flows 2 --gzip --out tiny/
   tcpviz testbed manet --seeds 1 --out runs/ --ns3-arg=--ns3::TcpSocket::ConnCount=20`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			bad := func(err error) error { return &exitError{code: 2, err: err} }
 			sc := def
-			sc.Transport = transport
-			sc.Nodes, sc.Flows, sc.Speed = nodes, flows, speed
+			if preset != "" {
+				var err error
+				if sc, err = manet.PresetScenario(preset); err != nil {
+					return bad(err)
+				}
+			}
+			// Without a preset every flag applies (its default is the
+			// default scenario's); with one, only the flags given.
+			set := func(name string) bool { return preset == "" || cmd.Flags().Changed(name) }
+			if set("transport") {
+				sc.Transport = transport
+			}
+			if set("nodes") {
+				sc.Nodes = nodes
+			}
+			if set("flows") {
+				sc.Flows = flows
+			}
+			if set("speed") {
+				sc.Speed = speed
+			}
 			sc.Pcap = !noPcap
 			sc.Extra = ns3Args
 			var err error
-			if sc.AreaX, sc.AreaY, err = manet.ParseArea(area); err != nil {
-				return bad(err)
+			if set("area") {
+				if sc.AreaX, sc.AreaY, err = manet.ParseArea(area); err != nil {
+					return bad(err)
+				}
 			}
-			if sc.Time, err = manet.ParseSeconds(simTime); err != nil {
-				return bad(fmt.Errorf("--time: %w", err))
+			if set("time") {
+				if sc.Time, err = manet.ParseSeconds(simTime); err != nil {
+					return bad(fmt.Errorf("--time: %w", err))
+				}
 			}
-			if sc.Pause, err = manet.ParseSeconds(pause); err != nil {
-				return bad(fmt.Errorf("--pause: %w", err))
+			if set("pause") {
+				if sc.Pause, err = manet.ParseSeconds(pause); err != nil {
+					return bad(fmt.Errorf("--pause: %w", err))
+				}
+			}
+			if startWin != "" {
+				lo, hi, ok := strings.Cut(startWin, ",")
+				a, errA := manet.ParseSeconds(lo)
+				b, errB := manet.ParseSeconds(hi)
+				if !ok || errA != nil || errB != nil {
+					return bad(fmt.Errorf("--start %q: want MIN,MAX, e.g. 0,180s", startWin))
+				}
+				sc.StartMin, sc.StartMax = a, b
+			}
+			if cbrRate != "" {
+				sc.CBRRate = cbrRate
+			}
+			if pktSize != 0 {
+				sc.PktSize = pktSize
 			}
 			if err := sc.Validate(); err != nil {
 				return bad(err)
 			}
-			protos, err := manet.ParseProtocols(protocols)
+			camp0 := &manet.Campaign{Resume: resume}
+			if shard != "" {
+				if camp0.Shard, camp0.Shards, err = manet.ParseShard(shard); err != nil {
+					return bad(err)
+				}
+			}
+			protos, err := manet.ParseProtocolsHook(protocols, hookFile != "")
 			if err != nil {
 				return bad(err)
 			}
 			seedList, err := manet.ParseSeeds(seeds)
 			if err != nil {
 				return bad(err)
+			}
+			if dryRun {
+				// The runs' command lines (before --campaignKey), nothing built.
+				camp0.Scenario, camp0.Protocols, camp0.Seeds = sc, protos, seedList
+				for _, r := range camp0.Runs() {
+					fmt.Fprintln(e.stdout, "manet-tcp "+strings.Join(sc.Args(r), " "))
+				}
+				return nil
 			}
 			if out == "" && !buildOnly {
 				return bad(errors.New("--out DIR is required"))
@@ -90,7 +168,7 @@ failed; Ctrl-C kills the running simulations.`,
 				interactive = term.IsTerminal(int(f.Fd()))
 			}
 			logf := func(format string, args ...any) { fmt.Fprintf(e.stderr, format+"\n", args...) }
-			bopts := manet.BuildOptions{CacheDir: cacheDir, CXX: cxx}
+			bopts := manet.BuildOptions{CacheDir: cacheDir, CXX: cxx, NS3Dir: ns3Dir, ExtraModules: ns3Modules, HookFile: hookFile}
 			if interactive || verbose {
 				bopts.Logf = logf
 			}
@@ -103,19 +181,13 @@ failed; Ctrl-C kills the running simulations.`,
 				return nil
 			}
 
-			camp := &manet.Campaign{
-				Scenario:  sc,
-				Protocols: protos,
-				Seeds:     seedList,
-				OutDir:    out,
-				Binary:    bin,
-				Jobs:      jobs,
-				Gzip:      gz,
-			}
-			if interactive {
+			camp := camp0
+			camp.Scenario, camp.Protocols, camp.Seeds = sc, protos, seedList
+			camp.OutDir, camp.Binary, camp.Jobs, camp.Gzip = out, bin, jobs, gz
+			camp.HookProtocols = hookFile != ""
+			if interactive && !verbose {
 				camp.Progress = e.stderr
-			}
-			if verbose {
+			} else {
 				camp.Logf = logf
 			}
 			res, err := camp.Execute(e.ctx)
@@ -133,7 +205,17 @@ failed; Ctrl-C kills the running simulations.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&protocols, "protocols", "aodv,olsr,dsdv", "routing protocols, comma-separated (aodv, olsr, dsdv) or all")
+	f.StringVar(&protocols, "protocols", "aodv,olsr,dsdv", "routing protocols, comma-separated (anthocnet, aodv, olsr, dsdv, hook names) or all")
+	f.StringVar(&preset, "preset", "", "start from a named scenario: paper-base (the study's TCP arm) or paper-base-udp (its UDP CBR control); other flags override it")
+	f.BoolVar(&dryRun, "dry-run", false, "print each run's scenario command line and exit (nothing is built or run)")
+	f.BoolVar(&resume, "resume", true, "skip runs already complete in --out with the same knobs (a killed run is redone)")
+	f.StringVar(&shard, "shard", "", "run only part i of n of the seeds (i/n, 1-based; all protocols of a seed stay together), e.g. a CI matrix or Slurm array task")
+	f.StringVar(&ns3Dir, "ns3-dir", "", "build against this ns-3 tree (CMake build tree or install prefix) instead of the system's")
+	f.StringArrayVar(&ns3Modules, "ns3-module", nil, "extra ns-3 module to link, e.g. a routing module of --ns3-dir (repeatable)")
+	f.StringVar(&hookFile, "routing-hook", "", "C++ file defining TcpvizRoutingHook for protocol names tcpviz does not know (docs/testbed-manet.md)")
+	f.StringVar(&startWin, "start", "", "flow start window MIN,MAX (e.g. 0,180s; default 10,20s)")
+	f.StringVar(&cbrRate, "cbr-rate", "", "UDP CBR rate per flow, ns-3 DataRate syntax (default 100kbps; paper-base-udp: 512bps)")
+	f.IntVar(&pktSize, "pkt-size", 0, "UDP CBR packet size, bytes (default 1000; paper-base-udp: 64)")
 	f.StringVar(&seeds, "seeds", "1", `realisations (ns-3 run numbers), e.g. "1-5,8"`)
 	f.IntVar(&nodes, "nodes", def.Nodes, "number of nodes")
 	f.StringVar(&simTime, "time", "100s", "simulated time (e.g. 100s, 15)")
@@ -158,15 +240,23 @@ failed; Ctrl-C kills the running simulations.`,
 func printManetSummary(e *env, res *manet.Result) {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "run\twall_s\tflow\tsrc->dst\tsink_rx_bytes\tgoodput_kbps\ttcp_retx\t")
+	skipped := 0
 	for _, rr := range res.Runs {
 		if rr.Err != nil {
 			fmt.Fprintf(tw, "%s\t-\t-\tFAILED\t-\t-\t-\t\n", rr.Prefix)
 			continue
 		}
+		wall := fmt.Sprintf("%.1f", rr.Wall.Seconds())
+		if rr.Skipped {
+			wall = "done"
+			skipped++
+		}
 		for _, fl := range rr.Flows {
-			fmt.Fprintf(tw, "%s\t%.1f\t%d\t%d->%d\t%d\t%.1f\t%d\t\n", rr.Prefix, rr.Wall.Seconds(),
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d->%d\t%d\t%.1f\t%d\t\n", rr.Prefix, wall,
 				fl.FlowID, fl.SrcNode, fl.DstNode, fl.SinkRxBytes, fl.GoodputKbps, fl.TCPRetxSegs)
 		}
 	}
 	tw.Flush()
+	fmt.Fprintf(e.stderr, "%d runs (%d already done before), %s in the output directory\n",
+		len(res.Runs), skipped, manet.FormatBytes(res.DiskBytes))
 }

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 )
 
@@ -40,6 +41,17 @@ type BuildOptions struct {
 	IncludeDir string
 	// LibDir contains the libns3 libraries. "" means search the usual places.
 	LibDir string
+	// NS3Dir is another ns-3 tree to build against: an installation prefix
+	// (DIR/include/ns3*/ns3, DIR/lib*) or a CMake build tree
+	// (DIR/build/include/ns3, DIR/build/lib). IncludeDir and LibDir, when
+	// set, win over what NS3Dir yields.
+	NS3Dir string
+	// ExtraModules are further ns-3 modules to link, e.g. a user's routing
+	// module "myrouting" (libns3.42-myrouting-default.so in a build tree).
+	ExtraModules []string
+	// HookFile is a C++ file compiled into the scenario that defines the
+	// routing-helper hook TcpvizRoutingHook (docs/testbed-manet.md#routing-hook).
+	HookFile string
 	// Logf receives a line when a compilation starts. nil means silent.
 	Logf func(format string, args ...any)
 }
@@ -47,6 +59,7 @@ type BuildOptions struct {
 // Toolchain is a compiler with the flags that build the scenario.
 type Toolchain struct {
 	CXX        string   // compiler path
+	Hook       string   // routing-hook source file, "" for none
 	IncludeDir string   // directory holding ns3/core-module.h
 	LibDir     string   // directory holding the ns-3 libraries
 	Libs       []string // -l names, e.g. "ns3-core"
@@ -83,7 +96,9 @@ func FindToolchain(opts BuildOptions) (Toolchain, error) {
 	tc.CXX = p
 
 	incs := []string{opts.IncludeDir}
-	if opts.IncludeDir == "" {
+	if opts.IncludeDir == "" && opts.NS3Dir != "" {
+		incs = ns3DirIncludes(opts.NS3Dir)
+	} else if opts.IncludeDir == "" {
 		incs = []string{"/usr/include", "/usr/local/include", "/usr/include/ns3.37", "/usr/local/include/ns3.37"}
 	}
 	for _, d := range incs {
@@ -97,26 +112,48 @@ func FindToolchain(opts BuildOptions) (Toolchain, error) {
 	}
 
 	libDirs := []string{opts.LibDir}
-	if opts.LibDir == "" {
+	if opts.LibDir == "" && opts.NS3Dir != "" {
+		libDirs = []string{filepath.Join(opts.NS3Dir, "build", "lib"), filepath.Join(opts.NS3Dir, "lib"),
+			filepath.Join(opts.NS3Dir, "lib", multiarch()), filepath.Join(opts.NS3Dir, "lib64")}
+	} else if opts.LibDir == "" {
 		libDirs = []string{"/usr/lib/" + multiarch(), "/usr/lib64", "/usr/lib", "/usr/local/lib", "/usr/local/lib64"}
 	}
 	for _, d := range libDirs {
-		if libs, ok := ns3Libs(d); ok {
+		if libs, ok := ns3Libs(d, opts.ExtraModules); ok {
 			tc.LibDir, tc.Libs = d, libs
 			break
 		}
 	}
 	if tc.LibDir == "" {
 		return tc, fmt.Errorf("%w: no complete set of libns3 libraries (%s) in %s",
-			ErrNoNS3, strings.Join(ns3Modules, ", "), strings.Join(libDirs, ", "))
+			ErrNoNS3, strings.Join(append(slices.Clone(ns3Modules), opts.ExtraModules...), ", "), strings.Join(libDirs, ", "))
+	}
+	if opts.HookFile != "" {
+		abs, err := filepath.Abs(opts.HookFile)
+		if err != nil || !fileExists(abs) {
+			return tc, fmt.Errorf("routing hook %s: not a readable file", opts.HookFile)
+		}
+		tc.Hook = abs
 	}
 	return tc, nil
+}
+
+// ns3DirIncludes lists where an ns-3 tree keeps ns3/core-module.h: a CMake
+// build tree (build/include), an installation prefix (include,
+// include/ns3.NN).
+func ns3DirIncludes(dir string) []string {
+	incs := []string{filepath.Join(dir, "build", "include"), filepath.Join(dir, "include")}
+	if m, _ := filepath.Glob(filepath.Join(dir, "include", "ns3.*")); len(m) > 0 {
+		slices.Sort(m)
+		incs = append(incs, m...)
+	}
+	return incs
 }
 
 // ns3Libs finds libns3*core*.so in dir, derives the naming scheme (Debian:
 // libns3-core.so; ns-3's own install: libns3.37-core-default.so) and checks
 // that every module exists under it.
-func ns3Libs(dir string) ([]string, bool) {
+func ns3Libs(dir string, extra []string) ([]string, bool) {
 	matches, _ := filepath.Glob(filepath.Join(dir, "libns3*core*.so"))
 	for _, m := range matches {
 		name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(m), "lib"), ".so")
@@ -125,7 +162,7 @@ func ns3Libs(dir string) ([]string, bool) {
 			continue
 		}
 		var libs []string
-		for _, mod := range ns3Modules {
+		for _, mod := range append(slices.Clone(ns3Modules), extra...) {
 			l := pre + mod + suf
 			if !fileExists(filepath.Join(dir, "lib"+l+".so")) {
 				libs = nil
@@ -162,7 +199,11 @@ func (tc Toolchain) CompileArgs(src, out string) []string {
 	if tc.IncludeDir != "/usr/include" {
 		args = append(args, "-I"+tc.IncludeDir)
 	}
-	args = append(args, "-o", out, src, "-L"+tc.LibDir)
+	args = append(args, "-o", out, src)
+	if tc.Hook != "" {
+		args = append(args, tc.Hook)
+	}
+	args = append(args, "-L"+tc.LibDir)
 	if !isSystemLibDir(tc.LibDir) {
 		args = append(args, "-Wl,-rpath,"+tc.LibDir)
 	}
@@ -181,11 +222,23 @@ func isSystemLibDir(d string) bool {
 }
 
 // Key returns the cache key of the scenario binary: a hash of the source,
-// the compiler, its version, the flags and the resolved ns-3 core library.
+// the routing hook's source, the compiler, its version, the flags and the
+// resolved ns-3 core library.
 func (tc Toolchain) Key(src []byte) string {
 	h := sha256.New()
 	h.Write(src)
-	fmt.Fprintf(h, "\x00%s\x00%s\x00", tc.CXX, strings.Join(tc.CompileArgs("SRC", "OUT"), " "))
+	if tc.Hook != "" {
+		b, _ := os.ReadFile(tc.Hook)
+		h.Write([]byte("\x00hook\x00"))
+		h.Write(b)
+	}
+	// The hook enters by content (above), not by path: the same hook file
+	// in another directory reuses the binary.
+	named := tc
+	if named.Hook != "" {
+		named.Hook = "HOOK"
+	}
+	fmt.Fprintf(h, "\x00%s\x00%s\x00", tc.CXX, strings.Join(named.CompileArgs("SRC", "OUT"), " "))
 	if v, err := exec.Command(tc.CXX, "--version").Output(); err == nil {
 		h.Write(v)
 	}
@@ -212,7 +265,13 @@ func Build(ctx context.Context, opts BuildOptions) (string, error) {
 			return "", err
 		}
 	}
-	bin := filepath.Join(dir, "manet-tcp-"+tc.Key(scenarioSource))
+	files := SourceFiles()
+	var all []byte
+	for _, n := range scenarioFiles {
+		all = append(all, files[n]...)
+		all = append(all, 0)
+	}
+	bin := filepath.Join(dir, "manet-tcp-"+tc.Key(all))
 	if st, err := os.Stat(bin); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
 		return bin, nil
 	}
@@ -224,10 +283,12 @@ func Build(ctx context.Context, opts BuildOptions) (string, error) {
 		return "", fmt.Errorf("build scenario: %w", err)
 	}
 	defer os.RemoveAll(work)
-	src := filepath.Join(work, "manet-tcp.cc")
-	if err := os.WriteFile(src, scenarioSource, 0o644); err != nil {
-		return "", fmt.Errorf("build scenario: %w", err)
+	for n, b := range files {
+		if err := os.WriteFile(filepath.Join(work, n), b, 0o644); err != nil {
+			return "", fmt.Errorf("build scenario: %w", err)
+		}
 	}
+	src := filepath.Join(work, scenarioFiles[0])
 	out := filepath.Join(work, "manet-tcp")
 	if opts.Logf != nil {
 		opts.Logf("compiling ns-3 scenario into %s (once; ~20-60 s)", bin)

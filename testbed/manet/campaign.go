@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -31,9 +33,21 @@ type Campaign struct {
 	Binary    string   // scenario binary, from Build
 	Jobs      int      // simulations at a time; 0 means runtime.NumCPU()
 	Gzip      bool     // replace each pcap by <name>.pcap.gz
+	// Resume skips runs whose files in OutDir are complete and were made
+	// with the same knobs (config.txt's campaign_key equals RunKey); any
+	// other run, a killed one included, is (re)done.
+	Resume bool
+	// Shard and Shards select part of the seeds: seed number k (1-based
+	// position in Seeds) runs when (k-1) % Shards == Shard. Shards 0 or 1
+	// means all. Every protocol of a seed stays in one shard.
+	Shard, Shards int
+	// HookProtocols allows protocol names outside Protocols: the scenario
+	// binary was built with a routing-helper hook (BuildOptions.HookFile).
+	HookProtocols bool
 	// Progress receives a progress bar. nil means no bar.
 	Progress io.Writer
-	// Logf receives one line per finished run. nil means silent.
+	// Logf receives one line per finished run (with progress, ETA and disk
+	// use). nil means silent.
 	Logf func(format string, args ...any)
 }
 
@@ -47,11 +61,15 @@ type RunResult struct {
 	Files        []string      // names of the files written into OutDir, sorted
 	Flows        []FlowTruth   // the run's ground truth; nil if the run failed
 	Err          error         // nil if the run succeeded
+	Skipped      bool          // finished by an earlier campaign (Resume); Wall is 0
+	DiskBytes    int64         // bytes of the run's files in OutDir
 }
 
 // Result lists every run of a campaign in run order (seed, then protocol).
 type Result struct {
 	Runs []RunResult
+	// DiskBytes is the size of every file in OutDir after the campaign.
+	DiskBytes int64
 }
 
 // Failed returns the runs that did not succeed.
@@ -94,7 +112,10 @@ func (e *CampaignError) Unwrap() []error {
 // protocols inner, so the paired runs of a seed finish together.
 func (c *Campaign) Runs() []Run {
 	var runs []Run
-	for _, s := range c.Seeds {
+	for k, s := range c.Seeds {
+		if c.Shards > 1 && k%c.Shards != c.Shard {
+			continue
+		}
 		for _, p := range c.Protocols {
 			runs = append(runs, Run{Protocol: p, Seed: s})
 		}
@@ -102,9 +123,29 @@ func (c *Campaign) Runs() []Run {
 	return runs
 }
 
+// RunKey returns the key of run r: a hash of its command line and of the
+// scenario binary's name (which carries the hash of its sources and
+// toolchain, see Build). A run in OutDir counts as finished for Resume only
+// with the same key.
+func (c *Campaign) RunKey(r Run) string {
+	h := sha256.Sum256([]byte(strings.Join(append(c.Scenario.Args(r), filepath.Base(c.Binary)), "\x00")))
+	return hex.EncodeToString(h[:8])
+}
+
+// ParseShard parses "i/n" (1-based i, 1 <= i <= n) into a 0-based index
+// and a count for Campaign.Shard and Campaign.Shards.
+func ParseShard(s string) (shard, shards int, err error) {
+	var i, n int
+	if _, err := fmt.Sscanf(s, "%d/%d", &i, &n); err != nil || n < 1 || i < 1 || i > n || fmt.Sprintf("%d/%d", i, n) != strings.TrimSpace(s) {
+		return 0, 0, fmt.Errorf("shard %q: want i/n with 1 <= i <= n, e.g. 2/4", s)
+	}
+	return i - 1, n, nil
+}
+
 // Command returns the command that simulates run r inside dir.
 func (c *Campaign) Command(ctx context.Context, r Run, dir string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, c.Binary, c.Scenario.Args(r)...)
+	args := append(c.Scenario.Args(r), "--campaignKey="+c.RunKey(r))
+	cmd := exec.CommandContext(ctx, c.Binary, args...)
 	cmd.Dir = dir
 	cmd.WaitDelay = 5 * time.Second
 	return cmd
@@ -125,9 +166,12 @@ func (c *Campaign) Execute(ctx context.Context) (*Result, error) {
 		return nil, errors.New("campaign: no protocols or no seeds")
 	}
 	for _, p := range c.Protocols {
-		if !slices.Contains(Protocols, p) {
+		if !slices.Contains(Protocols, p) && !(c.HookProtocols && validHookName(p)) {
 			return nil, fmt.Errorf("campaign: unknown protocol %q", p)
 		}
+	}
+	if c.Shards > 1 && (c.Shard < 0 || c.Shard >= c.Shards) {
+		return nil, fmt.Errorf("campaign: shard %d of %d", c.Shard+1, c.Shards)
 	}
 	for _, s := range c.Seeds {
 		if s < 1 {
@@ -141,15 +185,33 @@ func (c *Campaign) Execute(ctx context.Context) (*Result, error) {
 		return nil, fmt.Errorf("campaign: %w", err)
 	}
 	runs := c.Runs()
+	if len(runs) == 0 {
+		return nil, errors.New("campaign: this shard holds no seed")
+	}
+	c.removeStaleWork()
+	res := &Result{Runs: make([]RunResult, len(runs))}
+	var todo []int
+	for i, r := range runs {
+		if c.Resume {
+			if rr, ok := c.finished(r); ok {
+				res.Runs[i] = rr
+				continue
+			}
+		}
+		todo = append(todo, i)
+	}
+	if c.Logf != nil && len(todo) < len(runs) {
+		c.Logf("resume: %d of %d runs already finished in %s", len(runs)-len(todo), len(runs), c.OutDir)
+	}
 	jobs := c.Jobs
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
-	jobs = min(jobs, len(runs))
+	jobs = max(1, min(jobs, len(todo)))
 
 	var bar *progressbar.ProgressBar
 	if c.Progress != nil {
-		bar = progressbar.NewOptions(len(runs),
+		bar = progressbar.NewOptions(len(todo),
 			progressbar.OptionSetWriter(c.Progress),
 			progressbar.OptionSetDescription(fmt.Sprintf("ns-3 %s runs", c.Scenario.Transport)),
 			progressbar.OptionShowCount(),
@@ -162,10 +224,12 @@ func (c *Campaign) Execute(ctx context.Context) (*Result, error) {
 		)
 	}
 
-	res := &Result{Runs: make([]RunResult, len(runs))}
 	idx := make(chan int)
 	var wg sync.WaitGroup
-	var mu sync.Mutex // guards bar and Logf
+	var mu sync.Mutex // guards bar, Logf and the progress counters
+	started := time.Now()
+	done, failed := 0, 0
+	var disk int64
 	for range jobs {
 		wg.Add(1)
 		go func() {
@@ -177,18 +241,33 @@ func (c *Campaign) Execute(ctx context.Context) (*Result, error) {
 				if bar != nil {
 					bar.Add(1)
 				}
+				done++
+				if rr.Err != nil {
+					failed++
+				} else {
+					disk += rr.DiskBytes
+				}
 				if c.Logf != nil {
+					eta := "?"
+					if done > 0 {
+						// Elapsed time per finished run includes gzip and
+						// the moves, which the simulation's wall-clock omits.
+						left := time.Duration(len(todo)-done) * (time.Since(started) / time.Duration(done))
+						eta = left.Round(time.Second).String()
+					}
+					prog := fmt.Sprintf("[%d/%d] elapsed %s, ETA %s, %s written", done, len(todo),
+						time.Since(started).Round(time.Second), eta, FormatBytes(disk))
 					if rr.Err != nil {
-						c.Logf("%s: FAILED: %v", rr.Prefix, rr.Err)
+						c.Logf("%s %s: FAILED: %v", prog, rr.Prefix, rr.Err)
 					} else {
-						c.Logf("%s: done in %.1f s", rr.Prefix, rr.Wall.Seconds())
+						c.Logf("%s %s: done in %.1f s (%s)", prog, rr.Prefix, rr.Wall.Seconds(), FormatBytes(rr.DiskBytes))
 					}
 				}
 				mu.Unlock()
 			}
 		}()
 	}
-	for i := range runs {
+	for _, i := range todo {
 		if ctx.Err() != nil {
 			res.Runs[i] = RunResult{Run: runs[i], Prefix: c.Scenario.Prefix(runs[i]), Err: fmt.Errorf("not started: %w", ctx.Err())}
 			continue
@@ -205,6 +284,10 @@ func (c *Campaign) Execute(ctx context.Context) (*Result, error) {
 	if err := c.writeGroundTruthAll(); err != nil {
 		errs = append(errs, err)
 	}
+	if err := c.writeAll("-overhead.csv", OverheadAllName); err != nil {
+		errs = append(errs, err)
+	}
+	res.DiskBytes = dirBytes(c.OutDir)
 	if err := c.writeRuntimes(res); err != nil {
 		errs = append(errs, err)
 	}
@@ -221,7 +304,7 @@ func (c *Campaign) runOne(ctx context.Context, r Run) RunResult {
 		rr.Err = fmt.Errorf("not started: %w", err)
 		return rr
 	}
-	work, err := os.MkdirTemp(c.OutDir, ".run-"+rr.Prefix+"-")
+	work, err := os.MkdirTemp(c.OutDir, fmt.Sprintf(".run-%s-%d-", rr.Prefix, os.Getpid()))
 	if err != nil {
 		rr.Err = err
 		return rr
@@ -260,8 +343,94 @@ func (c *Campaign) runOne(ctx context.Context, r Run) RunResult {
 		return rr
 	}
 	rr.Files = names
+	for _, n := range names {
+		if st, err := os.Stat(filepath.Join(c.OutDir, n)); err == nil {
+			rr.DiskBytes += st.Size()
+		}
+	}
 	rr.Flows, rr.Err = ReadGroundTruth(filepath.Join(c.OutDir, rr.Prefix+"-groundtruth.csv"))
 	return rr
+}
+
+// finished reports whether run r is complete in OutDir with this
+// campaign's knobs: its ground truth exists (moved in last) and its config
+// carries RunKey(r).
+func (c *Campaign) finished(r Run) (RunResult, bool) {
+	rr := RunResult{Run: r, Prefix: c.Scenario.Prefix(r), Skipped: true}
+	cfg, err := ReadConfig(filepath.Join(c.OutDir, rr.Prefix+"-config.txt"))
+	if err != nil || cfg.Values["campaign_key"] != c.RunKey(r) {
+		return rr, false
+	}
+	flows, err := ReadGroundTruth(filepath.Join(c.OutDir, rr.Prefix+"-groundtruth.csv"))
+	if err != nil {
+		return rr, false
+	}
+	rr.Flows = flows
+	files, _ := filepath.Glob(filepath.Join(c.OutDir, rr.Prefix+"-*"))
+	for _, f := range files {
+		rr.Files = append(rr.Files, filepath.Base(f))
+		if st, err := os.Stat(f); err == nil {
+			rr.DiskBytes += st.Size()
+		}
+	}
+	slices.Sort(rr.Files)
+	return rr, true
+}
+
+// removeStaleWork deletes the private run directories (.run-PREFIX-PID-*)
+// that a killed campaign left behind: those whose process is gone.
+func (c *Campaign) removeStaleWork() {
+	dirs, _ := filepath.Glob(filepath.Join(c.OutDir, ".run-*"))
+	for _, d := range dirs {
+		parts := strings.Split(filepath.Base(d), "-")
+		if len(parts) < 3 {
+			continue
+		}
+		pid, err := strconv.Atoi(parts[len(parts)-2])
+		if err != nil || pid == os.Getpid() || processAlive(pid) {
+			continue
+		}
+		os.RemoveAll(d)
+	}
+}
+
+// validHookName accepts protocol names for the routing hook: lower-case
+// letters, digits and '_' (no '-', which separates the parts of a prefix).
+func validHookName(p string) bool {
+	if p == "" {
+		return false
+	}
+	for _, r := range p {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// dirBytes sums the sizes of the regular files directly in dir.
+func dirBytes(dir string) int64 {
+	entries, _ := os.ReadDir(dir)
+	var n int64
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
+			n += info.Size()
+		}
+	}
+	return n
+}
+
+// FormatBytes writes n in B, kB, MB or GB (powers of 1000).
+func FormatBytes(n int64) string {
+	switch {
+	case n >= 1e9:
+		return fmt.Sprintf("%.2f GB", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
 }
 
 // finishFiles gzips the pcaps in work if asked, checks that the run wrote its
@@ -299,6 +468,17 @@ func (c *Campaign) finishFiles(ctx context.Context, work string, rr *RunResult) 
 	if err != nil {
 		return nil, err
 	}
+	// The ground truth moves in last: its presence marks a complete run.
+	gt := rr.Prefix + "-groundtruth.csv"
+	slices.SortFunc(entries, func(a, b os.DirEntry) int {
+		if (a.Name() == gt) != (b.Name() == gt) {
+			if a.Name() == gt {
+				return 1
+			}
+			return -1
+		}
+		return strings.Compare(a.Name(), b.Name())
+	})
 	var names []string
 	for _, e := range entries {
 		if err := os.Rename(filepath.Join(work, e.Name()), filepath.Join(c.OutDir, e.Name())); err != nil {
@@ -321,7 +501,7 @@ func gzipFile(path string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	zw, err := gzip.NewWriterLevel(out, gzip.BestCompression)
+	zw, err := gzip.NewWriterLevel(out, gzip.DefaultCompression)
 	if err != nil {
 		out.Close()
 		return 0, err
@@ -347,10 +527,18 @@ func gzipFile(path string) (int64, error) {
 // GroundTruthAllName is the combined ground truth of a campaign directory.
 const GroundTruthAllName = "groundtruth-all.csv"
 
-// writeGroundTruthAll concatenates every *-groundtruth.csv in OutDir
-// (sorted by transport, protocol, run) under one header.
+// OverheadAllName is the combined routing overhead table of a campaign
+// directory (every <prefix>-overhead.csv).
+const OverheadAllName = "overhead-all.csv"
+
 func (c *Campaign) writeGroundTruthAll() error {
-	files, err := filepath.Glob(filepath.Join(c.OutDir, "*-groundtruth.csv"))
+	return c.writeAll("-groundtruth.csv", GroundTruthAllName)
+}
+
+// writeAll concatenates every *<suffix> in OutDir (sorted by transport,
+// protocol, run) under one header into name.
+func (c *Campaign) writeAll(suffix, name string) error {
+	files, err := filepath.Glob(filepath.Join(c.OutDir, "*"+suffix))
 	if err != nil {
 		return err
 	}
@@ -359,7 +547,7 @@ func (c *Campaign) writeGroundTruthAll() error {
 		run                 int
 	}
 	keyOf := func(p string) key {
-		parts := strings.Split(strings.TrimSuffix(filepath.Base(p), "-groundtruth.csv"), "-")
+		parts := strings.Split(strings.TrimSuffix(filepath.Base(p), suffix), "-")
 		var k key
 		if len(parts) == 3 {
 			k.transport, k.protocol = parts[0], parts[1]
@@ -389,14 +577,14 @@ func (c *Campaign) writeGroundTruthAll() error {
 			header = h
 			b.WriteString(h + "\n")
 		} else if h != header {
-			return fmt.Errorf("write %s: %s has a different header", GroundTruthAllName, filepath.Base(f))
+			return fmt.Errorf("write %s: %s has a different header", name, filepath.Base(f))
 		}
 		b.WriteString(body)
 	}
 	if header == "" {
 		return nil
 	}
-	return writeFileAtomic(filepath.Join(c.OutDir, GroundTruthAllName), b.Bytes())
+	return writeFileAtomic(filepath.Join(c.OutDir, name), b.Bytes())
 }
 
 // RuntimesName is the per-run wall-clock and pcap size table of a campaign
@@ -422,7 +610,7 @@ func (c *Campaign) writeRuntimes(res *Result) error {
 		}
 	}
 	for _, rr := range res.Runs {
-		if rr.Err != nil {
+		if rr.Err != nil || rr.Skipped {
 			continue
 		}
 		k := fmt.Sprintf("%s,%s,%d", c.Scenario.Transport, rr.Run.Protocol, rr.Run.Seed)

@@ -12,8 +12,8 @@ import (
 )
 
 // TestIntegrationTinyCampaign builds the real scenario (cached in
-// DefaultCacheDir, so only the first run compiles) and runs AODV and OLSR at
-// seed 1 with 8 nodes in 300 × 300 m for 15 simulated seconds.
+// DefaultCacheDir, so only the first run compiles) and runs AntHocNet and
+// AODV at seed 1 with 8 nodes in 300 × 300 m for 15 simulated seconds.
 func TestIntegrationTinyCampaign(t *testing.T) {
 	if testing.Short() {
 		t.Skip("integration: -short")
@@ -33,18 +33,18 @@ func TestIntegrationTinyCampaign(t *testing.T) {
 	sc := DefaultScenario()
 	sc.Nodes, sc.AreaX, sc.AreaY, sc.Time, sc.Flows = 8, 300, 300, 15*time.Second, 2
 	out := t.TempDir()
-	c := &Campaign{Scenario: sc, Protocols: []string{"aodv", "olsr"}, Seeds: []int{1}, OutDir: out, Binary: bin, Gzip: true}
+	c := &Campaign{Scenario: sc, Protocols: []string{"anthocnet", "aodv"}, Seeds: []int{1}, OutDir: out, Binary: bin, Gzip: true}
 	res, err := c.Execute(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	pcapName := regexp.MustCompile(`^tcp-(aodv|olsr)-r1-\d+-0\.pcap\.gz$`)
+	pcapName := regexp.MustCompile(`^tcp-(anthocnet|aodv)-r1-\d+-0\.pcap\.gz$`)
 	var fingerprints, flowTables []string
 	anyBytes := false
 	for _, rr := range res.Runs {
 		t.Logf("%s: %v wall, pcaps %d B raw, %d B gzipped", rr.Prefix, rr.Wall.Round(time.Millisecond), rr.PcapRawBytes, rr.PcapGzBytes)
-		for _, suffix := range []string{"-groundtruth.csv", "-config.txt", "-goodput-ts.csv", "-tcp-events.csv", "-stdout.txt"} {
+		for _, suffix := range []string{"-groundtruth.csv", "-config.txt", "-goodput-ts.csv", "-tcp-events.csv", "-stdout.txt", "-overhead.csv"} {
 			if !slices.Contains(rr.Files, rr.Prefix+suffix) {
 				t.Errorf("%s: no %s%s in %q", rr.Prefix, rr.Prefix, suffix, rr.Files)
 			}

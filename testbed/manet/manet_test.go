@@ -64,7 +64,7 @@ func TestCampaignRunsAndCommand(t *testing.T) {
 	if cmd.Path != "/opt/bin/manet-tcp" || cmd.Dir != "/tmp/work" {
 		t.Errorf("Command: Path, Dir = %q, %q; want /opt/bin/manet-tcp, /tmp/work", cmd.Path, cmd.Dir)
 	}
-	if got, want := cmd.Args[1:], c.Scenario.Args(Run{"olsr", 2}); !slices.Equal(got, want) {
+	if got, want := cmd.Args[1:], append(c.Scenario.Args(Run{"olsr", 2}), "--campaignKey="+c.RunKey(Run{"olsr", 2})); !slices.Equal(got, want) {
 		t.Errorf("Command args = %q, want %q", got, want)
 	}
 }
@@ -90,12 +90,12 @@ func TestNs3Libs(t *testing.T) {
 		for _, m := range ns3Modules {
 			touch(t, filepath.Join(dir, "lib"+scheme.pre+m+scheme.suf+".so"))
 		}
-		libs, ok := ns3Libs(dir)
+		libs, ok := ns3Libs(dir, nil)
 		if !ok || len(libs) != len(ns3Modules) || libs[0] != scheme.pre+"core"+scheme.suf {
 			t.Errorf("ns3Libs(%s...%s) = %q, %v; want all %d modules", scheme.pre, scheme.suf, libs, ok, len(ns3Modules))
 		}
 		os.Remove(filepath.Join(dir, "lib"+scheme.pre+"olsr"+scheme.suf+".so"))
-		if libs, ok := ns3Libs(dir); ok {
+		if libs, ok := ns3Libs(dir, nil); ok {
 			t.Errorf("ns3Libs without olsr = %q, true; want false", libs)
 		}
 	}
@@ -138,12 +138,14 @@ for a in "$@"; do
     --prefix=*) prefix="${a#--prefix=}" ;;
     --protocol=*) proto="${a#--protocol=}" ;;
     --run=*) run="${a#--run=}" ;;
+    --campaignKey=*) key="${a#--campaignKey=}" ;;
   esac
 done
+[ -n "$FAKE_LOG" ] && echo "$prefix" >> "$FAKE_LOG"
 if [ "$proto" = dsdv ]; then echo "dsdv exploded" >&2; exit 7; fi
 if [ "$proto" = olsr ] && [ "$run" = 9 ]; then exec sleep 30; fi
 printf 'pcap-bytes-%s' "$prefix" > "$prefix-3-0.pcap"
-printf 'mobility_fingerprint=42\n' > "$prefix-config.txt"
+printf 'mobility_fingerprint=42\ncampaign_key=%s\n' "$key" > "$prefix-config.txt"
 printf 'run,protocol,transport,flow_id,src_node,dst_node,start_s,sink_rx_bytes,goodput_kbps,tcp_retx_segs\n%s,%s,tcp,0,3,5,10.5,1000,0.1,2\n' "$run" "$proto" > "$prefix-groundtruth.csv"
 echo "flow 0 3->5 rx=1000"
 `

@@ -101,15 +101,23 @@ func ParseSeconds(s string) (time.Duration, error) {
 
 // ParseProtocols parses a comma-separated protocol list ("aodv,olsr" or
 // "all") into distinct names in the order given.
-func ParseProtocols(s string) ([]string, error) {
+func ParseProtocols(s string) ([]string, error) { return ParseProtocolsHook(s, false) }
+
+// ParseProtocolsHook is ParseProtocols that, with hook set, also accepts
+// names outside Protocols (letters, digits, '_') for the routing-helper
+// hook.
+func ParseProtocolsHook(s string, hook bool) ([]string, error) {
 	if strings.TrimSpace(strings.ToLower(s)) == "all" {
 		return slices.Clone(Protocols), nil
 	}
 	var out []string
 	for _, p := range strings.Split(s, ",") {
 		p = strings.ToLower(strings.TrimSpace(p))
-		if !slices.Contains(Protocols, p) {
-			return nil, fmt.Errorf("protocol %q: want one of %s or all", p, strings.Join(Protocols, ", "))
+		if !slices.Contains(Protocols, p) && !(hook && validHookName(p)) {
+			if hook {
+				return nil, fmt.Errorf("protocol %q: want one of %s, all, or a hook protocol name of letters, digits and _", p, strings.Join(Protocols, ", "))
+			}
+			return nil, fmt.Errorf("protocol %q: want one of %s or all (other names need --routing-hook)", p, strings.Join(Protocols, ", "))
 		}
 		if !slices.Contains(out, p) {
 			out = append(out, p)

@@ -92,9 +92,10 @@ func TestParseProtocols(t *testing.T) {
 		wantErr bool
 	}{
 		{"aodv,olsr,dsdv", []string{"aodv", "olsr", "dsdv"}, false},
-		{"all", []string{"aodv", "olsr", "dsdv"}, false},
+		{"all", []string{"anthocnet", "aodv", "olsr", "dsdv"}, false},
 		{"OLSR, aodv,olsr", []string{"olsr", "aodv"}, false},
-		{"aodv,anthocnet", nil, true},
+		{"aodv,anthocnet", []string{"aodv", "anthocnet"}, false},
+		{"aodv,myrouting", nil, true},
 		{"", nil, true},
 	}
 	for _, tt := range tests {

@@ -2,7 +2,8 @@
 //
 // N nodes move by RandomWaypoint in an X x Y area and talk 802.11b ad hoc
 // (2 Mbps data, TwoRayGround + constant-speed delay, ~250 m range). A routing
-// protocol (AODV, OLSR or DSDV) carries F flows: saturating TCP CUBIC BulkSend
+// protocol (AntHocNet, AODV, OLSR, DSDV, or one a routing-helper hook
+// supplies) carries F flows: saturating TCP CUBIC BulkSend
 // sources into PacketSinks, or (--transport=udp) 100 kbps CBR controls.
 //
 // Every random variable that shapes the realisation (initial positions,
@@ -28,7 +29,10 @@
 #include "ns3/network-module.h"
 #include "ns3/olsr-module.h"
 #include "ns3/propagation-module.h"
+#include "ns3/version-defines.h"
 #include "ns3/wifi-module.h"
+
+#include "anthocnet.h"
 
 #include <algorithm>
 #include <chrono>
@@ -43,6 +47,13 @@
 #include <vector>
 
 using namespace ns3;
+
+// Routing-helper hook (docs/testbed-manet.md#routing-hook): a protocol name
+// the scenario does not know is passed to TcpvizRoutingHook, which a user
+// file compiled into the program may define. It returns a new helper (the
+// scenario deletes it) or nullptr for "unknown". Without such a file the
+// weak symbol is null and unknown names are an error.
+ns3::Ipv4RoutingHelper* TcpvizRoutingHook(const std::string& name) __attribute__((weak));
 
 namespace
 {
@@ -93,6 +104,15 @@ struct Flow
 
     std::vector<uint64_t> rxPerSecond;
 };
+
+// Routing control overhead, counted at every node's IPv4 Tx trace (every
+// transmission, forwarded ones included): UDP datagrams to or from a
+// routing port.
+std::set<uint16_t> g_routingPorts{654, 698, 269, anthocnet::AntHocNetRouting::kPort};
+uint64_t g_routingTxPkts = 0;
+uint64_t g_routingTxBytes = 0;
+uint64_t g_dataTxPkts = 0; // IP transmissions of flow packets (data and ACKs), forwarding included
+uint64_t g_dataTxBytes = 0;
 
 std::vector<Flow> g_flows;
 std::ostringstream g_events; // tcp-events.csv body
@@ -227,6 +247,41 @@ SampleMobility(double stop)
     }
 }
 
+void
+OnIpTx(Ptr<const Packet> p, Ptr<Ipv4>, uint32_t iface)
+{
+    if (iface == 0)
+    {
+        return; // loopback (AODV and AntHocNet defer packets through it)
+    }
+    Ptr<Packet> c = p->Copy();
+    Ipv4Header ip;
+    if (c->RemoveHeader(ip) == 0)
+    {
+        return;
+    }
+    uint64_t bytes = p->GetSize();
+    if (ip.GetProtocol() == 17)
+    {
+        UdpHeader u;
+        c->PeekHeader(u);
+        if (g_routingPorts.count(u.GetDestinationPort()) || g_routingPorts.count(u.GetSourcePort()))
+        {
+            g_routingTxPkts++;
+            g_routingTxBytes += bytes;
+            return;
+        }
+    }
+    g_dataTxPkts++;
+    g_dataTxBytes += bytes;
+}
+
+void
+MoveNode(uint32_t n, Vector to)
+{
+    g_nodes.Get(n)->GetObject<MobilityModel>()->SetPosition(to);
+}
+
 std::string
 Ip(Ipv4Address a)
 {
@@ -267,6 +322,14 @@ main(int argc, char* argv[])
     uint32_t bufSize = 131072;
     std::string cbrRate = "100kbps";
     uint32_t pktSize = 1000;
+    std::string preset = "none";
+    std::string layout = "random";
+    double chainSpacing = 180;
+    bool altNode = false;
+    double altOffset = 140;
+    double breakAt = -1;
+    std::string campaignKey;
+    std::string extraRoutingPorts;
 
     // Defaults first, so that --ns3::X=Y on the command line overrides them.
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(segSize));
@@ -304,11 +367,64 @@ main(int argc, char* argv[])
     cmd.AddValue("tcpType", "TCP congestion control TypeId", tcpType);
     cmd.AddValue("cbrRate", "UDP CBR rate", cbrRate);
     cmd.AddValue("pktSize", "UDP CBR packet size, bytes", pktSize);
+    cmd.AddValue("preset", "name of the preset the knobs came from (echoed in config)", preset);
+    cmd.AddValue("layout",
+                 "random (RandomWaypoint) or chain (static line, flow 0 from the first "
+                 "to the last chain node)",
+                 layout);
+    cmd.AddValue("chainSpacing", "chain: distance between neighbours, m", chainSpacing);
+    cmd.AddValue("altNode",
+                 "chain: the last node is an alternative relay beside the middle node",
+                 altNode);
+    cmd.AddValue("altOffset", "chain: distance of the alternative relay from the line, m",
+                 altOffset);
+    cmd.AddValue("breakAt",
+                 "chain: at this time (s) the middle node moves 10 km away (< 0: never)",
+                 breakAt);
+    cmd.AddValue("campaignKey", "campaign runner's key of the knobs (echoed in config)",
+                 campaignKey);
+    cmd.AddValue("routingPorts",
+                 "extra UDP ports counted as routing control, comma-separated (hook protocols)",
+                 extraRoutingPorts);
     cmd.Parse(argc, argv);
 
-    if (protocol != "aodv" && protocol != "olsr" && protocol != "dsdv")
+    Ipv4RoutingHelper* hooked = nullptr;
+    if (protocol != "aodv" && protocol != "olsr" && protocol != "dsdv" && protocol != "anthocnet")
     {
-        std::cerr << "unknown --protocol=" << protocol << " (want aodv, olsr or dsdv)" << std::endl;
+        if (TcpvizRoutingHook)
+        {
+            hooked = TcpvizRoutingHook(protocol);
+        }
+        if (!hooked)
+        {
+            std::cerr << "unknown --protocol=" << protocol
+                      << " (want anthocnet, aodv, olsr, dsdv, or a name the routing-helper "
+                         "hook knows)"
+                      << std::endl;
+            return 2;
+        }
+    }
+    {
+        std::istringstream ps(extraRoutingPorts);
+        std::string tok;
+        while (std::getline(ps, tok, ','))
+        {
+            if (!tok.empty())
+            {
+                g_routingPorts.insert(static_cast<uint16_t>(std::stoul(tok)));
+            }
+        }
+    }
+    bool chain = layout == "chain";
+    if (layout != "random" && !chain)
+    {
+        std::cerr << "unknown --layout=" << layout << " (want random or chain)" << std::endl;
+        return 2;
+    }
+    uint32_t nChain = nNodes - (altNode ? 1 : 0);
+    if (chain && (nChain < 2 || nFlows != 1))
+    {
+        std::cerr << "layout chain: need at least 2 chain nodes and flows=1" << std::endl;
         return 2;
     }
     if (transport != "tcp" && transport != "udp")
@@ -356,7 +472,26 @@ main(int argc, char* argv[])
         initial->SetY(y);
         initial->AssignStreams(kStreamInitialPos);
     }
-    for (uint32_t n = 0; n < nNodes; n++)
+    for (uint32_t n = 0; n < nNodes && chain; n++)
+    {
+        Ptr<ConstantPositionMobilityModel> m = CreateObject<ConstantPositionMobilityModel>();
+        g_nodes.Get(n)->AggregateObject(m);
+        if (n < nChain)
+        {
+            m->SetPosition(Vector(n * chainSpacing, 0, 0));
+        }
+        else
+        {
+            m->SetPosition(Vector((nChain / 2) * chainSpacing, altOffset, 0));
+        }
+    }
+    if (chain && breakAt >= 0)
+    {
+        uint32_t mid = nChain / 2;
+        Simulator::Schedule(Seconds(breakAt), &MoveNode, mid,
+                            Vector(mid * chainSpacing, 10000, 0));
+    }
+    for (uint32_t n = 0; n < nNodes && !chain; n++)
     {
         int64_t s = kStreamMobility + 8 * int64_t(n);
         Ptr<RandomRectanglePositionAllocator> waypoints =
@@ -413,6 +548,7 @@ main(int argc, char* argv[])
     AodvHelper aodv;
     OlsrHelper olsr;
     DsdvHelper dsdv;
+    anthocnet::AntHocNetHelper ant;
     Ipv4StaticRoutingHelper staticRouting;
     Ipv4ListRoutingHelper list;
     list.Add(staticRouting, 0);
@@ -424,9 +560,18 @@ main(int argc, char* argv[])
     {
         list.Add(olsr, 100);
     }
-    else
+    else if (protocol == "dsdv")
     {
         list.Add(dsdv, 100);
+    }
+    else if (protocol == "anthocnet")
+    {
+        list.Add(ant, 100);
+    }
+    else
+    {
+        list.Add(*hooked, 100);
+        delete hooked;
     }
     InternetStackHelper internet;
     internet.SetRoutingHelper(list);
@@ -446,6 +591,16 @@ main(int argc, char* argv[])
     {
         stream += olsr.AssignStreams(g_nodes, stream);
     }
+    else if (protocol == "anthocnet")
+    {
+        stream += ant.AssignStreams(g_nodes, stream);
+    }
+    for (uint32_t n = 0; n < nNodes; n++)
+    {
+        g_nodes.Get(n)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
+            "Tx",
+            MakeCallback(&OnIpTx));
+    }
 
     // Flow table: endpoints and start times from their own streams.
     Ptr<UniformRandomVariable> srcRv = CreateObject<UniformRandomVariable>();
@@ -461,6 +616,15 @@ main(int argc, char* argv[])
     {
         Flow& f = g_flows[i];
         f.id = i;
+        if (chain)
+        {
+            f.src = 0;
+            f.dst = nChain - 1;
+            used.insert(f.src);
+            used.insert(f.dst);
+        }
+        else
+        {
         do
         {
             f.src = srcRv->GetInteger(0, nNodes - 1);
@@ -471,6 +635,7 @@ main(int argc, char* argv[])
             f.dst = dstRv->GetInteger(0, nNodes - 1);
         } while (f.dst == f.src || (distinct && used.count(f.dst)));
         used.insert(f.dst);
+        }
         f.start = startRv->GetValue(startMin, startMax);
         f.stop = simTime;
         f.srcIp = ifaces.GetAddress(f.src);
@@ -550,7 +715,9 @@ main(int argc, char* argv[])
 
     // Config text (console and <prefix>-config.txt).
     std::ostringstream conf;
-    conf << "ns3_version=3.37\n"
+    conf << "ns3_version=" << NS3_VERSION_MAJOR << "." << NS3_VERSION_MINOR << "\n"
+         << "preset=" << preset << "\n"
+         << "campaign_key=" << campaignKey << "\n"
          << "protocol=" << protocol << "\n"
          << "transport=" << transport << "\n"
          << "nNodes=" << nNodes << "\n"
@@ -574,7 +741,39 @@ main(int argc, char* argv[])
          << "start=U[" << startMin << "," << startMax << "]\n"
          << "cbrRate=" << cbrRate << "\n"
          << "pktSize=" << pktSize << "\n"
-         << "pcap=" << (pcap ? 1 : 0) << "\n"
+         << "layout=" << layout << "\n";
+    if (chain)
+    {
+        conf << "chainSpacing=" << chainSpacing << "\n"
+             << "altNode=" << (altNode ? 1 : 0) << "\n"
+             << "altOffset=" << altOffset << "\n"
+             << "breakAt=" << breakAt << "\n";
+    }
+    {
+        conf << "routing_ports=";
+        bool first = true;
+        for (uint16_t p : g_routingPorts)
+        {
+            conf << (first ? "" : ",") << p;
+            first = false;
+        }
+        conf << "\n";
+    }
+    if (protocol == "anthocnet")
+    {
+        // Every AntHocNet parameter as the nodes use it (docs/anthocnet.md).
+        Ptr<Object> r = g_nodes.Get(0)->GetObject<anthocnet::AntHocNetRouting>();
+        TypeId tid = anthocnet::AntHocNetRouting::GetTypeId();
+        for (uint32_t k = 0; r && k < tid.GetAttributeN(); k++)
+        {
+            TypeId::AttributeInformation info = tid.GetAttribute(k);
+            Ptr<AttributeValue> v = info.checker->Create();
+            r->GetAttribute(info.name, *v);
+            conf << "anthocnet." << info.name << "=" << v->SerializeToString(info.checker)
+                 << "\n";
+        }
+    }
+    conf << "pcap=" << (pcap ? 1 : 0) << "\n"
          << "snaplen=" << snaplen << "\n"
          << "prefix=" << prefix << "\n";
     for (auto& f : g_flows)
@@ -662,9 +861,59 @@ main(int argc, char* argv[])
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     conf << std::fixed << std::setprecision(6) << "mobility_fingerprint=" << g_fingerprint << "\n"
          << "sum_goodput_kbps=" << sumGoodput << "\n"
+         << "routing_tx_packets=" << g_routingTxPkts << "\n"
+         << "routing_tx_bytes=" << g_routingTxBytes << "\n"
          << std::setprecision(3) << "wallclock_s=" << wall << "\n";
 
     std::ofstream(prefix + "-groundtruth.csv") << gtText;
+    {
+        // Routing control overhead of the run (all nodes), with AntHocNet's
+        // own counters by message kind.
+        std::ofstream ov(prefix + "-overhead.csv");
+        ov << "run,protocol,transport,kind,tx_packets,tx_bytes\n";
+        auto row = [&](const std::string& kind, uint64_t pk, uint64_t by) {
+            ov << run << "," << protocol << "," << transport << "," << kind << "," << pk << ","
+               << by << "\n";
+        };
+        row("routing", g_routingTxPkts, g_routingTxBytes);
+        row("data", g_dataTxPkts, g_dataTxBytes);
+        if (protocol == "anthocnet")
+        {
+            anthocnet::Counters t;
+            for (auto& r : anthocnet::AntHocNetHelper::Instances(g_nodes))
+            {
+                if (!r)
+                {
+                    continue;
+                }
+                const anthocnet::Counters& c = r->GetCounters();
+                t.helloPkts += c.helloPkts;
+                t.helloBytes += c.helloBytes;
+                t.reactiveFantPkts += c.reactiveFantPkts;
+                t.reactiveFantBytes += c.reactiveFantBytes;
+                t.proactiveFantPkts += c.proactiveFantPkts;
+                t.proactiveFantBytes += c.proactiveFantBytes;
+                t.repairFantPkts += c.repairFantPkts;
+                t.repairFantBytes += c.repairFantBytes;
+                t.bantPkts += c.bantPkts;
+                t.bantBytes += c.bantBytes;
+                t.lfnPkts += c.lfnPkts;
+                t.lfnBytes += c.lfnBytes;
+                t.dataNoRouteDrops += c.dataNoRouteDrops;
+                t.localRepairs += c.localRepairs;
+                t.linkFailures += c.linkFailures;
+            }
+            row("anthocnet.hello", t.helloPkts, t.helloBytes);
+            row("anthocnet.fant_reactive", t.reactiveFantPkts, t.reactiveFantBytes);
+            row("anthocnet.fant_proactive", t.proactiveFantPkts, t.proactiveFantBytes);
+            row("anthocnet.fant_repair", t.repairFantPkts, t.repairFantBytes);
+            row("anthocnet.bant", t.bantPkts, t.bantBytes);
+            row("anthocnet.link_failure_notification", t.lfnPkts, t.lfnBytes);
+            row("anthocnet.data_dropped_no_route", t.dataNoRouteDrops, 0);
+            row("anthocnet.local_repairs", t.localRepairs, 0);
+            row("anthocnet.neighbours_lost", t.linkFailures, 0);
+        }
+    }
     std::ofstream(prefix + "-config.txt") << conf.str();
     {
         std::ofstream ts(prefix + "-goodput-ts.csv");

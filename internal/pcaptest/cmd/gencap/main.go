@@ -2,6 +2,8 @@
 //
 //	gencap -mode bulk -packets 10000000 -flows 8 -o bulk.pcap
 //	gencap -mode short -packets 3200000 -flows 64 -o short.pcap
+//	gencap -mode descending -packets 200000 -o desc.pcap   (any pcaptest.Hostile)
+//	gencap -mode bomb -packets 1073741824 -o bomb.pcap      (record length)
 //
 // Both modes write little-endian µs pcap with Ethernet/IPv4/TCP frames cut
 // to -snaplen bytes; see pcaptest.WriteBulk and pcaptest.WriteShort.
@@ -13,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/tcpviz/tcpviz/internal/pcaptest"
 )
@@ -27,7 +30,7 @@ func main() {
 func run(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("gencap", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	mode := fs.String("mode", "bulk", "bulk (long interleaved transfers) or short (many short connections)")
+	mode := fs.String("mode", "bulk", "bulk (long interleaved transfers), short (many short connections), bomb (one record of -packets bytes) or a hostile kind: descending, fill-holes, retransmit-all, sack-descending, seq-jumps, syn-flood")
 	packets := fs.Int("packets", 1_000_000, "total packets to write")
 	flows := fs.Int("flows", 0, "bulk: concurrent flows (0 = 8); short: connections open at once (0 = 64)")
 	out := fs.String("o", "", "output pcap file (required; - for stdout)")
@@ -40,23 +43,29 @@ func run(args []string, stderr io.Writer) error {
 		fs.Usage()
 		return errors.New("need -o FILE and no arguments")
 	}
-	write := pcaptest.WriteBulk
+	opts := pcaptest.GenOptions{Packets: *packets, Flows: *flows, Seed: *seed, Snaplen: *snaplen}
+	var write func(io.Writer) error
 	switch *mode {
 	case "bulk":
+		write = func(w io.Writer) error { return pcaptest.WriteBulk(w, opts) }
 	case "short":
-		write = pcaptest.WriteShort
+		write = func(w io.Writer) error { return pcaptest.WriteShort(w, opts) }
+	case "bomb":
+		write = func(w io.Writer) error { return pcaptest.WriteBomb(w, uint32(*packets)) }
 	default:
-		return fmt.Errorf("unknown -mode %q (want bulk or short)", *mode)
+		if !slices.Contains(pcaptest.Hostiles, pcaptest.Hostile(*mode)) {
+			return fmt.Errorf("unknown -mode %q (want bulk, short, bomb or one of %v)", *mode, pcaptest.Hostiles)
+		}
+		write = func(w io.Writer) error { return pcaptest.WriteHostile(w, pcaptest.Hostile(*mode), *packets) }
 	}
-	opts := pcaptest.GenOptions{Packets: *packets, Flows: *flows, Seed: *seed, Snaplen: *snaplen}
 	if *out == "-" {
-		return write(os.Stdout, opts)
+		return write(os.Stdout)
 	}
 	f, err := os.Create(*out)
 	if err != nil {
 		return err
 	}
-	if err := write(f, opts); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
 		return err
 	}

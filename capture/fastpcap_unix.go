@@ -1,0 +1,146 @@
+//go:build unix
+
+package capture
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/gopacket/gopacket"
+)
+
+// mappedPcap reads classic pcap records straight out of a windowReader's
+// mapping: a record that lies inside the current window is returned as a
+// slice of the mapping (no copy, no read(2)); one that straddles two windows
+// is copied. It follows pcapgo.Reader's rules and messages (header checks,
+// "capture length exceeds snap length", "… original packet length"), so a
+// file reads the same either way. Memory faults from a file that shrinks
+// while mapped are turned into ErrFileChanged by Reader.Next.
+type mappedPcap struct {
+	w       *windowReader
+	big     bool   // big-endian headers
+	nanos   bool   // nanosecond timestamps
+	snaplen uint32 // as the header says
+	maxCap  int    // pcapgo's max(snaplen cap, 256 KiB)
+	link    int    // link type from the header
+	buf     []byte // a record that straddles two windows
+}
+
+// fastPcap returns a mappedPcap when in is a mapped file holding classic
+// pcap (its magic already checked by the caller); ok is false otherwise.
+func fastPcap(in peeker) (p *mappedPcap, ok bool, err error) {
+	w, isMapped := in.(*windowReader)
+	if !isMapped {
+		return nil, false, nil
+	}
+	return newMappedPcap(w)
+}
+
+// newMappedPcap reads the 24-byte global header from w. ok is false when w
+// does not hold a classic pcap header (the caller then uses pcapgo).
+func newMappedPcap(w *windowReader) (*mappedPcap, bool, error) {
+	h, err := w.take(24, nil)
+	if err != nil {
+		return nil, true, err
+	}
+	p := &mappedPcap{w: w}
+	switch binary.LittleEndian.Uint32(h) {
+	case 0xa1b2c3d4:
+	case 0xa1b23c4d:
+		p.nanos = true
+	case 0xd4c3b2a1:
+		p.big = true
+	case 0x4d3cb2a1:
+		p.big, p.nanos = true, true
+	default:
+		return nil, false, nil
+	}
+	if v := p.u16(h[4:]); v != 2 {
+		return nil, true, fmt.Errorf("Unknown major version %d", v)
+	}
+	if v := p.u16(h[6:]); v != 4 {
+		return nil, true, fmt.Errorf("Unknown minor version %d", v)
+	}
+	p.snaplen = p.u32(h[16:])
+	p.link = int(p.u32(h[20:]))
+	p.maxCap = max(int(p.snaplen), MaxRecordLen)
+	return p, true, nil
+}
+
+func (p *mappedPcap) u16(b []byte) uint16 {
+	if p.big {
+		return binary.BigEndian.Uint16(b)
+	}
+	return binary.LittleEndian.Uint16(b)
+}
+
+func (p *mappedPcap) u32(b []byte) uint32 {
+	if p.big {
+		return binary.BigEndian.Uint32(b)
+	}
+	return binary.LittleEndian.Uint32(b)
+}
+
+// setSnaplen caps the records accepted, as pcapgo.Reader.SetSnaplen.
+func (p *mappedPcap) setSnaplen(n uint32) { p.maxCap = max(int(n), MaxRecordLen) }
+
+// ZeroCopyReadPacketData returns the next record; data is valid until the
+// next call.
+func (p *mappedPcap) ZeroCopyReadPacketData() (data []byte, ci gopacket.CaptureInfo, err error) {
+	h, err := p.w.take(16, nil)
+	if err != nil {
+		return nil, ci, err
+	}
+	sec, frac := int64(p.u32(h)), int64(p.u32(h[4:]))
+	if !p.nanos {
+		frac *= 1000
+	}
+	ci.Timestamp = time.Unix(sec, frac).UTC()
+	ci.CaptureLength = int(p.u32(h[8:]))
+	ci.Length = int(p.u32(h[12:]))
+	if ci.CaptureLength > p.maxCap {
+		return nil, ci, fmt.Errorf("capture length exceeds snap length: %d > %d", ci.CaptureLength, p.snaplen)
+	}
+	if ci.CaptureLength > ci.Length {
+		return nil, ci, fmt.Errorf("capture length exceeds original packet length: %d > %d", ci.CaptureLength, ci.Length)
+	}
+	data, err = p.w.take(ci.CaptureLength, &p.buf)
+	if errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
+	}
+	return data, ci, err
+}
+
+// take returns the next n bytes and consumes them: a slice of the mapping
+// when they lie in the current window, else a copy into *buf (a 24-byte
+// header buffer when buf is nil). io.EOF when nothing is left, and
+// io.ErrUnexpectedEOF when fewer than n bytes are.
+func (w *windowReader) take(n int, buf *[]byte) ([]byte, error) {
+	if w.pos+n <= len(w.win) {
+		b := w.win[w.pos : w.pos+n]
+		w.pos += n
+		return b, nil
+	}
+	var b []byte
+	if buf == nil {
+		b = make([]byte, n)
+	} else {
+		if cap(*buf) < n {
+			*buf = make([]byte, n)
+		}
+		b = (*buf)[:n]
+	}
+	got, err := io.ReadFull(w, b)
+	switch {
+	case err == nil:
+		return b, nil
+	case got == 0 && errors.Is(err, io.EOF):
+		return nil, io.EOF
+	case errors.Is(err, io.EOF):
+		return nil, io.ErrUnexpectedEOF
+	}
+	return nil, err
+}

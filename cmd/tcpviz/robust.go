@@ -1,0 +1,288 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/google/renameio/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/tcpviz/tcpviz/campaign"
+	"github.com/tcpviz/tcpviz/capture"
+)
+
+// failedPaths returns the paths of fs.
+func failedPaths(fs []campaign.FileError) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.File
+	}
+	return out
+}
+
+// signalled is the signal that interrupted the run (0 if none).
+var signalled atomic.Int32
+
+// liveCapture is set when the verb captures live (-i): a signal then ends
+// the capture normally instead of interrupting the run.
+var liveCapture atomic.Bool
+
+// hardExitAfter is how long a signalled run may take to stop on its own
+// (readers check their context every 1024 frames) before the process removes
+// its temporary files and exits anyway: a read blocked on a FIFO or a slow
+// disk never returns.
+const hardExitAfter = 2 * time.Second
+
+// notifySignals returns a context cancelled by the first SIGINT or SIGTERM;
+// every capture Reader stops reading on it (capture.SetInterrupt). A second
+// signal, or hardExitAfter without the run returning, removes the temporary
+// files and exits with interruptCode at once.
+func notifySignals() (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	capture.SetInterrupt(ctx)
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s, ok := <-ch
+		if !ok {
+			return
+		}
+		if liveCapture.Load() {
+			// Ctrl-C is how a live capture (-i) ends: it stops the capture,
+			// prints the summary and exits 0. A second signal forces it.
+			cancel()
+			if s, ok = <-ch; !ok {
+				return
+			}
+		}
+		signalled.Store(int32(s.(syscall.Signal)))
+		cancel()
+		select {
+		case <-ch:
+		case <-time.After(hardExitAfter):
+		}
+		removeTemps()
+		fmt.Fprintf(os.Stderr, "tcpviz: %v: stopped\n", s)
+		os.Exit(interruptCode())
+	}()
+	return ctx, func() { signal.Stop(ch); cancel() }
+}
+
+// interruptCode is the exit status after a signal: 128 + its number (130
+// for SIGINT, 143 for SIGTERM), or 0 when none came.
+func interruptCode() int {
+	if s := signalled.Load(); s != 0 {
+		return 128 + int(s)
+	}
+	return 0
+}
+
+var (
+	tempMu sync.Mutex
+	temps  = map[string]bool{}
+)
+
+// addTemp registers a temporary file to remove if a signal stops the run.
+func addTemp(path string) {
+	tempMu.Lock()
+	temps[path] = true
+	tempMu.Unlock()
+}
+
+// dropTemp unregisters a temporary file (renamed or removed).
+func dropTemp(path string) {
+	tempMu.Lock()
+	delete(temps, path)
+	tempMu.Unlock()
+}
+
+// removeTemps removes every registered temporary file.
+func removeTemps() {
+	tempMu.Lock()
+	defer tempMu.Unlock()
+	for p := range temps {
+		os.Remove(p)
+		delete(temps, p)
+	}
+}
+
+// errInterrupted is returned instead of replacing an output after a signal.
+var errInterrupted = errors.New("interrupted: output not written")
+
+// outputTarget resolves the file an output path names: a symlink is
+// followed (its target is replaced, the link kept); a directory or a
+// read-only file is refused.
+func outputTarget(path string) (string, error) {
+	target := path
+	if st, err := os.Lstat(path); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		resolved, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			// A dangling link: write where it points.
+			dest, rerr := os.Readlink(path)
+			if rerr != nil {
+				return "", fmt.Errorf("output %s: %w", path, err)
+			}
+			if !filepath.IsAbs(dest) {
+				dest = filepath.Join(filepath.Dir(path), dest)
+			}
+			resolved = dest
+		}
+		target = resolved
+	}
+	st, err := os.Stat(target)
+	switch {
+	case err == nil && st.IsDir():
+		return "", fmt.Errorf("output %s: is a directory", path)
+	case err == nil && !st.Mode().IsRegular():
+		return "", fmt.Errorf("output %s: not a regular file", path)
+	case err == nil && st.Mode().Perm()&0o222 == 0:
+		return "", fmt.Errorf("output %s: file is read-only; not replaced", path)
+	}
+	return target, nil
+}
+
+// pathErr strips the temporary file's name from err, so messages name only
+// the user's path.
+func pathErr(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("write %s: %w", path, err)
+}
+
+// writeFileAtomic writes data produced by write to path through a
+// temporary file in the target's directory (google/renameio): the data is
+// fsynced before the rename, so readers and crashes never see a
+// half-written output. An existing target keeps its permissions (new files
+// get 0644 less the umask); a symlinked target is followed; a read-only one
+// is refused. After SIGINT/SIGTERM nothing is replaced.
+func writeFileAtomic(path string, write func(f *os.File) error) error {
+	target, err := outputTarget(path)
+	if err != nil {
+		return err
+	}
+	pf, err := renameio.NewPendingFile(target, renameio.WithTempDir(filepath.Dir(target)),
+		renameio.WithPermissions(0o644), renameio.WithExistingPermissions())
+	if err != nil {
+		return pathErr(path, err)
+	}
+	tmp := pf.Name()
+	addTemp(tmp)
+	defer func() {
+		pf.Cleanup() // no-op after a successful replace
+		dropTemp(tmp)
+	}()
+	if err := write(pf.File); err != nil {
+		return pathErr(path, err)
+	}
+	if signalled.Load() != 0 {
+		return errInterrupted
+	}
+	if err := pf.CloseAtomicallyReplace(); err != nil {
+		return pathErr(path, err)
+	}
+	return nil
+}
+
+// outputExts are the file endings each verb writes with --output; for verbs
+// not listed the verb itself checks the ending.
+var outputExts = map[string][]string{
+	"flows":   {".csv", ".json", ".txt", ".md", ""},
+	"compare": {".png", ".svg", ".pdf", ".csv", ".html"},
+	"report":  {".html"},
+	"pep":     {".csv"},
+	"seq":     {".png", ".svg", ".pdf", ".html", ".csv", ".json"},
+	"rtt":     {".png", ".svg", ".pdf", ".html", ".csv", ".json"},
+	"retrans": {".png", ".svg", ".pdf", ".html", ".csv", ".json"},
+	"window":  {".png", ".svg", ".pdf", ".html", ".csv", ".json"},
+	"tput":    {".png", ".svg", ".pdf", ".html", ".csv", ".json"},
+}
+
+// checkOutputs is the root command's PersistentPreRunE. It notes a live
+// capture (-i), for the signal handler, and before any analysis it checks the files named by --output, --parquet and --tables: the
+// directory exists and is writable, the ending is one the verb writes, and
+// an existing target is a writable regular file (or a link to one).
+func checkOutputs(c *cobra.Command, _ []string) error {
+	if f := c.Flags().Lookup("interface"); f != nil && f.Value.String() != "" {
+		liveCapture.Store(true)
+	}
+	for _, name := range []string{"output", "parquet", "tables"} {
+		f := c.Flags().Lookup(name)
+		if f == nil || f.Value.Type() != "string" {
+			continue
+		}
+		p := f.Value.String()
+		if p == "" || p == "-" {
+			continue
+		}
+		if name == "output" {
+			exts, ok := outputExts[c.Name()]
+			ext := strings.ToLower(filepath.Ext(p))
+			if ok && !contains(exts, ext) {
+				return fmt.Errorf("--%s %s: unknown ending %q; %s writes %s", name, p, ext, c.Name(), strings.Join(exts, " "))
+			}
+		}
+		target, err := outputTarget(p)
+		if err != nil {
+			return err
+		}
+		dir := filepath.Dir(target)
+		st, err := os.Stat(dir)
+		if err != nil {
+			return fmt.Errorf("--%s %s: directory %s: %w", name, p, dir, errors.Unwrap(err))
+		}
+		if !st.IsDir() {
+			return fmt.Errorf("--%s %s: %s is not a directory", name, p, dir)
+		}
+		probe, err := os.CreateTemp(dir, ".tcpviz-probe-*")
+		if err != nil {
+			return fmt.Errorf("--%s %s: directory %s is not writable", name, p, dir)
+		}
+		probe.Close()
+		os.Remove(probe.Name())
+	}
+	return nil
+}
+
+// maxConnNotes is how many connections a per-connection note is printed
+// for, one line each; past it the note is one line with a count.
+const maxConnNotes = 5
+
+// printConnNotes prints what (a note of kind "note" or "warning") for the
+// connections conns of the capture path: one line per connection for a few,
+// else one line with their count and the first indices, so that a flood of
+// a million connections prints one line, not a million.
+func printConnNotes(w io.Writer, kind, path string, conns []int, what string) {
+	if len(conns) <= maxConnNotes {
+		for _, c := range conns {
+			fmt.Fprintf(w, "%s: %s conn %d: %s\n", kind, path, c, what)
+		}
+		return
+	}
+	first := make([]string, 3)
+	for i := range first {
+		first[i] = fmt.Sprint(conns[i])
+	}
+	fmt.Fprintf(w, "%s: %s: %d connections (conn %s, …): %s\n", kind, path, len(conns), strings.Join(first, ", "), what)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
