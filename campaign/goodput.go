@@ -182,7 +182,8 @@ func InShard(path string, i, n int) bool {
 // there is one, else at its sender, else the one that saw most delivered
 // bytes. A capture that fails is listed in Result.Failed; the rest go on.
 // Goodput returns an error if ctx is cancelled, or ErrOutsideCaptures when
-// Options.Interval starts at or after the end of every run's captures.
+// Options.Interval starts at or after the end of every run's captures or
+// Options.End is at or before every flow's start.
 func Goodput(ctx context.Context, files []string, o Options) (*Result, error) {
 	var mine []string
 	for _, f := range files {

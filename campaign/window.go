@@ -119,12 +119,13 @@ func (r *FlowRow) clipApp(stop float64, closed bool) {
 }
 
 // ErrOutsideCaptures is returned by Goodput when Options.Interval starts at
-// or after the last frame of every run's captures: no byte can be in it.
-var ErrOutsideCaptures = errors.New("the interval starts after every capture ended")
+// or after the last frame of every run's captures, or Options.End is at or
+// before every flow's start: no byte can be in the intervals.
+var ErrOutsideCaptures = errors.New("no captured byte can fall in the goodput interval")
 
 // checkInterval adds Result.IntervalWarnings for intervals that reach
 // outside their run's captures, and returns ErrOutsideCaptures (wrapped)
-// when Options.Interval misses every run.
+// when Options.Interval misses every run or Options.End every flow.
 func checkInterval(res *Result, o Options) error {
 	runs := make([]string, 0, len(res.RunEnd))
 	for k := range res.RunEnd {
@@ -164,12 +165,18 @@ func checkInterval(res *Result, o Options) error {
 				filepath.Base(k), stop, res.RunEnd[k]))
 		}
 	}
-	if o.End > 0 {
-		n := 0
+	if o.End > 0 && o.Interval == nil {
+		n, all := 0, 0
 		for _, r := range res.Rows {
-			if r.Vantage != Nowhere && r.IntervalS <= 0 {
-				n++
+			if r.Vantage != Nowhere {
+				all++
+				if r.IntervalS <= 0 {
+					n++
+				}
 			}
+		}
+		if n > 0 && n == all {
+			return fmt.Errorf("%w: --end %g s is at or before every flow's start (capture times are seconds since the epoch, or simulation seconds for ns-3)", ErrOutsideCaptures, o.End)
 		}
 		if n > 0 {
 			res.IntervalWarnings = append(res.IntervalWarnings, fmt.Sprintf("%d flows start at or after --end %g s: rate 0 over an empty interval", n, o.End))

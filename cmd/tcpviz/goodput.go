@@ -222,7 +222,7 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 		bar.Finish()
 	}
 	if errors.Is(err, campaign.ErrOutsideCaptures) {
-		return fmt.Errorf("--interval: %w", err)
+		return err // a usage error: exit 1
 	}
 	if err != nil {
 		return err

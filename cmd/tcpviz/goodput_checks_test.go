@@ -66,9 +66,10 @@ func TestGoodputLabelMisfit(t *testing.T) {
 }
 
 // TestGoodputIntervalChecks: a negative --interval or --end is a usage
-// error; an interval after every capture is refused.
+// error; an interval after every capture, or an --end before every flow's
+// start, is refused.
 func TestGoodputIntervalChecks(t *testing.T) {
-	for _, args := range [][]string{{"--interval", "-5:10"}, {"--end", "-1"}, {"--interval", "500:600"}} {
+	for _, args := range [][]string{{"--interval", "-5:10"}, {"--end", "-1"}, {"--interval", "500:600"}, {"--end", "1"}} {
 		_, _, err := runCLI(t, append([]string{"goodput", "../../testdata/manet"}, args...)...)
 		if exitCode(err) != 1 {
 			t.Errorf("%v: exit %d (%v), want 1", args, exitCode(err), err)
