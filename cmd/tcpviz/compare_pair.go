@@ -167,17 +167,19 @@ func tputYLabel(runs []compare.Run, metric string) string {
 	if metric != "tput" {
 		return ""
 	}
-	proxied, pair := false, false
+	proxied, goodput := false, false
 	for _, r := range runs {
 		if r.ProxyAcked() {
 			proxied = true
-			pair = pair || r.IsPair()
+			goodput = goodput || r.IsPair() // its delivered series
+		} else {
+			goodput = true
 		}
 	}
 	switch {
 	case !proxied:
 		return ""
-	case pair:
+	case goodput:
 		return "goodput delivered end to end / accepted by PEP"
 	}
 	return "accepted by PEP (not end-to-end goodput)"

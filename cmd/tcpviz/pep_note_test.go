@@ -83,4 +83,22 @@ func TestCompareTputPEPPair(t *testing.T) {
 	if l := tputYLabel(nil, "tput"); l != "" {
 		t.Errorf("tputYLabel without runs = %q", l)
 	}
+	// One capture behind a PEP, alone and beside a run without one.
+	sat := "../../testdata/sat/"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"pep=" + sat + "pep-on_window-20KB/client.pcap"}, "accepted by PEP (not end-to-end goodput)"},
+		{[]string{"nopep=" + sat + "pep-off_window-20KB/client.pcap", "pep=" + sat + "pep-on_window-20KB/client.pcap"}, "goodput delivered end to end / accepted by PEP"},
+	} {
+		svg := filepath.Join(t.TempDir(), "t.svg")
+		if _, errOut, err := runCLI(t, append(append([]string{"compare"}, c.args...), "--metric", "tput", "-o", svg)...); err != nil {
+			t.Fatalf("%v\n%s", err, errOut)
+		}
+		b, _ := os.ReadFile(svg)
+		if !strings.Contains(string(b), c.want) {
+			t.Errorf("compare %v --metric tput: the figure lacks the axis label %q", c.args, c.want)
+		}
+	}
 }
