@@ -438,6 +438,17 @@ func rank(v Vantage) int {
 	return 0
 }
 
+// better reports whether row r of a flow is to be kept over row b: the
+// better vantage, then more goodput bytes; but when the reader warned
+// about either capture (one cut mid-record ends early), the one that saw
+// more goodput bytes.
+func better(r, b FlowRow) bool {
+	if (r.CaptureWarnings > 0 || b.CaptureWarnings > 0) && r.TotalBytes != b.TotalBytes {
+		return r.TotalBytes > b.TotalBytes
+	}
+	return rank(r.Vantage) > rank(b.Vantage) || (rank(r.Vantage) == rank(b.Vantage) && r.Bytes > b.Bytes)
+}
+
 // dedup keeps one row per flow. Rows of one run with the same endpoints
 // are the same flow when their time spans overlap (a capture that overheard
 // only part of the connection still overlaps it) and their ISNs do not
@@ -488,8 +499,7 @@ func dedup(rows []FlowRow) []FlowRow {
 			if r.isnKnown && !c.isnKnown {
 				c.isn, c.isnKnown = r.isn, true
 			}
-			b := c.best
-			if rank(r.Vantage) > rank(b.Vantage) || (rank(r.Vantage) == rank(b.Vantage) && r.Bytes > b.Bytes) {
+			if better(r, c.best) {
 				c.best = r
 			}
 		}

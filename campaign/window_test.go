@@ -1,8 +1,10 @@
 package campaign
 
 import (
+	"compress/gzip"
 	"context"
 	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -242,4 +244,59 @@ func TestMinBytesKeepsStalledFlows(t *testing.T) {
 	if len(dropped) != 2 || len(kept) != 2 {
 		t.Errorf("--min-bytes 1024: kept %d, dropped %d; want 2, 2", len(kept), len(dropped))
 	}
+}
+
+// TestCutCaptureYieldsToCompleteOne: aodv r1's sink capture of 10.1.0.15 →
+// 10.1.0.7 (node 6) cut mid-record at a fifth of its length: its rows
+// carry the reader's warning, and the flow is taken from the sender's
+// complete capture (24616 B, ns-3's PacketSink count), not from the
+// receiver's cut one (0 B).
+func TestCutCaptureYieldsToCompleteOne(t *testing.T) {
+	dir := sharedNS3(t)
+	tmp := t.TempDir()
+	files, _ := Discover([]string{filepath.Join(dir, "tcp-aodv-r1-*.pcap.gz")})
+	var use []string
+	for _, f := range files {
+		if strings.HasSuffix(f, "-6-0.pcap.gz") {
+			b, err := readGz(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cut := filepath.Join(tmp, "tcp-aodv-r1-6-0.pcap")
+			os.WriteFile(cut, b[:len(b)/5], 0o644)
+			use = append(use, cut)
+			continue
+		}
+		l := filepath.Join(tmp, filepath.Base(f))
+		if err := os.Symlink(f, l); err != nil {
+			t.Skip("no symlinks:", err)
+		}
+		use = append(use, l)
+	}
+	p, _ := ParsePattern(readmePattern)
+	res, err := Goodput(context.Background(), use, Options{Labels: p.Match})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Warnings) != 1 || !strings.Contains(strings.Join(res.Warnings[0].Warnings, " "), "cut mid-record") {
+		t.Errorf("warnings %v, want one capture cut mid-record", res.Warnings)
+	}
+	for _, r := range res.Rows {
+		if r.Src == "10.1.0.15" && (r.Bytes != 24616 || r.Vantage != AtSender) {
+			t.Errorf("10.1.0.15 → 10.1.0.7: %d bytes from %s (%s), want 24616 from the sender's capture", r.Bytes, filepath.Base(r.File), r.Vantage)
+		}
+	}
+}
+
+func readGz(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(z)
 }
