@@ -51,8 +51,9 @@ type goodputFlags struct {
 	startsRename     []string
 	interval         string
 	noGroundTruth    bool
-	notes            []string   // printed after the tables
-	study            studyFlags // --plot, --tables-tex, --order (goodput_fig.go)
+	notes            []string                // printed after the tables
+	warned           []campaign.FileWarnings // the reader's warnings per capture (JSON "capture_warnings")
+	study            studyFlags              // --plot, --tables-tex, --order (goodput_fig.go)
 }
 
 func (f *goodputFlags) registerTables(c *cobra.Command) {
@@ -234,6 +235,7 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 		return err
 	}
 	reportCaptureWarnings(e.stderr, res)
+	f.warned = res.Warnings
 	if err := f.checkLabels(e.stderr, res); err != nil {
 		return err
 	}
@@ -289,7 +291,11 @@ func writeGoodputRows(e *env, f *goodputFlags, rows []campaign.FlowRow, labelNam
 			}
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
-			return enc.Encode(map[string]any{"schema": goodputSchema, "labels": labelNames, "flows": out})
+			warned := map[string][]string{}
+			for _, fw := range f.warned {
+				warned[fw.File] = fw.Warnings
+			}
+			return enc.Encode(map[string]any{"schema": goodputSchema, "labels": labelNames, "flows": out, "capture_warnings": warned})
 		case f.asCSV:
 			cw := csv.NewWriter(w)
 			cw.Write(header)

@@ -40,6 +40,10 @@ func TestGoodputReportsCutCapture(t *testing.T) {
 			t.Errorf("row %q: capture_warnings is not 1", l)
 		}
 	}
+	js, _, _ := runCLI(t, "goodput", cut, "--json")
+	if !strings.Contains(js, `"capture_warnings": {`) || !strings.Contains(js, "cut mid-record") {
+		t.Errorf("JSON lacks the capture's warnings:\n%s", js)
+	}
 }
 
 // TestGoodputLabelMisfit: a pattern without labels is a usage error; a
