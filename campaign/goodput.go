@@ -294,9 +294,10 @@ var beforeFile func(path string)
 // that capture's failure.
 var ErrInternal = errors.New("internal error")
 
-// fileRows analyses one capture into flow rows. Every connection's ACKs
-// and segments are kept until its rows are built (the delivered-bytes
-// curve and the application's close), then dropped.
+// fileRows analyses one capture into flow rows. The connections whose
+// delivered-bytes curve or receiver's close is needed (seriesNeeded) are
+// analysed a second time with their ACKs and segments kept, so memory
+// stays bounded by the connections' counts in the common case.
 func fileRows(path string, o Options) ([]FlowRow, fileInfo, error) {
 	var labels map[string]string
 	if o.Labels != nil {
@@ -306,10 +307,21 @@ func fileRows(path string, o Options) ([]FlowRow, fileInfo, error) {
 		}
 		labels = l
 	}
-	rep, err := tcpanalysis.AnalyzeFile(path, tcpanalysis.Options{Flows: flows.Options{WScale: -1},
-		Keep: func(int) bool { return true }, KeepParts: tcpanalysis.PartSegs | tcpanalysis.PartAcks})
+	rep, err := tcpanalysis.AnalyzeFile(path, tcpanalysis.Options{Flows: flows.Options{WScale: -1}})
 	if err != nil {
 		return nil, fileInfo{}, err
+	}
+	if need, parts := seriesNeeded(rep, boundaries(path, labels, o), o.Interval == nil && o.End <= 0); len(need) > 0 {
+		again, err := tcpanalysis.AnalyzeFile(path, tcpanalysis.Options{Flows: flows.Options{WScale: -1},
+			Keep: func(c int) bool { return need[c] }, KeepParts: parts})
+		if err != nil {
+			return nil, fileInfo{}, err
+		}
+		if len(again.Conns) == len(rep.Conns) {
+			for c := range need {
+				rep.Conns[c].Series = again.Conns[c].Series
+			}
+		}
 	}
 	fi := fileInfo{last: rep.Stats.Last.Seconds(), warnings: rep.Warnings}
 	var rows []FlowRow
@@ -357,6 +369,9 @@ func fileRows(path string, o Options) ([]FlowRow, fileInfo, error) {
 		dirs = append(dirs, d)
 	}
 	markProxied(path, rep, rows, dirs)
+	for _, r := range rep.Conns {
+		r.Series = nil // the rows hold what they need
+	}
 	return rows, fi, nil
 }
 

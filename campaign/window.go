@@ -43,6 +43,66 @@ func ackCurve(r *tcpanalysis.ConnResult, d flows.Direction) []step {
 	return out
 }
 
+// boundaries returns the explicit interval ends that may fall inside a
+// connection of the capture at path (labels its labels): Options.Interval,
+// Options.End, and the start and stop times Options.Starts or the run's
+// sidecar declares (any flow of the run; more than needed is harmless).
+func boundaries(path string, labels map[string]string, o Options) []float64 {
+	var b []float64
+	if o.Interval != nil {
+		return []float64{o.Interval.Start, o.Interval.Stop}
+	}
+	if o.End > 0 {
+		b = append(b, o.End)
+	}
+	add := func(f AppFlow) {
+		b = append(b, f.Start)
+		if !math.IsNaN(f.Stop) {
+			b = append(b, f.Stop)
+		}
+	}
+	switch {
+	case o.Starts != nil:
+		for _, f := range o.Starts.flowsOf(labels) {
+			add(f)
+		}
+	case o.Sidecars:
+		if sc, err := FindSidecar(RunKey(path)); err == nil {
+			for _, f := range sc.Flows {
+				add(f)
+			}
+		}
+	}
+	return b
+}
+
+// seriesNeeded returns the connections of rep that need their Series:
+// those with a boundary after their first packet and no later than their
+// last (the acknowledged-bytes curve decides the bytes there), and, when
+// close is set (no --interval or --end ends the intervals), those whose
+// FIN was captured (the receiving application's close).
+// parts are the Series parts to keep: the segments only when a close is
+// looked for.
+func seriesNeeded(rep *tcpanalysis.Report, bounds []float64, close bool) (need map[int]bool, parts tcpanalysis.SeriesParts) {
+	need, parts = map[int]bool{}, tcpanalysis.PartAcks
+	for _, r := range rep.Conns {
+		c := r.Conn
+		if close && (c.Half[0].FinSeen || c.Half[1].FinSeen) {
+			need[c.Index] = true
+			parts |= tcpanalysis.PartSegs
+			continue
+		}
+		first, last := c.First.Seconds(), c.Last.Seconds()
+		for _, t := range bounds {
+			if t > first && t <= last {
+				need[c.Index] = true
+				break
+			}
+		}
+	}
+	return need, parts
+}
+
 // appSpan is the receiving application's interval in one capture
 // (pep.ReceiverInterval), seconds on the capture's clock: Start is the
 // first data segment, Close the receiver's FIN or RST (NaN when the
