@@ -41,6 +41,7 @@ var FlowColumns = []string{
 	"hs_syn_evidence", "hs_synack_evidence", "rtt_dropped_negative",
 	"icmp_frag_needed_ab", "icmp_frag_needed_ba", "icmp_unreachable_ab", "icmp_unreachable_ba",
 	"icmp_time_exceeded_ab", "icmp_time_exceeded_ba",
+	"acks_from_pep_ab", "acks_from_pep_ba",
 }
 
 // FlowRow is one connection in the flows schema (docs/schema.md#flows).
@@ -92,7 +93,12 @@ type FlowRow struct {
 	HSEvidence [2]string `json:"hs_evidence"`
 	// FoldedBy splits folded_dups by the evidence that decided.
 	FoldedBy map[string]int64 `json:"folded_by"`
-	extra    []string
+	// PEPAB and PEPBA report that a split-TCP PEP sent the ACKs of a>b
+	// (b>a) data (pep_note.go): acked and goodput columns of that
+	// direction are bytes the PEP accepted, not delivered.
+	PEPAB bool `json:"acks_from_pep_ab"`
+	PEPBA bool `json:"acks_from_pep_ba"`
+	extra []string
 }
 
 // NewFlowRow builds the row of connection r of capture file (rep); with
@@ -221,7 +227,7 @@ func (r *FlowRow) CSV() []string {
 		i(r.RetxSegsAB), i(r.RetxSegsBA), i(r.OOOSegsAB), i(r.OOOSegsBA),
 		i(r.FoldedDups), strconv.FormatBool(r.ReusedPorts),
 	}
-	return append(rec, r.extra...)
+	return append(append(rec, r.extra...), strconv.FormatBool(r.PEPAB), strconv.FormatBool(r.PEPBA))
 }
 
 // FlowsFile is one file's part of the flows JSON output.
@@ -236,6 +242,16 @@ type FlowsFile struct {
 	// PEPNotes name the connections whose ACKs come from a PEP.
 	PEPNotes []string `json:"pep_notes,omitempty"`
 	rep      *tcpanalysis.Report
+	pepDirs  map[int]flows.Direction // connection → data direction a PEP acknowledged
+}
+
+// count is the number of connections: of Conns when given (JSON, or rows
+// built by the caller, as a live capture does), else of the report.
+func (ff *FlowsFile) count() int {
+	if ff.Conns != nil || ff.rep == nil {
+		return len(ff.Conns)
+	}
+	return len(ff.rep.Conns)
 }
 
 // rows calls f for each connection's row, built on the fly.
@@ -246,8 +262,12 @@ func (ff *FlowsFile) rows(f func(*FlowRow)) {
 		}
 		return
 	}
+	if ff.rep == nil {
+		return
+	}
 	for _, r := range ff.rep.Conns {
 		row := NewFlowRow(ff.File, ff.rep, r, false)
+		ff.markPEP(&row)
 		f(&row)
 	}
 }
@@ -284,9 +304,9 @@ func WriteFlowsTable(w io.Writer, files []FlowsFile) error {
 	head := []string{"conn", "a", "b", "start_s", "dur_s", "pkts a>b", "pkts b>a", "bytes a>b", "bytes b>a",
 		"retx B a>b", "retx B b>a", "goodput a>b kbit/s", "goodput b>a kbit/s", "handshake", "wscale a/b", "folded"}
 	for _, f := range files {
-		fmt.Fprintf(w, "%s: %s, %d frames, %d TCP segments, %d connections\n", f.File, f.Format, f.Frames, f.Segments, len(f.rep.Conns))
-		rows := make([][]string, 0, len(f.rep.Conns)+1)
-		rows = append(rows, head)
+		fmt.Fprintf(w, "%s: %s, %d frames, %d TCP segments, %d connections\n", f.File, f.Format, f.Frames, f.Segments, f.count())
+		rows := make([][]string, 0, f.count()+1)
+		rows = append(rows, pepHead(head, f))
 		f.rows(func(r *FlowRow) {
 			ws := func(p *int) string {
 				if p == nil {
@@ -302,7 +322,7 @@ func WriteFlowsTable(w io.Writer, files []FlowsFile) error {
 			rows = append(rows, []string{strconv.Itoa(r.Conn), HostPort(r.AAddr, r.APort), HostPort(r.BAddr, r.BPort),
 				strconv.FormatFloat(r.StartS, 'f', 3, 64), strconv.FormatFloat(r.DurationS, 'f', 3, 64),
 				i(r.PktsAB), i(r.PktsBA), i(r.BytesAB), i(r.BytesBA), i(r.RetxBytesAB), i(r.RetxBytesBA),
-				strconv.FormatFloat(r.GoodputAB, 'f', 1, 64), strconv.FormatFloat(r.GoodputBA, 'f', 1, 64),
+				pepCell(r.GoodputAB, r.PEPAB), pepCell(r.GoodputBA, r.PEPBA),
 				hs, ws(r.WScaleA) + "/" + ws(r.WScaleB), i(r.FoldedDups)})
 		})
 		if err := WriteAligned(w, rows); err != nil {
@@ -313,7 +333,7 @@ func WriteFlowsTable(w io.Writer, files []FlowsFile) error {
 		}
 		fmt.Fprintln(w)
 	}
-	_, err := fmt.Fprintln(w, "bytes = TCP payload incl. retransmissions; retx B = payload bytes sent again; goodput = payload bytes delivered to the receiver / duration (docs/metrics.md); wscale ? = unknown")
+	_, err := fmt.Fprintln(w, "bytes = TCP payload incl. retransmissions; retx B = payload bytes sent again; goodput = payload bytes delivered to the receiver / duration (docs/metrics.md); wscale ? = unknown"+pepFooter(files))
 	return err
 }
 
@@ -363,4 +383,64 @@ func HostPort(addr string, port uint16) string {
 		}
 	}
 	return addr + ":" + strconv.Itoa(int(port))
+}
+
+// SetPEP records which connections' ACKs came from a split-TCP PEP
+// (docs/metrics.md#pep): the notes printed under the table, and per
+// connection the data direction the PEP acknowledged, which sets the rows'
+// acks_from_pep_ab/ba and marks their goodput cells.
+func (ff *FlowsFile) SetPEP(notes []string, dirs map[int]flows.Direction) {
+	ff.PEPNotes, ff.pepDirs = notes, dirs
+	for i := range ff.Conns {
+		ff.markPEP(&ff.Conns[i])
+	}
+}
+
+// markPEP sets the row's acks_from_pep columns.
+func (ff *FlowsFile) markPEP(r *FlowRow) {
+	if d, ok := ff.pepDirs[r.Conn]; ok {
+		r.PEPAB, r.PEPBA = d == flows.AtoB, d == flows.BtoA
+	}
+}
+
+// pepHead renames the flows table's goodput columns of a direction some
+// connection of f had acknowledged by a PEP: "goodput or PEP-accepted".
+func pepHead(head []string, f FlowsFile) []string {
+	var ab, ba bool
+	for _, d := range f.pepDirs {
+		ab, ba = ab || d == flows.AtoB, ba || d == flows.BtoA
+	}
+	if !ab && !ba {
+		return head
+	}
+	out := append([]string(nil), head...)
+	for i, h := range out {
+		switch {
+		case ab && h == "goodput a>b kbit/s":
+			out[i] = "goodput or PEP-accepted a>b kbit/s"
+		case ba && h == "goodput b>a kbit/s":
+			out[i] = "goodput or PEP-accepted b>a kbit/s"
+		}
+	}
+	return out
+}
+
+// pepCell prints a goodput cell of the flows table: marked "PEP" when a
+// PEP sent the ACKs (the rate is of bytes it accepted).
+func pepCell(v float64, proxied bool) string {
+	s := strconv.FormatFloat(v, 'f', 1, 64)
+	if proxied {
+		s += " PEP"
+	}
+	return s
+}
+
+// pepFooter extends the flows table's footer when some cell is marked.
+func pepFooter(files []FlowsFile) string {
+	for _, f := range files {
+		if len(f.pepDirs) > 0 {
+			return "; PEP = the ACKs came from a split-TCP PEP: that rate is of bytes accepted by the PEP, not delivered to the receiver (docs/metrics.md#pep)"
+		}
+	}
+	return ""
 }

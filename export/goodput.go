@@ -14,13 +14,13 @@ import (
 )
 
 // GoodputSchema versions the per-flow goodput output (docs/schema.md#goodput).
-const GoodputSchema = "tcpviz.goodput/2"
+const GoodputSchema = "tcpviz.goodput/3"
 
 // GoodputFixed are the leading columns; label columns follow, then the
 // trailing columns.
 var (
 	GoodputFixed    = []string{"file", "conn", "src", "sport", "dst", "dport", "first_s", "last_s", "bytes", "goodput_kbps"}
-	GoodputTrailing = []string{"interval_s", "run", "vantage", "captures", "interval_from"}
+	GoodputTrailing = []string{"interval_s", "run", "vantage", "captures", "interval_from", "capture_warnings"}
 )
 
 // GoodputHeader is the goodput CSV header: the fixed columns, the label
@@ -37,11 +37,12 @@ func GoodputRecord(r campaign.FlowRow, labelNames []string) []string {
 	for _, n := range labelNames {
 		rec = append(rec, r.Labels[n])
 	}
-	return append(rec, strconv.FormatFloat(r.IntervalS, 'f', 6, 64), r.RunKey, string(r.Vantage), strconv.Itoa(r.Captures), string(r.Source))
+	return append(rec, strconv.FormatFloat(r.IntervalS, 'f', 6, 64), r.RunKey, string(r.Vantage), strconv.Itoa(r.Captures), string(r.Source), strconv.Itoa(r.CaptureWarnings))
 }
 
-// WriteGoodputJSON writes the rows as the goodput JSON document.
-func WriteGoodputJSON(w io.Writer, rows []campaign.FlowRow, labelNames []string) error {
+// WriteGoodputJSON writes the rows as the goodput JSON document, with the
+// reader's warnings per capture (file → warnings; may be nil).
+func WriteGoodputJSON(w io.Writer, rows []campaign.FlowRow, labelNames []string, warned map[string][]string) error {
 	header := GoodputHeader(labelNames)
 	var out []map[string]any
 	for _, r := range rows {
@@ -50,7 +51,7 @@ func WriteGoodputJSON(w io.Writer, rows []campaign.FlowRow, labelNames []string)
 		for i, h := range header {
 			m[h] = rec[i]
 		}
-		for _, k := range []string{"conn", "sport", "dport", "bytes", "captures"} {
+		for _, k := range []string{"conn", "sport", "dport", "bytes", "captures", "capture_warnings"} {
 			m[k], _ = strconv.ParseInt(m[k].(string), 10, 64)
 		}
 		for _, k := range []string{"first_s", "last_s", "goodput_kbps", "interval_s"} {
@@ -60,7 +61,7 @@ func WriteGoodputJSON(w io.Writer, rows []campaign.FlowRow, labelNames []string)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(map[string]any{"schema": GoodputSchema, "labels": labelNames, "flows": out})
+	return enc.Encode(map[string]any{"schema": GoodputSchema, "labels": labelNames, "flows": out, "capture_warnings": warned})
 }
 
 // WriteGoodputCSV writes the rows as CSV with a header.
@@ -80,8 +81,8 @@ func WriteGoodputTable(w io.Writer, rows []campaign.FlowRow, labelNames []string
 	header := GoodputHeader(labelNames)
 	// The human table: the CSV columns without interval_s and run.
 	cut := func(rec []string) []string {
-		n := len(rec)
-		return append(append([]string{}, rec[:n-5]...), rec[n-3:]...)
+		n, t := len(rec), len(GoodputTrailing)
+		return append(append([]string{}, rec[:n-t]...), rec[n-t+2:]...)
 	}
 	recs := [][]string{cut(header)}
 	for _, r := range rows {
@@ -90,6 +91,9 @@ func WriteGoodputTable(w io.Writer, rows []campaign.FlowRow, labelNames []string
 			rec[0] = "–" // a declared flow no capture holds
 		} else {
 			rec[0] = filepath.Base(rec[0])
+			if r.CaptureWarnings > 0 {
+				rec[0] += " (!)" // the reader warned about it (standard error)
+			}
 		}
 		recs = append(recs, cut(rec))
 	}
@@ -106,6 +110,7 @@ func WriteGoodputParquet(w io.Writer, rows []campaign.FlowRow, labelNames []stri
 		"bytes": parquet.Leaf(parquet.Int64Type), "goodput_kbps": parquet.Leaf(parquet.DoubleType),
 		"interval_s": parquet.Leaf(parquet.DoubleType), "run": parquet.String(), "vantage": parquet.String(),
 		"captures": parquet.Leaf(parquet.Int64Type), "interval_from": parquet.String(),
+		"capture_warnings": parquet.Leaf(parquet.Int64Type),
 	}
 	for _, n := range labelNames {
 		if _, clash := g[n]; clash {
@@ -119,7 +124,7 @@ func WriteGoodputParquet(w io.Writer, rows []campaign.FlowRow, labelNames []stri
 			"file": r.File, "conn": int64(r.Conn), "src": r.Src, "sport": int64(r.SPort), "dst": r.Dst, "dport": int64(r.DPort),
 			"first_s": r.FirstS, "last_s": r.LastS, "bytes": r.Bytes, "goodput_kbps": r.Kbps,
 			"interval_s": r.IntervalS, "run": r.RunKey, "vantage": string(r.Vantage), "captures": int64(r.Captures),
-			"interval_from": string(r.Source),
+			"interval_from": string(r.Source), "capture_warnings": int64(r.CaptureWarnings),
 		}
 		for _, n := range labelNames {
 			m[n] = r.Labels[n]
@@ -151,13 +156,15 @@ func ReadGoodputCSV(path string) ([]campaign.FlowRow, error) {
 		col[h] = i
 	}
 	for _, h := range append(append([]string{}, GoodputFixed...), GoodputTrailing...) {
-		if _, ok := col[h]; !ok && h != "interval_from" { // absent before tcpviz.goodput/2
+		if _, ok := col[h]; !ok && h != "interval_from" && h != "capture_warnings" { // absent before tcpviz.goodput/2, /3
 			return nil, fmt.Errorf("%s: no column %q: not a 'tcpviz goodput --csv' file", path, h)
 		}
 	}
 	trailing := len(GoodputTrailing)
-	if _, ok := col["interval_from"]; !ok {
-		trailing--
+	for _, h := range []string{"interval_from", "capture_warnings"} {
+		if _, ok := col[h]; !ok {
+			trailing--
+		}
 	}
 	labels := head[len(GoodputFixed) : len(head)-trailing]
 	var rows []campaign.FlowRow
@@ -173,6 +180,9 @@ func ReadGoodputCSV(path string) ([]campaign.FlowRow, error) {
 			Labels: map[string]string{}}
 		if i, ok := col["interval_from"]; ok {
 			r.Source = campaign.IntervalSource(rec[i])
+		}
+		if i, ok := col["capture_warnings"]; ok {
+			r.CaptureWarnings, _ = strconv.Atoi(rec[i])
 		}
 		for _, l := range labels {
 			r.Labels[l] = rec[col[l]]

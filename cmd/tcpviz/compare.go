@@ -174,8 +174,15 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 			for i, v := range views {
 				s := v.Series(m)
 				// Step series run to the end of the connection, so stalls show.
-				series = append(series, extendToEnd(plot.Named{Name: runs[i].Label, Step: !m.Samples(), Scatter: m.Samples(), Mark: plot.MarkOf(i), X: s.X(v.Ref), Y: s.Y()}, runs[i], sel.To))
+				name := runs[i].Label
+				if m == query.MetricGoodput && runs[i].ProxyAcked() { // the PEP's ACKs: bytes it accepted, not goodput
+					name += " accepted by PEP"
+				}
+				series = append(series, extendToEnd(plot.Named{Name: name, Step: !m.Samples(), Scatter: m.Samples(), Mark: plot.MarkOf(i), X: s.X(v.Ref), Y: s.Y()}, runs[i], sel.To))
 				if d, ok := deliveredSeries(runs[i], m.String(), in, sel.To); ok {
+					series = append(series, d)
+				}
+				if d, ok := deliveredRate(runs[i], legacyMetric(m), v.Interval, in, sel.To); ok {
 					series = append(series, d)
 				}
 			}
@@ -183,6 +190,9 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 			ya := axisOf(m)
 			if l := pairYLabel(runs, m.String(), ""); l != "" { // a client/server pair
 				ya.Label = strings.TrimSuffix(l, " (bytes)")
+			}
+			if l := tputYLabel(runs, legacyMetric(m)); l != "" { // a PEP acknowledged some run
+				ya.Label = l
 			}
 			name := joinLabels(runs)
 			if e.fig.label != "" {
@@ -238,8 +248,20 @@ func writeCompareCSV(w io.Writer, runs []compare.Run, views []*query.View, m que
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"label", "metric", "t_s", "ref_t_s", "value"})
 	for i, v := range views {
+		label := runs[i].Label
+		if m == query.MetricGoodput && runs[i].ProxyAcked() { // the PEP's ACKs: bytes it accepted, not goodput
+			label += " accepted by PEP"
+		}
 		for _, p := range v.Series(m).Points {
-			cw.Write([]string{runs[i].Label, m.String(), export.FormatS(v.CaptureS(p.Time)), export.FormatS(v.RefS(p.Time)), strconv.FormatFloat(p.V, 'f', 3, 64)})
+			cw.Write([]string{label, m.String(), export.FormatS(v.CaptureS(p.Time)), export.FormatS(v.RefS(p.Time)), strconv.FormatFloat(p.V, 'f', 3, 64)})
+		}
+		// The end-to-end goodput of a pair whose sender a PEP acknowledged.
+		in := func(d time.Duration) bool { return d >= v.Sel.From && (v.Sel.To <= 0 || d <= v.Sel.To) }
+		if d, ok := deliveredRate(runs[i], legacyMetric(m), v.Interval, in, v.Sel.To); ok {
+			off := v.CaptureS(v.Ref)
+			for j := range d.X {
+				cw.Write([]string{d.Name, m.String(), export.FormatS(off + d.X[j]), export.FormatS(d.X[j]), strconv.FormatFloat(d.Y[j], 'f', 3, 64)})
+			}
 		}
 		// The bytes the final receiver acknowledged (pairs, or no proxy).
 		if ts, bytes, ok := compare.Delivered(runs[i]); ok && m == query.MetricSeq {
@@ -252,4 +274,13 @@ func writeCompareCSV(w io.Writer, runs []compare.Run, views []*query.View, m que
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// legacyMetric is the name compare_pair.go's helpers know a metric by
+// ("tput" for goodput).
+func legacyMetric(m query.Metric) string {
+	if m == query.MetricGoodput {
+		return "tput"
+	}
+	return m.String()
 }

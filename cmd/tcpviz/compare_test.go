@@ -39,7 +39,7 @@ func TestCompareSeriesCSV(t *testing.T) {
 		}
 		labels := map[string]int{}
 		for _, r := range recs[1:] {
-			labels[r[0]]++
+			labels[strings.Fields(r[0])[0]]++ // "pep accepted by PEP": the run pep
 			ts, _ := strconv.ParseFloat(r[2], 64)
 			ref, _ := strconv.ParseFloat(r[3], 64)
 			if r[1] != m.String() || ref < 0 || ref > 5 || ts < ref {

@@ -55,7 +55,8 @@ standard input.`,
 					return err
 				}
 				files = append(files, export.NewFlowsFile(path, rep, asJSON))
-				files[len(files)-1].PEPNotes = pepFlowNotes(path, rep, opts)
+				pf := pepFlowNotes(path, rep, opts)
+				files[len(files)-1].SetPEP(pf.notes, pf.dirs)
 				// One note per file, however many connections lack a handshake.
 				var unknown []int
 				for _, r := range rep.Conns {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -37,8 +38,9 @@ type goodputFlags struct {
 	startsRename     []string
 	interval         string
 	noGroundTruth    bool
-	notes            []string   // printed after the tables
-	study            studyFlags // --plot, --tables-tex, --order (goodput_fig.go)
+	notes            []string                // printed after the tables
+	warned           []campaign.FileWarnings // the reader's warnings per capture (JSON "capture_warnings")
+	study            studyFlags              // --plot, --tables-tex, --order (goodput_fig.go)
 }
 
 func (f *goodputFlags) registerTables(c *cobra.Command) {
@@ -69,15 +71,21 @@ ns-3's PREFIX of PREFIX-NODE-DEV.pcap, or else one directory; flows are
 matched by endpoints and ISN.
 
 By default every connection gives one flow, in the direction that delivered
-more bytes (--dir ab|ba forces one), with no port or size filter. The rate is
-taken over the application's interval (docs/metrics.md#interval): --interval
-START:END for every flow, else --starts FILE, else the testbed's ground truth
-next to the captures (ns-3 PREFIX-groundtruth.csv, groundtruth-all.csv,
-PREFIX-config.txt; --no-groundtruth ignores it), else from the connection's
-first packet to its last (--end T ends every interval at capture time T, e.g.
-the simulation end) — and then flows that started late relative to their
-run's others are named in a warning. Declared flows no capture holds are rows
-with 0 bytes and vantage none.
+more bytes (--dir ab|ba forces one), with no port filter; flows under 1 KB in
+a closed connection (iperf3's control connection) are left out with a note
+(--min-bytes). The rate is taken over the application's interval
+(docs/metrics.md#interval), counting the bytes delivered inside it:
+--interval START:END for every flow, else --starts FILE, else the testbed's
+ground truth next to the captures (ns-3 PREFIX-groundtruth.csv,
+groundtruth-all.csv, PREFIX-config.txt; --no-groundtruth ignores it), else
+the receiving application's interval as compare measures end-to-end goodput:
+its first data to the receiver's close, or to the run's last frame when it
+did not close (--end T ends every interval at capture time T, e.g. the
+simulation end) — and then flows that started late relative to their run's
+others are named in a warning. Declared flows no capture holds are rows with
+0 bytes and vantage none. Rows a PEP acknowledged (vantage pep) are left out
+of the tables. Reader warnings (a capture cut mid-record) are printed per
+capture and counted in the column capture_warnings.
 
 With --group LABEL it also prints the study's tables: per group, the mean of
 the per-run goodput (--per-run sum|mean, default sum) with a t-based CI; with
@@ -105,8 +113,8 @@ and the exit status is 3 ("partial").`,
 	fl.StringVar(&f.manifest, "manifest", "", "CSV with a 'file' column and one column per label")
 	fl.IntVar(&f.port, "port", 0, "only flows with this port on either side")
 	fl.StringVar(&f.dir, "dir", "auto", "data direction per connection: "+query.DirNames+" (the one that delivered more); a = the SYN sender")
-	fl.Int64Var(&f.minBytes, "min-bytes", 0, "drop flows that delivered fewer goodput bytes")
-	fl.Float64Var(&f.end, "end", 0, "end every flow's goodput interval at this capture time in seconds since the epoch (the simulation end for ns-3); default: its last packet")
+	fl.Int64Var(&f.minBytes, "min-bytes", -1, "leave out flows that delivered fewer goodput bytes in all; -1 (auto): fewer than 1024 B in a closed connection (control connections such as iperf3's); flows declared by ground truth or --starts are kept")
+	fl.Float64Var(&f.end, "end", 0, "end every flow's goodput interval at this capture time in seconds since the epoch (the simulation end for ns-3); default: the application's stop, else its close, else the run's last frame")
 	fl.BoolVar(&f.asCSV, "csv", false, "write rows as CSV (schema "+export.GoodputSchema+")")
 	fl.BoolVar(&f.asJSON, "json", false, "write rows as JSON")
 	fl.StringVar(&f.parquetOut, "parquet", "", "also write the rows as Parquet to this file")
@@ -156,8 +164,11 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 	if f.jobs < 0 {
 		return fmt.Errorf("--jobs %d: want ≥ 0", f.jobs)
 	}
-	o := campaign.Options{Port: f.port, Dir: dir, MinBytes: f.minBytes, End: f.end, Jobs: f.jobs}
+	o := campaign.Options{Port: f.port, Dir: dir, End: f.end, Jobs: f.jobs}
 	if err := f.intervalOptions(&o); err != nil {
+		return err
+	}
+	if err := f.minBytesOptions(&o); err != nil {
 		return err
 	}
 	if f.shard != "" {
@@ -222,15 +233,24 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 	if bar != nil {
 		bar.Finish()
 	}
+	if errors.Is(err, campaign.ErrOutsideCaptures) {
+		return err // a usage error: exit 1
+	}
 	if err != nil {
 		return err
 	}
 	// Paths that could not be listed count as failed captures.
 	res.Files = append(res.Files, failedPaths(listing.Failed)...)
 	res.Failed = append(listing.Failed, res.Failed...)
-	for _, fe := range res.Failed {
-		fmt.Fprintf(e.stderr, "error: %s: %v\n", fe.File, fe.Err)
+	if err := reportFailures(e.stderr, res, f.labels); err != nil {
+		return err // every capture failed: exit 2
 	}
+	reportCaptureWarnings(e.stderr, res)
+	f.warned = res.Warnings
+	if err := f.checkLabels(e.stderr, res); err != nil {
+		return err
+	}
+	f.reportDropped(e.stderr, res)
 	dirNote := map[query.Dir]string{query.Auto: "the direction that delivered more bytes", query.AB: "from the SYN sender", query.BA: "towards the SYN sender"}[dir]
 	fmt.Fprintf(e.stderr, "goodput: %d captures, %d used, %d failed; %d flows (%s; rate over %s; each flow counted once, from its receiver's capture where possible)\n",
 		len(res.Files), len(res.Files)-len(res.Failed), len(res.Failed), len(res.Rows), dirNote, f.intervalNote(res))
@@ -244,9 +264,6 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 			return err
 		}
 	}
-	if len(res.Failed) > 0 && len(res.Failed) == len(res.Files) {
-		return &exitError{code: 2, err: fmt.Errorf("all %d captures failed", len(res.Files))}
-	}
 	if len(res.Failed) > 0 {
 		return &exitError{code: 3, err: fmt.Errorf("partial: %d of %d captures failed", len(res.Failed), len(res.Files))}
 	}
@@ -257,7 +274,11 @@ func writeGoodputRows(e *env, f *goodputFlags, rows []campaign.FlowRow, labelNam
 	write := func(w io.Writer) error {
 		switch {
 		case f.asJSON:
-			return export.WriteGoodputJSON(w, rows, labelNames)
+			warned := map[string][]string{}
+			for _, fw := range f.warned {
+				warned[fw.File] = fw.Warnings
+			}
+			return export.WriteGoodputJSON(w, rows, labelNames, warned)
 		case f.asCSV:
 			return export.WriteGoodputCSV(w, rows, labelNames)
 		}
@@ -275,6 +296,11 @@ func writeGoodputRows(e *env, f *goodputFlags, rows []campaign.FlowRow, labelNam
 }
 
 func writeGoodputTables(e *env, f *goodputFlags, rows []campaign.FlowRow) error {
+	rows, pepNote := tableRows(rows)
+	if pepNote != "" {
+		fmt.Fprintln(e.stderr, pepNote)
+		f.notes = append(f.notes, pepNote)
+	}
 	runs, err := campaign.PerRun(rows, f.perRun)
 	if err != nil {
 		return err

@@ -38,39 +38,50 @@ func pepTputTable(table [][]string, r *tcpanalysis.ConnResult, d flows.Direction
 	return table
 }
 
+// pepFlows is what flows knows about PEPs in one capture: the notes to
+// print and, per connection, the data direction a PEP acknowledged.
+type pepFlows struct {
+	notes []string
+	dirs  map[int]flows.Direction
+}
+
 // pepFlowNotes lists the connections of rep whose ACKs come from a PEP.
 // Without per-connection detail a zero-window stall still open at the end
 // is invisible, so connections pep.NeedsDetail names (at most
 // maxPEPRecheck) are analysed again with their detail kept.
-func pepFlowNotes(path string, rep *tcpanalysis.Report, opts tcpanalysis.Options) []string {
+func pepFlowNotes(path string, rep *tcpanalysis.Report, opts tcpanalysis.Options) pepFlows {
 	const maxPEPRecheck = 16
 	var out []string
+	dirs := map[int]flows.Direction{}
 	recheck := map[int]bool{}
 	for _, r := range rep.Conns {
 		v := pep.Acknowledger(r)
 		switch {
 		case v.Likely:
+			dirs[r.Conn.Index] = v.Dir
 			out = append(out, fmt.Sprintf("conn %d: %s", r.Conn.Index, v.AckNote()))
 		case pep.NeedsDetail(r, v.Dir, v) && len(recheck) < maxPEPRecheck:
 			recheck[r.Conn.Index] = true
 		}
 	}
 	if len(recheck) == 0 || path == "-" {
-		return out
+		return pepFlows{out, dirs}
 	}
 	opts.Keep = func(i int) bool { return recheck[i] }
 	again, err := tcpanalysis.AnalyzeFile(path, opts)
 	if err != nil {
-		return out
+		return pepFlows{out, dirs}
 	}
 	for _, r := range again.Conns {
 		if recheck[r.Conn.Index] {
-			if n := pep.Acknowledger(r).AckNote(); n != "" {
+			v := pep.Acknowledger(r)
+			if n := v.AckNote(); n != "" {
+				dirs[r.Conn.Index] = v.Dir
 				out = append(out, fmt.Sprintf("conn %d: %s", r.Conn.Index, n))
 			}
 		}
 	}
-	return out
+	return pepFlows{out, dirs}
 }
 
 // tputAckLegend names tput's series of newly acknowledged bytes.
