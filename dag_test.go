@@ -28,7 +28,7 @@ var allowed = map[string][]string{
 	"cmd/tcpviz":                     {"*"},
 	"compare":                        {"tcpanalysis", "flows", "capture", "pep", "internal/seq"},
 	"pep":                            {"tcpanalysis", "flows", "capture", "internal/seq"},
-	"report":                         {"tcpanalysis", "flows", "capture"},
+	"report":                         {"tcpanalysis", "flows", "capture", "pep", "internal/seq"},
 }
 
 // TestImportDAG fails when a package imports a module package its row in
