@@ -119,10 +119,14 @@ func (f Figure) draw(dc draw.Canvas, st Style) {
 	rows := (len(f.Panels) + cols - 1) / cols
 	ph := (area.Max.Y-area.Min.Y)/vg.Length(rows) - 3.5*fs
 	pw := (area.Max.X-area.Min.X)/vg.Length(cols) - 4*fs
+	// Panel titles are wrapped to the panel's width like the figure's
+	// title (at a colon or dot where a long address has no space).
+	colW := (area.Max.X-area.Min.X-fs*vg.Length(cols-1))/vg.Length(cols) - fs*0.5
 	for _, p := range f.Panels {
 		h := ph
 		if p.Title.Text != "" {
-			h -= 1.5 * fs
+			p.Title.Text = wrap(p.Title.TextStyle, p.Title.Text, colW)
+			h -= 1.5 * fs * vg.Length(strings.Count(p.Title.Text, "\n")+1)
 		}
 		fitTicks(&p.Y, int(h/(2.2*fs)))
 		fitTicks(&p.X, int(pw/(5*fs)))
@@ -202,12 +206,22 @@ func drawLegend(c draw.Canvas, es []Entry, size vg.Length) vg.Length {
 	return rowH * vg.Length(len(rows))
 }
 
-// wrap breaks each line of s at spaces so that no line is wider than w.
+// wrap breaks each line of s at spaces so that no line is wider than w; a
+// word wider than w alone (an IPv6 endpoint) is broken after a colon, dot
+// or slash, else between any two characters.
 func wrap(ts text.Style, s string, w vg.Length) string {
 	var out []string
 	for _, line := range strings.Split(s, "\n") {
 		cur := ""
-		for _, word := range strings.Fields(line) {
+		var words []string
+		// Split at plain spaces only: a no-break space (U+00A0) keeps a
+		// number with its unit.
+		for _, word := range strings.Split(line, " ") {
+			if word != "" {
+				words = append(words, breakWord(ts, word, w)...)
+			}
+		}
+		for _, word := range words {
 			if cur != "" && ts.Width(cur+" "+word) > w {
 				out = append(out, cur)
 				cur = word
@@ -221,4 +235,27 @@ func wrap(ts text.Style, s string, w vg.Length) string {
 		out = append(out, cur)
 	}
 	return strings.Join(out, "\n")
+}
+
+// breakWord cuts word into pieces no wider than w, each ending after a
+// colon, dot or slash where one fits, else after as many characters as fit.
+func breakWord(ts text.Style, word string, w vg.Length) []string {
+	var out []string
+	for ts.Width(word) > w {
+		rs := []rune(word)
+		fit := 1
+		for fit < len(rs) && ts.Width(string(rs[:fit+1])) <= w {
+			fit++
+		}
+		cut := fit
+		for i := fit; i > fit/2; i-- {
+			if strings.ContainsRune(":./", rs[i-1]) {
+				cut = i
+				break
+			}
+		}
+		out = append(out, string(rs[:cut]))
+		word = string(rs[cut:])
+	}
+	return append(out, word)
 }

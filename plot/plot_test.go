@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/cmpimg"
@@ -72,7 +73,7 @@ func TestAxisTicks(t *testing.T) {
 	for _, tk := range a.Tick.Marker.Ticks(a.Min, a.Max) {
 		labels = append(labels, tk.Label)
 	}
-	if want := []string{"0.00", "0.25", "0.50", "0.75", "1.00", "1.25", "1.50"}; !slices.Equal(labels, want) {
+	if want := []string{"0", "0.25", "0.50", "0.75", "1.00", "1.25", "1.50"}; !slices.Equal(labels, want) {
 		t.Errorf("ticks = %q, want %q", labels, want)
 	}
 	setAxis(&a, "difference", UnitKbps, -74.9, 95.2, true, true)
@@ -82,6 +83,15 @@ func TestAxisTicks(t *testing.T) {
 	}
 	if want := []string{"−100", "−50", "0", "50", "100"}; !slices.Equal(labels, want) {
 		t.Errorf("ticks = %q, want %q", labels, want)
+	}
+	// A zoom 1 µs wide at 3 s: every tick has the decimals it needs.
+	setAxis(&a, "time", UnitSeconds, 3, 3.000001, false, false)
+	labels = nil
+	for _, tk := range a.Tick.Marker.Ticks(a.Min, a.Max) {
+		labels = append(labels, tk.Label)
+	}
+	if len(labels) < 3 || labels[0] != "3.0000000" || labels[1] != "3.0000002" {
+		t.Errorf("ticks of [3, 3.000001] s = %q, want 3.0000000, 3.0000002, …", labels)
 	}
 }
 
@@ -351,4 +361,16 @@ func rttStack() (Figure, error) {
 		{Title: "data 10.0.0.1:40000 → 10.0.1.1:5201", X: x, Y: y, Series: []Named{ack, ts}, Robust: true},
 		{Title: "reverse direction", X: x, Y: y, Series: []Named{rev}, Robust: true},
 	})
+}
+
+func TestDurationLabel(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{{363886 * time.Microsecond, "364 ms"}, {1500 * time.Millisecond, "1.50 s"}, {2 * time.Millisecond, "2.00 ms"},
+		{250 * time.Microsecond, "250 µs"}, {99960 * time.Microsecond, "100 ms"}, {20 * time.Second, "20.0 s"}} {
+		if got := DurationLabel(c.d); got != c.want {
+			t.Errorf("DurationLabel(%v) = %q, want %q", c.d, got, c.want)
+		}
+	}
 }
