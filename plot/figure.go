@@ -3,6 +3,7 @@ package plot
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	gplot "gonum.org/v1/plot"
@@ -125,7 +126,7 @@ func (f Figure) draw(dc draw.Canvas, st Style) {
 	for _, p := range f.Panels {
 		h := ph
 		if p.Title.Text != "" {
-			p.Title.Text = wrap(p.Title.TextStyle, p.Title.Text, colW)
+			p.Title.Text = fitTitle(p.Title.TextStyle, p.Title.Text, colW)
 			h -= 1.5 * fs * vg.Length(strings.Count(p.Title.Text, "\n")+1)
 		}
 		fitTicks(&p.Y, int(h/(2.2*fs)))
@@ -235,6 +236,28 @@ func wrap(ts text.Style, s string, w vg.Length) string {
 		out = append(out, cur)
 	}
 	return strings.Join(out, "\n")
+}
+
+// longV6 is a bracketed IPv6 address of five or more groups.
+var longV6 = regexp.MustCompile(`\[([0-9a-fA-F]{0,4}:){4,}[0-9a-fA-F]{0,4}\]`)
+
+// fitTitle wraps a panel title to width w; when it would need more than
+// one line, long IPv6 addresses are shortened to their first two and last
+// group ("[2001:470:…:2e3e]", the figure's title names the connection in
+// full) where that saves a line.
+func fitTitle(ts text.Style, s string, w vg.Length) string {
+	t := wrap(ts, s, w)
+	if !strings.Contains(t, "\n") {
+		return t
+	}
+	short := longV6.ReplaceAllStringFunc(s, func(a string) string {
+		g := strings.Split(strings.Trim(a, "[]"), ":")
+		return "[" + g[0] + ":" + g[1] + ":…:" + g[len(g)-1] + "]"
+	})
+	if t2 := wrap(ts, short, w); strings.Count(t2, "\n") < strings.Count(t, "\n") {
+		return t2
+	}
+	return t
 }
 
 // breakWord cuts word into pieces no wider than w, each ending after a
