@@ -14,6 +14,7 @@ import (
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/cmpimg"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/tcpviz/tcpviz/flows"
@@ -446,5 +447,19 @@ func TestZoomLegend(t *testing.T) {
 	}
 	if y := f.Panels[0].Y; y.Min > 65161 || y.Max-y.Min > 10e3 {
 		t.Errorf("y axis [%g, %g], want it fitted around 65-71 KB", y.Min, y.Max)
+	}
+}
+
+// TestDashedKinds: two kinds of one run share its colour and differ by
+// line style, in the legend as drawn.
+func TestDashedKinds(t *testing.T) {
+	x := []float64{0, 1}
+	f, err := XY(XYSpec{Series: []Named{{Name: "pep", X: x, Y: x, Color: Colour(0)}, {Name: "pep delivered", X: x, Y: []float64{0, 0.5}, Color: Colour(0), Dashed: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := f.Legend[0].Thumbs[0].(*plotter.Line), f.Legend[1].Thumbs[0].(*plotter.Line)
+	if a.LineStyle.Color != b.LineStyle.Color || len(a.LineStyle.Dashes) != 0 || len(b.LineStyle.Dashes) == 0 {
+		t.Errorf("sent %v %v, delivered %v %v: want one colour, solid and dashed", a.LineStyle.Color, a.LineStyle.Dashes, b.LineStyle.Color, b.LineStyle.Dashes)
 	}
 }
