@@ -463,3 +463,20 @@ func TestDashedKinds(t *testing.T) {
 		t.Errorf("sent %v %v, delivered %v %v: want one colour, solid and dashed", a.LineStyle.Color, a.LineStyle.Dashes, b.LineStyle.Color, b.LineStyle.Dashes)
 	}
 }
+
+// TestXYZoom: zoomed, y fits the points in view and a series with none
+// there is not listed.
+func TestXYZoom(t *testing.T) {
+	f, err := XY(XYSpec{XFrom: 10, XTo: 20, Series: []Named{
+		{Name: "in", X: []float64{0, 12, 15}, Y: []float64{1000, 4, 6}, Scatter: true},
+		{Name: "out", X: []float64{1, 2}, Y: []float64{5, 5}, Scatter: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names(f.Legend); !slices.Equal(got, []string{"in"}) {
+		t.Errorf("legend = %q, want [in]", got)
+	}
+	if y := f.Panels[0].Y; y.Max > 10 {
+		t.Errorf("y axis to %g, want it fitted to the points in view (≤ 6, on a tick)", y.Max)
+	}
+}

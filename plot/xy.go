@@ -125,7 +125,7 @@ func XY(s XYSpec) (Figure, error) {
 func Grid(s XYSpec, cols int) (Figure, error) {
 	f := Figure{Title: s.Title, Cols: max(cols, 1)}
 	lim := &limits{}
-	*lim = dataLimits(s.Series)
+	*lim = dataLimitsIn(s.Series, s.XFrom, s.XTo)
 	if s.Robust {
 		lim.cap = robustCap(s.Series)
 	}
@@ -153,11 +153,18 @@ func Grid(s XYSpec, cols int) (Figure, error) {
 // where a robust y axis ends (XYSpec.Robust).
 type limits struct{ xlo, xhi, ylo, yhi, cap float64 }
 
-func dataLimits(ss []Named) limits {
+func dataLimits(ss []Named) limits { return dataLimitsIn(ss, 0, 0) }
+
+// dataLimitsIn is dataLimits of the points with x in [from, to] when
+// to > from (a zoomed figure: y fits what is in view), of all otherwise.
+func dataLimitsIn(ss []Named, from, to float64) limits {
 	l := limits{math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1), 0}
 	for _, s := range ss {
 		for i := range s.X {
 			if math.IsNaN(s.Y[i]) || math.IsInf(s.Y[i], 0) {
+				continue
+			}
+			if to > from && (s.X[i] < from || s.X[i] > to) {
 				continue
 			}
 			l.xlo, l.xhi = math.Min(l.xlo, s.X[i]), math.Max(l.xhi, s.X[i])
@@ -180,7 +187,7 @@ func panel(s XYSpec, first int, lim *limits) (p *gplot.Plot, es []Entry, ab *abo
 			return nil, nil, nil, fmt.Errorf("series %q: %d x values, %d y values", se.Name, len(se.X), len(se.Y))
 		}
 	}
-	l := dataLimits(s.Series)
+	l := dataLimitsIn(s.Series, s.XFrom, s.XTo)
 	if lim != nil {
 		l = *lim
 	}
@@ -281,6 +288,9 @@ func panel(s XYSpec, first int, lim *limits) (p *gplot.Plot, es []Entry, ab *abo
 			thumb = ln
 		}
 		layers = append(layers, ly)
+		if s.XTo > s.XFrom && !inView(se, s.XFrom, s.XTo) {
+			thumb = nil // drawn outside the view: not listed
+		}
 		if thumb != nil && names[i] != "" {
 			es = append(es, Entry{Name: names[i], Thumbs: []gplot.Thumbnailer{thumb}})
 		}
@@ -312,6 +322,23 @@ func panel(s XYSpec, first int, lim *limits) (p *gplot.Plot, es []Entry, ab *abo
 	}
 	axes()
 	return p, es, ab, nil
+}
+
+// inView reports whether se shows in the x range [from, to]: a point in
+// it, or for a step line a value holding into it.
+func inView(se Named, from, to float64) bool {
+	for i, x := range se.X {
+		if math.IsNaN(se.Y[i]) {
+			continue
+		}
+		if x >= from && x <= to {
+			return true
+		}
+		if se.Step && x < from && i+1 < len(se.X) && se.X[i+1] > from {
+			return true
+		}
+	}
+	return false
 }
 
 // aboveNote counts the points a robust axis left above its top, drawn as
