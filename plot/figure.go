@@ -175,6 +175,9 @@ func drawLegend(c draw.Canvas, es []Entry, size vg.Length) vg.Length {
 	var cur []item
 	var curW vg.Length
 	for _, e := range es {
+		// A name wider than the figure wraps (its entry then takes
+		// several lines of its own).
+		e.Name = wrap(ts, e.Name, width-thumbW-gap)
 		w := thumbW + gap + ts.Width(e.Name)
 		add := w
 		if len(cur) > 0 {
@@ -190,8 +193,13 @@ func drawLegend(c draw.Canvas, es []Entry, size vg.Length) vg.Length {
 	if len(cur) > 0 {
 		rows, rowW = append(rows, cur), append(rowW, curW)
 	}
-	y := c.Max.Y - rowH/2
+	top := c.Max.Y
 	for i, row := range rows {
+		lines := 1
+		for _, it := range row {
+			lines = max(lines, strings.Count(it.e.Name, "\n")+1)
+		}
+		y := top - rowH/2
 		x := c.Min.X + (width-rowW[i])/2
 		for _, it := range row {
 			tc := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
@@ -199,12 +207,14 @@ func drawLegend(c draw.Canvas, es []Entry, size vg.Length) vg.Length {
 			for _, t := range it.e.Thumbs {
 				t.Thumbnail(&tc)
 			}
-			c.FillText(ts, vg.Point{X: x + thumbW + gap, Y: y}, it.e.Name)
+			ts := ts
+			ts.YAlign = draw.YTop
+			c.FillText(ts, vg.Point{X: x + thumbW + gap, Y: y + ts.Height("x")/2}, it.e.Name)
 			x += it.w + colGap
 		}
-		y -= rowH
+		top -= rowH + ts.Height("x")*vg.Length(lines-1)
 	}
-	return rowH * vg.Length(len(rows))
+	return c.Max.Y - top
 }
 
 // wrap breaks each line of s at spaces so that no line is wider than w; a
