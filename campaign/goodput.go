@@ -34,28 +34,45 @@ const (
 // FlowRow is one flow of a campaign: one data direction of one TCP
 // connection (docs/schema.md#goodput).
 type FlowRow struct {
-	File      string  // capture the numbers come from
-	RunKey    string  // the run the capture belongs to (RunKey)
-	Conn      int     // connection index within File
-	Src       string  // sender address
-	SPort     uint16  // sender port
-	Dst       string  // receiver address
-	DPort     uint16  // receiver port
-	FirstS    float64 // first packet of the connection, seconds since the Unix epoch (simulation time for ns-3)
-	LastS     float64 // last packet, same clock
-	Bytes     int64   // goodput bytes: unique payload bytes delivered (docs/metrics.md#goodput)
-	Kbps      float64 // Bytes × 8 / interval / 1000, kbit/s; interval in IntervalS
-	IntervalS float64 // seconds the rate is computed over: LastS − FirstS, or End − FirstS
-	Vantage   Vantage
-	Captures  int // captures of the run that held this flow (the row is counted once)
+	File   string // capture the numbers come from
+	RunKey string // the run the capture belongs to (RunKey)
+	Conn   int    // connection index within File
+	Src    string // sender address
+	SPort  uint16 // sender port
+	Dst    string // receiver address
+	DPort  uint16 // receiver port
+	// FirstS is the start of the goodput interval, seconds since the Unix
+	// epoch (simulation time for ns-3): the application's start when known,
+	// else the receiving application's first data (docs/metrics.md#interval).
+	FirstS float64
+	LastS  float64 // last packet of the connection in File, same clock
+	// Bytes are the goodput bytes delivered inside the interval [FirstS,
+	// FirstS + IntervalS): unique payload bytes the receiver acknowledged
+	// (802.11: or received in order at the end of the capture) in it
+	// (docs/metrics.md#goodput).
+	Bytes     int64
+	Kbps      float64 // Bytes × 8 / IntervalS / 1000, kbit/s
+	IntervalS float64 // seconds the rate is computed over (docs/metrics.md#interval)
+	// TotalBytes are all goodput bytes of the flow in File, whatever the
+	// interval.
+	TotalBytes int64
+	Vantage    Vantage
+	Captures   int // captures of the run that held this flow (the row is counted once)
 	// StartKnown reports that FirstS is the application's start (from
 	// Options.Interval, Options.Starts or a sidecar), not the first packet.
 	StartKnown bool
 	// Source says where the interval came from (docs/metrics.md#interval).
-	Source   IntervalSource
-	Labels   map[string]string
-	isn      uint32
-	isnKnown bool
+	Source IntervalSource
+	// CaptureWarnings counts the reader's warnings about File (e.g. a
+	// capture cut mid-record); Result.Warnings lists them.
+	CaptureWarnings int
+	Labels          map[string]string
+	isn             uint32
+	isnKnown        bool
+	curve           []step  // acknowledged bytes over time (window.go)
+	connLast        float64 // the connection's last packet in File
+	app             appSpan // the receiving application's interval in File
+	closed          bool    // either side sent a FIN or RST in File
 }
 
 // Options control Goodput.
@@ -69,11 +86,18 @@ type Options struct {
 	// direction that delivered more bytes), "ab" (from the SYN sender) or
 	// "ba".
 	Dir string
-	// MinBytes drops flows that delivered fewer goodput bytes.
+	// MinBytes drops flows that delivered fewer goodput bytes in all (for
+	// example iperf3's control connection); flows declared by Starts or a
+	// sidecar are never dropped. Result.Dropped counts them.
 	MinBytes int64
+	// MinBytesClosed limits MinBytes to flows whose connection was closed
+	// (a FIN or RST from either side: a finished exchange such as iperf3's
+	// control connection); a flow that stalled or never delivered is then
+	// kept, since it is a result.
+	MinBytesClosed bool
 	// End, when > 0, ends every flow's goodput interval at this capture
 	// time (seconds since the epoch; the simulation end for ns-3) instead
-	// of at its last packet.
+	// of at the application's stop, its close or the run's end.
 	End float64
 	// Jobs is the number of captures analysed at once; 0 means GOMAXPROCS.
 	Jobs int
@@ -119,6 +143,26 @@ type Result struct {
 	// which started late relative to their run's other flows: their rate
 	// may be overstated (docs/metrics.md#interval).
 	Late []LateFlow
+	// Warnings are the reader's warnings per capture (a capture cut
+	// mid-record, timestamps going backwards): the rows of those captures
+	// have CaptureWarnings > 0.
+	Warnings []FileWarnings
+	// IntervalWarnings say where an interval reaches outside the run's
+	// captures (docs/metrics.md#interval): its bytes outside them are
+	// unknown and counted as 0.
+	IntervalWarnings []string
+	// Dropped are the flows Options.MinBytes dropped.
+	Dropped []FlowRow
+	// RunEnd is, per run key, the last frame of any of its captures,
+	// seconds (captures' clock): where a flow's interval ends when nothing
+	// else ends it.
+	RunEnd map[string]float64
+}
+
+// FileWarnings are the reader's warnings about one capture.
+type FileWarnings struct {
+	File     string
+	Warnings []string
 }
 
 // InShard reports whether a capture belongs to shard i of n.
@@ -137,7 +181,9 @@ func InShard(path string, i, n int) bool {
 // and ISN) is counted once, from the capture taken at its receiver when
 // there is one, else at its sender, else the one that saw most delivered
 // bytes. A capture that fails is listed in Result.Failed; the rest go on.
-// Goodput returns an error only if ctx is cancelled.
+// Goodput returns an error if ctx is cancelled, or ErrOutsideCaptures when
+// Options.Interval starts at or after the end of every run's captures or
+// Options.End is at or before every flow's start.
 func Goodput(ctx context.Context, files []string, o Options) (*Result, error) {
 	var mine []string
 	for _, f := range files {
@@ -151,6 +197,7 @@ func Goodput(ctx context.Context, files []string, o Options) (*Result, error) {
 	}
 	type out struct {
 		rows []FlowRow
+		fi   fileInfo
 		err  error
 	}
 	results := make([]out, len(mine))
@@ -163,8 +210,8 @@ func Goodput(ctx context.Context, files []string, o Options) (*Result, error) {
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				rows, err := safeFileRows(mine[i], o)
-				results[i] = out{rows, err}
+				rows, fi, err := safeFileRows(mine[i], o)
+				results[i] = out{rows, fi, err}
 				if o.Progress != nil {
 					mu.Lock()
 					done++
@@ -192,27 +239,46 @@ feed:
 	if cancelled != nil {
 		return nil, cancelled
 	}
-	res := &Result{Files: mine}
+	res := &Result{Files: mine, RunEnd: map[string]float64{}}
 	var all []FlowRow
 	for i, r := range results {
 		if r.err != nil {
 			res.Failed = append(res.Failed, FileError{mine[i], r.err})
 			continue
 		}
+		if len(r.fi.warnings) > 0 {
+			res.Warnings = append(res.Warnings, FileWarnings{mine[i], r.fi.warnings})
+		}
+		if k := RunKey(mine[i]); r.fi.last > res.RunEnd[k] {
+			res.RunEnd[k] = r.fi.last
+		}
 		all = append(all, r.rows...)
 	}
 	res.Rows = dedup(all)
 	applyIntervals(res, o)
+	if err := checkInterval(res, o); err != nil {
+		return res, err
+	}
 	return res, nil
 }
+
+// fileInfo is what Goodput keeps of a capture besides its rows.
+type fileInfo struct {
+	last     float64  // its last frame, seconds
+	warnings []string // the reader's warnings
+}
+
+// ErrNoLabels is the error of a capture the label pattern or the manifest
+// rejected.
+var ErrNoLabels = errors.New("no labels: the path does not match the label pattern (or is not in the manifest)")
 
 // safeFileRows is fileRows with a panic (a bug in tcpviz, or in a library,
 // hit by this capture) turned into an error, so the capture is reported as
 // failed and the batch goes on.
-func safeFileRows(path string, o Options) (rows []FlowRow, err error) {
+func safeFileRows(path string, o Options) (rows []FlowRow, fi fileInfo, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			rows, err = nil, fmt.Errorf("%w: %v (please report it with the capture)", ErrInternal, p)
+			rows, fi, err = nil, fileInfo{}, fmt.Errorf("%w: %v (please report it with the capture)", ErrInternal, p)
 		}
 	}()
 	if beforeFile != nil {
@@ -228,20 +294,36 @@ var beforeFile func(path string)
 // that capture's failure.
 var ErrInternal = errors.New("internal error")
 
-// fileRows analyses one capture into flow rows.
-func fileRows(path string, o Options) ([]FlowRow, error) {
+// fileRows analyses one capture into flow rows. The connections whose
+// delivered-bytes curve or receiver's close is needed (seriesNeeded) are
+// analysed a second time with their ACKs and segments kept, so memory
+// stays bounded by the connections' counts in the common case.
+func fileRows(path string, o Options) ([]FlowRow, fileInfo, error) {
 	var labels map[string]string
 	if o.Labels != nil {
 		l, ok := o.Labels(path)
 		if !ok {
-			return nil, errors.New("no labels: the path does not match the label pattern (or is not in the manifest)")
+			return nil, fileInfo{}, ErrNoLabels
 		}
 		labels = l
 	}
 	rep, err := tcpanalysis.AnalyzeFile(path, tcpanalysis.Options{Flows: flows.Options{WScale: -1}})
 	if err != nil {
-		return nil, err
+		return nil, fileInfo{}, err
 	}
+	if need, parts := seriesNeeded(rep, boundaries(path, labels, o), o.Interval == nil && o.End <= 0); len(need) > 0 {
+		again, err := tcpanalysis.AnalyzeFile(path, tcpanalysis.Options{Flows: flows.Options{WScale: -1},
+			Keep: func(c int) bool { return need[c] }, KeepParts: parts})
+		if err != nil {
+			return nil, fileInfo{}, err
+		}
+		if len(again.Conns) == len(rep.Conns) {
+			for c := range need {
+				rep.Conns[c].Series = again.Conns[c].Series
+			}
+		}
+	}
+	fi := fileInfo{last: rep.Stats.Last.Seconds(), warnings: rep.Warnings}
 	var rows []FlowRow
 	var dirs []flows.Direction
 	for _, r := range rep.Conns {
@@ -260,18 +342,17 @@ func fileRows(path string, o Options) ([]FlowRow, error) {
 			}
 		}
 		st := r.Dir[d]
-		if st.DeliveredBytes < o.MinBytes {
-			continue
-		}
 		snd, rcv := c.Half[d], c.Half[d.Reverse()]
 		row := FlowRow{
 			File: path, RunKey: RunKey(path), Conn: c.Index,
 			Src: snd.Addr.Addr().String(), SPort: snd.Addr.Port(),
 			Dst: rcv.Addr.Addr().String(), DPort: rcv.Addr.Port(),
 			FirstS: c.First.Seconds(), LastS: c.Last.Seconds(),
-			Bytes:   st.DeliveredBytes,
+			Bytes: st.DeliveredBytes, TotalBytes: st.DeliveredBytes,
 			Vantage: vantage(r, d),
-			Labels:  labels,
+			Labels:  labels, CaptureWarnings: len(rep.Warnings),
+			curve: ackCurve(r, d), connLast: c.Last.Seconds(), app: appSpanOf(r, d),
+			closed: c.Half[0].FinSeen || c.Half[0].RstSeen || c.Half[1].FinSeen || c.Half[1].RstSeen,
 		}
 		if snd.ISNKnown {
 			row.isn, row.isnKnown = uint32(snd.ISN), true
@@ -288,7 +369,10 @@ func fileRows(path string, o Options) ([]FlowRow, error) {
 		dirs = append(dirs, d)
 	}
 	markProxied(path, rep, rows, dirs)
-	return rows, nil
+	for _, r := range rep.Conns {
+		r.Series = nil // the rows hold what they need
+	}
+	return rows, fi, nil
 }
 
 // markProxied sets Vantage AtProxy on the rows (of rep's connections, in
@@ -369,6 +453,17 @@ func rank(v Vantage) int {
 	return 0
 }
 
+// better reports whether row r of a flow is to be kept over row b: the
+// better vantage, then more goodput bytes; but when the reader warned
+// about either capture (one cut mid-record ends early), the one that saw
+// more goodput bytes.
+func better(r, b FlowRow) bool {
+	if (r.CaptureWarnings > 0 || b.CaptureWarnings > 0) && r.TotalBytes != b.TotalBytes {
+		return r.TotalBytes > b.TotalBytes
+	}
+	return rank(r.Vantage) > rank(b.Vantage) || (rank(r.Vantage) == rank(b.Vantage) && r.Bytes > b.Bytes)
+}
+
 // dedup keeps one row per flow. Rows of one run with the same endpoints
 // are the same flow when their time spans overlap (a capture that overheard
 // only part of the connection still overlaps it) and their ISNs do not
@@ -419,8 +514,7 @@ func dedup(rows []FlowRow) []FlowRow {
 			if r.isnKnown && !c.isnKnown {
 				c.isn, c.isnKnown = r.isn, true
 			}
-			b := c.best
-			if rank(r.Vantage) > rank(b.Vantage) || (rank(r.Vantage) == rank(b.Vantage) && r.Bytes > b.Bytes) {
+			if better(r, c.best) {
 				c.best = r
 			}
 		}

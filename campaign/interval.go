@@ -43,7 +43,7 @@ type Interval struct {
 	Start, Stop float64
 }
 
-// ParseInterval parses "START:END" (seconds, END > START).
+// ParseInterval parses "START:END" (seconds, 0 ≤ START < END).
 func ParseInterval(s string) (Interval, error) {
 	a, b, ok := strings.Cut(s, ":")
 	if !ok {
@@ -56,6 +56,9 @@ func ParseInterval(s string) (Interval, error) {
 	}
 	if y <= x {
 		return Interval{}, fmt.Errorf("interval %q: END must be after START", s)
+	}
+	if x < 0 {
+		return Interval{}, fmt.Errorf("interval %q: START is negative; capture times are seconds since the epoch (simulation seconds for ns-3)", s)
 	}
 	return Interval{x, y}, nil
 }
@@ -375,30 +378,47 @@ func absentRow(run runInfo, f AppFlow, src IntervalSource, end float64) FlowRow 
 
 // applyIntervals sets every row's goodput interval from the most explicit
 // source available (Options.Interval, Options.Starts, the runs' sidecars,
-// the first packet) and adds rows for declared flows that no capture held.
+// else the receiving application's first data to its close or the run's
+// end), clips its bytes to the interval, drops undeclared flows below
+// Options.MinBytes, and adds rows for declared flows that no capture held.
 func applyIntervals(res *Result, o Options) {
-	runs := runsOf(res.Files, o.Labels)
-	setRate := func(r *FlowRow) {
-		r.Kbps = 0
-		if r.IntervalS > 0 {
-			r.Kbps = float64(r.Bytes) * 8 / r.IntervalS / 1000
+	// Only captures that were analysed make runs: a capture the labels
+	// rejected (or that failed) declares nothing, so its run's ground
+	// truth is not turned into rows of flows "in no capture".
+	failed := map[string]bool{}
+	for _, f := range res.Failed {
+		failed[f.File] = true
+	}
+	var used []string
+	for _, f := range res.Files {
+		if !failed[f] {
+			used = append(used, f)
 		}
 	}
-	stopOf := func(r *FlowRow, declared float64) float64 {
+	runs := runsOf(used, o.Labels)
+	// packetsStop is where a flow's interval ends when nothing declares
+	// its stop: --end, else its receiver's close, else the run's end (the
+	// last frame of any of its captures), so a flow whose packets stop
+	// early (a route lost, a stall) is not measured over a shorter time.
+	packetsStop := func(r *FlowRow) (float64, bool) {
 		switch {
 		case o.End > 0:
-			return o.End
-		case !math.IsNaN(declared):
-			return declared
+			return o.End, false
+		case !math.IsNaN(r.app.Close):
+			return r.app.Close, true
 		}
-		return r.FirstS + r.IntervalS // as computed from the packets
+		if e, ok := res.RunEnd[r.RunKey]; ok {
+			return max(e, r.app.Start), false
+		}
+		return r.LastS, false
 	}
 	if o.Interval != nil {
 		for i := range res.Rows {
 			r := &res.Rows[i]
-			r.FirstS, r.IntervalS, r.StartKnown, r.Source = o.Interval.Start, o.Interval.Stop-o.Interval.Start, true, FromInterval
-			setRate(r)
+			r.StartKnown, r.Source = true, FromInterval
+			r.clip(o.Interval.Start, o.Interval.Stop)
 		}
+		res.Rows, res.Dropped = dropSmall(res.Rows, o, nil)
 		return
 	}
 	for i := range res.Rows {
@@ -442,16 +462,24 @@ func applyIntervals(res *Result, o Options) {
 		r := &res.Rows[i]
 		f, ok := declared[r.RunKey][rowKey(*r)]
 		if !ok {
+			r.clipApp(packetsStop(r))
 			continue
 		}
 		if seen[r.RunKey] == nil {
 			seen[r.RunKey] = map[string]bool{}
 		}
 		seen[r.RunKey][rowKey(*r)] = true
-		stop := stopOf(r, f.Stop)
-		r.FirstS, r.IntervalS, r.StartKnown, r.Source = f.Start, stop-f.Start, true, src
-		setRate(r)
+		stop := f.Stop
+		switch {
+		case o.End > 0:
+			stop = o.End
+		case math.IsNaN(stop):
+			stop, _ = packetsStop(r)
+		}
+		r.StartKnown, r.Source = true, src
+		r.clip(f.Start, stop)
 	}
+	res.Rows, res.Dropped = dropSmall(res.Rows, o, func(r FlowRow) bool { return r.Source == src && src != FromPackets })
 	for _, run := range runs {
 		fl := declared[run.key]
 		keys := make([]string, 0, len(fl))
@@ -473,4 +501,23 @@ func applyIntervals(res *Result, o Options) {
 		return a.FirstS < b.FirstS
 	})
 	res.Late = lateFlows(res.Rows)
+}
+
+// dropSmall removes the rows whose flow delivered fewer than o.MinBytes
+// in all (with o.MinBytesClosed: and whose connection was closed), except those
+// keep says are declared (a declared flow is a result whatever it
+// delivered).
+func dropSmall(rows []FlowRow, o Options, keep func(FlowRow) bool) (kept, dropped []FlowRow) {
+	if o.MinBytes <= 0 {
+		return rows, nil
+	}
+	kept = rows[:0:0]
+	for _, r := range rows {
+		if r.TotalBytes < o.MinBytes && (!o.MinBytesClosed || r.closed) && (keep == nil || !keep(r)) {
+			dropped = append(dropped, r)
+			continue
+		}
+		kept = append(kept, r)
+	}
+	return kept, dropped
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -20,10 +21,12 @@ type Pattern struct {
 	src   string
 	re    *regexp.Regexp
 	names []string
+	seps  map[string]string // label → the literal characters next to it (not '/')
 }
 
 // ParsePattern compiles a label pattern. It returns an error for an empty
-// pattern, an unclosed brace, or a label name used twice.
+// pattern, one without any {label}, an unclosed brace, or a label name
+// used twice.
 func ParsePattern(p string) (*Pattern, error) {
 	if p == "" {
 		return nil, fmt.Errorf("empty label pattern")
@@ -32,6 +35,7 @@ func ParsePattern(p string) (*Pattern, error) {
 	b.WriteString(`(?:^|/)`)
 	var names []string
 	seen := map[string]bool{}
+	seps := map[string]string{}
 	for i := 0; i < len(p); {
 		if p[i] == '{' {
 			j := strings.IndexByte(p[i:], '}')
@@ -44,6 +48,12 @@ func ParsePattern(p string) (*Pattern, error) {
 			}
 			seen[name] = true
 			names = append(names, name)
+			if i > 0 && p[i-1] != '/' && p[i-1] != '}' {
+				seps[name] += p[i-1 : i]
+			}
+			if k := i + j + 1; k < len(p) && p[k] != '/' && p[k] != '{' && p[k] != '.' {
+				seps[name] += p[k : k+1]
+			}
 			b.WriteString(`([^/]+)`)
 			i += j + 1
 			continue
@@ -52,11 +62,66 @@ func ParsePattern(p string) (*Pattern, error) {
 		i++
 	}
 	b.WriteString(`$`)
+	if len(names) == 0 {
+		return nil, fmt.Errorf("label pattern %q: no {label} in it; e.g. '{protocol}/run{seed}/{prefix}-{node}-{dev}.pcap'", p)
+	}
 	re, err := regexp.Compile(b.String())
 	if err != nil {
 		return nil, fmt.Errorf("label pattern %q: %v", p, err)
 	}
-	return &Pattern{src: p, re: re, names: names}, nil
+	return &Pattern{src: p, re: re, names: names, seps: seps}, nil
+}
+
+// Swallowed returns, for labels matched by p, the labels whose value
+// contains a separator the pattern puts next to that label (e.g.
+// protocol "tcp-aodv-r1" from "{protocol}-{seed}.pcap"): the pattern then
+// probably does not fit the file names. Sorted "name=value" strings.
+func (p *Pattern) Swallowed(labels map[string]string) []string {
+	var out []string
+	for _, n := range p.names {
+		if sep := p.seps[n]; sep != "" && strings.ContainsAny(labels[n], sep) {
+			out = append(out, n+"="+labels[n])
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// LabelConflicts returns, for the labels names, the runs whose rows
+// disagree on a label's value ("RUN: name = a, b"): a run's captures must
+// share the labels its goodput is grouped or paired by.
+func LabelConflicts(rows []FlowRow, names []string) []string {
+	vals := map[string]map[string]map[string]bool{} // run → name → values
+	var runs []string
+	for _, r := range rows {
+		if r.File == "" {
+			continue // a declared flow without a capture carries the run's common labels
+		}
+		if vals[r.RunKey] == nil {
+			vals[r.RunKey] = map[string]map[string]bool{}
+			runs = append(runs, r.RunKey)
+		}
+		for _, n := range names {
+			if vals[r.RunKey][n] == nil {
+				vals[r.RunKey][n] = map[string]bool{}
+			}
+			vals[r.RunKey][n][r.Labels[n]] = true
+		}
+	}
+	var out []string
+	for _, run := range runs {
+		for _, n := range names {
+			if len(vals[run][n]) > 1 {
+				var vs []string
+				for v := range vals[run][n] {
+					vs = append(vs, fmt.Sprintf("%q", v))
+				}
+				sort.Strings(vs)
+				out = append(out, fmt.Sprintf("%s: %s = %s", filepath.Base(run), n, strings.Join(vs, ", ")))
+			}
+		}
+	}
+	return out
 }
 
 // Names returns the label names in pattern order.

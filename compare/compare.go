@@ -68,6 +68,10 @@ type Run struct {
 	// analysis of a pair run; nil for one capture.
 	Server *tcpanalysis.ConnResult
 	Split  *pep.SplitResult
+	// Swapped reports that the pair was given server side first
+	// (LABEL=SERVER+CLIENT) and NewPairRun put it back in order: File is
+	// then the client side (see SwappedPair).
+	Swapped bool
 }
 
 // NewRun builds a one-capture run: r's direction d aligned at align, with

@@ -44,6 +44,13 @@ func (s Spec) TwoIfaces() bool { return s.ServerFile != "" && s.ServerFile == s.
 // (pep.AnalyzeSplit). It returns an error when no connection pairs up.
 func NewPairRun(spec Spec, client, server *tcpanalysis.Report, align string) (Run, error) {
 	pairs := pep.MatchSplit(client, server)
+	swapped := false
+	if spec.Conn < 0 {
+		if rev := pep.MatchSplit(server, client); SwappedPair(pairs, rev) {
+			client, server, pairs, swapped = server, client, rev, true
+			spec.File, spec.ServerFile = spec.ServerFile, spec.File
+		}
+	}
 	if len(pairs) == 0 {
 		return Run{}, fmt.Errorf("run %s: no connection of %s matches one of %s: are they the two sides of one PEP?", spec.Label, spec.File, spec.ServerFile)
 	}
@@ -63,7 +70,7 @@ func NewPairRun(spec Spec, client, server *tcpanalysis.Report, align string) (Ru
 		return Run{}, fmt.Errorf("run %s: connection %d of %s has no partner in %s", spec.Label, spec.Conn, spec.File, spec.ServerFile)
 	}
 	sr := pep.AnalyzeSplit(client, server, pairs[best:best+1])[0]
-	r := Run{Spec: spec, Result: client.Conns[sr.Client], Dir: sr.Dir, Server: server.Conns[sr.Server], Split: &sr}
+	r := Run{Spec: spec, Result: client.Conns[sr.Client], Dir: sr.Dir, Server: server.Conns[sr.Server], Split: &sr, Swapped: swapped}
 	ref, err := RefTime(r.Result, r.Dir, align)
 	if err != nil {
 		return Run{}, err
@@ -71,6 +78,34 @@ func NewPairRun(spec Spec, client, server *tcpanalysis.Report, align string) (Ru
 	r.Ref = ref
 	r.PEP = pep.Detect(r.Result, r.Dir)
 	return r, nil
+}
+
+// SwappedPair reports whether a pair was given server side first: fwd
+// are the pep.MatchSplit pairs in the order given (client, server), rev
+// those with the captures exchanged. The client side's half of a
+// connection starts first (its SYN reaches the client-side capture before
+// the PEP, or the path, carries it to the server side), and a PEP holds
+// data, so the client side carries at least as many bytes: the order is
+// swapped when rev's largest pair started first in the capture given as
+// server side and carries more than fwd's largest pair, or as much while
+// fwd's started later on the given client side.
+func SwappedPair(fwd, rev []pep.SplitPair) bool {
+	best := func(ps []pep.SplitPair) (pep.SplitPair, bool) {
+		var b pep.SplitPair
+		ok := false
+		for _, p := range ps {
+			if !ok || p.ClientBytes > b.ClientBytes {
+				b, ok = p, true
+			}
+		}
+		return b, ok
+	}
+	rb, rok := best(rev)
+	if !rok || rb.StartGap <= 0 {
+		return false
+	}
+	fb, fok := best(fwd)
+	return !fok || rb.ClientBytes > fb.ClientBytes || (rb.ClientBytes == fb.ClientBytes && fb.StartGap < 0)
 }
 
 // ProxyAcked reports whether the ACKs the sender's side of r got came

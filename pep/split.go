@@ -199,20 +199,47 @@ func ReceiverGoodput(r *tcpanalysis.ConnResult, d flows.Direction) (float64, boo
 	return float64(b) * 8 / span.Seconds() / 1000, true
 }
 
+// AppInterval is the receiving application's interval of one data
+// direction as seen in one capture (docs/metrics.md#pep): Start is the
+// first data segment, Close the receiver's own FIN or RST after it (0 when
+// the capture shows no close), and HandshakeRTT the handshake RTT from the
+// capture point to the receiver (0 if unknown), by which both ends are
+// moved to the receiver: Start + HandshakeRTT/2 and Close − HandshakeRTT/2.
+type AppInterval struct {
+	Start, Close capture.Timestamp
+	HandshakeRTT time.Duration
+}
+
+// ReceiverInterval returns direction d's AppInterval in r, whose Series
+// must hold the reverse direction's segments (for the close); without a
+// Series Close is 0. The rule is the one of SplitResult.Span, so a batch
+// (package campaign) and compare measure end-to-end goodput over the same
+// interval.
+func ReceiverInterval(r *tcpanalysis.ConnResult, d flows.Direction) AppInterval {
+	iv := AppInterval{Start: tcpanalysis.FirstData(r, d)}
+	if hs, ok := handshakeToward(r, d); ok && hs > 0 {
+		iv.HandshakeRTT = hs
+	}
+	if r.Series == nil {
+		return iv
+	}
+	for _, s := range r.Series.Segs[d.Reverse()] {
+		if (s.Flags.Has(capture.FIN) || s.Flags.Has(capture.RST)) && s.Time > iv.Start {
+			iv.Close = s.Time
+			break
+		}
+	}
+	return iv
+}
+
 // receiverSpan is SplitResult.Span for the downstream half r, data
 // direction d, delivered bytes acknowledged by its receiver.
 func receiverSpan(r *tcpanalysis.ConnResult, d flows.Direction, delivered int64) time.Duration {
 	if r.Series == nil || delivered <= 0 {
 		return 0
 	}
-	start := tcpanalysis.FirstData(r, d)
-	var end capture.Timestamp
-	for _, s := range r.Series.Segs[d.Reverse()] {
-		if (s.Flags.Has(capture.FIN) || s.Flags.Has(capture.RST)) && s.Time > start {
-			end = s.Time
-			break
-		}
-	}
+	iv := ReceiverInterval(r, d)
+	start, end := iv.Start, iv.Close
 	if end == 0 {
 		for _, a := range r.Series.Acks[d] {
 			if acked(r, d, a.Ack) >= delivered {

@@ -143,6 +143,9 @@ then also draws the bytes the server acknowledged ("LABEL delivered").`,
 				if l := pairYLabel(runs, metric, ""); l != "" { // a client/server pair
 					ya.Label = strings.TrimSuffix(l, " (bytes)")
 				}
+				if l := tputYLabel(runs, metric); l != "" { // a PEP acknowledged some run
+					ya.Label = l
+				}
 				name := joinLabels(runs)
 				if e.fig.label != "" {
 					name = e.fig.label
@@ -247,6 +250,9 @@ func compareSeries(runs []compare.Run, metric string, interval, from, to time.Du
 			for _, b := range bins {
 				add(b.Start-off, float64(b.Acked)*8/w.Seconds()/1000)
 			}
+			if r.ProxyAcked() { // the PEP's ACKs: bytes it accepted, not goodput
+				s.Name = r.Label + " accepted by PEP"
+			}
 		case "window":
 			for _, p := range res.Series.Window[d] {
 				if p.RwndKnown {
@@ -271,6 +277,9 @@ func compareSeries(runs []compare.Run, metric string, interval, from, to time.Du
 		s = extendToEnd(s, r, to)
 		out = append(out, s)
 		if d, ok := deliveredSeries(r, metric, in, to); ok {
+			out = append(out, d)
+		}
+		if d, ok := deliveredRate(r, metric, w, in, to); ok {
 			out = append(out, d)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tcpviz/tcpviz/compare"
 	"github.com/tcpviz/tcpviz/plot"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
 // compareRuns analyses every LABEL=FILE[#conn] or LABEL=CLIENT+SERVER[#conn]
@@ -61,6 +62,9 @@ func (e *env) compareRuns(args []string, af *analysisFlags, dir, align string) (
 // writeCompareNotes says per run who acknowledged the data.
 func writeCompareNotes(w io.Writer, runs []compare.Run) {
 	for _, r := range runs {
+		if r.Swapped {
+			fmt.Fprintf(w, "note: %s: the pair was given server side first; analysed as %s+%s (client side first: the capture where the data connection starts first and that carries more data)\n", r.Label, r.File, r.ServerFile)
+		}
 		if r.IsPair() {
 			fmt.Fprintf(w, "%s: server side %s conn %d\n", r.Label, r.ServerFile, r.Server.Conn.Index)
 		}
@@ -118,4 +122,65 @@ func pairYLabel(runs []compare.Run, metric, yl string) string {
 		}
 	}
 	return yl
+}
+
+// deliveredRate is, for --metric tput on a pair run whose sender a PEP
+// acknowledged, the end-to-end goodput over time: the bytes the final
+// receiver acknowledged (server-side capture) per interval w, kbit/s, on
+// the run's time axis, to the end of the connection.
+func deliveredRate(r compare.Run, metric string, w time.Duration, in func(time.Duration) bool, to time.Duration) (plot.Named, bool) {
+	if metric != "tput" || !r.IsPair() || !r.ProxyAcked() || w <= 0 {
+		return plot.Named{}, false
+	}
+	ts, bytes, ok := compare.Delivered(r)
+	if !ok || len(ts) == 0 {
+		return plot.Named{}, false
+	}
+	start := ts[0].Truncate(w)
+	if ts[0] < 0 && start != ts[0] {
+		start -= w
+	}
+	end := compare.End(r).Sub(r.Ref)
+	n := int((end-start)/w) + 1
+	if n > tcpanalysis.MaxBins || n <= 0 {
+		return plot.Named{}, false
+	}
+	acked := make([]int64, n)
+	var prev int64
+	for i, t := range ts {
+		k := min(max(int((t-start)/w), 0), n-1)
+		acked[k] += bytes[i] - prev
+		prev = bytes[i]
+	}
+	s := plot.Named{Name: r.Label + " delivered (end to end)", Step: true}
+	for k, b := range acked {
+		if t := start + time.Duration(k)*w; in(t) {
+			s.X, s.Y = append(s.X, t.Seconds()), append(s.Y, float64(b)*8/w.Seconds()/1000)
+		}
+	}
+	return extendToEnd(s, r, to), true
+}
+
+// tputYLabel names the tput axis when a PEP acknowledged some run: its
+// series are bytes the PEP accepted, never goodput; "" otherwise.
+func tputYLabel(runs []compare.Run, metric string) string {
+	if metric != "tput" {
+		return ""
+	}
+	proxied, goodput := false, false
+	for _, r := range runs {
+		if r.ProxyAcked() {
+			proxied = true
+			goodput = goodput || r.IsPair() // its delivered series
+		} else {
+			goodput = true
+		}
+	}
+	switch {
+	case !proxied:
+		return ""
+	case goodput:
+		return "goodput delivered end to end / accepted by PEP"
+	}
+	return "accepted by PEP (not end-to-end goodput)"
 }

@@ -41,6 +41,7 @@ var flowColumns = []string{
 	"hs_syn_evidence", "hs_synack_evidence", "rtt_dropped_negative",
 	"icmp_frag_needed_ab", "icmp_frag_needed_ba", "icmp_unreachable_ab", "icmp_unreachable_ba",
 	"icmp_time_exceeded_ab", "icmp_time_exceeded_ba",
+	"acks_from_pep_ab", "acks_from_pep_ba",
 }
 
 // flowRow is one connection in the flows schema.
@@ -92,7 +93,12 @@ type flowRow struct {
 	HSEvidence [2]string `json:"hs_evidence"`
 	// FoldedBy splits folded_dups by the evidence that decided.
 	FoldedBy map[string]int64 `json:"folded_by"`
-	extra    []string
+	// PEPAB and PEPBA report that a split-TCP PEP sent the ACKs of a>b
+	// (b>a) data (pep_note.go): acked and goodput columns of that
+	// direction are bytes the PEP accepted, not delivered.
+	PEPAB bool `json:"acks_from_pep_ab"`
+	PEPBA bool `json:"acks_from_pep_ba"`
+	extra []string
 }
 
 func newFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, withJSON bool) flowRow {
@@ -218,7 +224,7 @@ func (r *flowRow) csv() []string {
 		i(r.RetxSegsAB), i(r.RetxSegsBA), i(r.OOOSegsAB), i(r.OOOSegsBA),
 		i(r.FoldedDups), strconv.FormatBool(r.ReusedPorts),
 	}
-	return append(rec, r.extra...)
+	return append(append(rec, r.extra...), strconv.FormatBool(r.PEPAB), strconv.FormatBool(r.PEPBA))
 }
 
 // flowsFile is one file's part of the JSON output.
@@ -233,6 +239,7 @@ type flowsFile struct {
 	// PEPNotes name the connections whose ACKs come from a PEP.
 	PEPNotes []string `json:"pep_notes,omitempty"`
 	rep      *tcpanalysis.Report
+	pepDirs  map[int]flows.Direction // connection → data direction a PEP acknowledged
 }
 
 // rows calls f for each connection's row, built on the fly.
@@ -245,6 +252,7 @@ func (ff *flowsFile) rows(f func(*flowRow)) {
 	}
 	for _, r := range ff.rep.Conns {
 		row := newFlowRow(ff.File, ff.rep, r, false)
+		ff.markPEP(&row)
 		f(&row)
 	}
 }
@@ -293,7 +301,7 @@ standard input.`,
 						return err
 					}
 					files = append(files, newFlowsFile(path, rep, asJSON))
-					files[len(files)-1].PEPNotes = pepFlowNotes(path, rep, opts)
+					files[len(files)-1].setPEP(pepFlowNotes(path, rep, opts))
 					// One note per file, however many connections lack a handshake.
 					var unknown []int
 					for _, r := range rep.Conns {
@@ -366,7 +374,7 @@ func writeFlowsTable(w io.Writer, files []flowsFile) error {
 	for _, f := range files {
 		fmt.Fprintf(w, "%s: %s, %d frames, %d TCP segments, %d connections\n", f.File, f.Format, f.Frames, f.Segments, len(f.rep.Conns))
 		rows := make([][]string, 0, len(f.rep.Conns)+1)
-		rows = append(rows, head)
+		rows = append(rows, pepHead(head, f))
 		f.rows(func(r *flowRow) {
 			ws := func(p *int) string {
 				if p == nil {
@@ -382,7 +390,7 @@ func writeFlowsTable(w io.Writer, files []flowsFile) error {
 			rows = append(rows, []string{strconv.Itoa(r.Conn), hostPort(r.AAddr, r.APort), hostPort(r.BAddr, r.BPort),
 				strconv.FormatFloat(r.StartS, 'f', 3, 64), strconv.FormatFloat(r.DurationS, 'f', 3, 64),
 				i(r.PktsAB), i(r.PktsBA), i(r.BytesAB), i(r.BytesBA), i(r.RetxBytesAB), i(r.RetxBytesBA),
-				strconv.FormatFloat(r.GoodputAB, 'f', 1, 64), strconv.FormatFloat(r.GoodputBA, 'f', 1, 64),
+				pepCell(r.GoodputAB, r.PEPAB), pepCell(r.GoodputBA, r.PEPBA),
 				hs, ws(r.WScaleA) + "/" + ws(r.WScaleB), i(r.FoldedDups)})
 		})
 		if err := writeAligned(w, rows); err != nil {
@@ -393,7 +401,7 @@ func writeFlowsTable(w io.Writer, files []flowsFile) error {
 		}
 		fmt.Fprintln(w)
 	}
-	_, err := fmt.Fprintln(w, "bytes = TCP payload incl. retransmissions; retx B = payload bytes sent again; goodput = payload bytes delivered to the receiver / duration (docs/metrics.md); wscale ? = unknown")
+	_, err := fmt.Fprintln(w, "bytes = TCP payload incl. retransmissions; retx B = payload bytes sent again; goodput = payload bytes delivered to the receiver / duration (docs/metrics.md); wscale ? = unknown"+pepFooter(files))
 	return err
 }
 

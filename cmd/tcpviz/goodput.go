@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -21,13 +22,13 @@ import (
 )
 
 // goodputSchema versions the per-flow goodput output (docs/schema.md#goodput).
-const goodputSchema = "tcpviz.goodput/2"
+const goodputSchema = "tcpviz.goodput/3"
 
 // goodputFixed are the leading columns; label columns follow, then the
 // trailing columns.
 var (
 	goodputFixed    = []string{"file", "conn", "src", "sport", "dst", "dport", "first_s", "last_s", "bytes", "goodput_kbps"}
-	goodputTrailing = []string{"interval_s", "run", "vantage", "captures", "interval_from"}
+	goodputTrailing = []string{"interval_s", "run", "vantage", "captures", "interval_from", "capture_warnings"}
 )
 
 type goodputFlags struct {
@@ -50,8 +51,9 @@ type goodputFlags struct {
 	startsRename     []string
 	interval         string
 	noGroundTruth    bool
-	notes            []string   // printed after the tables
-	study            studyFlags // --plot, --tables-tex, --order (goodput_fig.go)
+	notes            []string                // printed after the tables
+	warned           []campaign.FileWarnings // the reader's warnings per capture (JSON "capture_warnings")
+	study            studyFlags              // --plot, --tables-tex, --order (goodput_fig.go)
 }
 
 func (f *goodputFlags) registerTables(c *cobra.Command) {
@@ -83,15 +85,21 @@ ns-3's PREFIX of PREFIX-NODE-DEV.pcap, or else one directory; flows are
 matched by endpoints and ISN.
 
 By default every connection gives one flow, in the direction that delivered
-more bytes (--dir ab|ba forces one), with no port or size filter. The rate is
-taken over the application's interval (docs/metrics.md#interval): --interval
-START:END for every flow, else --starts FILE, else the testbed's ground truth
-next to the captures (ns-3 PREFIX-groundtruth.csv, groundtruth-all.csv,
-PREFIX-config.txt; --no-groundtruth ignores it), else from the connection's
-first packet to its last (--end T ends every interval at capture time T, e.g.
-the simulation end) — and then flows that started late relative to their
-run's others are named in a warning. Declared flows no capture holds are rows
-with 0 bytes and vantage none.
+more bytes (--dir ab|ba forces one), with no port filter; flows under 1 KB in
+a closed connection (iperf3's control connection) are left out with a note
+(--min-bytes). The rate is taken over the application's interval
+(docs/metrics.md#interval), counting the bytes delivered inside it:
+--interval START:END for every flow, else --starts FILE, else the testbed's
+ground truth next to the captures (ns-3 PREFIX-groundtruth.csv,
+groundtruth-all.csv, PREFIX-config.txt; --no-groundtruth ignores it), else
+the receiving application's interval as compare measures end-to-end goodput:
+its first data to the receiver's close, or to the run's last frame when it
+did not close (--end T ends every interval at capture time T, e.g. the
+simulation end) — and then flows that started late relative to their run's
+others are named in a warning. Declared flows no capture holds are rows with
+0 bytes and vantage none. Rows a PEP acknowledged (vantage pep) are left out
+of the tables. Reader warnings (a capture cut mid-record) are printed per
+capture and counted in the column capture_warnings.
 
 With --group LABEL it also prints the study's tables: per group, the mean of
 the per-run goodput (--per-run sum|mean, default sum) with a t-based CI; with
@@ -114,8 +122,8 @@ and the exit status is 3 ("partial").`,
 		fl.StringVar(&f.manifest, "manifest", "", "CSV with a 'file' column and one column per label")
 		fl.IntVar(&f.port, "port", 0, "only flows with this port on either side")
 		fl.StringVar(&f.dir, "dir", "auto", "data direction per connection: auto (the one that delivered more), ab (from the SYN sender) or ba")
-		fl.Int64Var(&f.minBytes, "min-bytes", 0, "drop flows that delivered fewer goodput bytes")
-		fl.Float64Var(&f.end, "end", 0, "end every flow's goodput interval at this capture time in seconds since the epoch (the simulation end for ns-3); default: its last packet")
+		fl.Int64Var(&f.minBytes, "min-bytes", -1, "leave out flows that delivered fewer goodput bytes in all; -1 (auto): fewer than 1024 B in a closed connection (control connections such as iperf3's); flows declared by ground truth or --starts are kept")
+		fl.Float64Var(&f.end, "end", 0, "end every flow's goodput interval at this capture time in seconds since the epoch (the simulation end for ns-3); default: the application's stop, else its close, else the run's last frame")
 		fl.BoolVar(&f.asCSV, "csv", false, "write rows as CSV (schema "+goodputSchema+")")
 		fl.BoolVar(&f.asJSON, "json", false, "write rows as JSON")
 		fl.StringVar(&f.parquetOut, "parquet", "", "also write the rows as Parquet to this file")
@@ -140,8 +148,11 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 		return err
 	}
 	f.study.name = e.campaignName(args)
-	o := campaign.Options{Port: f.port, Dir: f.dir, MinBytes: f.minBytes, End: f.end, Jobs: f.jobs}
+	o := campaign.Options{Port: f.port, Dir: f.dir, End: f.end, Jobs: f.jobs}
 	if err := f.intervalOptions(&o); err != nil {
+		return err
+	}
+	if err := f.minBytesOptions(&o); err != nil {
 		return err
 	}
 	switch f.dir {
@@ -211,15 +222,24 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 	if bar != nil {
 		bar.Finish()
 	}
+	if errors.Is(err, campaign.ErrOutsideCaptures) {
+		return err // a usage error: exit 1
+	}
 	if err != nil {
 		return err
 	}
 	// Paths that could not be listed count as failed captures.
 	res.Files = append(res.Files, failedPaths(listing.Failed)...)
 	res.Failed = append(listing.Failed, res.Failed...)
-	for _, fe := range res.Failed {
-		fmt.Fprintf(e.stderr, "error: %s: %v\n", fe.File, fe.Err)
+	if err := reportFailures(e.stderr, res, f.labels); err != nil {
+		return err
 	}
+	reportCaptureWarnings(e.stderr, res)
+	f.warned = res.Warnings
+	if err := f.checkLabels(e.stderr, res); err != nil {
+		return err
+	}
+	f.reportDropped(e.stderr, res)
 	dirNote := map[string]string{"auto": "the direction that delivered more bytes", "ab": "from the SYN sender", "ba": "towards the SYN sender"}[f.dir]
 	fmt.Fprintf(e.stderr, "goodput: %d captures, %d used, %d failed; %d flows (%s; rate over %s; each flow counted once, from its receiver's capture where possible)\n",
 		len(res.Files), len(res.Files)-len(res.Failed), len(res.Failed), len(res.Rows), dirNote, f.intervalNote(res))
@@ -246,7 +266,7 @@ func goodputRecord(r campaign.FlowRow, labelNames []string) []string {
 	for _, n := range labelNames {
 		rec = append(rec, r.Labels[n])
 	}
-	return append(rec, strconv.FormatFloat(r.IntervalS, 'f', 6, 64), r.RunKey, string(r.Vantage), strconv.Itoa(r.Captures), string(r.Source))
+	return append(rec, strconv.FormatFloat(r.IntervalS, 'f', 6, 64), r.RunKey, string(r.Vantage), strconv.Itoa(r.Captures), string(r.Source), strconv.Itoa(r.CaptureWarnings))
 }
 
 func writeGoodputRows(e *env, f *goodputFlags, rows []campaign.FlowRow, labelNames []string) error {
@@ -261,7 +281,7 @@ func writeGoodputRows(e *env, f *goodputFlags, rows []campaign.FlowRow, labelNam
 				for i, h := range header {
 					m[h] = rec[i]
 				}
-				for _, k := range []string{"conn", "sport", "dport", "bytes", "captures"} {
+				for _, k := range []string{"conn", "sport", "dport", "bytes", "captures", "capture_warnings"} {
 					m[k], _ = strconv.ParseInt(m[k].(string), 10, 64)
 				}
 				for _, k := range []string{"first_s", "last_s", "goodput_kbps", "interval_s"} {
@@ -271,7 +291,11 @@ func writeGoodputRows(e *env, f *goodputFlags, rows []campaign.FlowRow, labelNam
 			}
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
-			return enc.Encode(map[string]any{"schema": goodputSchema, "labels": labelNames, "flows": out})
+			warned := map[string][]string{}
+			for _, fw := range f.warned {
+				warned[fw.File] = fw.Warnings
+			}
+			return enc.Encode(map[string]any{"schema": goodputSchema, "labels": labelNames, "flows": out, "capture_warnings": warned})
 		case f.asCSV:
 			cw := csv.NewWriter(w)
 			cw.Write(header)
@@ -283,8 +307,8 @@ func writeGoodputRows(e *env, f *goodputFlags, rows []campaign.FlowRow, labelNam
 		}
 		// The human table: the CSV columns without interval_s and run.
 		cut := func(rec []string) []string {
-			n := len(rec)
-			return append(append([]string{}, rec[:n-5]...), rec[n-3:]...)
+			n, t := len(rec), len(goodputTrailing)
+			return append(append([]string{}, rec[:n-t]...), rec[n-t+2:]...)
 		}
 		recs := [][]string{cut(header)}
 		for _, r := range rows {
@@ -293,6 +317,9 @@ func writeGoodputRows(e *env, f *goodputFlags, rows []campaign.FlowRow, labelNam
 				rec[0] = "–" // a declared flow no capture holds
 			} else {
 				rec[0] = filepath.Base(rec[0])
+				if r.CaptureWarnings > 0 {
+					rec[0] += " (!)" // the reader warned about it (standard error)
+				}
 			}
 			recs = append(recs, cut(rec))
 		}
@@ -319,6 +346,7 @@ func writeGoodputParquet(w io.Writer, rows []campaign.FlowRow, labelNames []stri
 		"bytes": parquet.Leaf(parquet.Int64Type), "goodput_kbps": parquet.Leaf(parquet.DoubleType),
 		"interval_s": parquet.Leaf(parquet.DoubleType), "run": parquet.String(), "vantage": parquet.String(),
 		"captures": parquet.Leaf(parquet.Int64Type), "interval_from": parquet.String(),
+		"capture_warnings": parquet.Leaf(parquet.Int64Type),
 	}
 	for _, n := range labelNames {
 		if _, clash := g[n]; clash {
@@ -332,7 +360,7 @@ func writeGoodputParquet(w io.Writer, rows []campaign.FlowRow, labelNames []stri
 			"file": r.File, "conn": int64(r.Conn), "src": r.Src, "sport": int64(r.SPort), "dst": r.Dst, "dport": int64(r.DPort),
 			"first_s": r.FirstS, "last_s": r.LastS, "bytes": r.Bytes, "goodput_kbps": r.Kbps,
 			"interval_s": r.IntervalS, "run": r.RunKey, "vantage": string(r.Vantage), "captures": int64(r.Captures),
-			"interval_from": string(r.Source),
+			"interval_from": string(r.Source), "capture_warnings": int64(r.CaptureWarnings),
 		}
 		for _, n := range labelNames {
 			m[n] = r.Labels[n]
@@ -345,6 +373,11 @@ func writeGoodputParquet(w io.Writer, rows []campaign.FlowRow, labelNames []stri
 }
 
 func writeGoodputTables(e *env, f *goodputFlags, rows []campaign.FlowRow) error {
+	rows, pepNote := tableRows(rows)
+	if pepNote != "" {
+		fmt.Fprintln(e.stderr, pepNote)
+		f.notes = append(f.notes, pepNote)
+	}
 	runs, err := campaign.PerRun(rows, f.perRun)
 	if err != nil {
 		return err
@@ -454,13 +487,15 @@ func readGoodputCSV(path string) ([]campaign.FlowRow, error) {
 		col[h] = i
 	}
 	for _, h := range append(append([]string{}, goodputFixed...), goodputTrailing...) {
-		if _, ok := col[h]; !ok && h != "interval_from" { // absent before tcpviz.goodput/2
+		if _, ok := col[h]; !ok && h != "interval_from" && h != "capture_warnings" { // absent before tcpviz.goodput/2, /3
 			return nil, fmt.Errorf("%s: no column %q: not a 'tcpviz goodput --csv' file", path, h)
 		}
 	}
 	trailing := len(goodputTrailing)
-	if _, ok := col["interval_from"]; !ok {
-		trailing--
+	for _, h := range []string{"interval_from", "capture_warnings"} {
+		if _, ok := col[h]; !ok {
+			trailing--
+		}
 	}
 	labels := head[len(goodputFixed) : len(head)-trailing]
 	var rows []campaign.FlowRow
@@ -476,6 +511,9 @@ func readGoodputCSV(path string) ([]campaign.FlowRow, error) {
 			Labels: map[string]string{}}
 		if i, ok := col["interval_from"]; ok {
 			r.Source = campaign.IntervalSource(rec[i])
+		}
+		if i, ok := col["capture_warnings"]; ok {
+			r.CaptureWarnings, _ = strconv.Atoi(rec[i])
 		}
 		for _, l := range labels {
 			r.Labels[l] = rec[col[l]]

@@ -29,6 +29,9 @@ func (f *goodputFlags) intervalOptions(o *campaign.Options) error {
 		}
 		o.Interval = &iv
 	}
+	if f.end < 0 {
+		return fmt.Errorf("--end %g: negative; capture times are seconds since the epoch (simulation seconds for ns-3)", f.end)
+	}
 	o.Sidecars = !f.noGroundTruth
 	return nil
 }
@@ -42,20 +45,20 @@ func (f *goodputFlags) intervalNote(res *campaign.Result) string {
 	for _, r := range res.Rows {
 		n[r.Source]++
 	}
-	end := "its last packet"
+	end := "its receiver's close, else the run's last frame"
 	if f.end > 0 {
 		end = fmt.Sprintf("t = %g s", f.end)
 	}
 	switch {
 	case n[campaign.FromStarts] > 0:
-		return fmt.Sprintf("the application start from %s (%d of %d flows; the rest: their first packet) to %s", f.starts, n[campaign.FromStarts], len(res.Rows), end)
+		return fmt.Sprintf("the application start from %s (%d of %d flows; the rest: their first data) to %s", f.starts, n[campaign.FromStarts], len(res.Rows), end)
 	case n[campaign.FromSidecar] > 0:
 		if f.end <= 0 {
-			end = "its stop there (else its last packet)"
+			end = "its stop there (else its receiver's close, else the run's last frame)"
 		}
-		return fmt.Sprintf("the application start from the testbed's ground truth next to the captures, %d files (%d of %d flows; the rest: their first packet) to %s", len(res.Sidecars), n[campaign.FromSidecar], len(res.Rows), end)
+		return fmt.Sprintf("the application start from the testbed's ground truth next to the captures, %d files (%d of %d flows; the rest: their first data) to %s", len(res.Sidecars), n[campaign.FromSidecar], len(res.Rows), end)
 	}
-	return "each connection's first packet to " + end
+	return "the receiving application's interval: first data to " + end + " (as compare's end-to-end goodput)"
 }
 
 // warnIntervals prints, per run, the flows that started late while no
@@ -96,10 +99,10 @@ func (f *goodputFlags) warnIntervals(w io.Writer, res *campaign.Result) {
 			}
 			continue
 		}
-		fmt.Fprintf(w, "warning: run %s: flow %s:%d → %s:%d started late: first packet at %.3f s, %.3f s after the run's median flow start (%.3f s); its rate may be up to %.0f %% too high\n",
+		fmt.Fprintf(w, "warning: run %s: flow %s:%d → %s:%d started late: first data at %.3f s, %.3f s after the run's median flow start (%.3f s); its rate may be up to %.0f %% too high\n",
 			filepath.Base(l.RunKey), l.Src, l.SPort, l.Dst, l.DPort, l.FirstS, l.LateS, l.MedianS, l.Overstat*100)
 	}
-	sum := fmt.Sprintf("warning: %d flows in %d runs started late relative to their run's others, and no application start time is known: their rates start at the first captured packet (an application whose SYN waited for a route looks late). "+
+	sum := fmt.Sprintf("warning: %d flows in %d runs started late relative to their run's others, and no application start time is known: their rates start at the first data segment (an application whose SYN or first data waited for a route looks late). "+
 		"Fix: give the start times with --starts FILE (CSV: src, sport, dst, dport, start_s[, stop_s], label columns; ns-3: --starts groundtruth-all.csv --starts-rename run=seed), "+
 		"keep the testbed's ground truth next to the captures, or measure every flow over one window with --interval START:END (docs/metrics.md#interval)", len(res.Late), len(runs))
 	fmt.Fprintln(w, sum)

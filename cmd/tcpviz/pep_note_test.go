@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,6 +36,69 @@ func TestPEPHonesty(t *testing.T) {
 		out, errOut, _ := runCLI(t, cmd, off)
 		if strings.Contains(out+errOut, "split-TCP PEP") {
 			t.Errorf("%s without a PEP mentions one:\n%s%s", cmd, out, errOut)
+		}
+	}
+}
+
+// TestFlowsNamesPEPAccepted: behind a PEP, flows' table names the rate
+// of the PEP-acknowledged direction as PEP-accepted (column and cell) and
+// its footer says so; CSV and JSON carry acks_from_pep_ab = true. Without
+// a PEP the column keeps its name and the flag is false.
+func TestFlowsNamesPEPAccepted(t *testing.T) {
+	on := "../../testdata/sat/pep-on_window-20KB/client.pcap"
+	off := "../../testdata/sat/pep-off_window-20KB/client.pcap"
+	out, _, err := runCLI(t, "flows", on)
+	if err != nil || !strings.Contains(out, "goodput or PEP-accepted a>b kbit/s") || !strings.Contains(out, "1820.4 PEP") ||
+		!strings.Contains(out, "not delivered to the receiver") {
+		t.Errorf("flows table behind a PEP: %v\n%s", err, out)
+	}
+	out, _, _ = runCLI(t, "flows", "--csv", on)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if !strings.HasSuffix(lines[0], ",acks_from_pep_ab,acks_from_pep_ba") || !strings.HasSuffix(lines[2], ",true,false") || !strings.HasSuffix(lines[1], ",false,false") {
+		t.Errorf("flows --csv:\n%s", out)
+	}
+	out, _, _ = runCLI(t, "flows", "--json", on)
+	if !strings.Contains(out, `"acks_from_pep_ab": true`) {
+		t.Errorf("flows --json lacks acks_from_pep_ab true")
+	}
+	out, _, _ = runCLI(t, "flows", off)
+	if strings.Contains(out, "PEP") {
+		t.Errorf("flows without a PEP mentions one:\n%s", out)
+	}
+}
+
+// TestCompareTputPEPPair: --metric tput on a PEP pair does not call the
+// client side's rate goodput: the series is "accepted by PEP", the
+// server side's delivered series is drawn, and the axis says both.
+func TestCompareTputPEPPair(t *testing.T) {
+	dir := "../../testdata/sat-pair/pep-on_window-20KB/"
+	csvPath := filepath.Join(t.TempDir(), "t.csv")
+	if _, errOut, err := runCLI(t, "compare", "a="+dir+"client.pcap.gz+"+dir+"server.pcap.gz", "--metric", "tput", "-o", csvPath); err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	b, _ := os.ReadFile(csvPath)
+	if !strings.Contains(string(b), "a accepted by PEP,tput,") || !strings.Contains(string(b), "a delivered (end to end),tput,") {
+		t.Errorf("series:\n%s", b)
+	}
+	if l := tputYLabel(nil, "tput"); l != "" {
+		t.Errorf("tputYLabel without runs = %q", l)
+	}
+	// One capture behind a PEP, alone and beside a run without one.
+	sat := "../../testdata/sat/"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"pep=" + sat + "pep-on_window-20KB/client.pcap"}, "accepted by PEP (not end-to-end goodput)"},
+		{[]string{"nopep=" + sat + "pep-off_window-20KB/client.pcap", "pep=" + sat + "pep-on_window-20KB/client.pcap"}, "goodput delivered end to end / accepted by PEP"},
+	} {
+		svg := filepath.Join(t.TempDir(), "t.svg")
+		if _, errOut, err := runCLI(t, append(append([]string{"compare"}, c.args...), "--metric", "tput", "-o", svg)...); err != nil {
+			t.Fatalf("%v\n%s", err, errOut)
+		}
+		b, _ := os.ReadFile(svg)
+		if !strings.Contains(string(b), c.want) {
+			t.Errorf("compare %v --metric tput: the figure lacks the axis label %q", c.args, c.want)
 		}
 	}
 }

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tcpviz/tcpviz/campaign"
+)
+
+// defaultMinBytes is what goodput's default --min-bytes (auto) drops:
+// flows that delivered less in all in a connection that was closed (a FIN
+// or RST: iperf3's control connection, ≈ 0.5 KB), unless declared by
+// ground truth or --starts; a flow that stalled or never delivered is kept
+// (docs/metrics.md#interval).
+const defaultMinBytes = 1024
+
+// minBytesOptions sets o's small-flow filter from --min-bytes: -1 (the
+// default) is auto.
+func (f *goodputFlags) minBytesOptions(o *campaign.Options) error {
+	switch {
+	case f.minBytes == -1:
+		o.MinBytes, o.MinBytesClosed = defaultMinBytes, true
+	case f.minBytes < 0:
+		return fmt.Errorf("--min-bytes %d: want a byte count, or -1 for auto", f.minBytes)
+	default:
+		o.MinBytes = f.minBytes
+	}
+	return nil
+}
+
+// reportFailures prints the captures that failed, saying which the label
+// pattern rejected (not "absent flows"), and returns the error when every
+// capture failed (exit 2).
+func reportFailures(w io.Writer, res *campaign.Result, labels string) error {
+	rejected := 0
+	for _, fe := range res.Failed {
+		if errors.Is(fe.Err, campaign.ErrNoLabels) {
+			rejected++
+			continue
+		}
+		fmt.Fprintf(w, "error: %s: %v\n", fe.File, fe.Err)
+	}
+	if rejected > 0 {
+		what := "--labels " + labels
+		if labels == "" {
+			what = "the manifest"
+		}
+		fmt.Fprintf(w, "error: %d of %d captures rejected: their paths do not match %s (e.g. %s); they were not analysed\n", rejected, len(res.Files), what, firstRejected(res))
+	}
+	if len(res.Files) > 0 && len(res.Failed) == len(res.Files) {
+		if rejected == len(res.Files) {
+			return &exitError{code: 2, err: fmt.Errorf("every capture was rejected by the label pattern: nothing analysed")}
+		}
+		return &exitError{code: 2, err: fmt.Errorf("every capture failed: nothing analysed")}
+	}
+	return nil
+}
+
+func firstRejected(res *campaign.Result) string {
+	for _, fe := range res.Failed {
+		if errors.Is(fe.Err, campaign.ErrNoLabels) {
+			return fe.File
+		}
+	}
+	return ""
+}
+
+// reportCaptureWarnings prints every reader warning per capture (a capture
+// cut mid-record is used up to the cut): its rows have capture_warnings > 0.
+func reportCaptureWarnings(w io.Writer, res *campaign.Result) {
+	for _, fw := range res.Warnings {
+		for _, m := range fw.Warnings {
+			if !strings.HasPrefix(m, fw.File) {
+				m = fw.File + ": " + m
+			}
+			fmt.Fprintf(w, "warning: %s (its flows are used up to there; column capture_warnings)\n", m)
+		}
+	}
+	for _, m := range res.IntervalWarnings {
+		fmt.Fprintln(w, "warning:", m)
+	}
+}
+
+// checkLabels refuses a run whose captures disagree on the --group or
+// --pair label, and warns when a placeholder swallowed a separator of the
+// pattern (the pattern probably does not fit the file names).
+func (f *goodputFlags) checkLabels(w io.Writer, res *campaign.Result) error {
+	var names []string
+	for _, n := range []string{f.group, f.pair} {
+		if n != "" {
+			names = append(names, n)
+		}
+	}
+	if c := campaign.LabelConflicts(res.Rows, names); len(c) > 0 {
+		more := ""
+		if len(c) > 3 {
+			more = fmt.Sprintf(" (and %d more)", len(c)-3)
+			c = c[:3]
+		}
+		return &exitError{code: 2, err: fmt.Errorf("the captures of one run have different --group/--pair labels, so a run would count in several groups: %s%s; fix --labels (e.g. '{transport}-{protocol}-r{seed}-{node}-{dev}.pcap' for ns-3)", strings.Join(c, "; "), more)}
+	}
+	if f.labels == "" {
+		return nil
+	}
+	p, err := campaign.ParsePattern(f.labels)
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	var bad []string
+	for _, r := range res.Rows {
+		if r.File == "" || seen[r.File] {
+			continue
+		}
+		seen[r.File] = true
+		if s := p.Swallowed(r.Labels); len(s) > 0 {
+			bad = append(bad, fmt.Sprintf("%s → %s", r.File, strings.Join(s, " ")))
+		}
+	}
+	if len(bad) > 0 {
+		fmt.Fprintf(w, "WARNING: --labels %s probably does not fit the file names: in %d captures a label holds the separator the pattern puts next to it, e.g. %s; check the label columns before trusting any group\n",
+			f.labels, len(bad), bad[0])
+	}
+	return nil
+}
+
+// reportDropped says which flows --min-bytes left out.
+func (f *goodputFlags) reportDropped(w io.Writer, res *campaign.Result) {
+	if len(res.Dropped) == 0 {
+		return
+	}
+	ex := res.Dropped[0]
+	rule := fmt.Sprintf("delivered fewer than --min-bytes %d bytes in all", f.minBytes)
+	if f.minBytes == -1 {
+		rule = fmt.Sprintf("delivered fewer than %d bytes in all in a connection that was closed (--min-bytes auto)", defaultMinBytes)
+	}
+	fmt.Fprintf(w, "note: %d flows %s and are left out (e.g. %s:%d → %s:%d, %d bytes: a control connection such as iperf3's); flows the ground truth or --starts declares are always kept; --min-bytes 0 keeps every flow\n",
+		len(res.Dropped), rule, ex.Src, ex.SPort, ex.Dst, ex.DPort, ex.TotalBytes)
+}
+
+// tableRows leaves out of the Goodput tables the rows a PEP acknowledged:
+// their bytes were accepted by the PEP, not delivered end to end. It
+// returns the rows kept and the note to print (loudly) with the tables.
+func tableRows(rows []campaign.FlowRow) ([]campaign.FlowRow, string) {
+	var kept []campaign.FlowRow
+	n := 0
+	runs := map[string]bool{}
+	for _, r := range rows {
+		if r.Vantage == campaign.AtProxy {
+			n++
+			runs[r.RunKey] = true
+			continue
+		}
+		kept = append(kept, r)
+	}
+	if n == 0 {
+		return rows, ""
+	}
+	return kept, fmt.Sprintf("WARNING: %d flows in %d runs (vantage pep) are LEFT OUT of the Goodput tables: a split-TCP PEP acknowledged their data, so their bytes were accepted by the PEP, not delivered end to end. Their end-to-end goodput needs the server-side capture: tcpviz compare LABEL=CLIENT+SERVER (docs/metrics.md#pep)", n, len(runs))
+}
