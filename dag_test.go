@@ -31,7 +31,7 @@ var allowed = map[string][]string{
 	"compare":                        {"query", "tcpanalysis", "flows", "capture", "pep", "internal/seq"},
 	"export":                         {"query", "campaign", "tcpanalysis", "flows", "capture"},
 	"pep":                            {"tcpanalysis", "flows", "capture", "internal/seq"},
-	"report":                         {"tcpanalysis", "flows", "capture"},
+	"report":                         {"tcpanalysis", "flows", "capture", "pep", "internal/seq"},
 }
 
 // thirdParty lists, for the module paths of third-party libraries that

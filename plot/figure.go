@@ -3,6 +3,7 @@ package plot
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	gplot "gonum.org/v1/plot"
@@ -119,10 +120,14 @@ func (f Figure) draw(dc draw.Canvas, st Style) {
 	rows := (len(f.Panels) + cols - 1) / cols
 	ph := (area.Max.Y-area.Min.Y)/vg.Length(rows) - 3.5*fs
 	pw := (area.Max.X-area.Min.X)/vg.Length(cols) - 4*fs
+	// Panel titles are wrapped to the panel's width like the figure's
+	// title (at a colon or dot where a long address has no space).
+	colW := (area.Max.X-area.Min.X-fs*vg.Length(cols-1))/vg.Length(cols) - fs*0.5
 	for _, p := range f.Panels {
 		h := ph
 		if p.Title.Text != "" {
-			h -= 1.5 * fs
+			p.Title.Text = fitTitle(p.Title.TextStyle, p.Title.Text, colW)
+			h -= 1.5 * fs * vg.Length(strings.Count(p.Title.Text, "\n")+1)
 		}
 		fitTicks(&p.Y, int(h/(2.2*fs)))
 		fitTicks(&p.X, int(pw/(5*fs)))
@@ -170,6 +175,9 @@ func drawLegend(c draw.Canvas, es []Entry, size vg.Length) vg.Length {
 	var cur []item
 	var curW vg.Length
 	for _, e := range es {
+		// A name wider than the figure wraps (its entry then takes
+		// several lines of its own).
+		e.Name = wrap(ts, e.Name, width-thumbW-gap)
 		w := thumbW + gap + ts.Width(e.Name)
 		add := w
 		if len(cur) > 0 {
@@ -185,8 +193,13 @@ func drawLegend(c draw.Canvas, es []Entry, size vg.Length) vg.Length {
 	if len(cur) > 0 {
 		rows, rowW = append(rows, cur), append(rowW, curW)
 	}
-	y := c.Max.Y - rowH/2
+	top := c.Max.Y
 	for i, row := range rows {
+		lines := 1
+		for _, it := range row {
+			lines = max(lines, strings.Count(it.e.Name, "\n")+1)
+		}
+		y := top - rowH/2
 		x := c.Min.X + (width-rowW[i])/2
 		for _, it := range row {
 			tc := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
@@ -194,20 +207,32 @@ func drawLegend(c draw.Canvas, es []Entry, size vg.Length) vg.Length {
 			for _, t := range it.e.Thumbs {
 				t.Thumbnail(&tc)
 			}
-			c.FillText(ts, vg.Point{X: x + thumbW + gap, Y: y}, it.e.Name)
+			ts := ts
+			ts.YAlign = draw.YTop
+			c.FillText(ts, vg.Point{X: x + thumbW + gap, Y: y + ts.Height("x")/2}, it.e.Name)
 			x += it.w + colGap
 		}
-		y -= rowH
+		top -= rowH + ts.Height("x")*vg.Length(lines-1)
 	}
-	return rowH * vg.Length(len(rows))
+	return c.Max.Y - top
 }
 
-// wrap breaks each line of s at spaces so that no line is wider than w.
+// wrap breaks each line of s at spaces so that no line is wider than w; a
+// word wider than w alone (an IPv6 endpoint) is broken after a colon, dot
+// or slash, else between any two characters.
 func wrap(ts text.Style, s string, w vg.Length) string {
 	var out []string
 	for _, line := range strings.Split(s, "\n") {
 		cur := ""
-		for _, word := range strings.Fields(line) {
+		var words []string
+		// Split at plain spaces only: a no-break space (U+00A0) keeps a
+		// number with its unit.
+		for _, word := range strings.Split(line, " ") {
+			if word != "" {
+				words = append(words, breakWord(ts, word, w)...)
+			}
+		}
+		for _, word := range words {
 			if cur != "" && ts.Width(cur+" "+word) > w {
 				out = append(out, cur)
 				cur = word
@@ -221,4 +246,49 @@ func wrap(ts text.Style, s string, w vg.Length) string {
 		out = append(out, cur)
 	}
 	return strings.Join(out, "\n")
+}
+
+// longV6 is a bracketed IPv6 address of five or more groups.
+var longV6 = regexp.MustCompile(`\[([0-9a-fA-F]{0,4}:){4,}[0-9a-fA-F]{0,4}\]`)
+
+// fitTitle wraps a panel title to width w; when it would need more than
+// one line, long IPv6 addresses are shortened to their first two and last
+// group ("[2001:470:…:2e3e]", the figure's title names the connection in
+// full) where that saves a line.
+func fitTitle(ts text.Style, s string, w vg.Length) string {
+	t := wrap(ts, s, w)
+	if !strings.Contains(t, "\n") {
+		return t
+	}
+	short := longV6.ReplaceAllStringFunc(s, func(a string) string {
+		g := strings.Split(strings.Trim(a, "[]"), ":")
+		return "[" + g[0] + ":" + g[1] + ":…:" + g[len(g)-1] + "]"
+	})
+	if t2 := wrap(ts, short, w); strings.Count(t2, "\n") < strings.Count(t, "\n") {
+		return t2
+	}
+	return t
+}
+
+// breakWord cuts word into pieces no wider than w, each ending after a
+// colon, dot or slash where one fits, else after as many characters as fit.
+func breakWord(ts text.Style, word string, w vg.Length) []string {
+	var out []string
+	for ts.Width(word) > w {
+		rs := []rune(word)
+		fit := 1
+		for fit < len(rs) && ts.Width(string(rs[:fit+1])) <= w {
+			fit++
+		}
+		cut := fit
+		for i := fit; i > fit/2; i-- {
+			if strings.ContainsRune(":./", rs[i-1]) {
+				cut = i
+				break
+			}
+		}
+		out = append(out, string(rs[:cut]))
+		word = string(rs[cut:])
+	}
+	return append(out, word)
 }

@@ -8,10 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/cmpimg"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/tcpviz/tcpviz/flows"
@@ -72,7 +75,7 @@ func TestAxisTicks(t *testing.T) {
 	for _, tk := range a.Tick.Marker.Ticks(a.Min, a.Max) {
 		labels = append(labels, tk.Label)
 	}
-	if want := []string{"0.00", "0.25", "0.50", "0.75", "1.00", "1.25", "1.50"}; !slices.Equal(labels, want) {
+	if want := []string{"0", "0.25", "0.50", "0.75", "1.00", "1.25", "1.50"}; !slices.Equal(labels, want) {
 		t.Errorf("ticks = %q, want %q", labels, want)
 	}
 	setAxis(&a, "difference", UnitKbps, -74.9, 95.2, true, true)
@@ -82,6 +85,15 @@ func TestAxisTicks(t *testing.T) {
 	}
 	if want := []string{"−100", "−50", "0", "50", "100"}; !slices.Equal(labels, want) {
 		t.Errorf("ticks = %q, want %q", labels, want)
+	}
+	// A zoom 1 µs wide at 3 s: every tick has the decimals it needs.
+	setAxis(&a, "time", UnitSeconds, 3, 3.000001, false, false)
+	labels = nil
+	for _, tk := range a.Tick.Marker.Ticks(a.Min, a.Max) {
+		labels = append(labels, tk.Label)
+	}
+	if len(labels) < 3 || labels[0] != "3.0000000" || labels[1] != "3.0000002" {
+		t.Errorf("ticks of [3, 3.000001] s = %q, want 3.0000000, 3.0000002, …", labels)
 	}
 }
 
@@ -219,6 +231,10 @@ func TestGoldenImages(t *testing.T) {
 		{"goodput-groups", small, func() (Figure, error) { return GroupMeans(so, gs) }},
 		{"rtt-stack", small, rttStack},
 		{"goodput-pairs", DefaultStyle, func() (Figure, error) { return PairedDiffs(so, ds) }},
+		{"goodput-groups-cut", small, func() (Figure, error) { return GroupMeans(so, cutGroups) }},
+		{"timeseq-geo-zoom", small, func() (Figure, error) {
+			return TimeSeq(geo(t), TimeSeqOptions{Dir: flows.AtoB, Run: "geo-600ms-loss.pcap", From: 2900 * time.Millisecond, To: 3100 * time.Millisecond})
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -351,4 +367,116 @@ func rttStack() (Figure, error) {
 		{Title: "data 10.0.0.1:40000 → 10.0.1.1:5201", X: x, Y: y, Series: []Named{ack, ts}, Robust: true},
 		{Title: "reverse direction", X: x, Y: y, Series: []Named{rev}, Robust: true},
 	})
+}
+
+func TestDurationLabel(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{{363886 * time.Microsecond, "364 ms"}, {1500 * time.Millisecond, "1.50 s"}, {2 * time.Millisecond, "2.00 ms"},
+		{250 * time.Microsecond, "250 µs"}, {99960 * time.Microsecond, "100 ms"}, {20 * time.Second, "20.0 s"}} {
+		if got := DurationLabel(c.d); got != c.want {
+			t.Errorf("DurationLabel(%v) = %q, want %q", c.d, got, c.want)
+		}
+	}
+}
+
+// cutGroups are two runs per group: the t-interval of olsr reaches below 0.
+var cutGroups = []Group{
+	{Label: "olsr", Mean: 1287.5, Lo: -999.8, Hi: 3574.9, Points: []float64{1107.5, 1467.5}},
+	{Label: "dsdv", Mean: 1326.4, Lo: 25.3, Hi: 2627.6, Points: []float64{1224, 1428.8}},
+}
+
+// TestStudyCutAndUnit: a goodput CI below 0 is drawn cut at 0 (the axis
+// starts at 0) and listed; values stay in the tables' kbps.
+func TestStudyCutAndUnit(t *testing.T) {
+	f, err := GroupMeans(StudyOptions{Metric: "goodput per run", Unit: UnitKbps, Level: 0.95, Key: "seed"}, cutGroups)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := f.Panels[0]
+	if p.Y.Min != 0 || p.Y.Label.Text != "goodput per run (kbps)" {
+		t.Errorf("y axis from %g, label %q; want 0 and kbps", p.Y.Min, p.Y.Label.Text)
+	}
+	if got := names(f.Legend); !slices.Contains(got, "CI below 0, cut at 0 (bound in the table)") {
+		t.Errorf("legend = %q, want the cut whisker listed", got)
+	}
+}
+
+// TestStackSharesX: stacked panels share the x range of all their data.
+func TestStackSharesX(t *testing.T) {
+	f, err := Stack("t", []XYSpec{
+		{Title: "a", Series: []Named{{Name: "s", X: []float64{0, 2}, Y: []float64{1, 2}}}},
+		{Title: "b", Series: []Named{{Name: "s", X: []float64{1, 7.3}, Y: []float64{1, 2}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := f.Panels[0].X, f.Panels[1].X
+	if a.Min != b.Min || a.Max != b.Max || a.Max < 7.3 {
+		t.Errorf("x ranges [%g, %g] and [%g, %g], want one range to 7.3", a.Min, a.Max, b.Min, b.Max)
+	}
+}
+
+// TestFitTitle: a panel title too wide for its panel wraps; long IPv6
+// addresses are shortened where that saves a line.
+func TestFitTitle(t *testing.T) {
+	ts := textStyle(vg.Points(8))
+	s := "data [2001:470:4867:99::21]:21 → [2001:470:1f11:81f:c999:d94:aa7c:2e3e]:49185"
+	got := fitTitle(ts, s, 7.5*vg.Centimeter)
+	if got != "data [2001:470:…:21]:21 → [2001:470:…:2e3e]:49185" {
+		t.Errorf("fitTitle = %q", got)
+	}
+	for _, line := range strings.Split(wrap(ts, s, 2*vg.Centimeter), "\n") {
+		if w := ts.Width(line); w > 2*vg.Centimeter {
+			t.Errorf("line %q is %v wide, more than 2 cm", line, w)
+		}
+	}
+}
+
+// TestZoomLegend: zoomed into the loss at 3 s, the legend lists what
+// shows (the ACK line holding across the view, the retransmission, SACK
+// blocks), not the window edge far above, and y fits the view with room
+// for the retransmission's ring.
+func TestZoomLegend(t *testing.T) {
+	f, err := TimeSeq(geo(t), TimeSeqOptions{Dir: flows.AtoB, From: 3002500 * time.Microsecond, To: 3003500 * time.Microsecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := names(f.Legend), []string{"cumulative ACK", "retransmission", "SACK block"}; !slices.Equal(got, want) {
+		t.Errorf("legend = %q, want %q", got, want)
+	}
+	if y := f.Panels[0].Y; y.Min > 65161 || y.Max-y.Min > 10e3 {
+		t.Errorf("y axis [%g, %g], want it fitted around 65-71 KB", y.Min, y.Max)
+	}
+}
+
+// TestDashedKinds: two kinds of one run share its colour and differ by
+// line style, in the legend as drawn.
+func TestDashedKinds(t *testing.T) {
+	x := []float64{0, 1}
+	f, err := XY(XYSpec{Series: []Named{{Name: "pep", X: x, Y: x, Color: Colour(0)}, {Name: "pep delivered", X: x, Y: []float64{0, 0.5}, Color: Colour(0), Dashed: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := f.Legend[0].Thumbs[0].(*plotter.Line), f.Legend[1].Thumbs[0].(*plotter.Line)
+	if a.LineStyle.Color != b.LineStyle.Color || len(a.LineStyle.Dashes) != 0 || len(b.LineStyle.Dashes) == 0 {
+		t.Errorf("sent %v %v, delivered %v %v: want one colour, solid and dashed", a.LineStyle.Color, a.LineStyle.Dashes, b.LineStyle.Color, b.LineStyle.Dashes)
+	}
+}
+
+// TestXYZoom: zoomed, y fits the points in view and a series with none
+// there is not listed.
+func TestXYZoom(t *testing.T) {
+	f, err := XY(XYSpec{XFrom: 10, XTo: 20, Series: []Named{
+		{Name: "in", X: []float64{0, 12, 15}, Y: []float64{1000, 4, 6}, Scatter: true},
+		{Name: "out", X: []float64{1, 2}, Y: []float64{5, 5}, Scatter: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names(f.Legend); !slices.Equal(got, []string{"in"}) {
+		t.Errorf("legend = %q, want [in]", got)
+	}
+	if y := f.Panels[0].Y; y.Max > 10 {
+		t.Errorf("y axis to %g, want it fitted to the points in view (≤ 6, on a tick)", y.Max)
+	}
 }

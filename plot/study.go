@@ -39,15 +39,33 @@ type StudyOptions struct {
 	Title  string // names the campaign and what was averaged
 	Group  string // the grouping label, e.g. "protocol" (x axis of GroupMeans)
 	Metric string // e.g. "goodput per run"
-	Unit   Unit   // of the values, e.g. UnitKbps
-	Level  float64
-	Key    string // what one point is, e.g. "seed"
+	// Unit is the unit of the values, e.g. UnitKbps. Study figures show
+	// the values in it as given, never rescaled (the tables print the
+	// same numbers): UnitKbps is named "kbps" as in the study's tables.
+	Unit  Unit
+	Level float64
+	Key   string // what one point is, e.g. "seed"
+}
+
+// studyScale is the display unit of study figures: the values' own unit,
+// named as the study's tables name it.
+func studyScale(u Unit) scale {
+	switch u {
+	case UnitKbps:
+		return scale{1, "kbps"}
+	case UnitNone:
+		return scale{1, ""}
+	}
+	return scaleFor(u, 0)
 }
 
 // GroupMeans draws, per group, the per-run values as small rings (spread
 // sideways so that equal values stay apart) and beside them the mean as a
 // black bar with its confidence interval as a whisker; the value axis
-// starts at 0.
+// starts at 0. When every value and mean is ≥ 0 (goodput), a whisker whose
+// t-interval reaches below 0 (few runs, large spread: correct, but no
+// goodput is negative) is cut at 0 and ends in a downward arrow there,
+// listed in the legend; the table gives the bound.
 func GroupMeans(o StudyOptions, gs []Group) (Figure, error) {
 	if len(gs) == 0 {
 		return Figure{}, fmt.Errorf("no group to draw")
@@ -55,11 +73,23 @@ func GroupMeans(o StudyOptions, gs []Group) (Figure, error) {
 	p := gplot.New()
 	p.Add(&grid{})
 	c := &cats{n: len(gs)}
+	nonneg := true
+	for _, g := range gs {
+		nonneg = nonneg && !(g.Mean < 0)
+		for _, v := range g.Points {
+			nonneg = nonneg && !(v < 0)
+		}
+	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	var ticks []gplot.Tick
 	for i, g := range gs {
-		c.items = append(c.items, catItem{pos: float64(i), mean: g.Mean, lo: g.Lo, hi: g.Hi, pts: g.Points, col: Colour(0)})
-		for _, v := range append([]float64{g.Mean, g.Lo, g.Hi}, g.Points...) {
+		it := catItem{pos: float64(i), mean: g.Mean, lo: g.Lo, hi: g.Hi, pts: g.Points, col: Colour(0)}
+		if nonneg && it.lo < 0 {
+			it.lo, it.cut = 0, true
+			c.cut = true
+		}
+		c.items = append(c.items, it)
+		for _, v := range append([]float64{it.mean, it.lo, it.hi}, g.Points...) {
 			if !math.IsNaN(v) {
 				lo, hi = math.Min(lo, v), math.Max(hi, v)
 			}
@@ -67,7 +97,7 @@ func GroupMeans(o StudyOptions, gs []Group) (Figure, error) {
 		ticks = append(ticks, gplot.Tick{Value: float64(i), Label: g.Label})
 	}
 	p.Add(c)
-	setAxis(&p.Y, o.Metric, o.Unit, lo, hi, true, true)
+	setAxisScale(&p.Y, o.Metric, o.Unit, studyScale(o.Unit), lo, hi, true, true, 6)
 	p.X.Min, p.X.Max = -0.6, float64(len(gs))-0.4
 	p.X.Label.Text = o.Group
 	p.X.Tick.Marker = gplot.ConstantTicks(ticks)
@@ -107,7 +137,7 @@ func PairedDiffs(o StudyOptions, ds []Diff) (Figure, error) {
 	}
 	zero.LineStyle = draw.LineStyle{Color: color.Gray{110}, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(3), vg.Points(2)}}
 	p.Add(zero, c)
-	setAxis(&p.X, "difference in "+o.Metric, o.Unit, lo, hi, true, true)
+	setAxisScale(&p.X, "difference in "+o.Metric, o.Unit, studyScale(o.Unit), lo, hi, true, true, 6)
 	p.Y.Min, p.Y.Max = -0.6, float64(len(ds))-0.4
 	p.Y.Tick.Marker = gplot.ConstantTicks(ticks)
 	p.Y.Tick.Label.XAlign = draw.XRight
@@ -122,6 +152,7 @@ type catItem struct {
 	mean, lo, hi float64
 	pts          []float64
 	col          color.Color
+	cut          bool // the CI's lower bound is below 0 and drawn cut at 0
 }
 
 // cats draws categories with points, mean bar and CI whisker; horizontal
@@ -130,6 +161,7 @@ type cats struct {
 	items      []catItem
 	n          int
 	horizontal bool
+	cut        bool // some whisker is cut at 0
 }
 
 const (
@@ -170,14 +202,32 @@ func (c *cats) Plot(dc draw.Canvas, p *gplot.Plot) {
 		c := it.pos + ciAt
 		if !math.IsNaN(it.lo) && !math.IsNaN(it.hi) {
 			seg(ciStyle, pt(c, it.lo), pt(c, it.hi))
-			seg(ciStyle, pt(c-capW/2, it.lo), pt(c+capW/2, it.lo))
+			if it.cut {
+				cutArrow(&dc, pt(c, it.lo))
+			} else {
+				seg(ciStyle, pt(c-capW/2, it.lo), pt(c+capW/2, it.lo))
+			}
 			seg(ciStyle, pt(c-capW/2, it.hi), pt(c+capW/2, it.hi))
 		}
 		seg(meanStyle, pt(c-meanW/2, it.mean), pt(c+meanW/2, it.mean))
 	}
 }
 
-// legend lists the three marks drawn.
+// cutArrow ends a whisker cut at 0 (at), no cap: a filled arrowhead
+// pointing down, its tip on the axis.
+func cutArrow(c *draw.Canvas, at vg.Point) {
+	w := vg.Points(3)
+	var p vg.Path
+	p.Move(at)
+	p.Line(vg.Point{X: at.X - w, Y: at.Y + 1.6*w})
+	p.Line(vg.Point{X: at.X + w, Y: at.Y + 1.6*w})
+	p.Close()
+	c.SetColor(color.Black)
+	c.Fill(p)
+}
+
+// legend lists the marks drawn, each as drawn: the mean is a bar across
+// the category axis (horizontal in GroupMeans, vertical in PairedDiffs).
 func (c *cats) legend(o StudyOptions) []Entry {
 	key := o.Key
 	if key == "" {
@@ -185,6 +235,11 @@ func (c *cats) legend(o StudyOptions) []Entry {
 	}
 	col := Colour(0)
 	es := []Entry{{Name: "mean", Thumbs: []gplot.Thumbnailer{thumb(func(tc *draw.Canvas) {
+		if c.horizontal {
+			x := (tc.Min.X + tc.Max.X) / 2
+			tc.StrokeLine2(meanStyle, x, tc.Min.Y, x, tc.Max.Y)
+			return
+		}
 		y := (tc.Min.Y + tc.Max.Y) / 2
 		tc.StrokeLine2(meanStyle, tc.Min.X, y, tc.Max.X, y)
 	})}}}
@@ -206,6 +261,13 @@ func (c *cats) legend(o StudyOptions) []Entry {
 			tc.StrokeLine2(ciStyle, x, tc.Min.Y, x, tc.Max.Y)
 			tc.StrokeLine2(ciStyle, x-w, tc.Min.Y, x+w, tc.Min.Y)
 			tc.StrokeLine2(ciStyle, x-w, tc.Max.Y, x+w, tc.Max.Y)
+		})}})
+	}
+	if c.cut {
+		es = append(es, Entry{Name: "CI below 0, cut at 0 (bound in the table)", Thumbs: []gplot.Thumbnailer{thumb(func(tc *draw.Canvas) {
+			x := (tc.Min.X + tc.Max.X) / 2
+			tc.StrokeLine2(ciStyle, x, tc.Min.Y, x, tc.Max.Y)
+			cutArrow(tc, vg.Point{X: x, Y: tc.Min.Y})
 		})}})
 	}
 	es = append(es, Entry{Name: "one " + key, Thumbs: []gplot.Thumbnailer{thumb(func(tc *draw.Canvas) {

@@ -73,11 +73,12 @@ func ParseSize(s string) (w, h vg.Length, err error) {
 }
 
 // applyFonts sets the font sizes of p from st: axis labels at FontSize,
-// tick labels at 90 %, the (panel) title at 100 %. Line widths of axes and
-// ticks follow the font so a small figure does not look heavy.
+// tick labels at 90 %, the (panel) title at 90 %. Line widths of axes and
+// ticks follow the font so a small figure does not look heavy. A panel's
+// title is a subtitle under the figure's: 90 %.
 func applyFonts(p *gplot.Plot, st Style) {
 	fs := st.FontSize
-	p.Title.TextStyle.Font.Size = fs
+	p.Title.TextStyle.Font.Size = fs * 0.9
 	for _, a := range []*gplot.Axis{&p.X, &p.Y} {
 		a.Label.TextStyle.Font.Size = fs
 		a.Tick.Label.Font.Size = fs * 0.9

@@ -52,8 +52,13 @@ func (b *bars) Plot(c draw.Canvas, p *gplot.Plot) {
 	trX, trY := p.Transforms(&c)
 	c.SetLineStyle(b.style)
 	for i := range b.x {
+		// Only what lies within the axes (a zoomed figure): a bar is cut
+		// at the edges, one outside is not drawn.
+		if b.x[i] < p.X.Min || b.x[i] > p.X.Max || b.y1[i] < p.Y.Min || b.y0[i] > p.Y.Max {
+			continue
+		}
 		x := trX(b.x[i])
-		y0, y1 := trY(b.y0[i]), trY(b.y1[i])
+		y0, y1 := trY(max(b.y0[i], p.Y.Min)), trY(min(b.y1[i], p.Y.Max))
 		if y1-y0 < vg.Points(0.6) { // keep one-byte segments visible
 			y1 = y0 + vg.Points(0.6)
 		}
@@ -208,25 +213,78 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		}
 		b.add(x(s.Time), float64(s.Start), float64(s.End))
 	}
+	zoomed := o.From > 0 || o.To > 0
+	var vis []func(box) bool // per legend entry: does it show within the axes
+	// A zoomed figure fits y to the segments, SACK blocks and ACK line in
+	// view; the receive-window edge widens it only when nothing else is
+	// there (it is often far above the data, and then off the axes).
+	wlo, whi := math.Inf(1), math.Inf(-1)
 	var ackXY, winXY plotter.XYs
+	var prevAck, prevWin *plotter.XY // the values holding when the view starts
+	var lastT float64
 	winKnown := true
 	for _, a := range r.Series.Acks[d] {
+		lastT = max(lastT, x(a.Time))
+		if !a.WindowKnown {
+			winKnown = false
+		}
+		if zoomed && a.Time.Sub(t0) < o.From {
+			prevAck = &plotter.XY{X: o.From.Seconds(), Y: float64(a.Ack)}
+			prevWin = nil
+			if a.WindowKnown {
+				prevWin = &plotter.XY{X: o.From.Seconds(), Y: float64(a.Ack + a.Window)}
+			}
+			continue
+		}
 		if !in(a.Time) {
 			continue
 		}
 		ackXY = append(ackXY, plotter.XY{X: x(a.Time), Y: float64(a.Ack)})
 		grow(x(a.Time), float64(a.Ack), float64(a.Ack))
 		if a.WindowKnown {
-			winXY = append(winXY, plotter.XY{X: x(a.Time), Y: float64(a.Ack + a.Window)})
-			grow(x(a.Time), float64(a.Ack+a.Window), float64(a.Ack+a.Window))
-		} else {
-			winKnown = false
+			w := float64(a.Ack + a.Window)
+			winXY = append(winXY, plotter.XY{X: x(a.Time), Y: w})
+			if zoomed {
+				wlo, whi = min(wlo, w), max(whi, w)
+			} else {
+				grow(x(a.Time), w, w)
+			}
+		}
+	}
+	if zoomed {
+		// The step lines hold their value across the view: from the
+		// last ACK before it to the end of the view (or of the ACKs).
+		end := lastT
+		if o.To > 0 {
+			end = min(end, o.To.Seconds())
+		}
+		hold := func(pts plotter.XYs, prev *plotter.XY, track bool) plotter.XYs {
+			if prev != nil && (len(pts) == 0 || pts[0].X > prev.X) {
+				pts = append(plotter.XYs{*prev}, pts...)
+				if track {
+					grow(prev.X, prev.Y, prev.Y)
+				} else {
+					wlo, whi = min(wlo, prev.Y), max(whi, prev.Y)
+				}
+			}
+			if n := len(pts); n > 0 && end > pts[n-1].X {
+				pts = append(pts, plotter.XY{X: end, Y: pts[n-1].Y})
+			}
+			return pts
+		}
+		ackXY = hold(ackXY, prevAck, true)
+		winXY = hold(winXY, prevWin, false)
+		if math.IsInf(ylo, 0) && !math.IsInf(wlo, 0) {
+			ylo, yhi = wlo, whi
 		}
 	}
 	sack := &bars{style: style(ColSACK, 0.8)}
 	for _, s := range r.Series.SACKs[d] {
 		if in(s.Time) {
 			sack.add(x(s.Time), float64(s.Left), float64(s.Right))
+			if zoomed {
+				grow(x(s.Time), float64(s.Left), float64(s.Right))
+			}
 		}
 	}
 	ackXY, winXY = thinSteps(ackXY), thinSteps(winXY)
@@ -239,6 +297,7 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		l.LineStyle = style(ColWindow, 1)
 		p.Add(l)
 		fig.Legend = append(fig.Legend, Entry{"receive window (ACK + rwnd)", []gplot.Thumbnailer{l}})
+		vis = append(vis, func(b box) bool { return b.step(winXY) })
 	}
 	if len(ackXY) > 0 {
 		l, err := plotter.NewLine(ackXY)
@@ -249,6 +308,7 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		l.LineStyle = style(ColAck, 1.2)
 		p.Add(l)
 		fig.Legend = append(fig.Legend, Entry{"cumulative ACK", []gplot.Thumbnailer{l}})
+		vis = append(vis, func(b box) bool { return b.step(ackXY) })
 	}
 	for _, b := range []*bars{data, retx, ooo, sack} {
 		b.compact()
@@ -282,6 +342,8 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 			e.Thumbs = append(e.Thumbs, sc)
 		}
 		fig.Legend = append(fig.Legend, e)
+		bb := b.b
+		vis = append(vis, func(b box) bool { return b.bars(bb) })
 	}
 	if len(synfin) > 0 {
 		// SYN and FIN carry no payload: a bar would be one byte tall and
@@ -293,17 +355,33 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		sc.GlyphStyle = draw.GlyphStyle{Color: ColControl, Radius: vg.Points(2.4), Shape: draw.TriangleGlyph{}}
 		p.Add(sc)
 		fig.Legend = append(fig.Legend, Entry{"SYN / FIN", []gplot.Thumbnailer{sc}})
+		vis = append(vis, func(b box) bool { return b.points(synfin) })
 	}
 	if math.IsInf(xlo, 0) {
 		xlo, xhi, ylo, yhi = 0, 1, 0, 1
 	}
-	if o.From > 0 || o.To > 0 {
+	if zoomed {
 		to := xhi
 		if o.To > 0 {
 			to = o.To.Seconds()
 		}
 		setAxis(&p.X, "time since connection start", UnitSeconds, o.From.Seconds(), to, false, false)
-		setAxis(&p.Y, "relative sequence number", UnitBytes, ylo, yhi, false, false)
+		// y fits what is in view, with room for the marks at its ends
+		// (a ring on the lowest segment stays whole).
+		pad := (yhi - ylo) * 0.08
+		if pad <= 0 {
+			pad = max(1, math.Abs(yhi)*0.001)
+		}
+		setAxis(&p.Y, "relative sequence number", UnitBytes, ylo-pad, yhi+pad, false, false)
+		// The legend lists only what shows within the axes.
+		b := box{p.X.Min, p.X.Max, p.Y.Min, p.Y.Max}
+		var keep []Entry
+		for i, e := range fig.Legend {
+			if vis[i](b) {
+				keep = append(keep, e)
+			}
+		}
+		fig.Legend = keep
 	} else {
 		setAxis(&p.X, "time since connection start", UnitSeconds, xlo, xhi, true, false)
 		setAxis(&p.Y, "relative sequence number", UnitBytes, ylo, yhi, true, true)
@@ -313,6 +391,44 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 	}
 	fig.Panels = []*gplot.Plot{p}
 	return fig, nil
+}
+
+// box is the data range within a figure's axes.
+type box struct{ x0, x1, y0, y1 float64 }
+
+// step reports whether a step line through pts (each value holding to the
+// next point) passes through b.
+func (b box) step(pts plotter.XYs) bool {
+	for i, p := range pts {
+		end := p.X
+		if i+1 < len(pts) {
+			end = pts[i+1].X
+		}
+		if p.Y >= b.y0 && p.Y <= b.y1 && end >= b.x0 && p.X <= b.x1 {
+			return true
+		}
+	}
+	return false
+}
+
+// bars reports whether a bar of bs lies (partly) within b.
+func (b box) bars(bs *bars) bool {
+	for i := range bs.x {
+		if bs.x[i] >= b.x0 && bs.x[i] <= b.x1 && bs.y1[i] >= b.y0 && bs.y0[i] <= b.y1 {
+			return true
+		}
+	}
+	return false
+}
+
+// points reports whether a point of pts lies within b.
+func (b box) points(pts plotter.XYs) bool {
+	for _, p := range pts {
+		if p.X >= b.x0 && p.X <= b.x1 && p.Y >= b.y0 && p.Y <= b.y1 {
+			return true
+		}
+	}
+	return false
 }
 
 // Formats lists the image formats a Figure renders (by file extension).

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	gplot "gonum.org/v1/plot"
 )
@@ -105,7 +106,9 @@ func niceRange(lo, hi float64, zero bool, n int) (a, b, step float64) {
 func decimals(step float64) int {
 	for d := 0; d < 10; d++ {
 		f := step * math.Pow(10, float64(d))
-		if math.Abs(f-math.Round(f)) < 1e-6*math.Max(1, f) {
+		// f must reach a whole number, not round to 0: a step of 2e-7
+		// needs 7 decimals.
+		if math.Round(f) != 0 && math.Abs(f-math.Round(f)) < 1e-6*math.Max(1, f) {
 			return d
 		}
 	}
@@ -137,11 +140,12 @@ func (t niceTicks) Ticks(min, max float64) []gplot.Tick {
 	var out []gplot.Tick
 	for k := math.Ceil(lo/t.Step - 1e-9); k*t.Step <= hi+t.Step*1e-9; k++ {
 		v := k * t.Step
+		label := strings.Replace(strconv.FormatFloat(v, 'f', dec, 64), "-", "−", 1)
 		if math.Abs(v) < t.Step*1e-9 {
-			v = 0
+			v, label = 0, "0" // "0", never "0.0"
 		}
 		// A typographic minus (U+2212), as in print, not a hyphen.
-		out = append(out, gplot.Tick{Value: v * t.Div, Label: strings.Replace(strconv.FormatFloat(v, 'f', dec, 64), "-", "−", 1)})
+		out = append(out, gplot.Tick{Value: v * t.Div, Label: label})
 	}
 	return out
 }
@@ -158,7 +162,14 @@ func setAxisN(a *gplot.Axis, label string, u Unit, lo, hi float64, zero, snap bo
 	if math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi) {
 		lo, hi = 0, 1
 	}
-	sc := scaleFor(u, math.Max(math.Abs(lo), math.Abs(hi)))
+	setAxisScale(a, label, u, scaleFor(u, math.Max(math.Abs(lo), math.Abs(hi))), lo, hi, zero, snap, n)
+}
+
+// setAxisScale is setAxisN in the display unit sc.
+func setAxisScale(a *gplot.Axis, label string, u Unit, sc scale, lo, hi float64, zero, snap bool, n int) {
+	if math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi) {
+		lo, hi = 0, 1
+	}
 	a.Label.Text = axisLabel(label, sc)
 	l, h, step := niceRange(lo/sc.Div, hi/sc.Div, zero, n)
 	if snap {
@@ -204,4 +215,24 @@ func fitTicks(a *gplot.Axis, n int) {
 	}
 	t.Step, t.interval = step, n
 	a.Tick.Marker = t
+}
+
+// DurationLabel prints d for a title or legend with three significant
+// digits and a space before the unit: 363.886 ms → "364 ms", 1.5 s →
+// "1.50 s", 2 ms → "2.00 ms", 250 µs → "250 µs".
+func DurationLabel(d time.Duration) string {
+	v, unit := d.Seconds(), "s"
+	switch a := math.Abs(v); {
+	case a == 0:
+		return "0 s"
+	case a < 1e-3:
+		v, unit = v*1e6, "µs"
+	case a < 1:
+		v, unit = v*1e3, "ms"
+	}
+	dec := max(0, 2-int(math.Floor(math.Log10(math.Abs(v)))))
+	if r := math.Round(v*math.Pow(10, float64(dec))) / math.Pow(10, float64(dec)); dec > 0 && math.Floor(math.Log10(math.Abs(r))) > math.Floor(math.Log10(math.Abs(v))) {
+		dec-- // 99.96 ms → "100 ms", not "100.0 ms"
+	}
+	return strconv.FormatFloat(v, 'f', dec, 64) + " " + unit
 }

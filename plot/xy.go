@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -22,6 +23,10 @@ type Named struct {
 	Scatter bool // draw points instead of a line
 	Mark    Mark // the points' glyph when Scatter
 	Step    bool // draw a step line (value holds until the next point)
+	// Dashed draws the line dashed, in the legend too: give several
+	// kinds of one run (sent, delivered) the run's Color and tell the
+	// kinds apart by Dashed.
+	Dashed bool
 	// Color overrides the palette colour the series' position would give,
 	// so a label keeps its colour across panels; nil uses the palette.
 	Color color.Color
@@ -120,7 +125,7 @@ func XY(s XYSpec) (Figure, error) {
 func Grid(s XYSpec, cols int) (Figure, error) {
 	f := Figure{Title: s.Title, Cols: max(cols, 1)}
 	lim := &limits{}
-	*lim = dataLimits(s.Series)
+	*lim = dataLimitsIn(s.Series, s.XFrom, s.XTo)
 	if s.Robust {
 		lim.cap = robustCap(s.Series)
 	}
@@ -148,11 +153,18 @@ func Grid(s XYSpec, cols int) (Figure, error) {
 // where a robust y axis ends (XYSpec.Robust).
 type limits struct{ xlo, xhi, ylo, yhi, cap float64 }
 
-func dataLimits(ss []Named) limits {
+func dataLimits(ss []Named) limits { return dataLimitsIn(ss, 0, 0) }
+
+// dataLimitsIn is dataLimits of the points with x in [from, to] when
+// to > from (a zoomed figure: y fits what is in view), of all otherwise.
+func dataLimitsIn(ss []Named, from, to float64) limits {
 	l := limits{math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1), 0}
 	for _, s := range ss {
 		for i := range s.X {
 			if math.IsNaN(s.Y[i]) || math.IsInf(s.Y[i], 0) {
+				continue
+			}
+			if to > from && (s.X[i] < from || s.X[i] > to) {
 				continue
 			}
 			l.xlo, l.xhi = math.Min(l.xlo, s.X[i]), math.Max(l.xhi, s.X[i])
@@ -175,7 +187,7 @@ func panel(s XYSpec, first int, lim *limits) (p *gplot.Plot, es []Entry, ab *abo
 			return nil, nil, nil, fmt.Errorf("series %q: %d x values, %d y values", se.Name, len(se.X), len(se.Y))
 		}
 	}
-	l := dataLimits(s.Series)
+	l := dataLimitsIn(s.Series, s.XFrom, s.XTo)
 	if lim != nil {
 		l = *lim
 	}
@@ -266,6 +278,9 @@ func panel(s XYSpec, first int, lim *limits) (p *gplot.Plot, es []Entry, ab *abo
 				return nil, nil, nil, err
 			}
 			ln.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(1.2)}
+			if se.Dashed {
+				ln.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(2.5)}
+			}
 			if se.Step {
 				ln.StepStyle = plotter.PostStep
 			}
@@ -273,6 +288,9 @@ func panel(s XYSpec, first int, lim *limits) (p *gplot.Plot, es []Entry, ab *abo
 			thumb = ln
 		}
 		layers = append(layers, ly)
+		if s.XTo > s.XFrom && !inView(se, s.XFrom, s.XTo) {
+			thumb = nil // drawn outside the view: not listed
+		}
 		if thumb != nil && names[i] != "" {
 			es = append(es, Entry{Name: names[i], Thumbs: []gplot.Thumbnailer{thumb}})
 		}
@@ -304,6 +322,23 @@ func panel(s XYSpec, first int, lim *limits) (p *gplot.Plot, es []Entry, ab *abo
 	}
 	axes()
 	return p, es, ab, nil
+}
+
+// inView reports whether se shows in the x range [from, to]: a point in
+// it, or for a step line a value holding into it.
+func inView(se Named, from, to float64) bool {
+	for i, x := range se.X {
+		if math.IsNaN(se.Y[i]) {
+			continue
+		}
+		if x >= from && x <= to {
+			return true
+		}
+		if se.Step && x < from && i+1 < len(se.X) && se.X[i+1] > from {
+			return true
+		}
+	}
+	return false
 }
 
 // aboveNote counts the points a robust axis left above its top, drawn as
@@ -371,20 +406,34 @@ func splitGaps(x, y []float64) []plotter.XYs {
 }
 
 // Stack draws one panel per spec, stacked in one column under one title
-// (each spec's Title becomes its panel's title), each with its own y range,
-// and one legend for all: entries of the same name are listed once, so give
-// a series the same Color wherever it appears.
+// (each spec's Title becomes its panel's title), each with its own y range
+// but all on one x range (the first spec's XFrom–XTo when set, else the
+// union of the specs' data), so a tick lies at the same place in every
+// panel; and one legend for all: entries of the same name are listed once,
+// so give a series the same Color wherever it appears.
 func Stack(title string, specs []XYSpec) (Figure, error) {
 	f := Figure{Title: title}
 	seen := map[string]bool{}
+	var all []Named
 	for _, s := range specs {
+		all = append(all, s.Series...)
+	}
+	xl := dataLimits(all)
+	for _, s := range specs {
+		if len(specs) > 0 && specs[0].XTo > specs[0].XFrom {
+			s.XFrom, s.XTo = specs[0].XFrom, specs[0].XTo
+		}
 		p, es, ab, err := panel(s, 0, nil)
 		if err != nil {
 			return Figure{}, err
 		}
+		if s.XTo <= s.XFrom { // the shared range, as panel would set one
+			setAxis(&p.X, s.X.Label, s.X.Unit, xl.xlo, xl.xhi, true, false)
+		}
 		p.Title.Text = s.Title
 		if ab != nil { // the count in the panel's title, the mark in the legend
-			p.Title.Text += fmt.Sprintf(" — %d above the axis, up to %s", ab.n, ab.max)
+			// A no-break space keeps the value with its unit when wrapped.
+			p.Title.Text += fmt.Sprintf(" — %d above the axis, up to %s", ab.n, strings.ReplaceAll(ab.max, " ", "\u00a0"))
 			es = append(es, Entry{Name: "above the axis", Thumbs: []gplot.Thumbnailer{ab.thumb}})
 		}
 		if len(f.Panels) > 0 { // one x label, under the last panel

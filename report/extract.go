@@ -11,8 +11,21 @@ import (
 
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/pep"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
+
+// PEPAcceptedName is what the report calls the bytes newly acknowledged in
+// a direction whose ACKs come from a split-TCP PEP (package pep's
+// one-capture verdict, docs/metrics.md#pep): the CLI's wording. They are
+// bytes the PEP accepted, never end-to-end goodput.
+const PEPAcceptedName = "accepted by PEP (not end-to-end goodput)"
+
+// pepAcked reports whether direction d of r is acknowledged by a split-TCP
+// PEP, by the same one-capture verdict the CLI's notes use (pep.Detect).
+func pepAcked(r *tcpanalysis.ConnResult, d flows.Direction) bool {
+	return r.Dir[d].DataPkts > 0 && pep.Detect(r, d).Likely
+}
 
 // series is one drawn series of a view at full resolution.
 type series struct {
@@ -129,6 +142,9 @@ func extract(r *tcpanalysis.ConnResult, d flows.Direction) []series {
 	if bins, err := tcpanalysis.Bins(r, d, w); err == nil && len(bins) > 0 {
 		tp := series{ID: "tput", Panel: "tput", Name: "throughput (sent, incl. retransmissions)", Shape: shapeLine, BinUS: us(w)}
 		gp := series{ID: "goodput", Panel: "tput", Name: "goodput (newly acknowledged)", Shape: shapeLine, BinUS: us(w)}
+		if pepAcked(r, d) {
+			gp.Name = PEPAcceptedName
+		}
 		for _, b := range bins {
 			x := us(b.Start)
 			tp.L0.X, tp.L0.Y, tp.L0.F = append(tp.L0.X, x), append(tp.L0.Y, b.Bytes), append(tp.L0.F, 0)
@@ -212,19 +228,22 @@ func niceBin(d time.Duration) time.Duration {
 
 // summary is one row of the connection picker (docs/metrics.md#per-connection-summary).
 type summary struct {
-	Cap       int        `json:"cap"`
-	Conn      int        `json:"conn"`
-	A         string     `json:"a"`
-	B         string     `json:"b"`
-	StartS    float64    `json:"start_s"`
-	DurS      float64    `json:"dur_s"`
-	Pkts      [2]int64   `json:"pkts"`
-	Bytes     [2]int64   `json:"bytes"`
-	Retx      [2]int64   `json:"retx_bytes"`
-	Goodput   [2]float64 `json:"goodput_kbps"`
-	Handshake bool       `json:"handshake"`
-	WScale    [2]int     `json:"wscale"`
-	Views     []int      `json:"views"` // indexes into meta.Views; empty when no series were kept
+	Cap     int        `json:"cap"`
+	Conn    int        `json:"conn"`
+	A       string     `json:"a"`
+	B       string     `json:"b"`
+	StartS  float64    `json:"start_s"`
+	DurS    float64    `json:"dur_s"`
+	Pkts    [2]int64   `json:"pkts"`
+	Bytes   [2]int64   `json:"bytes"`
+	Retx    [2]int64   `json:"retx_bytes"`
+	Goodput [2]float64 `json:"goodput_kbps"`
+	// PEPAcked marks a direction whose ACKs come from a split-TCP PEP:
+	// its "goodput" is PEPAcceptedName.
+	PEPAcked  [2]bool `json:"pep_acked"`
+	Handshake bool    `json:"handshake"`
+	WScale    [2]int  `json:"wscale"`
+	Views     []int   `json:"views"` // indexes into meta.Views; empty when no series were kept
 }
 
 func summarize(capIdx int, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult) summary {
@@ -234,6 +253,7 @@ func summarize(capIdx int, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult) s
 	for d := range 2 {
 		s.Pkts[d], s.Bytes[d], s.Retx[d] = r.Dir[d].Pkts, r.Dir[d].Bytes, r.Dir[d].RetxBytes
 		s.Goodput[d] = r.GoodputKbps(flows.Direction(d))
+		s.PEPAcked[d] = pepAcked(r, flows.Direction(d))
 		s.WScale[d] = c.Half[d].WScale
 	}
 	return s

@@ -97,9 +97,12 @@ type viewMeta struct {
 	DurUS int64  `json:"dur_us"`
 	// RefUS is where compare mode aligns this view (Options.Align), µs
 	// since the connection's first packet.
-	RefUS  int64        `json:"ref_us"`
-	WScale bool         `json:"wscale_known"`
-	Series []seriesMeta `json:"series"`
+	RefUS  int64 `json:"ref_us"`
+	WScale bool  `json:"wscale_known"`
+	// PEPAcked: this direction's ACKs come from a split-TCP PEP, so its
+	// newly acknowledged bytes are not goodput (PEPAcceptedName).
+	PEPAcked bool         `json:"pep_acked,omitempty"`
+	Series   []seriesMeta `json:"series"`
 }
 
 type captureMeta struct {
@@ -252,7 +255,8 @@ func captureLabels(caps []Capture) []string {
 
 func buildView(b *blob, r *tcpanalysis.ConnResult, d flows.Direction, align string) viewMeta {
 	v := viewMeta{Dir: d.String(), Src: r.Conn.Half[d].Addr.String(), Dst: r.Conn.Half[d.Reverse()].Addr.String(),
-		DurUS: us(r.Conn.Duration()), RefUS: alignAt(r, d, align), WScale: r.Conn.Half[d.Reverse()].WScale >= 0}
+		DurUS: us(r.Conn.Duration()), RefUS: alignAt(r, d, align), WScale: r.Conn.Half[d.Reverse()].WScale >= 0,
+		PEPAcked: pepAcked(r, d)}
 	for _, s := range extract(r, d) {
 		sm := seriesMeta{ID: s.ID, Panel: s.Panel, Name: s.Name, Shape: shapeNames[s.Shape], Keep: s.Keep}
 		var lv []level

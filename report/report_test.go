@@ -165,3 +165,41 @@ func TestCaptureLabels(t *testing.T) {
 		t.Errorf("captureLabels of one file = %v, want [b.pcap]", got)
 	}
 }
+
+// TestPEPAcceptedNotGoodput: where package pep's one-capture verdict says
+// a PEP acknowledges the data (the satellite testbed with the PEP on),
+// the bytes newly acknowledged are named as the CLI names them, in the
+// series legend and the picker row; without the PEP they are goodput.
+func TestPEPAcceptedNotGoodput(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		pep  bool
+	}{{"../testdata/sat/pep-on_window-20KB/client.pcap", true}, {"../testdata/sat/pep-off_window-20KB/client.pcap", false}} {
+		rep, err := tcpanalysis.AnalyzeFile(c.file, tcpanalysis.Options{Keep: func(int) bool { return true }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r *tcpanalysis.ConnResult
+		for _, x := range rep.Conns {
+			if r == nil || x.Dir[0].Bytes > r.Dir[0].Bytes {
+				r = x
+			}
+		}
+		var name string
+		for _, s := range extract(r, 0) {
+			if s.ID == "goodput" {
+				name = s.Name
+			}
+		}
+		want := "goodput (newly acknowledged)"
+		if c.pep {
+			want = PEPAcceptedName
+		}
+		if name != want {
+			t.Errorf("%s: goodput series named %q, want %q", c.file, name, want)
+		}
+		if got := summarize(0, rep, r).PEPAcked[0]; got != c.pep {
+			t.Errorf("%s: picker row pep_acked a→b = %v, want %v", c.file, got, c.pep)
+		}
+	}
+}

@@ -42,9 +42,10 @@ func NewPairRow[K cmp.Ordered](label string, r PairedResult[K]) PairRow {
 		P: r.Wilcoxon.P, Positive: r.Positive}
 }
 
-// FormatP formats a p-value for tables with two significant digits: in
-// exponent form below 0.01 ("1.9e-06", "3.7e-03"), plainly otherwise
-// ("0.039", "0.43", "1"). 0 prints as "0" and NaN as "n/a".
+// FormatP formats a p-value for tables with two significant digits,
+// trailing zeros kept: in exponent form below 0.01 ("1.9e-06", "3.7e-03"),
+// plainly otherwise ("0.039", "0.43", "0.90", "1.0"). 0 prints as "0" and
+// NaN as "n/a".
 func FormatP(p float64) string {
 	switch {
 	case math.IsNaN(p):
@@ -54,7 +55,7 @@ func FormatP(p float64) string {
 	case p < 0.01:
 		return strconv.FormatFloat(p, 'e', 1, 64)
 	}
-	return strconv.FormatFloat(p, 'g', 2, 64)
+	return twoSig(p)
 }
 
 // WriteGroupsMarkdown writes rows, in the order given, as a Markdown table

@@ -98,7 +98,7 @@ func TestFormatPAs(t *testing.T) {
 		{1.7e-4, "1.7e-04", "1.7 × 10⁻⁴", `$1.7 \times 10^{-4}$`},
 		{3.7e-3, "3.7e-03", "3.7 × 10⁻³", `$3.7 \times 10^{-3}$`},
 		{0.43, "0.43", "0.43", "0.43"},
-		{1, "1", "1", "1"},
+		{1, "1.0", "1.0", "1.0"},
 		{1.2e-12, "1.2e-12", "1.2 × 10⁻¹²", `$1.2 \times 10^{-12}$`},
 	}
 	for _, tt := range tests {
@@ -133,8 +133,8 @@ func TestFormatP(t *testing.T) {
 		{3.7e-3, "3.7e-03"},
 		{20.0 / 512, "0.039"},
 		{0.43, "0.43"},
-		{0.01, "0.01"},
-		{1, "1"},
+		{0.01, "0.010"},
+		{1, "1.0"},
 		{0, "0"},
 		{math.NaN(), "n/a"},
 	} {
@@ -160,5 +160,22 @@ func TestWriteErrors(t *testing.T) {
 		if !errors.Is(err, errWrite) {
 			t.Errorf("%s to a failing writer: error %v, want %v", name, err, errWrite)
 		}
+	}
+}
+
+func TestFormatPTwoDigits(t *testing.T) {
+	for _, c := range []struct {
+		p    float64
+		want string
+	}{{0.898, "0.90"}, {0.43, "0.43"}, {0.0431, "0.043"}, {1, "1.0"}, {0.999, "1.0"}, {0.0996, "0.10"}, {0.01, "0.010"}, {0.5, "0.50"}, {0.0019, "1.9e-03"}} {
+		if got := FormatP(c.p); got != c.want {
+			t.Errorf("FormatP(%g) = %q, want %q", c.p, got, c.want)
+		}
+		if got := FormatPAs(c.p, Unicode); c.p >= 0.01 && got != c.want {
+			t.Errorf("FormatPAs(%g) = %q, want %q", c.p, got, c.want)
+		}
+	}
+	if got := texTies(`mean with t-based 95 \% CI`); got != `mean with t-based 95~\% CI` {
+		t.Errorf("texTies = %q", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -26,10 +27,10 @@ const (
 
 var superscript = strings.NewReplacer("-", "⁻", "0", "⁰", "1", "¹", "2", "²", "3", "³", "4", "⁴", "5", "⁵", "6", "⁶", "7", "⁷", "8", "⁸", "9", "⁹")
 
-// FormatPAs formats a p value with two significant digits in typeset ts:
-// below 0.01 as mantissa × 10^exponent ("1.9 × 10⁻⁶", "$1.9 \times
-// 10^{-6}$", "1.9e-06"), plainly otherwise ("0.43", "1"). 0 prints as "0"
-// and NaN as "n/a".
+// FormatPAs formats a p value with two significant digits in typeset ts,
+// trailing zeros kept: below 0.01 as mantissa × 10^exponent ("1.9 × 10⁻⁶",
+// "$1.9 \times 10^{-6}$", "1.9e-06"), plainly otherwise ("0.43", "0.90",
+// "1.0"). 0 prints as "0" and NaN as "n/a".
 func FormatPAs(p float64, ts Typeset) string {
 	switch {
 	case math.IsNaN(p):
@@ -37,7 +38,7 @@ func FormatPAs(p float64, ts Typeset) string {
 	case p == 0:
 		return "0"
 	case p >= 0.01:
-		return strconv.FormatFloat(p, 'g', 2, 64)
+		return twoSig(p)
 	}
 	e := strconv.FormatFloat(p, 'e', 1, 64) // "1.9e-06"
 	if ts == ASCII {
@@ -49,6 +50,18 @@ func FormatPAs(p float64, ts Typeset) string {
 		return fmt.Sprintf(`$%s \times 10^{%d}$`, mant, n)
 	}
 	return mant + " × 10" + superscript.Replace(strconv.Itoa(n))
+}
+
+// twoSig formats p ≥ 0.01 plainly with two significant digits, trailing
+// zeros kept: 0.898 → "0.90", 0.0431 → "0.043", 1 → "1.0".
+func twoSig(p float64) string {
+	d := max(1-int(math.Floor(math.Log10(p))), 0)
+	s := strconv.FormatFloat(p, 'f', d, 64)
+	// Rounding up to the next power of ten (0.0996 → "0.100") adds a digit.
+	if r, _ := strconv.ParseFloat(s, 64); d > 0 && math.Floor(math.Log10(r)) > math.Floor(math.Log10(p)) {
+		s = strconv.FormatFloat(p, 'f', d-1, 64)
+	}
+	return s
 }
 
 // num formats x with one decimal (sign forced when signed) in typeset ts.
@@ -94,10 +107,17 @@ func labelAs(l string, ts Typeset) string {
 	return l
 }
 
+// numPercent is a number, a space and an escaped percent sign: "95 \%".
+var numPercent = regexp.MustCompile(`([0-9]) (\\%)`)
+
+// texTies joins a number to its percent sign with a tie ("95 \%" →
+// "95~\%"), so LaTeX neither breaks the line there nor stretches the space.
+func texTies(s string) string { return numPercent.ReplaceAllString(s, "$1~$2") }
+
 // texEscape escapes the characters LaTeX treats specially in text.
 func texEscape(s string) string {
-	return strings.NewReplacer(`\`, `\textbackslash{}`, "&", `\&`, "%", `\%`, "$", `\$`, "#", `\#`, "_", `\_`,
-		"{", `\{`, "}", `\}`, "~", `\textasciitilde{}`, "^", `\textasciicircum{}`, "|", `\textbar{}`, "<", `\textless{}`, ">", `\textgreater{}`).Replace(s)
+	return texTies(strings.NewReplacer(`\`, `\textbackslash{}`, "&", `\&`, "%", `\%`, "$", `\$`, "#", `\#`, "_", `\_`,
+		"{", `\{`, "}", `\}`, "~", `\textasciitilde{}`, "^", `\textasciicircum{}`, "|", `\textbar{}`, "<", `\textless{}`, ">", `\textgreater{}`).Replace(s))
 }
 
 // TeXOptions label a LaTeX table.
@@ -147,7 +167,7 @@ func WritePairsTeX(w io.Writer, o TeXOptions, rows []PairRow) error {
 func texBegin(w io.Writer, o TeXOptions, cols string) {
 	fmt.Fprintf(w, "%% needs \\usepackage{booktabs}\n\\begin{%s}[t]\n\\centering\n", texEnv(o))
 	if o.Caption != "" {
-		fmt.Fprintf(w, "\\caption{%s}\n", o.Caption)
+		fmt.Fprintf(w, "\\caption{%s}\n", texTies(o.Caption))
 	}
 	if o.Label != "" {
 		fmt.Fprintf(w, "\\label{%s}\n", o.Label)

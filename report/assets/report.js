@@ -95,7 +95,7 @@
     if (span >= 1e9) { unit = 1e9; suf = ' GB'; } else if (span >= 1e6) { unit = 1e6; suf = ' MB'; } else if (span >= 1e3) { unit = 1e3; suf = ' KB'; }
     const step = vals.length > 1 ? Math.abs(vals[1] - vals[0]) / unit : 1;
     const dec = decimals(step);
-    return vals.map(v => (v / unit).toFixed(dec) + suf);
+    return vals.map(v => tickNum(v / unit, dec) + suf);
   }
 
   // decimals returns how many decimals print every multiple of step exactly.
@@ -109,20 +109,22 @@
     if (span >= 1e6) { unit = 1e6; suf = ' Gbit/s'; } else if (span >= 1e3) { unit = 1e3; suf = ' Mbit/s'; }
     const step = vals.length > 1 ? Math.abs(vals[1] - vals[0]) / unit : 1;
     const dec = decimals(step);
-    return vals.map(v => (v / unit).toFixed(dec) + suf);
+    return vals.map(v => tickNum(v / unit, dec) + suf);
   }
   function plainTicks(u, vals) { // as many decimals as the tick step needs
     const step = vals.length > 1 ? Math.abs(vals[1] - vals[0]) : 1;
     const dec = decimals(step);
-    return vals.map(v => v.toFixed(dec));
+    return vals.map(v => tickNum(v, dec));
   }
+  // tickNum prints a tick value with dec decimals; zero is "0", never "0.0" or "-0.0".
+  function tickNum(v, dec) { return Math.abs(v) < 1e-12 || Number(v.toFixed(dec)) === 0 ? '0' : v.toFixed(dec); }
 
   // ---------- styles ----------
   const STYLE = {
     seg: { c: '#222222', w: 1 }, synfin: { c: '#e69f00', w: 2 }, retx: { c: '#d62728', w: 2, mark: 'x' },
     ooo: { c: '#1f77b4', w: 2, mark: 'd' }, probe: { c: '#8c564b', w: 2 }, ack: { c: '#2ca02c', w: 1.5, step: true },
     edge: { c: '#a0a000', w: 1.5, step: true }, sack: { c: '#9467bd', w: 3 },
-    rtt_ack: { c: '#1f77b4', sz: 3 }, rtt_ts: { c: '#ff7f0e', sz: 3 }, rtt_ts_rev: { c: '#2ca02c', sz: 3 }, rtt_hs: { c: '#d62728', sz: 7 },
+    rtt_ack: { c: '#1f77b4', sz: 3 }, rtt_ts: { c: '#ff7f0e', sz: 5, ring: true }, rtt_ts_rev: { c: '#2ca02c', sz: 3 }, rtt_hs: { c: '#d62728', sz: 7 },
     tput: { c: '#1f77b4', w: 1.5, step: true }, goodput: { c: '#2ca02c', w: 1.5, step: true }, zw: { c: 'rgba(140,86,75,0.25)', w: 0 },
     rwnd: { c: '#a0a000', w: 1.5, step: true }, flight: { c: '#1f77b4', w: 1.5, step: true }, flight_sack: { c: '#ff7f0e', w: 1.5, step: true },
   };
@@ -165,7 +167,6 @@
         const base = STYLE[s.id] || { w: 1, sz: 5 };
         const sty = Object.assign({}, base, { c: c });
         if (s.id === 'ack') sty.dash = [4, 3];
-        if (s.id === 'rtt_ts') sty.sz = 2;
         let nm = r.label + ': ' + s.name;
         out.push({ s: s, name: nm, color: c, sty: sty, off: v.ref_us * 1e-6, run: r.label });
       }
@@ -249,6 +250,7 @@
         for (let i = sl.i0; i < sl.i1; i++) {
           const px = X(x[i]), yy = sh === 'lane' ? Y(lane) : Y(y[i]);
           if (sh === 'lane') { fill.rect(px - 1 * dpr, yy - 6 * dpr, 2 * dpr, 12 * dpr); }
+          else if (sty.ring) { stroke.moveTo(px + r, yy); stroke.arc(px, yy, r, 0, 2 * Math.PI); }
           else if (sl.L.s.id === 'rtt_hs') { fill.moveTo(px, yy - r); fill.lineTo(px + r, yy + r); fill.lineTo(px - r, yy + r); fill.closePath(); }
           else fill.rect(px - r, yy - r, 2 * r, 2 * r);
         }
@@ -345,6 +347,12 @@
     div.className = 'panel';
     const h = document.createElement('h2');
     h.textContent = def.title;
+    if (def.id === 'tput') { // bytes a PEP acknowledged are never called goodput
+      const views = st.mode === 'single' ? [st.view] : st.runs.map(r => r.view);
+      const n = views.filter(v => META.views[v].pep_acked).length;
+      if (n === views.length) h.textContent = 'Throughput and bytes accepted by the PEP';
+      else if (n > 0) h.textContent = 'Throughput, and goodput or bytes accepted by a PEP';
+    }
     if (def.id === 'seq' && st.mode === 'single' && !META.views[st.view].wscale_known) {
       const n = document.createElement('span'); n.className = 'note';
       n.textContent = ' — window scale unknown (handshake not captured): no receive-window line';
@@ -358,7 +366,7 @@
     host.appendChild(div);
     const series = [{}];
     layers.forEach((L, k) => {
-      series.push({ label: L.name, stroke: L.color, width: L.sty.w || 1, dash: L.sty.dash, fill: (L.s.shape === 'points' || L.s.shape === 'lane' || L.s.shape === 'span' || L.sty.mark === 'd') ? L.color : undefined,
+      series.push({ label: L.name, stroke: L.color, width: L.sty.w || 1, dash: L.sty.dash, fill: ((L.s.shape === 'points' && !L.sty.ring) || L.s.shape === 'lane' || L.s.shape === 'span' || L.sty.mark === 'd') ? L.color : undefined,
                     paths: pathsFor(P, k), points: { show: false }, spanGaps: true });
     });
     const yaxis = def.lanes ? laneAxis(P) : { label: def.y, size: YAXIS, values: def.bytes ? byteTicks : def.rate ? rateTicks : plainTicks, grid: { stroke: '#eee' } };
@@ -602,6 +610,13 @@
     }
     return rows;
   }
+  // gpCell is the picker's goodput cell of direction d of c: where a PEP
+  // acknowledged the data, the same bytes are named as the CLI names them.
+  function gpCell(c, d) {
+    if (!(c.pep_acked && c.pep_acked[d])) return '<td>' + fmtRate(c.goodput_kbps[d]) + '</td>';
+    return '<td class="pep" title="this direction is acknowledged by a split-TCP PEP: bytes it accepted, not delivered end to end">' +
+      fmtRate(c.goodput_kbps[d]) + ' accepted by PEP (not end-to-end goodput)</td>';
+  }
   function drawPicker() {
     const tb = $('picker');
     const head = ['', 'capture', 'conn', 'a (SYN sender)', 'b', 'start s', 'dur s', 'pkts a→b', 'pkts b→a', 'bytes a→b', 'bytes b→a', 'retx a→b', 'retx b→a', 'goodput a→b', 'goodput b→a', 'handshake', 'wscale a/b', 'data'];
@@ -623,7 +638,7 @@
         '<td class="l">' + esc(cap.label) + '</td><td>' + c.conn + '</td><td class="l">' + esc(c.a) + '</td><td class="l">' + esc(c.b) + '</td>' +
         '<td>' + c.start_s.toFixed(3) + '</td><td>' + c.dur_s.toFixed(3) + '</td><td>' + c.pkts[0] + '</td><td>' + c.pkts[1] + '</td>' +
         '<td>' + fmtBytes(c.bytes[0]) + '</td><td>' + fmtBytes(c.bytes[1]) + '</td><td>' + fmtBytes(c.retx_bytes[0]) + '</td><td>' + fmtBytes(c.retx_bytes[1]) + '</td>' +
-        '<td>' + fmtRate(c.goodput_kbps[0]) + '</td><td>' + fmtRate(c.goodput_kbps[1]) + '</td><td>' + (c.handshake ? 'yes' : 'no') + '</td><td>' + ws(c.wscale[0]) + '/' + ws(c.wscale[1]) + '</td><td>' + dirs + '</td></tr>';
+        gpCell(c, 0) + gpCell(c, 1) + '<td>' + (c.handshake ? 'yes' : 'no') + '</td><td>' + ws(c.wscale[0]) + '/' + ws(c.wscale[1]) + '</td><td>' + dirs + '</td></tr>';
     }
     h += '</tbody>';
     tb.innerHTML = h;
