@@ -90,28 +90,42 @@ func (p *mappedPcap) setSnaplen(n uint32) { p.maxCap = max(int(n), MaxRecordLen)
 // ZeroCopyReadPacketData returns the next record; data is valid until the
 // next call.
 func (p *mappedPcap) ZeroCopyReadPacketData() (data []byte, ci gopacket.CaptureInfo, err error) {
+	data, sec, nsec, capLen, wireLen, err := p.record()
+	if capLen != 0 || wireLen != 0 || err == nil {
+		ci.Timestamp = time.Unix(sec, nsec).UTC()
+		ci.CaptureLength, ci.Length = capLen, wireLen
+	}
+	return data, ci, err
+}
+
+// record returns the next record without building a gopacket.CaptureInfo:
+// its data (valid until the next call), its time as seconds and
+// nanoseconds as stored (nsec may exceed a second in a corrupt record; the
+// caller normalises as time.Unix does), and its captured and original
+// lengths. The lengths are set whenever the record header was read, even
+// with an error, as ZeroCopyReadPacketData sets them.
+func (p *mappedPcap) record() (data []byte, sec, nsec int64, capLen, wireLen int, err error) {
 	h, err := p.w.take(16, nil)
 	if err != nil {
-		return nil, ci, err
+		return nil, 0, 0, 0, 0, err
 	}
-	sec, frac := int64(p.u32(h)), int64(p.u32(h[4:]))
+	sec, nsec = int64(p.u32(h)), int64(p.u32(h[4:]))
 	if !p.nanos {
-		frac *= 1000
+		nsec *= 1000
 	}
-	ci.Timestamp = time.Unix(sec, frac).UTC()
-	ci.CaptureLength = int(p.u32(h[8:]))
-	ci.Length = int(p.u32(h[12:]))
-	if ci.CaptureLength > p.maxCap {
-		return nil, ci, fmt.Errorf("capture length exceeds snap length: %d > %d", ci.CaptureLength, p.snaplen)
+	capLen = int(p.u32(h[8:]))
+	wireLen = int(p.u32(h[12:]))
+	if capLen > p.maxCap {
+		return nil, sec, nsec, capLen, wireLen, fmt.Errorf("capture length exceeds snap length: %d > %d", capLen, p.snaplen)
 	}
-	if ci.CaptureLength > ci.Length {
-		return nil, ci, fmt.Errorf("capture length exceeds original packet length: %d > %d", ci.CaptureLength, ci.Length)
+	if capLen > wireLen {
+		return nil, sec, nsec, capLen, wireLen, fmt.Errorf("capture length exceeds original packet length: %d > %d", capLen, wireLen)
 	}
-	data, err = p.w.take(ci.CaptureLength, &p.buf)
+	data, err = p.w.take(capLen, &p.buf)
 	if errors.Is(err, io.EOF) {
 		err = io.ErrUnexpectedEOF
 	}
-	return data, ci, err
+	return data, sec, nsec, capLen, wireLen, err
 }
 
 // take returns the next n bytes and consumes them: a slice of the mapping

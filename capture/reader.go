@@ -171,7 +171,8 @@ type Reader struct {
 	name     string
 	closer   io.Closer
 	src      source
-	fast     bool // src is a mappedPcap: data slices point into the mapping
+	fast     bool        // src is a mappedPcap: data slices point into the mapping
+	mp       *mappedPcap // src when fast: records are read without a CaptureInfo
 	ng       *pcapgo.NgReader
 	link     int // pcap link type; pcapng looks it up per interface
 	format   Format
@@ -276,7 +277,7 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 			if err != nil {
 				return fail(fmt.Errorf("pcap header: %w", cutErr(err)))
 			}
-			rd.src, rd.link, rd.format, rd.fast = fp, fp.link, FormatPcap, true
+			rd.src, rd.link, rd.format, rd.fast, rd.mp = fp, fp.link, FormatPcap, true, fp
 			rd.snaplen = int(fp.snaplen)
 			fp.setSnaplen(uint32(min(rd.snaplen, MaxRecordLen)))
 			if !SupportedLink(rd.link) {
@@ -372,6 +373,31 @@ func (r *Reader) Next(s *Segment) (err error) {
 	return r.next(s)
 }
 
+// NextBatch fills segs[:n] with the next segments, as n calls of Next
+// would, and returns n and the error that stopped it (io.EOF at the end of
+// the capture, see Next) or nil when segs is full. It costs less per
+// segment than Next: a mapped file's fault handler is set once per batch.
+func (r *Reader) NextBatch(segs []Segment) (n int, err error) {
+	if r.fast {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer func() {
+			if e := recover(); e != nil {
+				if _, isFault := e.(interface{ Addr() uintptr }); !isFault {
+					panic(e)
+				}
+				err = r.readErr(fmt.Errorf("%w: a fault reading the mapped file", ErrFileChanged))
+			}
+		}()
+	}
+	for n < len(segs) {
+		if err = r.next(&segs[n]); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
 func (r *Reader) next(s *Segment) error {
 	if r.done {
 		return io.EOF
@@ -382,7 +408,30 @@ func (r *Reader) next(s *Segment) error {
 			r.done = true
 			return &FrameError{File: r.name, Frame: r.frame + 1, Err: r.ctx.Err()}
 		}
-		data, ci, err := r.src.ZeroCopyReadPacketData()
+		var (
+			data []byte
+			ci   gopacket.CaptureInfo
+			err  error
+			ts   Timestamp
+			// inRange: the time fits int64 nanoseconds (timeInRange)
+			inRange bool
+		)
+		if r.mp != nil {
+			// A mapped pcap: the time is taken from the record as
+			// integers, and a CaptureInfo is built only for a hook or a
+			// warning (time.Time costs more than the rest of framing).
+			var sec, nsec int64
+			data, sec, nsec, ci.CaptureLength, ci.Length, err = r.mp.record()
+			sec, nsec = sec+nsec/1e9, nsec%1e9 // as time.Unix normalises
+			inRange = sec >= 0 && sec < math.MaxInt64/1_000_000_000
+			if err == nil && (r.hook != nil || !inRange) {
+				ci.Timestamp = time.Unix(sec, nsec).UTC()
+			}
+			ts = Timestamp(sec*1e9 + nsec)
+		} else {
+			data, ci, err = r.src.ZeroCopyReadPacketData()
+			inRange = timeInRange(ci.Timestamp)
+		}
 		if err != nil {
 			if err == io.EOF && ci.CaptureLength > 0 {
 				// pcapgo read a record header but none of its data.
@@ -398,7 +447,7 @@ func (r *Reader) next(s *Segment) error {
 		if r.snaplen > 0 && ci.CaptureLength > r.snaplen {
 			r.stats.OverSnaplen++
 		}
-		if !timeInRange(ci.Timestamp) {
+		if !inRange {
 			r.frame++
 			r.stats.Frames++
 			r.stats.TimeOutOfRange++
@@ -408,7 +457,9 @@ func (r *Reader) next(s *Segment) error {
 			}
 			continue
 		}
-		ts := Timestamp(ci.Timestamp.UnixNano())
+		if r.mp == nil {
+			ts = Timestamp(ci.Timestamp.UnixNano())
+		}
 		lt := r.link
 		if r.ng != nil {
 			var bin uint8

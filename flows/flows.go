@@ -206,6 +206,9 @@ type Tracker struct {
 	// fine reports that some timestamp seen so far is off a multiple of
 	// fineTick: the capture resolves finer than that (see dedup.go).
 	fine bool
+	// shard: the Tracker holds one shard of a capture's connections and
+	// its caller sweeps it (shard.go).
+	shard bool
 }
 
 type cacheEntry struct {
@@ -237,15 +240,18 @@ func (t *Tracker) Conns() []*Conn { return t.conns }
 // segment go to Lookup.
 func (t *Tracker) Add(s *capture.Segment) Packet {
 	t.added++
-	if t.added%sweepEvery == 0 {
+	if t.added%sweepEvery == 0 && !t.shard {
 		t.sweep(s.Time)
 	}
-	k := KeyOf(s.Src, s.Dst)
 	slot := &t.cache[cacheSlot(s)]
 	var c *Conn
-	if slot.c != nil && slot.k == k {
-		c = slot.c
+	var k Key
+	if slot.c != nil && (slot.k.Lo == s.Src && slot.k.Hi == s.Dst || slot.k.Lo == s.Dst && slot.k.Hi == s.Src) {
+		// The slot's key is KeyOf(s.Src, s.Dst): no need to order the
+		// endpoints.
+		c, k = slot.c, slot.k
 	} else {
+		k = KeyOf(s.Src, s.Dst)
 		c = t.live[k]
 		if c != nil {
 			*slot = cacheEntry{k, c}

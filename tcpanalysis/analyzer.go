@@ -250,6 +250,7 @@ type Analyzer struct {
 	res     []*connState
 	added   int
 	live    []*connState // connections whose scratch state is held
+	shard   bool         // one shard of a capture: its caller runs release (shard.go)
 }
 
 // releaseEvery is how many segments pass between releases of the scratch
@@ -337,7 +338,7 @@ func New(opts Options) *Analyzer {
 // belongs to (nil for an ICMP error about no connection of the capture).
 func (a *Analyzer) Add(s *capture.Segment) *ConnResult {
 	a.added++
-	if a.added%releaseEvery == 0 {
+	if a.added%releaseEvery == 0 && !a.shard {
 		a.release(s.Time)
 	}
 	if s.ICMP != capture.ICMPNone {
@@ -544,25 +545,35 @@ func AnalyzeFile(path string, opts Options) (*Report, error) {
 }
 
 // Analyze reads every segment from r; see AnalyzeFile. Reading and
-// decoding run in a goroutine of their own, one batch of segments ahead of
-// the analysis (pipeline.go), so a file uses two cores.
+// decoding run in a goroutine of their own, a few batches of segments ahead
+// of the analysis, which is spread by connection over one goroutine per
+// core (shard.go) unless opts asks for callbacks or Keep (pipeline.go).
 func Analyze(r *capture.Reader, opts Options) (*Report, error) {
-	a := New(opts)
 	rep := &Report{File: r.Name(), Format: r.Format()}
-	err := pipeline(r, func(s *capture.Segment) {
-		if len(opts.Ifaces) > 0 && !slices.Contains(opts.Ifaces, s.Iface) {
-			return
+	if n := shards(&opts); n > 1 {
+		// Connections spread over one Analyzer per core (shard.go).
+		conns, err := analyzeSharded(r, &opts, n)
+		if err != nil {
+			return nil, err
 		}
-		a.Add(s)
-	})
-	if err != nil {
-		return nil, err
+		rep.Conns = conns
+	} else {
+		a := New(opts)
+		err := pipeline(r, func(s *capture.Segment) {
+			if len(opts.Ifaces) > 0 && !slices.Contains(opts.Ifaces, s.Iface) {
+				return
+			}
+			a.Add(s)
+		})
+		if err != nil {
+			return nil, err
+		}
+		a.finish()
+		rep.Conns = a.Results()
 	}
-	a.finish()
 	rep.Stats = r.Stats()
 	rep.Start = rep.Stats.First
 	rep.Warnings = r.Warnings()
-	rep.Conns = a.Results()
 	var neg, nc int64
 	for _, c := range rep.Conns {
 		if c.NegativeRTT > 0 {

@@ -41,14 +41,7 @@ func pipeline(r *capture.Reader, f func(*capture.Segment)) error {
 			case <-stop:
 				return
 			}
-			b.n, b.err = 0, nil
-			for b.n < batchLen {
-				if err := r.Next(&b.segs[b.n]); err != nil {
-					b.err = err
-					break
-				}
-				b.n++
-			}
+			b.n, b.err = r.NextBatch(b.segs[:])
 			full <- b
 			if b.err != nil {
 				return

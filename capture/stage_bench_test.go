@@ -1,0 +1,133 @@
+//go:build unix
+
+package capture
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tcpviz/tcpviz/internal/pcaptest"
+)
+
+// stageFile writes a 1M-packet bulk capture to a temporary file, so the
+// stage benchmarks read it through the memory mapping as Open does; with
+// $TCPVIZ_BENCH_FILE set they read that file instead.
+func stageFile(b *testing.B) string {
+	if p := os.Getenv("TCPVIZ_BENCH_FILE"); p != "" {
+		return p
+	}
+	var w bytes.Buffer
+	if err := pcaptest.WriteBulk(&w, pcaptest.GenOptions{Packets: 1 << 20, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	p := filepath.Join(b.TempDir(), "bulk.pcap")
+	if err := os.WriteFile(p, w.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+func reportRate(b *testing.B, path string, pkts int64) {
+	if st, err := os.Stat(path); err == nil {
+		b.SetBytes(st.Size())
+	}
+	b.ReportMetric(float64(pkts)/b.Elapsed().Seconds(), "pkts/s")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(pkts), "ns/pkt")
+}
+
+// BenchmarkStageRead is framing alone: the records of a mapped pcap file,
+// not decoded (the "read" stage of docs/performance.md).
+func BenchmarkStageRead(b *testing.B) {
+	path := stageFile(b)
+	b.ReportAllocs()
+	var pkts int64
+	for b.Loop() {
+		r, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r.mp == nil {
+			b.Fatal("not read through the mapping")
+		}
+		for {
+			_, _, _, _, _, err := r.mp.record()
+			if err != nil {
+				if err != io.EOF {
+					b.Fatal(err)
+				}
+				break
+			}
+			pkts++
+		}
+		r.Close()
+	}
+	reportRate(b, path, pkts)
+}
+
+// BenchmarkStageDecode is decoding alone (link, IP, TCP headers and
+// options) of frames already in memory (the "decode" stage).
+func BenchmarkStageDecode(b *testing.B) {
+	path := stageFile(b)
+	r, err := Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var frames [][]byte
+	var wire []int
+	for len(frames) < 1<<18 {
+		data, _, _, _, wl, err := r.mp.record()
+		if err != nil {
+			break
+		}
+		frames = append(frames, append([]byte(nil), data...))
+		wire = append(wire, wl)
+	}
+	link := r.link
+	r.Close()
+	var s Segment
+	d := decoder{s: &s}
+	b.ReportAllocs()
+	var pkts int64
+	for b.Loop() {
+		for i, f := range frames {
+			d.wireLen = wire[i]
+			if d.decode(link, f) != vTCP {
+				b.Fatal("not TCP")
+			}
+		}
+		pkts += int64(len(frames))
+	}
+	b.ReportMetric(float64(pkts)/b.Elapsed().Seconds(), "pkts/s")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(pkts), "ns/pkt")
+}
+
+// BenchmarkStageReadDecode is Reader.NextBatch over a mapped file: framing,
+// decoding and the Reader's bookkeeping, what the reading goroutine of
+// tcpanalysis does.
+func BenchmarkStageReadDecode(b *testing.B) {
+	path := stageFile(b)
+	b.ReportAllocs()
+	segs := make([]Segment, 512)
+	var pkts int64
+	for b.Loop() {
+		r, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			n, err := r.NextBatch(segs)
+			pkts += int64(n)
+			if err != nil {
+				if err != io.EOF {
+					b.Fatal(err)
+				}
+				break
+			}
+		}
+		r.Close()
+	}
+	reportRate(b, path, pkts)
+}

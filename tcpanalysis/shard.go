@@ -1,0 +1,200 @@
+package tcpanalysis
+
+import (
+	"errors"
+	"io"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/flows"
+)
+
+// Sharded analysis: one goroutine reads and decodes the capture (as in
+// pipeline.go) and hands every batch of segments to nShards Analyzers, each
+// in a goroutine of its own and owning the connections whose 4-tuple hashes
+// to it (both directions, port reuse and ICMP errors quoting the 4-tuple
+// land in the same shard). Each shard sees its segments in capture order.
+// What one Analyzer would do at a point of the whole capture (release the
+// state of finished connections every releaseEvery segments, sweep copy
+// folding every flows.SweepEvery segments, note a fine timestamp
+// resolution) the reader schedules as ticks that every shard runs at the
+// same point, so every result is the one a single Analyzer computes. The
+// results are merged in order of first packet (Conn.FirstFrame), which is
+// the order a single Analyzer numbers connections in.
+
+// maxShards bounds the analysis goroutines of one file.
+const maxShards = 8
+
+// tick kinds.
+const (
+	tickRelease = iota // Analyzer.release(now)
+	tickSweep          // Tracker.Sweep(now)
+	tickFine           // Tracker.MarkFine()
+)
+
+// skipShard marks a segment no shard takes (another pcapng interface
+// than Options.Ifaces asks for).
+const skipShard = 0xff
+
+// A tick is something every shard does before the segment at pos of its
+// batch.
+type tick struct {
+	pos  int
+	kind uint8
+	now  capture.Timestamp
+}
+
+type shardBatch struct {
+	segs    [batchLen]capture.Segment
+	shard   [batchLen]uint8
+	ticks   []tick
+	n       int
+	err     error // the error that ended reading (io.EOF at the end), after segs[:n]
+	pending atomic.Int32
+}
+
+// shards returns how many Analyzers a file is analysed with: one per core
+// up to maxShards, and one when the options need a single analysis in
+// capture order (callbacks, or Keep, which is asked by connection index as
+// connections appear).
+func shards(opts *Options) int {
+	if opts.Keep != nil || opts.OnRTT != nil || opts.OnEvent != nil {
+		return 1
+	}
+	return min(runtime.GOMAXPROCS(0), maxShards)
+}
+
+// shardOf returns the shard of a segment's 4-tuple: the same for both
+// directions.
+func shardOf(s *capture.Segment, n int) uint8 {
+	a, b := s.Src.Addr().As16(), s.Dst.Addr().As16()
+	h := uint32(s.Src.Port()^s.Dst.Port()) ^ uint32(a[15]^b[15])<<16 ^ uint32(a[14]^b[14])<<24 ^ uint32(a[13]^b[13])<<8
+	h ^= h >> 16
+	h ^= h >> 8
+	return uint8(h % uint32(n))
+}
+
+// analyzeSharded analyses every segment of r with n shards and returns the
+// results of every connection in index order.
+func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, error) {
+	const nb = nBatches * 2
+	free := make(chan *shardBatch, nb)
+	for range nb {
+		free <- &shardBatch{}
+	}
+	ins := make([]chan *shardBatch, n)
+	for i := range ins {
+		ins[i] = make(chan *shardBatch, nb)
+	}
+	// The reader: batches of segments, each marked with its shard, and
+	// the ticks of the whole capture.
+	go func() {
+		var added, tracked int64 // segments given to Analyzer.Add, and to Tracker.Add
+		fine := false
+		for b := range free {
+			b.n, b.err = r.NextBatch(b.segs[:])
+			b.ticks = b.ticks[:0]
+			for i := range b.n {
+				s := &b.segs[i]
+				if len(opts.Ifaces) > 0 && !slices.Contains(opts.Ifaces, s.Iface) {
+					b.shard[i] = skipShard
+					continue
+				}
+				b.shard[i] = shardOf(s, n)
+				if added++; added%releaseEvery == 0 {
+					b.ticks = append(b.ticks, tick{pos: i, kind: tickRelease, now: s.Time})
+				}
+				if s.ICMP != capture.ICMPNone {
+					continue
+				}
+				if tracked++; tracked%flows.SweepEvery == 0 {
+					b.ticks = append(b.ticks, tick{pos: i, kind: tickSweep, now: s.Time})
+				}
+				if !fine && flows.IsFine(s.Time) {
+					fine = true
+					b.ticks = append(b.ticks, tick{pos: i, kind: tickFine})
+				}
+			}
+			b.pending.Store(int32(n))
+			for _, in := range ins {
+				in <- b
+			}
+			if b.err != nil {
+				for _, in := range ins {
+					close(in)
+				}
+				return
+			}
+		}
+	}()
+	as := make([]*Analyzer, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for k := range n {
+		a := New(*opts)
+		a.shard = true
+		a.tracker.SetShard()
+		as[k] = a
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			me := uint8(k)
+			for b := range ins[k] {
+				ti := 0
+				for i := 0; i < b.n; i++ {
+					for ; ti < len(b.ticks) && b.ticks[ti].pos == i; ti++ {
+						switch t := &b.ticks[ti]; t.kind {
+						case tickRelease:
+							a.release(t.now)
+						case tickSweep:
+							a.tracker.Sweep(t.now)
+						case tickFine:
+							a.tracker.MarkFine()
+						}
+					}
+					if b.shard[i] == me {
+						a.Add(&b.segs[i])
+					}
+				}
+				if b.err != nil {
+					errs[k] = b.err
+				}
+				if b.pending.Add(-1) == 0 && b.err == nil {
+					free <- b
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, err
+		}
+	}
+	// Merge the shards' connections by first packet.
+	parts := make([][]*ConnResult, n)
+	total := 0
+	for k, a := range as {
+		a.finish()
+		parts[k] = a.Results()
+		total += len(parts[k])
+	}
+	out := make([]*ConnResult, 0, total)
+	next := make([]int, n)
+	for len(out) < total {
+		best := -1
+		for k := range parts {
+			if next[k] < len(parts[k]) && (best < 0 || parts[k][next[k]].Conn.FirstFrame < parts[best][next[best]].Conn.FirstFrame) {
+				best = k
+			}
+		}
+		c := parts[best][next[best]]
+		next[best]++
+		c.Conn.Index = len(out)
+		out = append(out, c)
+	}
+	return out, nil
+}

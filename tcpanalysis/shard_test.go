@@ -1,0 +1,134 @@
+package tcpanalysis
+
+import (
+	"bytes"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/internal/pcaptest"
+)
+
+// analyzeWith analyses data with n shards (1: the single Analyzer of
+// pipeline.go).
+func analyzeWith(t *testing.T, data []byte, opts Options, n int) *Report {
+	t.Helper()
+	r, err := capture.NewReader(bytes.NewReader(data), "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := &Report{}
+	if n > 1 {
+		rep.Conns, err = analyzeSharded(r, &opts, n)
+	} else {
+		a := New(opts)
+		err = pipeline(r, func(s *capture.Segment) { a.Add(s) })
+		a.finish()
+		rep.Conns = a.Results()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// sameResults fails t unless the two analyses hold equal results for every
+// connection, in the same order.
+func sameResults(t *testing.T, name string, want, got *Report) {
+	t.Helper()
+	if len(want.Conns) != len(got.Conns) {
+		t.Fatalf("%s: %d connections sharded, %d in one Analyzer", name, len(got.Conns), len(want.Conns))
+	}
+	for i := range want.Conns {
+		if !reflect.DeepEqual(want.Conns[i], got.Conns[i]) {
+			t.Fatalf("%s: conn %d differs sharded:\n got %+v\nwant %+v", name, i, got.Conns[i].Summary, want.Conns[i].Summary)
+		}
+	}
+}
+
+// TestShardedSameAsOne: analysing connections in several shards gives
+// exactly the results of one Analyzer, over more than releaseEvery and
+// flows.SweepEvery segments (the ticks every shard runs at the same point),
+// with every RTT sample and event kept.
+func TestShardedSameAsOne(t *testing.T) {
+	var w bytes.Buffer
+	if err := pcaptest.WriteShort(&w, pcaptest.GenOptions{Packets: 3 * releaseEvery, Seed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	for _, opts := range []Options{{}, {Detail: true, RTTQuantiles: true}} {
+		one := analyzeWith(t, w.Bytes(), opts, 1)
+		if len(one.Conns) < 1000 {
+			t.Fatalf("%d connections, want many", len(one.Conns))
+		}
+		for _, n := range []int{2, 3} {
+			sameResults(t, "short", one, analyzeWith(t, w.Bytes(), opts, n))
+		}
+	}
+}
+
+// TestShardedCorpus: the same on every capture of ../shared/corpus and
+// ../shared/cases (copies folded, ICMP errors, port reuse, 802.11).
+func TestShardedCorpus(t *testing.T) {
+	var files []string
+	for _, sub := range []string{"corpus", "cases"} {
+		filepath.WalkDir(filepath.Join(sharedDir(t), sub), func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".pcap") || strings.HasSuffix(p, ".pcapng") || strings.HasSuffix(p, ".gz")) {
+				files = append(files, p)
+			}
+			return nil
+		})
+	}
+	if len(files) == 0 {
+		t.Skip("no captures in ../shared/corpus or ../shared/cases")
+	}
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := capture.NewReader(bytes.NewReader(data), p); err != nil {
+			continue // not a capture tcpviz reads: other tests check the error
+		}
+		opts := Options{Detail: true}
+		sameResults(t, p, analyzeWith(t, data, opts, 1), analyzeWith(t, data, opts, 3))
+	}
+}
+
+// TestShardedLateSegment: a connection closed and silent for more than
+// finishedIdle is released at the releaseEvery-th segment of the capture,
+// so a late retransmission after that starts afresh. Sharded, the
+// release comes at the same point though other shards carry the segments
+// that count up to it.
+func TestShardedLateSegment(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	ms := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Millisecond) }
+	x := pcaptest.NewConn(netip.MustParseAddrPort("10.0.0.1:40000"), netip.MustParseAddrPort("10.0.0.2:80"), 1000, 5000)
+	segs := x.Handshake(ms(0), time.Millisecond)
+	segs = append(segs, x.Data(ms(2), pcaptest.C2S, 1000), x.Ack(ms(3), pcaptest.S2C, 1001, 65535),
+		x.Fin(ms(4), pcaptest.C2S), x.Fin(ms(5), pcaptest.S2C), x.Ack(ms(6), pcaptest.C2S, 2, 65535))
+	// Fillers on other 4-tuples: more than releaseEvery segments over 20 s.
+	var fill []*pcaptest.Conn
+	for i := range 4 {
+		c := pcaptest.NewConn(netip.AddrPortFrom(netip.MustParseAddr("10.0.1.1"), uint16(41000+i)), netip.MustParseAddrPort("10.0.1.2:80"), 1, 2)
+		segs = append(segs, c.Handshake(ms(10+i), time.Millisecond)...)
+		fill = append(fill, c)
+	}
+	n := releaseEvery + 1000
+	for i := range n {
+		segs = append(segs, fill[i%4].Data(ms(20+i*20000/n), pcaptest.C2S, 100))
+	}
+	segs = append(segs, x.DataAt(ms(21000), pcaptest.C2S, 1, 1000)) // late copy of X's data
+	f := pcaptest.New(pcaptest.Options{Format: pcaptest.PcapNano, LinkType: pcaptest.LinkRaw})
+	for _, s := range segs {
+		f.Add(s.T, 0, s.IP())
+	}
+	one := analyzeWith(t, f.Bytes(), Options{Detail: true}, 1)
+	for _, k := range []int{2, 3} {
+		sameResults(t, "late", one, analyzeWith(t, f.Bytes(), Options{Detail: true}, k))
+	}
+}
