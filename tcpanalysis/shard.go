@@ -80,7 +80,7 @@ func shardOf(s *capture.Segment, n int) uint8 {
 // analyzeSharded analyses every segment of r with n shards and returns the
 // results of every connection in index order.
 func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, error) {
-	const nb = nBatches * 2
+	const nb = nBatches + 2
 	free := make(chan *shardBatch, nb)
 	for range nb {
 		free <- &shardBatch{}
