@@ -210,7 +210,8 @@ func (d *decoder) ether(b []byte) verdict {
 	if len(b) < 14 {
 		return vTruncated
 	}
-	return d.at(b, 14, func(p []byte) verdict { return d.etherType(binary.BigEndian.Uint16(b[12:]), p) })
+	d.off += 14
+	return d.etherType(binary.BigEndian.Uint16(b[12:]), b[14:])
 }
 
 // etherType dispatches payload b by EtherType t, walking VLAN tags, MPLS
