@@ -105,8 +105,13 @@ func (p *mappedPcap) ZeroCopyReadPacketData() (data []byte, ci gopacket.CaptureI
 // lengths. The lengths are set whenever the record header was read, even
 // with an error, as ZeroCopyReadPacketData sets them.
 func (p *mappedPcap) record() (data []byte, sec, nsec int64, capLen, wireLen int, err error) {
-	h, err := p.w.take(16, nil)
-	if err != nil {
+	// take's common case, written out: this runs once per frame.
+	w := p.w
+	var h []byte
+	if w.pos+16 <= len(w.win) {
+		h = w.win[w.pos : w.pos+16]
+		w.pos += 16
+	} else if h, err = w.takeSlow(16, nil); err != nil {
 		return nil, 0, 0, 0, 0, err
 	}
 	sec, nsec = int64(p.u32(h)), int64(p.u32(h[4:]))
@@ -121,7 +126,12 @@ func (p *mappedPcap) record() (data []byte, sec, nsec int64, capLen, wireLen int
 	if capLen > wireLen {
 		return nil, sec, nsec, capLen, wireLen, fmt.Errorf("capture length exceeds original packet length: %d > %d", capLen, wireLen)
 	}
-	data, err = p.w.take(capLen, &p.buf)
+	if w.pos+capLen <= len(w.win) {
+		data = w.win[w.pos : w.pos+capLen]
+		w.pos += capLen
+		return data, sec, nsec, capLen, wireLen, nil
+	}
+	data, err = w.takeSlow(capLen, &p.buf)
 	if errors.Is(err, io.EOF) {
 		err = io.ErrUnexpectedEOF
 	}
@@ -138,6 +148,12 @@ func (w *windowReader) take(n int, buf *[]byte) ([]byte, error) {
 		w.pos += n
 		return b, nil
 	}
+	return w.takeSlow(n, buf)
+}
+
+// takeSlow is take for bytes that straddle the end of the window (kept
+// apart so that take's common case is inlined).
+func (w *windowReader) takeSlow(n int, buf *[]byte) ([]byte, error) {
 	var b []byte
 	if buf == nil {
 		b = make([]byte, n)
