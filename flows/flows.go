@@ -218,8 +218,7 @@ type cacheEntry struct {
 
 func cacheSlot(s *capture.Segment) int {
 	p := uint32(s.Src.Port()) ^ uint32(s.Dst.Port())
-	a, b := s.Src.Addr().As16(), s.Dst.Addr().As16()
-	p ^= uint32(a[15]^b[15])<<8 | uint32(a[14]^b[14])
+	p ^= (AddrLow(s.Src.Addr()) ^ AddrLow(s.Dst.Addr())) << 8
 	return int((p * 2654435761) >> 24)
 }
 

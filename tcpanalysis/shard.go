@@ -25,8 +25,12 @@ import (
 // results are merged in order of first packet (Conn.FirstFrame), which is
 // the order a single Analyzer numbers connections in.
 
-// maxShards bounds the analysis goroutines of one file.
-const maxShards = 8
+// maxShards bounds the analysis goroutines of one file; dispatchStep is
+// how many segments are read at a time before they are marked.
+const (
+	maxShards    = 8
+	dispatchStep = 32
+)
 
 // tick kinds.
 const (
@@ -70,8 +74,7 @@ func shards(opts *Options) int {
 // shardOf returns the shard of a segment's 4-tuple: the same for both
 // directions.
 func shardOf(s *capture.Segment, n int) uint8 {
-	a, b := s.Src.Addr().As16(), s.Dst.Addr().As16()
-	h := uint32(s.Src.Port()^s.Dst.Port()) ^ uint32(a[15]^b[15])<<16 ^ uint32(a[14]^b[14])<<24 ^ uint32(a[13]^b[13])<<8
+	h := uint32(s.Src.Port()^s.Dst.Port()) ^ flows.AddrLow(s.Src.Addr())<<16 ^ flows.AddrLow(s.Dst.Addr())<<16
 	h ^= h >> 16
 	h ^= h >> 8
 	return uint8(h % uint32(n))
@@ -95,27 +98,35 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, err
 		var added, tracked int64 // segments given to Analyzer.Add, and to Tracker.Add
 		fine := false
 		for b := range free {
-			b.n, b.err = r.NextBatch(b.segs[:])
+			b.n, b.err = 0, nil
 			b.ticks = b.ticks[:0]
-			for i := range b.n {
-				s := &b.segs[i]
-				if len(opts.Ifaces) > 0 && !slices.Contains(opts.Ifaces, s.Iface) {
-					b.shard[i] = skipShard
-					continue
-				}
-				b.shard[i] = shardOf(s, n)
-				if added++; added%releaseEvery == 0 {
-					b.ticks = append(b.ticks, tick{pos: i, kind: tickRelease, now: s.Time})
-				}
-				if s.ICMP != capture.ICMPNone {
-					continue
-				}
-				if tracked++; tracked%flows.SweepEvery == 0 {
-					b.ticks = append(b.ticks, tick{pos: i, kind: tickSweep, now: s.Time})
-				}
-				if !fine && flows.IsFine(s.Time) {
-					fine = true
-					b.ticks = append(b.ticks, tick{pos: i, kind: tickFine})
+			// Read in small steps and mark each step's segments at once,
+			// while they are still in the first-level cache.
+			for b.n < batchLen && b.err == nil {
+				var k int
+				lo := b.n
+				k, b.err = r.NextBatch(b.segs[lo:min(lo+dispatchStep, batchLen)])
+				b.n += k
+				for i := lo; i < b.n; i++ {
+					s := &b.segs[i]
+					if len(opts.Ifaces) > 0 && !slices.Contains(opts.Ifaces, s.Iface) {
+						b.shard[i] = skipShard
+						continue
+					}
+					b.shard[i] = shardOf(s, n)
+					if added++; added%releaseEvery == 0 {
+						b.ticks = append(b.ticks, tick{pos: i, kind: tickRelease, now: s.Time})
+					}
+					if s.ICMP != capture.ICMPNone {
+						continue
+					}
+					if tracked++; tracked%flows.SweepEvery == 0 {
+						b.ticks = append(b.ticks, tick{pos: i, kind: tickSweep, now: s.Time})
+					}
+					if !fine && flows.IsFine(s.Time) {
+						fine = true
+						b.ticks = append(b.ticks, tick{pos: i, kind: tickFine})
+					}
 				}
 			}
 			b.pending.Store(int32(n))
