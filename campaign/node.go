@@ -43,6 +43,7 @@ type nodeID struct {
 	sent   map[flows.Key]struct{}  // TCP connections the radio transmitted frames of
 	macs   map[[6]byte]struct{}    // transmitter addresses of the radio's own frames
 	rxTo   map[flows.Key][][6]byte // per TCP connection, the receiver addresses of the frames it received
+	last   frameFact               // the previous frame's facts
 }
 
 // ttlPair holds the highest TTL a node transmitted and received with one
@@ -168,13 +169,24 @@ func (n *nodeID) frame(b []byte) {
 	if tcp {
 		key = flows.KeyOf(netip.AddrPortFrom(src, binary.BigEndian.Uint16(l4)), netip.AddrPortFrom(dst, binary.BigEndian.Uint16(l4[2:])))
 	}
+	mac := ra
+	if own {
+		n.tx++
+		mac = ta
+	} else {
+		n.rx++
+	}
+	f := frameFact{src, key, tcp, own, mac, ttl}
+	if f == n.last {
+		return // a bulk transfer repeats the same facts frame after frame
+	}
+	n.last = f
 	p := n.ttl[src]
 	if p == nil {
 		p = &ttlPair{}
 		n.ttl[src] = p
 	}
 	if own {
-		n.tx++
 		p.tx = max(p.tx, ttl)
 		n.macs[ta] = struct{}{}
 		if tcp {
@@ -182,11 +194,20 @@ func (n *nodeID) frame(b []byte) {
 		}
 		return
 	}
-	n.rx++
 	p.rx = max(p.rx, ttl)
 	if tcp && !slices.Contains(n.rxTo[key], ra) {
 		n.rxTo[key] = append(n.rxTo[key], ra)
 	}
+}
+
+// frameFact is what nodeID.frame records of one frame; a frame with the
+// same facts as the one before it changes nothing.
+type frameFact struct {
+	src      netip.Addr
+	key      flows.Key
+	tcp, own bool
+	mac      [6]byte // the transmitter (own) or receiver address
+	ttl      uint8
 }
 
 // vantageAt decides the vantage of capture node n for data direction d of
