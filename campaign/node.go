@@ -50,9 +50,17 @@ type nodeID struct {
 // IP source address (0: never).
 type ttlPair struct{ tx, rx uint8 }
 
+// maxOwnMACs is the most transmitter addresses a node's own frames may
+// show: more means the capture's "own" frames are not one node's (a
+// sniffer whose driver leaves the signal out of some received frames).
+const maxOwnMACs = 4
+
 // known reports whether the capture showed both its radio's own
-// transmissions and its receptions, so that ownership means something.
-func (n *nodeID) known() bool { return n != nil && n.tx > 0 && n.rx > 0 }
+// transmissions, from at most maxOwnMACs addresses, and its receptions,
+// so that ownership means something.
+func (n *nodeID) known() bool {
+	return n != nil && n.tx > 0 && n.rx > 0 && len(n.macs) <= maxOwnMACs
+}
 
 // owns reports whether a is one of the node's own IP addresses.
 func (n *nodeID) owns(a netip.Addr) bool {

@@ -298,3 +298,22 @@ func TestOneFlowAcrossCaptures(t *testing.T) {
 			r.Src, r.SPort, r.Dst, r.DPort, filepath.Base(r.File), r.Vantage, r.Captures)
 	}
 }
+
+// TestNodeIDNotOneNode: a capture whose "own" frames (no antenna signal)
+// come from five transmitters is not one node's view: no identity, so the
+// TCP-level evidence decides.
+func TestNodeIDNotOneNode(t *testing.T) {
+	a := newAir(6)
+	for i := 0; i < 5; i++ {
+		f := pcaptest.Dot11{TA: mac(i), RA: broadcast}.Frame(hello(i))
+		a.nodes[5].Add(a.t0.Add(time.Duration(i)*time.Millisecond), 0, radiotapTx(f))
+	}
+	a.send(10, 0, broadcast, hello(0), 5)
+	id := &nodeID{}
+	if _, err := analyzeWithID(a.write(t, t.TempDir(), 0, 1, 2, 3, 4)[0], id); err != nil {
+		t.Fatal(err)
+	}
+	if id.known() || len(id.ownAddrs()) != 0 {
+		t.Errorf("known %v, own %v; want no identity", id.known(), id.ownAddrs())
+	}
+}
