@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"net/netip"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -315,5 +316,29 @@ func TestNodeIDNotOneNode(t *testing.T) {
 	}
 	if id.known() || len(id.ownAddrs()) != 0 {
 		t.Errorf("known %v, own %v; want no identity", id.known(), id.ownAddrs())
+	}
+}
+
+// TestNodeIDOnNS3: every TCP capture of shared/ns3 (ns-3 node n has
+// address 10.1.0.n+1; its capture is PREFIX-n-0.pcap.gz) owns exactly its
+// own node's address.
+func TestNodeIDOnNS3(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(sharedNS3(t), "tcp-*.pcap.gz"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no captures: %v", err)
+	}
+	for _, f := range files {
+		m := ns3Suffix.FindStringSubmatch(filepath.Base(f))
+		if m == nil {
+			t.Fatalf("%s: not PREFIX-NODE-DEV", f)
+		}
+		node, _ := strconv.Atoi(m[2])
+		id := &nodeID{}
+		if _, err := analyzeWithID(f, id); err != nil {
+			t.Fatal(err)
+		}
+		if own := id.ownAddrs(); !id.known() || len(own) != 1 || own[0] != netip.AddrFrom4([4]byte{10, 1, 0, byte(node + 1)}) {
+			t.Errorf("%s: identity %v, own addresses %v; want [10.1.0.%d]", filepath.Base(f), id.known(), own, node+1)
+		}
 	}
 }
