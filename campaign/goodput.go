@@ -26,9 +26,9 @@ const (
 	// Elsewhere: neither endpoint's capture by the TCP-level evidence
 	// (wired: TTLs; 802.11 without the capturing node's identity).
 	Elsewhere Vantage = "other"
-	// Relay: an 802.11 capture of a node that forwarded frames of the
-	// connection (its radio transmitted them) and owns neither endpoint's
-	// address.
+	// Relay: an 802.11 capture of a node that owns neither endpoint's
+	// address and took part in the connection: its radio transmitted
+	// frames of it, or received frames of it addressed to its own MAC.
 	Relay Vantage = "relay"
 	// Overheard: an 802.11 capture of a node that transmitted nothing of
 	// the connection and owns neither endpoint's address: it only heard
