@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/gopacket/gopacket"
-
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/query"
@@ -104,13 +102,17 @@ func (n *nodeID) onPath(c *flows.Conn) bool {
 	return false
 }
 
-// hook is a capture.FrameHook that learns the node's identity from each
-// radiotap frame and keeps every frame.
-func (n *nodeID) hook(link int, data []byte, _ capture.Timestamp, _ gopacket.CaptureInfo) bool {
-	if link == capture.LinkRadiotap {
-		n.frame(data)
+// frameHook returns a frame hook of type H (capture.FrameHook; pass a nil
+// one) that learns the node's identity from each radiotap frame and keeps
+// every frame. H's capture-info parameter type is inferred, so campaign
+// does not import gopacket (dag_test.go).
+func frameHook[H ~func(int, []byte, capture.Timestamp, CI) bool, CI any](_ H, n *nodeID) H {
+	return func(link int, data []byte, _ capture.Timestamp, _ CI) bool {
+		if link == capture.LinkRadiotap {
+			n.frame(data)
+		}
+		return true
 	}
-	return true
 }
 
 // frame reads one radiotap 802.11 frame: whether the radio sent it, and
@@ -252,7 +254,7 @@ func analyzeWithID(path string, id *nodeID) (*tcpanalysis.Report, error) {
 		return nil, err
 	}
 	defer r.Close()
-	r.SetFrameHook(id.hook)
+	r.SetFrameHook(frameHook(capture.FrameHook(nil), id))
 	return tcpanalysis.Analyze(r, tcpanalysis.Options{Flows: flows.Options{WScale: -1}})
 }
 
