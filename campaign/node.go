@@ -319,16 +319,23 @@ func alignTies(rows []FlowRow) {
 			continue
 		}
 		if k, src := keyOf(r); fwd[k].src != src {
-			r.Src, r.Dst, r.SPort, r.DPort = r.Dst, r.Src, r.DPort, r.SPort
-			r.isn, r.isnKnown = r.peerISN, r.peerISNKnown
-			r.app = r.appRev
-			switch r.Vantage {
-			case AtReceiver:
-				r.Vantage = AtSender
-			case AtSender:
-				r.Vantage = AtReceiver
-			}
+			r.turn()
 		}
+	}
+}
+
+// turn swaps the direction of a row whose direction was a guess
+// (dirGuess): its endpoints, ISN, receiving application's span and
+// sender/receiver vantage. Its bytes are 0 either way.
+func (r *FlowRow) turn() {
+	r.Src, r.Dst, r.SPort, r.DPort = r.Dst, r.Src, r.DPort, r.SPort
+	r.isn, r.isnKnown, r.peerISN, r.peerISNKnown = r.peerISN, r.peerISNKnown, r.isn, r.isnKnown
+	r.app, r.appRev = r.appRev, r.app
+	switch r.Vantage {
+	case AtReceiver:
+		r.Vantage = AtSender
+	case AtSender:
+		r.Vantage = AtReceiver
 	}
 }
 

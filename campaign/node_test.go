@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"net/netip"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -297,6 +298,25 @@ func TestOneFlowAcrossCaptures(t *testing.T) {
 	if r.Src != "10.0.0.1" || r.SPort != 40000 || filepath.Base(r.File) != "run-2-0.pcap" || r.Vantage != AtReceiver || r.Captures != 3 {
 		t.Errorf("row %s:%d → %s:%d from %s (%s), %d captures; want 10.0.0.1:40000 → 10.0.0.3:5001 from run-2-0.pcap (receiver), 3",
 			r.Src, r.SPort, r.Dst, r.DPort, filepath.Base(r.File), r.Vantage, r.Captures)
+	}
+	// O's capture alone guesses N → S; the declared flow turns it.
+	starts := filepath.Join(t.TempDir(), "starts.csv")
+	if err := os.WriteFile(starts, []byte("src,sport,dst,dport,start_s\n10.0.0.1,40000,10.0.0.3,5001,1767323045\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := ReadStarts(starts, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = Goodput(context.Background(), []string{files[2]}, Options{Starts: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rows) != 1 || res.Rows[0].Src != "10.0.0.1" || res.Rows[0].Vantage != Overheard || res.Rows[0].Source != FromStarts {
+		for _, r := range res.Rows {
+			t.Logf("%s: %s:%d → %s:%d %s %s", filepath.Base(r.File), r.Src, r.SPort, r.Dst, r.DPort, r.Vantage, r.Source)
+		}
+		t.Errorf("O's capture with the flow declared: %d rows; want one, 10.0.0.1 → 10.0.0.3, overheard, interval from the starts", len(res.Rows))
 	}
 }
 
