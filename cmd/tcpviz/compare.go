@@ -169,23 +169,7 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 				fmt.Fprintln(e.stdout, out)
 				return nil
 			}
-			var series []plot.Named
-			in := func(d time.Duration) bool { return d >= sel.From && (sel.To <= 0 || d <= sel.To) }
-			for i, v := range views {
-				s := v.Series(m)
-				// Step series run to the end of the connection, so stalls show.
-				name := runs[i].Label
-				if m == query.MetricGoodput && runs[i].ProxyAcked() { // the PEP's ACKs: bytes it accepted, not goodput
-					name += " accepted by PEP"
-				}
-				series = append(series, extendToEnd(plot.Named{Name: name, Step: !m.Samples(), Scatter: m.Samples(), Mark: plot.MarkOf(i), X: s.X(v.Ref), Y: s.Y()}, runs[i], sel.To))
-				if d, ok := deliveredSeries(runs[i], m.String(), in, sel.To); ok {
-					series = append(series, d)
-				}
-				if d, ok := deliveredRate(runs[i], legacyMetric(m), v.Interval, in, sel.To); ok {
-					series = append(series, d)
-				}
-			}
+			series := compareSeries(runs, views, m, sel)
 			format := plot.FormatOf(out)
 			ya := axisOf(m)
 			if l := pairYLabel(runs, m.String(), ""); l != "" { // a client/server pair
@@ -283,4 +267,33 @@ func legacyMetric(m query.Metric) string {
 		return "tput"
 	}
 	return m.String()
+}
+
+// compareSeries is what the compare figure draws for metric m: per run
+// its series, continued to the end of the connection, and for a pair run
+// the delivered series. Every series of run i has colour plot.Colour(i);
+// the delivered ones are dashed, so sent and delivered stay apart in
+// print (and in grayscale).
+func compareSeries(runs []compare.Run, views []*query.View, m query.Metric, sel query.Selection) []plot.Named {
+	var series []plot.Named
+	in := func(d time.Duration) bool { return d >= sel.From && (sel.To <= 0 || d <= sel.To) }
+	for i, v := range views {
+		s := v.Series(m)
+		col := plot.Colour(i)
+		// Step series run to the end of the connection, so stalls show.
+		name := runs[i].Label
+		if m == query.MetricGoodput && runs[i].ProxyAcked() { // the PEP's ACKs: bytes it accepted, not goodput
+			name += " accepted by PEP"
+		}
+		series = append(series, extendToEnd(plot.Named{Name: name, Step: !m.Samples(), Scatter: m.Samples(), Mark: plot.MarkOf(i), X: s.X(v.Ref), Y: s.Y(), Color: col}, runs[i], sel.To))
+		if d, ok := deliveredSeries(runs[i], m.String(), in, sel.To); ok {
+			d.Color, d.Dashed = col, true
+			series = append(series, d)
+		}
+		if d, ok := deliveredRate(runs[i], legacyMetric(m), v.Interval, in, sel.To); ok {
+			d.Color, d.Dashed = col, true
+			series = append(series, d)
+		}
+	}
+	return series
 }
