@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -146,6 +147,10 @@ func (f *goodputFlags) checkTables() error {
 func runGoodput(e *env, f *goodputFlags, args []string) error {
 	if f.asCSV && f.asJSON {
 		return fmt.Errorf("choose one of --csv and --json")
+	}
+	// -o chooses the format by its extension unless a flag did, as in flows.
+	if ext := strings.ToLower(filepath.Ext(f.out)); !f.asCSV && !f.asJSON {
+		f.asCSV, f.asJSON = ext == ".csv", ext == ".json"
 	}
 	dir, err := query.ParseDir(f.dir)
 	if err != nil {

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,6 +19,7 @@ import (
 
 	"github.com/google/renameio/v2"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/tcpviz/tcpviz/campaign"
 	"github.com/tcpviz/tcpviz/capture"
@@ -200,6 +203,7 @@ func writeFileAtomic(path string, write func(f *os.File) error) error {
 // not listed the verb itself checks the ending.
 var outputExts = map[string][]string{
 	"flows":   {".csv", ".json", ".txt", ".md", ""},
+	"goodput": {".csv", ".json", ".txt", ".md", ""},
 	"compare": {".png", ".svg", ".pdf", ".csv", ".html"},
 	"report":  {".html"},
 	"pep":     {".csv"},
@@ -210,15 +214,38 @@ var outputExts = map[string][]string{
 	"tput":    {".png", ".svg", ".pdf", ".html", ".csv", ".json"},
 }
 
+// fileFlags are the flags of any verb that name a file it writes, with the
+// endings accepted (nil: any; --output: outputExts of the verb) and the
+// suffix the verb appends (--tables-csv is a prefix).
+var fileFlags = []struct {
+	name   string
+	exts   []string
+	suffix string
+}{
+	{name: "output"},
+	{name: "parquet"},
+	{name: "tables"},
+	{name: "tables-csv", suffix: ".groups.csv"},
+	{name: "tables-tex"},
+	{name: "plot", exts: []string{".png", ".svg", ".pdf"}},
+	{name: "write"},
+}
+
 // checkOutputs is the root command's PersistentPreRunE. It notes a live
-// capture (-i), for the signal handler, and before any analysis it checks the files named by --output, --parquet and --tables: the
-// directory exists and is writable, the ending is one the verb writes, and
-// an existing target is a writable regular file (or a link to one).
+// capture (-i), for the signal handler; it refuses NaN, ±Inf and negative
+// values of the float flags (checkFloatFlags); and before any analysis it
+// checks every file flag (fileFlags): the directory exists and is writable,
+// the ending is one the verb writes, and an existing target is a writable
+// regular file (or a link to one).
 func checkOutputs(c *cobra.Command, _ []string) error {
 	if f := c.Flags().Lookup("interface"); f != nil && f.Value.String() != "" {
 		liveCapture.Store(true)
 	}
-	for _, name := range []string{"output", "parquet", "tables"} {
+	if err := checkFloatFlags(c); err != nil {
+		return err
+	}
+	for _, ff := range fileFlags {
+		name := ff.name
 		f := c.Flags().Lookup(name)
 		if f == nil || f.Value.Type() != "string" {
 			continue
@@ -227,14 +254,14 @@ func checkOutputs(c *cobra.Command, _ []string) error {
 		if p == "" || p == "-" {
 			continue
 		}
+		exts := ff.exts
 		if name == "output" {
-			exts, ok := outputExts[c.Name()]
-			ext := strings.ToLower(filepath.Ext(p))
-			if ok && !contains(exts, ext) {
-				return fmt.Errorf("--%s %s: unknown ending %q; %s writes %s", name, p, ext, c.Name(), strings.Join(exts, " "))
-			}
+			exts = outputExts[c.Name()]
 		}
-		target, err := outputTarget(p)
+		if ext := strings.ToLower(filepath.Ext(p)); exts != nil && !contains(exts, ext) {
+			return fmt.Errorf("--%s %s: unknown ending %q; %s writes %s", name, p, ext, c.Name(), strings.Join(exts, " "))
+		}
+		target, err := outputTarget(p + ff.suffix)
 		if err != nil {
 			return err
 		}
@@ -254,6 +281,54 @@ func checkOutputs(c *cobra.Command, _ []string) error {
 		os.Remove(probe.Name())
 	}
 	return nil
+}
+
+// signedFloatFlags may be negative; every other float flag counts
+// something that is not (seconds after a reference point, points,
+// a confidence level, a speed).
+var signedFloatFlags = map[string]bool{}
+
+// checkFloatFlags refuses a float flag set to NaN or ±Inf (strconv parses
+// both, and every range check then passes), or to a negative value where
+// none is meaningful: a usage error before any capture is read.
+func checkFloatFlags(c *cobra.Command) error {
+	var err error
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if err != nil {
+			return
+		}
+		var vs []float64
+		switch f.Value.Type() {
+		case "float64", "float32":
+			v, perr := strconv.ParseFloat(f.Value.String(), 64)
+			if perr != nil {
+				return
+			}
+			vs = []float64{v}
+		case "float64Slice", "float32Slice":
+			if s, ok := f.Value.(pflag.SliceValue); ok {
+				for _, x := range s.GetSlice() {
+					if v, perr := strconv.ParseFloat(x, 64); perr == nil {
+						vs = append(vs, v)
+					}
+				}
+			}
+		default:
+			return
+		}
+		for _, v := range vs {
+			switch {
+			case math.IsNaN(v) || math.IsInf(v, 0):
+				err = fmt.Errorf("--%s %g: want a finite number", f.Name, v)
+			case v < 0 && !signedFloatFlags[f.Name]:
+				err = fmt.Errorf("--%s %g: want a number ≥ 0", f.Name, v)
+			}
+			if err != nil {
+				return
+			}
+		}
+	})
+	return err
 }
 
 // maxConnNotes is how many connections a per-connection note is printed
