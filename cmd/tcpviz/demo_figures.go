@@ -72,6 +72,17 @@ func (e *env) demoFigures(out string) error {
 	if err := os.WriteFile(starts, gt.Bytes(), 0o644); err != nil {
 		return err
 	}
+	// The rows name the shipped captures (testdata/manet/…), not the
+	// copies in tmp, which are gone when demo ends.
+	shown := func(p string) string {
+		if rel, err := filepath.Rel(tmp, p); err == nil && !strings.HasPrefix(rel, "..") {
+			if strings.HasPrefix(rel, "manet") {
+				return filepath.ToSlash(filepath.Join("testdata", rel))
+			}
+			return filepath.ToSlash(filepath.Join("testdata", "sat", rel))
+		}
+		return p
+	}
 	o := func(name string) string { return filepath.Join(out, name) }
 	runs := [][]string{
 		{"rtt", pep, "-o", o("sat_pep-on_window-20KB.rtt.png")},
@@ -87,7 +98,7 @@ func (e *env) demoFigures(out string) error {
 		// A fresh root per verb: its flags start from their defaults.
 		// Their tables stay quiet; the paths they wrote are printed.
 		var msgs, paths bytes.Buffer
-		sub := &env{ctx: e.ctx, stdout: &paths, stderr: &msgs, stdin: e.stdin}
+		sub := &env{ctx: e.ctx, stdout: &paths, stderr: &msgs, stdin: e.stdin, shownPath: shown}
 		root := newRoot(sub)
 		root.SetArgs(args)
 		if err := root.ExecuteContext(e.ctx); err != nil {

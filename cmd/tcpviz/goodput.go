@@ -244,6 +244,14 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 	if err != nil {
 		return err
 	}
+	if e.shownPath != nil {
+		for i := range res.Rows {
+			res.Rows[i].File, res.Rows[i].RunKey = e.shownPath(res.Rows[i].File), e.shownPath(res.Rows[i].RunKey)
+		}
+		for i := range res.Warnings {
+			res.Warnings[i].File = e.shownPath(res.Warnings[i].File)
+		}
+	}
 	// Paths that could not be listed count as failed captures.
 	res.Files = append(res.Files, failedPaths(listing.Failed)...)
 	res.Failed = append(listing.Failed, res.Failed...)
