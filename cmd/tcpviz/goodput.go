@@ -265,8 +265,8 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 	}
 	f.reportDropped(e.stderr, res)
 	dirNote := map[query.Dir]string{query.Auto: "the direction that delivered more bytes", query.AB: "from the SYN sender", query.BA: "towards the SYN sender"}[dir]
-	fmt.Fprintf(e.stderr, "goodput: %d captures, %d used, %d failed; %d flows (%s; rate over %s; each flow counted once, from its receiver's capture where possible)\n",
-		len(res.Files), len(res.Files)-len(res.Failed), len(res.Failed), len(res.Rows), dirNote, f.intervalNote(res))
+	fmt.Fprintf(e.stderr, "goodput: %s, %d used, %d failed; %s (%s; rate over %s; each flow counted once, from its receiver's capture where possible)\n",
+		count(len(res.Files), "capture"), len(res.Files)-len(res.Failed), len(res.Failed), count(len(res.Rows), "flow"), dirNote, f.intervalNote(res))
 	f.warnIntervals(e.stderr, res)
 
 	if err := writeGoodputRows(e, f, res.Rows, labelNames); err != nil {
@@ -278,7 +278,7 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 		}
 	}
 	if len(res.Failed) > 0 {
-		return &exitError{code: 3, err: fmt.Errorf("partial: %d of %d captures failed", len(res.Failed), len(res.Files))}
+		return &exitError{code: 3, err: fmt.Errorf("partial: %d of %s failed", len(res.Failed), count(len(res.Files), "capture"))}
 	}
 	return nil
 }
@@ -413,6 +413,6 @@ func runStats(e *env, f *goodputFlags, args []string) error {
 		rows = append(rows, rs...)
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].RunKey < rows[j].RunKey })
-	fmt.Fprintf(e.stderr, "stats: %d flows from %d files\n", len(rows), len(args))
+	fmt.Fprintf(e.stderr, "stats: %s from %s\n", count(len(rows), "flow"), count(len(args), "file"))
 	return writeGoodputTables(e, f, rows)
 }

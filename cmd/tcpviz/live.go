@@ -691,7 +691,7 @@ func (st *liveState) flows(every time.Duration) {
 		if tty {
 			st.w.WriteString("\033[H\033[2J")
 		}
-		table(fmt.Sprintf("%s %s (%d connections so far, open ones listed)", now.Format("15:04:05"), st.iface, st.en.total), rows)
+		table(fmt.Sprintf("%s %s (%s so far, open ones listed)", now.Format("15:04:05"), st.iface, count(st.en.total, "connection")), rows)
 	}
 	st.out.final = func() error {
 		var rows []export.FlowRow

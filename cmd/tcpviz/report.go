@@ -79,13 +79,13 @@ that cannot be read is left out with a warning (exit status 3, partial).`,
 				caps = append(caps, report.Capture{Report: rep})
 			}
 			if len(caps) == 0 {
-				return &exitError{code: 2, err: fmt.Errorf("none of the %d captures could be read", len(args))}
+				return &exitError{code: 2, err: fmt.Errorf("none of the %s could be read", count(len(args), "capture"))}
 			}
 			if err := e.writeReport(out, caps, report.Options{Title: title}); err != nil {
 				return err
 			}
 			if len(failed) > 0 {
-				return &exitError{code: 3, err: fmt.Errorf("partial: %d of %d captures could not be read: %s", len(failed), len(args), strings.Join(failed, ", "))}
+				return &exitError{code: 3, err: fmt.Errorf("partial: %d of %s could not be read: %s", len(failed), count(len(args), "capture"), strings.Join(failed, ", "))}
 			}
 			return nil
 		},

@@ -346,11 +346,7 @@ func printConnNotes(w io.Writer, kind, path string, conns []int, what string) {
 		}
 		return
 	}
-	first := make([]string, 3)
-	for i := range first {
-		first[i] = fmt.Sprint(conns[i])
-	}
-	fmt.Fprintf(w, "%s: %s: %d connections (conn %s, …): %s\n", kind, path, len(conns), strings.Join(first, ", "), what)
+	fmt.Fprintf(w, "%s: %s: %d connections (%s): %s\n", kind, path, len(conns), connList(conns[:3], true), what)
 }
 
 func contains(list []string, s string) bool {
