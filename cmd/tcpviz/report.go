@@ -31,8 +31,9 @@ marks), RTT by method, throughput and goodput, receive window and bytes in
 flight (zero-window periods shaded), and an events lane. The panels share
 the time axis: a drag zooms (a box on the Stevens graph), ctrl+wheel zooms,
 shift+wheel pans, a double-click resets; hover a mark for its frame number,
-time, sequence numbers and class. The address (#v=N&x=FROM,TO) keeps the
-view, to bookmark or send. Tick several connections and press "Compare
+time, sequence numbers and class. The address (#c=CONN&d=ab&x=FROM,TO, with
+f=N for the N-th capture from 0 when there are several) keeps the view, to
+bookmark or send. Tick several connections and press "Compare
 ticked" to overlay them, aligned at their first bulk segment.
 
 Series are stored at several resolutions (min/max per bucket; every
