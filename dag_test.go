@@ -32,6 +32,7 @@ var allowed = map[string][]string{
 	"export":                         {"query", "campaign", "tcpanalysis", "flows", "capture"},
 	"pep":                            {"tcpanalysis", "flows", "capture", "internal/seq"},
 	"report":                         {"tcpanalysis", "flows", "capture", "pep", "internal/seq"},
+	"monitor":                        {"query", "export", "plot", "tcpanalysis", "flows", "capture"},
 }
 
 // thirdParty lists, for the module paths of third-party libraries that
