@@ -23,6 +23,7 @@ var allowed = map[string][]string{
 	"testbed/sat":                    {"query", "tcpanalysis", "flows"},
 	"testbed/manet":                  {},
 	"internal/sharedtest":            {},
+	"internal/atomicfile":            {},
 	"internal/pcaptest":              {},
 	"internal/fuzzseed":              {"capture", "internal/pcaptest"},
 	"internal/pcaptest/cmd/gencap":   {"internal/pcaptest"},

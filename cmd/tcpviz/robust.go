@@ -5,24 +5,22 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
-	"github.com/google/renameio/v2"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/tcpviz/tcpviz/campaign"
 	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/internal/atomicfile"
 )
 
 // failedPaths returns the paths of fs.
@@ -70,6 +68,7 @@ func notifySignals() (context.Context, func()) {
 			}
 		}
 		signalled.Store(int32(s.(syscall.Signal)))
+		atomicfile.Interrupt() // no output is replaced from now on
 		cancel()
 		select {
 		case <-ch:
@@ -91,113 +90,15 @@ func interruptCode() int {
 	return 0
 }
 
+// The temporary files and the atomic writer are package atomicfile's;
+// these names keep the verbs' call sites short.
 var (
-	tempMu sync.Mutex
-	temps  = map[string]bool{}
+	writeFileAtomic = atomicfile.Write
+	outputTarget    = atomicfile.Target
+	addTemp         = atomicfile.Track
+	dropTemp        = atomicfile.Untrack
+	removeTemps     = atomicfile.RemoveTracked
 )
-
-// addTemp registers a temporary file to remove if a signal stops the run.
-func addTemp(path string) {
-	tempMu.Lock()
-	temps[path] = true
-	tempMu.Unlock()
-}
-
-// dropTemp unregisters a temporary file (renamed or removed).
-func dropTemp(path string) {
-	tempMu.Lock()
-	delete(temps, path)
-	tempMu.Unlock()
-}
-
-// removeTemps removes every registered temporary file.
-func removeTemps() {
-	tempMu.Lock()
-	defer tempMu.Unlock()
-	for p := range temps {
-		os.Remove(p)
-		delete(temps, p)
-	}
-}
-
-// errInterrupted is returned instead of replacing an output after a signal.
-var errInterrupted = errors.New("interrupted: output not written")
-
-// outputTarget resolves the file an output path names: a symlink is
-// followed (its target is replaced, the link kept); a directory or a
-// read-only file is refused.
-func outputTarget(path string) (string, error) {
-	target := path
-	if st, err := os.Lstat(path); err == nil && st.Mode()&fs.ModeSymlink != 0 {
-		resolved, err := filepath.EvalSymlinks(path)
-		if err != nil {
-			// A dangling link: write where it points.
-			dest, rerr := os.Readlink(path)
-			if rerr != nil {
-				return "", fmt.Errorf("output %s: %w", path, err)
-			}
-			if !filepath.IsAbs(dest) {
-				dest = filepath.Join(filepath.Dir(path), dest)
-			}
-			resolved = dest
-		}
-		target = resolved
-	}
-	st, err := os.Stat(target)
-	switch {
-	case err == nil && st.IsDir():
-		return "", fmt.Errorf("output %s: is a directory", path)
-	case err == nil && !st.Mode().IsRegular():
-		return "", fmt.Errorf("output %s: not a regular file", path)
-	case err == nil && st.Mode().Perm()&0o222 == 0:
-		return "", fmt.Errorf("output %s: file is read-only; not replaced", path)
-	}
-	return target, nil
-}
-
-// pathErr strips the temporary file's name from err, so messages name only
-// the user's path.
-func pathErr(path string, err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	return fmt.Errorf("write %s: %w", path, err)
-}
-
-// writeFileAtomic writes data produced by write to path through a
-// temporary file in the target's directory (google/renameio): the data is
-// fsynced before the rename, so readers and crashes never see a
-// half-written output. An existing target keeps its permissions (new files
-// get 0644 less the umask); a symlinked target is followed; a read-only one
-// is refused. After SIGINT/SIGTERM nothing is replaced.
-func writeFileAtomic(path string, write func(f *os.File) error) error {
-	target, err := outputTarget(path)
-	if err != nil {
-		return err
-	}
-	pf, err := renameio.NewPendingFile(target, renameio.WithTempDir(filepath.Dir(target)),
-		renameio.WithPermissions(0o644), renameio.WithExistingPermissions())
-	if err != nil {
-		return pathErr(path, err)
-	}
-	tmp := pf.Name()
-	addTemp(tmp)
-	defer func() {
-		pf.Cleanup() // no-op after a successful replace
-		dropTemp(tmp)
-	}()
-	if err := write(pf.File); err != nil {
-		return pathErr(path, err)
-	}
-	if signalled.Load() != 0 {
-		return errInterrupted
-	}
-	if err := pf.CloseAtomicallyReplace(); err != nil {
-		return pathErr(path, err)
-	}
-	return nil
-}
 
 // outputExts are the file endings each verb writes with --output; for verbs
 // not listed the verb itself checks the ending.
