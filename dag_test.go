@@ -29,7 +29,7 @@ var allowed = map[string][]string{
 	"internal/pcaptest/cmd/gencap":   {"internal/pcaptest"},
 	"internal/pcaptest/cmd/gensynth": {"internal/pcaptest"},
 	"cmd/tcpviz":                     {"*"},
-	"compare":                        {"query", "tcpanalysis", "flows", "capture", "pep", "internal/seq"},
+	"compare":                        {"query", "plot", "tcpanalysis", "flows", "capture", "pep", "internal/seq"},
 	"export":                         {"query", "campaign", "tcpanalysis", "flows", "capture"},
 	"pep":                            {"tcpanalysis", "flows", "capture", "internal/seq"},
 	"report":                         {"tcpanalysis", "flows", "capture", "pep", "internal/seq"},

@@ -38,7 +38,7 @@ func TestCompareSeriesStyle(t *testing.T) {
 		{query.MetricSeq, []string{"one", "pair", "pair delivered"}},
 		{query.MetricGoodput, []string{"one", "pair accepted by PEP", "pair delivered (end to end)"}},
 	} {
-		ss := compareSeries(runs, views, c.m, sel)
+		ss := compare.FigureSeries(runs, views, c.m, sel)
 		if len(ss) != len(c.want) {
 			t.Fatalf("%s: %d series, want %v", c.m, len(ss), c.want)
 		}

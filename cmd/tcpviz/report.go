@@ -200,7 +200,7 @@ func (e *env) htmlCompare(out string, runs []compare.Run, align string) error {
 		caps = append(caps, report.Capture{Label: r.Label, Report: rep})
 		picks = append(picks, report.Pick{Capture: i, Conn: r.Result.Conn.Index, Dir: r.Dir, Label: r.Label})
 	}
-	return e.writeReport(out, caps, report.Options{Compare: picks, Align: align, Title: "tcpviz compare: " + joinLabels(runs)})
+	return e.writeReport(out, caps, report.Options{Compare: picks, Align: align, Title: "tcpviz compare: " + compare.JoinLabels(runs)})
 }
 
 // demoCapture is one shipped capture written out by demo: its name in
