@@ -2,10 +2,8 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -105,31 +103,7 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 				}
 			}
 			// The summary table, always.
-			rows := compare.Summary(runs, at, toBytes)
-			head := []string{"metric", "unit"}
-			for i, r := range runs {
-				if i == 0 {
-					head = append(head, r.Label)
-				} else {
-					head = append(head, r.Label, "× "+runs[0].Label)
-				}
-			}
-			table := [][]string{head}
-			for _, row := range rows {
-				line := []string{row.Metric, string(row.Unit)}
-				for i, v := range row.Values {
-					line = append(line, compare.Format(v, row.Unit))
-					if i > 0 {
-						rt := compare.Ratio(v, row.Values[0])
-						s := "–"
-						if !math.IsNaN(rt) {
-							s = strconv.FormatFloat(rt, 'f', 2, 64) + "×"
-						}
-						line = append(line, s)
-					}
-				}
-				table = append(table, line)
-			}
+			table := compare.SummaryTable(runs, compare.Summary(runs, at, toBytes))
 			if err := export.WriteAligned(e.stdout, table); err != nil {
 				return err
 			}
