@@ -15,7 +15,9 @@ func TestLoad(t *testing.T) {
 	const off = "../testdata/sat/pep-off_window-20KB/client.pcap"
 	const on = "../testdata/sat/pep-on_window-20KB/client.pcap"
 	rd := Reader{
-		View: func(path string, s query.Selection) (*query.View, error) { return query.Analyze(path, s, query.Options{}) },
+		View: func(path string, s query.Selection) (*query.View, error) {
+			return query.Analyze(path, s, query.Options{})
+		},
 		Report: func(path string, o tcpanalysis.Options) (*tcpanalysis.Report, error) {
 			return tcpanalysis.AnalyzeFile(path, o)
 		},
