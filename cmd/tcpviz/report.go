@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -118,11 +117,7 @@ func (e *env) reportCapture(path string, opts tcpanalysis.Options, maxConns int,
 			return nil, err
 		}
 		rep.File = path
-		var pkts int64
-		for _, r := range rep.Conns {
-			pkts += r.Dir[0].Pkts + r.Dir[1].Pkts
-		}
-		if len(rep.Conns) <= maxConns && pkts <= maxPackets {
+		if report.Fits(rep, maxConns, maxPackets) {
 			return rep, nil
 		}
 	}
@@ -130,22 +125,7 @@ func (e *env) reportCapture(path string, opts tcpanalysis.Options, maxConns int,
 	if err != nil {
 		return nil, err
 	}
-	idx := make([]int, len(sum.Conns))
-	for i := range idx {
-		idx[i] = i
-	}
-	bytes := func(i int) int64 { return sum.Conns[i].Dir[0].Bytes + sum.Conns[i].Dir[1].Bytes }
-	sort.SliceStable(idx, func(a, b int) bool { return bytes(idx[a]) > bytes(idx[b]) })
-	keep := map[int]bool{}
-	var pkts int64
-	for _, i := range idx[:min(maxConns, len(idx))] {
-		n := sum.Conns[i].Dir[0].Pkts + sum.Conns[i].Dir[1].Pkts
-		if len(keep) > 0 && pkts+n > maxPackets {
-			continue
-		}
-		keep[i] = true
-		pkts += n
-	}
+	keep, pkts := report.KeepLargest(sum, maxConns, maxPackets)
 	if len(keep) < len(sum.Conns) {
 		fmt.Fprintf(e.stderr, "%s: series kept for the %d largest of %d connections (%d packets; --max-conns %d, --max-packets %d); the others are listed with their summary only\n",
 			path, len(keep), len(sum.Conns), pkts, maxConns, maxPackets)
