@@ -33,6 +33,7 @@ var allowed = map[string][]string{
 	"export":                         {"query", "campaign", "tcpanalysis", "flows", "capture"},
 	"pep":                            {"tcpanalysis", "flows", "capture", "internal/seq"},
 	"report":                         {"tcpanalysis", "flows", "capture", "pep", "internal/seq"},
+	"study":                          {"campaign", "stats", "plot"},
 	"monitor":                        {"query", "export", "plot", "tcpanalysis", "flows", "capture"},
 }
 
