@@ -108,3 +108,51 @@ func texText(s string) string {
 	return strings.NewReplacer(`\`, `\textbackslash{}`, "&", `\&`, "%", `\%`, "$", `\$`, "#", `\#`, "_", `\_`,
 		"{", `\{`, "}", `\}`, "~", `\textasciitilde{}`, "^", `\textasciicircum{}`).Replace(s)
 }
+
+// Tables computes the study's tables from per-flow rows: the rows a
+// split-TCP PEP acknowledged (vantage pep) are left out, since their bytes
+// were accepted by the PEP, not delivered end to end; each run's value is
+// s.PerRun of its flows (campaign.PerRun); groups and pairs as
+// campaign.AggregateWith. It returns the tables, the number of runs, and
+// how many rows in how many runs the PEP rule left out.
+func Tables(rows []campaign.FlowRow, s Spec, o campaign.AggregateOptions) (t *campaign.Tables, runs int, pepRows, pepRuns int, err error) {
+	kept := rows[:0:0]
+	left := map[string]bool{}
+	for _, r := range rows {
+		if r.Vantage == campaign.AtProxy {
+			pepRows++
+			left[r.RunKey] = true
+			continue
+		}
+		kept = append(kept, r)
+	}
+	per, err := campaign.PerRun(kept, s.PerRun)
+	if err != nil {
+		return nil, 0, pepRows, len(left), err
+	}
+	t, err = campaign.AggregateWith(per, s.Group, s.Pair, s.Level, o)
+	return t, len(per), pepRows, len(left), err
+}
+
+// WriteMarkdown writes t as Markdown: a line naming the per-run value and
+// the number of runs, the groups, and with s.Pair the paired differences
+// and the pairing keys present in one group only; then notes, one a line.
+func WriteMarkdown(w io.Writer, s Spec, t *campaign.Tables, runs int, notes []string) error {
+	fmt.Fprintf(w, "\nGoodput per run = %s over the run's flows (kbit/s); %d runs.\n\n", s.PerRun, runs)
+	if err := stats.WriteGroupsMarkdown(w, fmt.Sprintf("Goodput — kbps, mean with t-based %g %% CI", s.Level*100), "kbps", t.Groups); err != nil {
+		return err
+	}
+	if s.Pair != "" {
+		fmt.Fprintln(w)
+		if err := stats.WritePairsMarkdown(w, fmt.Sprintf("Paired by %s — difference (first − second), kbps, t-based %g %% CI, exact Wilcoxon signed-rank p", s.Pair, s.Level*100), "kbps", t.Pairs); err != nil {
+			return err
+		}
+		for _, u := range t.Unpaired {
+			fmt.Fprintln(w, "note:", u)
+		}
+	}
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
+	}
+	return nil
+}

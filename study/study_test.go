@@ -34,3 +34,22 @@ func TestWriteTeXAndFigures(t *testing.T) {
 		t.Error("groupsN with unequal n")
 	}
 }
+
+// TestTables: rows a PEP acknowledged are left out and counted; each run
+// sums its flows: aodv runs 100+200 and 500 kbit/s give a mean of 400.
+func TestTables(t *testing.T) {
+	aodv := map[string]string{"protocol": "aodv"}
+	rows := []campaign.FlowRow{
+		{RunKey: "a1", Labels: aodv, Kbps: 100, Vantage: campaign.AtReceiver},
+		{RunKey: "a1", Labels: aodv, Kbps: 200, Vantage: campaign.AtReceiver},
+		{RunKey: "a2", Labels: aodv, Kbps: 500, Vantage: campaign.AtReceiver},
+		{RunKey: "a3", Labels: aodv, Kbps: 9999, Vantage: campaign.AtProxy},
+	}
+	tab, runs, pepRows, pepRuns, err := Tables(rows, Spec{Group: "protocol", PerRun: "sum", Level: 0.95}, campaign.AggregateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs != 2 || pepRows != 1 || pepRuns != 1 || len(tab.Groups) != 1 || tab.Groups[0].Mean != 400 || tab.Groups[0].N != 2 {
+		t.Errorf("runs %d, pep %d/%d, groups %+v", runs, pepRows, pepRuns, tab.Groups)
+	}
+}

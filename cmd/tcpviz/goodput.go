@@ -17,6 +17,7 @@ import (
 	"github.com/tcpviz/tcpviz/export"
 	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/stats"
+	"github.com/tcpviz/tcpviz/study"
 )
 
 type goodputFlags struct {
@@ -309,20 +310,17 @@ func writeGoodputRows(e *env, f *goodputFlags, rows []campaign.FlowRow, labelNam
 }
 
 func writeGoodputTables(e *env, f *goodputFlags, rows []campaign.FlowRow) error {
-	rows, pepNote := tableRows(rows)
-	if pepNote != "" {
-		fmt.Fprintln(e.stderr, pepNote)
-		f.notes = append(f.notes, pepNote)
-	}
-	runs, err := campaign.PerRun(rows, f.perRun)
-	if err != nil {
-		return err
-	}
 	ao, err := f.study.options()
 	if err != nil {
 		return err
 	}
-	t, err := campaign.AggregateWith(runs, f.group, f.pair, f.level, ao)
+	spec := f.studySpec()
+	t, runs, pepRows, pepRuns, err := study.Tables(rows, spec, ao)
+	if pepRows > 0 {
+		n := pepTablesNote(pepRows, pepRuns)
+		fmt.Fprintln(e.stderr, n)
+		f.notes = append(f.notes, n)
+	}
 	if err != nil {
 		return err
 	}
@@ -330,25 +328,7 @@ func writeGoodputTables(e *env, f *goodputFlags, rows []campaign.FlowRow) error 
 	if f.out == "" && (f.asCSV || f.asJSON) {
 		w = e.stderr
 	}
-	md := func(w io.Writer) error {
-		fmt.Fprintf(w, "\nGoodput per run = %s over the run's flows (kbit/s); %d runs.\n\n", f.perRun, len(runs))
-		if err := stats.WriteGroupsMarkdown(w, fmt.Sprintf("Goodput — kbps, mean with t-based %g %% CI", f.level*100), "kbps", t.Groups); err != nil {
-			return err
-		}
-		if f.pair != "" {
-			fmt.Fprintln(w)
-			if err := stats.WritePairsMarkdown(w, fmt.Sprintf("Paired by %s — difference (first − second), kbps, t-based %g %% CI, exact Wilcoxon signed-rank p", f.pair, f.level*100), "kbps", t.Pairs); err != nil {
-				return err
-			}
-			for _, u := range t.Unpaired {
-				fmt.Fprintln(w, "note:", u)
-			}
-		}
-		for _, n := range f.notes {
-			fmt.Fprintln(w, n)
-		}
-		return nil
-	}
+	md := func(w io.Writer) error { return study.WriteMarkdown(w, spec, t, runs, f.notes) }
 	if f.tables != "" {
 		if err := writeFileAtomic(f.tables, func(file *os.File) error { return md(file) }); err != nil {
 			return err

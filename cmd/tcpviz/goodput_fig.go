@@ -77,7 +77,7 @@ func (e *env) writeStudy(f *goodputFlags, t *campaign.Tables) error {
 	if f.out == "" && (f.asCSV || f.asJSON) {
 		msg = e.stderr
 	}
-	spec := study.Spec{Name: s.name, Group: f.group, Pair: f.pair, PerRun: f.perRun, Level: f.level}
+	spec := f.studySpec()
 	if s.tex != "" {
 		if err := writeFileAtomic(s.tex, func(fh *os.File) error { return study.WriteTeX(fh, spec, t) }); err != nil {
 			return err
@@ -110,4 +110,9 @@ func (e *env) writeStudy(f *goodputFlags, t *campaign.Tables) error {
 	}
 	fmt.Fprintln(msg, name)
 	return nil
+}
+
+// studySpec names the study's tables for package study.
+func (f *goodputFlags) studySpec() study.Spec {
+	return study.Spec{Name: f.study.name, Group: f.group, Pair: f.pair, PerRun: f.perRun, Level: f.level}
 }
