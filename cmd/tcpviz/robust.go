@@ -160,7 +160,11 @@ func checkOutputs(c *cobra.Command, _ []string) error {
 			exts = outputExts[c.Name()]
 		}
 		if ext := strings.ToLower(filepath.Ext(p)); exts != nil && !contains(exts, ext) {
-			return fmt.Errorf("--%s %s: unknown ending %q; %s writes %s", name, p, ext, c.Name(), strings.Join(exts, " "))
+			names := strings.ReplaceAll(strings.Join(exts, " "), "  ", " ")
+			if contains(exts, "") {
+				names = strings.TrimSpace(names) + " or no ending"
+			}
+			return fmt.Errorf("--%s %s: unknown ending %q; %s writes %s", name, p, ext, c.Name(), names)
 		}
 		target, err := outputTarget(p + ff.suffix)
 		if err != nil {
