@@ -31,7 +31,9 @@ type KnobError struct {
 	Err  error
 }
 
+// Error is "knob: why".
 func (e *KnobError) Error() string { return e.Knob + ": " + e.Err.Error() }
+// Unwrap returns why.
 func (e *KnobError) Unwrap() error { return e.Err }
 
 // Scenario starts from the preset (or the default scenario) and applies
