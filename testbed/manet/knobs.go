@@ -33,6 +33,7 @@ type KnobError struct {
 
 // Error is "knob: why".
 func (e *KnobError) Error() string { return e.Knob + ": " + e.Err.Error() }
+
 // Unwrap returns why.
 func (e *KnobError) Unwrap() error { return e.Err }
 
