@@ -120,7 +120,7 @@ and the exit status is 3 ("partial").`,
 	fl.BoolVar(&f.asCSV, "csv", false, "write rows as CSV (schema "+export.GoodputSchema+")")
 	fl.BoolVar(&f.asJSON, "json", false, "write rows as JSON")
 	fl.StringVar(&f.parquetOut, "parquet", "", "also write the rows as Parquet to this file")
-	fl.StringVarP(&f.out, "output", "o", "", "write the rows to this file (atomically) instead of standard output")
+	fl.StringVarP(&f.out, "output", "o", "", "write the rows to this file (atomically) instead of standard output; .csv or .json choose the format unless --csv or --json does")
 	fl.IntVar(&f.jobs, "jobs", 0, "captures analysed at once (default: all cores)")
 	fl.StringVar(&f.starts, "starts", "", "CSV of application start times per flow (src|src_ip, sport|src_port, dst|dst_ip, dport|dst_port, start_s, label columns): goodput intervals start there, e.g. ns-3's groundtruth-all.csv")
 	fl.StringArrayVar(&f.startsRename, "starts-rename", nil, "rename a --starts column to a label name, e.g. run=seed (repeatable)")
