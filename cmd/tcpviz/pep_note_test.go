@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tcpviz/tcpviz/compare"
+	"github.com/tcpviz/tcpviz/query"
 )
 
 // TestPEPHonesty: on the satellite testbed's client capture with a PEP,
@@ -80,7 +83,7 @@ func TestCompareTputPEPPair(t *testing.T) {
 	if !strings.Contains(string(b), "a accepted by PEP,goodput,") || !strings.Contains(string(b), "a delivered (end to end),goodput,") {
 		t.Errorf("series:\n%s", b)
 	}
-	if l := tputYLabel(nil, "tput"); l != "" {
+	if l := compare.TputYLabel(nil, query.MetricGoodput); l != "" {
 		t.Errorf("tputYLabel without runs = %q", l)
 	}
 	// One capture behind a PEP, alone and beside a run without one.
