@@ -560,13 +560,31 @@
     const fp = META.focus && T.panels[META.focus];
     if (fp && !st.focused) { st.focused = true; fp.u.root.parentNode.scrollIntoView(); }
   }
-  // The address keeps the view and the time range (#v=3&x=1.25,1.45 or
-  // #cmp=3,5&x=…), so that a zoomed view can be bookmarked or sent.
+  // The address keeps the view and the time range, naming a view by its
+  // connection as tcpviz numbers it and its direction (#c=3&d=ab&x=1.25,1.45;
+  // f=N first when the report holds several captures: the N-th capture
+  // given, from 0), or the runs of compare mode (#cmp=0.3.ab,1.5.ab&x=…), so
+  // that a zoomed view can be bookmarked or sent. The older #v=N and
+  // #cmp=N,M (view numbers) still open.
   let hashTimer = 0;
+  function viewKey(v) { const vw = META.views[v], c = META.conns[vw.conn]; return { f: c.cap, c: c.conn, d: vw.dir }; }
+  function findView(f, c, d) {
+    for (let i = 0; i < META.views.length; i++) {
+      const vw = META.views[i], s = META.conns[vw.conn];
+      if (s.cap === f && s.conn === c && (!d || vw.dir === d)) return i;
+    }
+    return -1;
+  }
   function saveHash() {
     clearTimeout(hashTimer);
     hashTimer = setTimeout(() => {
-      const v = st.mode === 'single' ? 'v=' + st.view : 'cmp=' + st.runs.map(r => r.view).join(',');
+      let v;
+      if (st.mode === 'single') {
+        const k = viewKey(st.view);
+        v = (META.captures.length > 1 ? 'f=' + k.f + '&' : '') + 'c=' + k.c + '&d=' + k.d;
+      } else {
+        v = 'cmp=' + st.runs.map(r => { const k = viewKey(r.view); return k.f + '.' + k.c + '.' + k.d; }).join(',');
+      }
       const full = st.x[0] <= st.full[0] && st.x[1] >= st.full[1];
       history.replaceState(null, '', '#' + v + (full ? '' : '&x=' + st.x[0].toPrecision(10) + ',' + st.x[1].toPrecision(10)));
     }, 200);
@@ -575,8 +593,15 @@
     const h = new URLSearchParams(location.hash.slice(1));
     const ok = v => Number.isInteger(v) && v >= 0 && v < META.views.length;
     if (h.has('v') && ok(+h.get('v'))) { st.mode = 'single'; st.view = +h.get('v'); }
+    if (h.has('c')) {
+      const v = findView(h.has('f') ? +h.get('f') : 0, +h.get('c'), h.get('d'));
+      if (v >= 0) { st.mode = 'single'; st.view = v; }
+    }
     if (h.has('cmp')) {
-      const vs = h.get('cmp').split(',').map(Number).filter(ok);
+      const vs = h.get('cmp').split(',').map(k => {
+        const p = k.split('.');
+        return p.length === 3 ? findView(+p[0], +p[1], p[2]) : Number(k);
+      }).filter(ok);
       if (vs.length >= 2) {
         const lab = {}; (META.compare || []).forEach(c => { lab[c.view] = c.label; });
         st.mode = 'compare'; st.runs = vs.map(v => ({ view: v, label: lab[v] || runLabel(v) }));
