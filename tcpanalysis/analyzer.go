@@ -1,6 +1,7 @@
 package tcpanalysis
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -535,26 +536,47 @@ type Report struct {
 }
 
 // AnalyzeFile reads the capture at path ("-" for standard input) and
-// analyses every TCP segment in it. Errors are those of capture.Open and
-// capture.Reader.Next (a *capture.FrameError naming the file and frame);
-// a capture cut mid-record is not an error but a warning in the Report.
+// analyses every TCP segment in it, spreading the connections over one
+// goroutine per core (shard.go) unless opts asks for callbacks or Keep.
+// Errors are those of capture.Open and capture.Reader.Next (a
+// *capture.FrameError naming the file and frame); a capture cut mid-record
+// is not an error but a warning in the Report.
 func AnalyzeFile(path string, opts Options) (*Report, error) {
 	r, err := capture.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	return Analyze(r, opts)
+	if n := shards(&opts); n > 1 && path != "-" {
+		// Connections spread over one Analyzer per core (shard.go); a
+		// capture the shards cannot analyse exactly as one Analyzer would
+		// is read again by one.
+		rep, err := analyze(r, opts, n)
+		if !errors.Is(err, errShardRedo) {
+			return rep, err
+		}
+		r.Close()
+		if r, err = capture.Open(path); err != nil {
+			return nil, err
+		}
+		defer r.Close()
+	}
+	return analyze(r, opts, 1)
 }
 
 // Analyze reads every segment from r; see AnalyzeFile. Reading and
 // decoding run in a goroutine of their own, a few batches of segments ahead
-// of the analysis, which is spread by connection over one goroutine per
-// core (shard.go) unless opts asks for callbacks or Keep (pipeline.go).
+// of the analysis (pipeline.go). Unlike AnalyzeFile it never spreads the
+// analysis over several cores: a Reader cannot be read again should the
+// shards fail to match one Analyzer (shard.go).
 func Analyze(r *capture.Reader, opts Options) (*Report, error) {
+	return analyze(r, opts, 1)
+}
+
+// analyze is Analyze with n shards (1: a single Analyzer).
+func analyze(r *capture.Reader, opts Options, n int) (*Report, error) {
 	rep := &Report{File: r.Name(), Format: r.Format()}
-	if n := shards(&opts); n > 1 {
-		// Connections spread over one Analyzer per core (shard.go).
+	if n > 1 {
 		conns, err := analyzeSharded(r, &opts, n)
 		if err != nil {
 			return nil, err

@@ -32,6 +32,19 @@ const (
 	dispatchStep = 32
 )
 
+// errShardRedo is analyzeSharded's error when the shards cannot give what
+// one Analyzer would (shardLiveLimit): AnalyzeFile then reads the file
+// again with one.
+var errShardRedo = errors.New("sharded analysis given up: read again by one analyzer")
+
+// shardLiveLimit, when above 0, is how many connections one shard may hold
+// alive (in Analyzer.live) before the sharded analysis gives up
+// (errShardRedo). It exists for any decision of one Analyzer that depends
+// on how many connections are alive at once in the whole capture, which no
+// shard sees: below the limit on every shard such a decision is known not
+// to be taken. 0: no such decision, no limit.
+var shardLiveLimit = 0
+
 // tick kinds.
 const (
 	tickRelease = iota // Analyzer.release(now)
@@ -92,6 +105,7 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, err
 	for i := range ins {
 		ins[i] = make(chan *shardBatch, nb)
 	}
+	var abort atomic.Bool // a shard passed shardLiveLimit
 	// The reader: batches of segments, each marked with its shard, and
 	// the ticks of the whole capture.
 	go func() {
@@ -99,6 +113,9 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, err
 		fine := false
 		for b := range free {
 			b.n, b.err = 0, nil
+			if abort.Load() {
+				b.err = errShardRedo
+			}
 			b.ticks = b.ticks[:0]
 			// Read in small steps and mark each step's segments at once,
 			// while they are still in the first-level cache.
@@ -154,6 +171,13 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, err
 			defer wg.Done()
 			me := uint8(k)
 			for b := range ins[k] {
+				if abort.Load() {
+					// Given up: drain the batches so the reader ends.
+					if b.pending.Add(-1) == 0 && b.err == nil {
+						free <- b
+					}
+					continue
+				}
 				ti := 0
 				for i := 0; i < b.n; i++ {
 					for ; ti < len(b.ticks) && b.ticks[ti].pos == i; ti++ {
@@ -168,6 +192,9 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, err
 					}
 					if b.shard[i] == me {
 						a.Add(&b.segs[i])
+						if shardLiveLimit > 0 && len(a.live) > shardLiveLimit {
+							abort.Store(true)
+						}
 					}
 				}
 				if b.err != nil {
@@ -180,6 +207,9 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, err
 		}()
 	}
 	wg.Wait()
+	if abort.Load() {
+		return nil, errShardRedo
+	}
 	for _, err := range errs {
 		if err != nil && !errors.Is(err, io.EOF) {
 			return nil, err

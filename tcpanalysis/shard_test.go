@@ -132,3 +132,39 @@ func TestShardedLateSegment(t *testing.T) {
 		sameResults(t, "late", one, analyzeWith(t, f.Bytes(), Options{Detail: true}, k))
 	}
 }
+
+// TestShardedRedo: when a shard passes shardLiveLimit, AnalyzeFile reads
+// the file again with one Analyzer, and the report is that Analyzer's.
+func TestShardedRedo(t *testing.T) {
+	var w bytes.Buffer
+	if err := pcaptest.WriteShort(&w, pcaptest.GenOptions{Packets: 20000, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "short.pcap")
+	if err := os.WriteFile(path, w.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := capture.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := analyzeSharded(r, &Options{}, 2); err != nil {
+		t.Fatalf("sharded without a limit: %v", err)
+	}
+	defer func(l int) { shardLiveLimit = l }(shardLiveLimit)
+	shardLiveLimit = 3 // the generator keeps 64 connections open at once
+	r2, err := capture.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	if _, err := analyzeSharded(r2, &Options{}, 2); err != errShardRedo {
+		t.Fatalf("sharded past the limit: err %v, want errShardRedo", err)
+	}
+	got, err := AnalyzeFile(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameResults(t, "redo", analyzeWith(t, w.Bytes(), Options{}, 1), got)
+}
