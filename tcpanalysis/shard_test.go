@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -27,7 +28,11 @@ func analyzeWith(t *testing.T, data []byte, opts Options, n int) *Report {
 		rep.Conns, err = analyzeSharded(r, &opts, n)
 	} else {
 		a := New(opts)
-		err = pipeline(r, func(s *capture.Segment) { a.Add(s) })
+		err = pipeline(r, func(s *capture.Segment) {
+			if len(opts.Ifaces) == 0 || slices.Contains(opts.Ifaces, s.Iface) {
+				a.Add(s)
+			}
+		})
 		a.finish()
 		rep.Conns = a.Results()
 	}
@@ -96,6 +101,10 @@ func TestShardedCorpus(t *testing.T) {
 		}
 		opts := Options{Detail: true}
 		sameResults(t, p, analyzeWith(t, data, opts, 1), analyzeWith(t, data, opts, 3))
+		if strings.HasSuffix(p, ".pcapng") { // one interface of several
+			opts.Ifaces = []int{1}
+			sameResults(t, p+" iface 1", analyzeWith(t, data, opts, 1), analyzeWith(t, data, opts, 3))
+		}
 	}
 }
 
