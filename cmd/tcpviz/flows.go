@@ -48,6 +48,14 @@ standard input.`,
 			if err != nil {
 				return err
 			}
+			if !asJSON {
+				// CSV and table: rows streamed as connections end.
+				stream := func(w io.Writer) error { return e.flowsStreamed(w, args, opts, asCSV) }
+				if out != "" {
+					return writeFileAtomic(out, func(f *os.File) error { return stream(f) })
+				}
+				return stream(e.stdout)
+			}
 			var files []export.FlowsFile
 			for _, path := range args {
 				rep, err := e.analyze(path, opts)
