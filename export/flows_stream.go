@@ -53,9 +53,9 @@ type FlowsStream struct {
 	w    io.Writer
 	file string
 	next int            // CSV: index of the next row to write
-	wait map[int]string // rows ready, by index: a CSV record or table cells joined by \x00
+	wait map[int]string // CSV: records ready, by index
 	held map[int]bool   // rows Hold kept back
-	tab  []string       // table: every row of the file, by index
+	tab  []string       // table: every row of the file by index, its cells joined by \x00
 	pep  bool           // some file had a PEP mark (table footer)
 }
 
@@ -82,7 +82,10 @@ func (s *FlowsStream) Hold(index int) { s.held[index] = true }
 func (s *FlowsStream) Put(r *FlowRow) {
 	delete(s.held, r.Conn)
 	if s.csv == nil {
-		s.wait[r.Conn] = strings.Join(r.tableCells(), "\x00")
+		if r.Conn >= len(s.tab) {
+			s.tab = slices.Grow(s.tab, r.Conn+1-len(s.tab))[:r.Conn+1]
+		}
+		s.tab[r.Conn] = strings.Join(r.tableCells(), "\x00")
 		return
 	}
 	if r.Conn == s.next && !s.held[r.Conn] {
@@ -124,9 +127,13 @@ func (s *FlowsStream) EndFile(ff *FlowsFile) error {
 		s.wait = nil
 		return s.csv.Error()
 	}
-	n := len(s.wait)
+	n := 0
+	for _, t := range s.tab {
+		if t != "" {
+			n++
+		}
+	}
 	fmt.Fprintf(s.w, "%s: %s, %d frames, %d TCP segments, %d connections\n", ff.File, ff.Format, ff.Frames, ff.Segments, n)
-	keys := slices.Sorted(maps.Keys(s.wait))
 	head := pepHead(flowsTableHead, *ff)
 	if len(ff.pepDirs) > 0 {
 		s.pep = true
@@ -138,8 +145,10 @@ func (s *FlowsStream) EndFile(ff *FlowsFile) error {
 		}
 	}
 	measure(head)
-	for _, k := range keys {
-		measure(strings.Split(s.wait[k], "\x00"))
+	for _, t := range s.tab {
+		if t != "" {
+			measure(strings.Split(t, "\x00"))
+		}
 	}
 	bw := bufio.NewWriter(s.w)
 	line := func(cells []string) {
@@ -153,10 +162,13 @@ func (s *FlowsStream) EndFile(ff *FlowsFile) error {
 		bw.WriteByte('\n')
 	}
 	line(head)
-	for _, k := range keys {
-		line(strings.Split(s.wait[k], "\x00"))
-		delete(s.wait, k)
+	for i, t := range s.tab {
+		if t != "" {
+			line(strings.Split(t, "\x00"))
+			s.tab[i] = ""
+		}
 	}
+	s.tab = nil
 	if err := bw.Flush(); err != nil {
 		return err
 	}

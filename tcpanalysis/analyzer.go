@@ -299,7 +299,7 @@ const (
 	releaseEvery  = 1 << 16
 	finishedIdle  = 10 * time.Second
 	abandonedIdle = 5 * time.Minute
-	maxLive       = 1 << 16
+	maxLive       = 1 << 15
 )
 
 // release ends the connections that are over and frees the scratch state
