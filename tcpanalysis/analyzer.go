@@ -300,7 +300,24 @@ const (
 	finishedIdle  = 10 * time.Second
 	abandonedIdle = 5 * time.Minute
 	maxLive       = 1 << 15
+	closedIdle    = 2 * time.Second
 )
+
+// closedClean reports that both FINs were seen and acknowledged, or an RST
+// was seen.
+func (cs *connState) closedClean() bool {
+	c := cs.Conn
+	if c.Half[0].RstSeen || c.Half[1].RstSeen {
+		return true
+	}
+	for d := range c.Half {
+		h, st := &c.Half[d], &cs.Dir[d]
+		if !h.FinSeen || !st.AckSeen || st.MaxAck <= h.FinRel {
+			return false
+		}
+	}
+	return true
+}
 
 // release ends the connections that are over and frees the scratch state
 // of abandoned ones, so memory follows the connections alive at once, not
@@ -323,7 +340,7 @@ func (a *Analyzer) release(now capture.Timestamp) {
 		idle := now.Sub(c.Last)
 		closed := (c.Half[0].FinSeen && c.Half[1].FinSeen) || c.Half[0].RstSeen || c.Half[1].RstSeen
 		switch {
-		case closed && idle > finishedIdle, pressure && n > maxLive/2 && cs.synOnly():
+		case closed && idle > finishedIdle, idle > closedIdle && cs.closedClean(), pressure && n > maxLive/2 && cs.synOnly():
 			a.over(cs)
 			n--
 			continue
