@@ -55,7 +55,7 @@ type FlowsStream struct {
 	next int            // CSV: index of the next row to write
 	wait map[int]string // CSV: records ready, by index
 	held map[int]bool   // rows Hold kept back
-	tab  []string       // table: every row of the file by index, its cells joined by \x00
+	tab  rowArena       // table: every row of the file by index, its cells joined by \x00
 	pep  bool           // some file had a PEP mark (table footer)
 }
 
@@ -72,7 +72,7 @@ func NewFlowsStream(w io.Writer, asCSV bool) *FlowsStream {
 
 // BeginFile starts the rows of capture file path.
 func (s *FlowsStream) BeginFile(path string) {
-	s.file, s.next, s.wait, s.held, s.tab = path, 0, map[int]string{}, map[int]bool{}, nil
+	s.file, s.next, s.wait, s.held, s.tab = path, 0, map[int]string{}, map[int]bool{}, rowArena{}
 }
 
 // Hold keeps connection index's row back until Put gives it.
@@ -82,10 +82,7 @@ func (s *FlowsStream) Hold(index int) { s.held[index] = true }
 func (s *FlowsStream) Put(r *FlowRow) {
 	delete(s.held, r.Conn)
 	if s.csv == nil {
-		if r.Conn >= len(s.tab) {
-			s.tab = slices.Grow(s.tab, r.Conn+1-len(s.tab))[:r.Conn+1]
-		}
-		s.tab[r.Conn] = strings.Join(r.tableCells(), "\x00")
+		s.tab.put(r.Conn, r.tableCells())
 		return
 	}
 	if r.Conn == s.next && !s.held[r.Conn] {
@@ -127,12 +124,7 @@ func (s *FlowsStream) EndFile(ff *FlowsFile) error {
 		s.wait = nil
 		return s.csv.Error()
 	}
-	n := 0
-	for _, t := range s.tab {
-		if t != "" {
-			n++
-		}
-	}
+	n := s.tab.n
 	fmt.Fprintf(s.w, "%s: %s, %d frames, %d TCP segments, %d connections\n", ff.File, ff.Format, ff.Frames, ff.Segments, n)
 	head := pepHead(flowsTableHead, *ff)
 	if len(ff.pepDirs) > 0 {
@@ -145,9 +137,10 @@ func (s *FlowsStream) EndFile(ff *FlowsFile) error {
 		}
 	}
 	measure(head)
-	for _, t := range s.tab {
-		if t != "" {
-			measure(strings.Split(t, "\x00"))
+	var cells []string
+	for i := range s.tab.off {
+		if cells = s.tab.get(i, cells[:0]); cells != nil {
+			measure(cells)
 		}
 	}
 	bw := bufio.NewWriter(s.w)
@@ -162,13 +155,12 @@ func (s *FlowsStream) EndFile(ff *FlowsFile) error {
 		bw.WriteByte('\n')
 	}
 	line(head)
-	for i, t := range s.tab {
-		if t != "" {
-			line(strings.Split(t, "\x00"))
-			s.tab[i] = ""
+	for i := range s.tab.off {
+		if cells = s.tab.get(i, cells[:0]); cells != nil {
+			line(cells)
 		}
 	}
-	s.tab = nil
+	s.tab = rowArena{}
 	if err := bw.Flush(); err != nil {
 		return err
 	}
@@ -201,4 +193,58 @@ func (r *FlowRow) MarkPEP(d flows.Direction) { r.PEPAB, r.PEPBA = d == flows.Ato
 // through a FlowsStream: its header facts, warnings and PEP notes.
 func NewStreamedFlowsFile(path string, format string, frames, segments int64, warnings []string, pepNotes []string, pepDirs map[int]flows.Direction) FlowsFile {
 	return FlowsFile{File: path, Format: format, Frames: frames, Segments: segments, Warnings: warnings, PEPNotes: pepNotes, pepDirs: pepDirs}
+}
+
+// rowArena holds table rows by index as bytes in 1 MiB chunks: no
+// pointers for the collector to scan, no doubling copies as it grows, and
+// about as many bytes as the row's text.
+type rowArena struct {
+	chunks [][]byte
+	off    []uint64 // by index: chunk<<32 | offset+1 of the row's text; 0 = no row
+	n      int      // rows held
+}
+
+const arenaChunk = 1 << 20
+
+// put stores the cells of row i, joined by \x00 and ended by \x01.
+func (a *rowArena) put(i int, cells []string) {
+	size := len(cells)
+	for _, c := range cells {
+		size += len(c)
+	}
+	k := len(a.chunks) - 1
+	if k < 0 || len(a.chunks[k])+size > cap(a.chunks[k]) {
+		a.chunks = append(a.chunks, make([]byte, 0, max(arenaChunk, size)))
+		k++
+	}
+	c := a.chunks[k]
+	start := len(c)
+	for j, cell := range cells {
+		if j > 0 {
+			c = append(c, 0)
+		}
+		c = append(c, cell...)
+	}
+	a.chunks[k] = append(c, 1)
+	if i >= len(a.off) {
+		a.off = slices.Grow(a.off, i+1-len(a.off))[:i+1]
+	}
+	if a.off[i] == 0 {
+		a.n++
+	}
+	a.off[i] = uint64(k)<<32 | uint64(start+1)
+}
+
+// get appends row i's cells to cells; nil when there is no row i.
+func (a *rowArena) get(i int, cells []string) []string {
+	o := a.off[i]
+	if o == 0 {
+		return nil
+	}
+	b := a.chunks[o>>32][o&(1<<32-1)-1:]
+	end := 0
+	for b[end] != 1 {
+		end++
+	}
+	return append(cells, strings.Split(string(b[:end]), "\x00")...)
 }

@@ -299,7 +299,7 @@ const (
 	releaseEvery  = 1 << 16
 	finishedIdle  = 10 * time.Second
 	abandonedIdle = 5 * time.Minute
-	maxLive       = 1 << 15
+	maxLive       = 1 << 14
 	closedIdle    = 2 * time.Second
 )
 
