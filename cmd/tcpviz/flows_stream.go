@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"slices"
 
 	"github.com/tcpviz/tcpviz/capture"
@@ -20,6 +21,18 @@ import (
 // connections open at once (docs/robustness.md#finished-connections). The
 // output, warnings and notes are those of the whole-report path (JSON).
 func (e *env) flowsStreamed(w io.Writer, args []string, opts tcpanalysis.Options, asCSV bool) error {
+	// A file that cannot be opened fails the run before any row is
+	// written, as when rows were written after every analysis.
+	for _, path := range args {
+		if fi, err := os.Stat(path); path == "-" || err == nil && !fi.Mode().IsRegular() {
+			continue // a stream (standard input, a FIFO) is read once
+		}
+		r, err := capture.Open(path)
+		if err != nil {
+			return inputError(err)
+		}
+		r.Close()
+	}
 	st := export.NewFlowsStream(w, asCSV)
 	for _, path := range args {
 		if err := e.flowsStreamFile(st, path, opts); err != nil {
