@@ -50,6 +50,7 @@ func (r *FlowRow) tableCells() []string {
 // The output is byte for byte WriteFlowsCSV's or WriteFlowsTable's.
 type FlowsStream struct {
 	csv  *csv.Writer
+	bw   *bufio.Writer // CSV: under csv, also for the rows formatted ahead
 	w    io.Writer
 	file string
 	next int            // CSV: index of the next row to write
@@ -64,7 +65,8 @@ type FlowsStream struct {
 func NewFlowsStream(w io.Writer, asCSV bool) *FlowsStream {
 	s := &FlowsStream{w: w}
 	if asCSV {
-		s.csv = csv.NewWriter(w)
+		s.bw = bufio.NewWriterSize(w, 1<<16)
+		s.csv = csv.NewWriter(s.bw)
 		s.csv.Write(FlowColumns)
 	}
 	return s
@@ -106,7 +108,7 @@ func (s *FlowsStream) flushCSV() {
 			return
 		}
 		s.csv.Flush()
-		io.WriteString(s.w, line)
+		s.bw.WriteString(line)
 		delete(s.wait, s.next)
 		s.next++
 	}
@@ -119,10 +121,13 @@ func (s *FlowsStream) EndFile(ff *FlowsFile) error {
 		keys := slices.Sorted(maps.Keys(s.wait))
 		s.csv.Flush()
 		for _, k := range keys {
-			io.WriteString(s.w, s.wait[k])
+			s.bw.WriteString(s.wait[k])
 		}
 		s.wait = nil
-		return s.csv.Error()
+		if err := s.csv.Error(); err != nil {
+			return err
+		}
+		return s.bw.Flush()
 	}
 	n := s.tab.n
 	fmt.Fprintf(s.w, "%s: %s, %d frames, %d TCP segments, %d connections\n", ff.File, ff.Format, ff.Frames, ff.Segments, n)
@@ -175,7 +180,10 @@ func (s *FlowsStream) EndFile(ff *FlowsFile) error {
 func (s *FlowsStream) Close() error {
 	if s.csv != nil {
 		s.csv.Flush()
-		return s.csv.Error()
+		if err := s.csv.Error(); err != nil {
+			return err
+		}
+		return s.bw.Flush()
 	}
 	foot := ""
 	if s.pep {

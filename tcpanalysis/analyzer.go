@@ -696,6 +696,8 @@ type Report struct {
 	// Start is the time of the capture's first frame in file order (any
 	// protocol): the origin of every "seconds since the capture start".
 	Start capture.Timestamp
+	// Conns are the connections in index order; empty when
+	// Options.OnDone streamed them out.
 	Conns []*ConnResult
 }
 
