@@ -353,7 +353,12 @@ func (a *Analyzer) release(now capture.Timestamp) {
 	}
 	clear(a.live[len(keep):])
 	a.live = keep
-	a.liveCap = max(maxLive, 2*len(a.live))
+	// The next release when the table passes maxLive again, or, when
+	// what is alive cannot be released, when it has doubled.
+	a.liveCap = maxLive
+	if len(a.live) >= maxLive {
+		a.liveCap = 2 * len(a.live)
+	}
 	a.trim()
 }
 

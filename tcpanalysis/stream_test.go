@@ -192,3 +192,47 @@ func TestMemoryFlat(t *testing.T) {
 		t.Errorf("live heap grows with the capture: %d conns %.1f MB, %d conns %.1f MB", small, float64(a)/1e6, large, float64(b)/1e6)
 	}
 }
+
+// TestSYNFloodFlat: unanswered SYNs are over under table pressure
+// (docs/robustness.md#finished-connections), so a flood of 200 000 holds
+// about as much as one of 40 000, and every connection is streamed once,
+// one SYN each.
+func TestSYNFloodFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	peak := func(n int) uint64 {
+		pr, pw := io.Pipe()
+		go func() { pw.CloseWithError(pcaptest.WriteHostile(pw, pcaptest.HostileSYNFlood, n)) }()
+		defer pr.Close()
+		r, err := capture.NewReader(pr, "flood.pcap")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var top uint64
+		got := 0
+		_, err = Analyze(r, Options{OnDone: func(c *ConnResult, _ capture.Timestamp) {
+			if c.Dir[0].Pkts != 1 || c.Dir[1].Pkts != 0 || c.Handshake.SynTx != 1 {
+				t.Fatalf("conn %d: %+v", c.Conn.Index, c.Dir)
+			}
+			if got++; got%4000 == 0 {
+				runtime.GC()
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				top = max(top, ms.HeapAlloc)
+			}
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != n {
+			t.Fatalf("%d connections streamed, want %d", got, n)
+		}
+		return top
+	}
+	a, b := peak(40_000), peak(200_000)
+	t.Logf("peak live heap: 40 000 SYNs %.1f MB, 200 000 SYNs %.1f MB (%.2f×)", float64(a)/1e6, float64(b)/1e6, float64(b)/float64(a))
+	if float64(b) > 1.5*float64(a) {
+		t.Errorf("live heap grows with the flood: %.1f MB, %.1f MB", float64(a)/1e6, float64(b)/1e6)
+	}
+}
