@@ -236,3 +236,31 @@ func TestSYNFloodFlat(t *testing.T) {
 		t.Errorf("live heap grows with the flood: %.1f MB, %.1f MB", float64(a)/1e6, float64(b)/1e6)
 	}
 }
+
+// BenchmarkStreamTurnover streams 50 000 short connections, 10 ms apart
+// (pcaptest.WriteTurnover), through Analyze with Options.OnDone and
+// reports the bytes allocated per connection (alloc-B/conn: what the
+// collector handles; the live heap is bounded by TestMemoryFlat).
+func BenchmarkStreamTurnover(b *testing.B) {
+	const n = 50_000
+	var buf bytes.Buffer
+	if err := pcaptest.WriteTurnover(&buf, n, 10*time.Millisecond); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(buf.Len()))
+	b.ReportAllocs()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for b.Loop() {
+		r, err := capture.NewReader(bytes.NewReader(buf.Bytes()), "turnover.pcap")
+		if err != nil {
+			b.Fatal(err)
+		}
+		got := 0
+		if _, err := Analyze(r, Options{OnDone: func(*ConnResult, capture.Timestamp) { got++ }}); err != nil || got != n {
+			b.Fatal(err, got)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/n, "alloc-B/conn")
+}
