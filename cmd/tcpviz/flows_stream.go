@@ -125,14 +125,21 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 	for _, i := range slices.Sorted(maps.Keys(recheck)) {
 		st.Put(recheck[i])
 	}
-	switch {
-	case nUnknown == 1:
-		fmt.Fprintf(e.stderr, "note: %s conn %d: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, unknown[0])
-	case nUnknown > 1 && nUnknown <= 5:
-		fmt.Fprintf(e.stderr, "note: %s conns %v: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, unknown)
-	case nUnknown > 5:
-		fmt.Fprintf(e.stderr, "note: %s: %d connections without a captured handshake (conns %v, …): window scale unknown, windows not converted to bytes; --wscale N overrides\n", path, nUnknown, unknown[:5])
-	}
+	wscaleNote(e.stderr, path, nUnknown, unknown)
 	ff := export.NewStreamedFlowsFile(path, string(rep.Format), rep.Stats.Frames, rep.Stats.Segments, rep.Warnings, order, dirs)
 	return st.EndFile(&ff)
+}
+
+// wscaleNote prints flows' one note per file about the n connections
+// without a known window scale; first are the smallest of their indices
+// (up to 5).
+func wscaleNote(w io.Writer, path string, n int, first []int) {
+	switch {
+	case n == 1:
+		fmt.Fprintf(w, "note: %s conn %d: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, first[0])
+	case n > 1 && n <= 5:
+		fmt.Fprintf(w, "note: %s %s: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, connList(first, false))
+	case n > 5:
+		fmt.Fprintf(w, "note: %s: %d connections without a captured handshake (%s): window scale unknown, windows not converted to bytes; --wscale N overrides\n", path, n, connList(first[:5], true))
+	}
 }
