@@ -179,6 +179,7 @@ type Reader struct {
 	unmap    func()
 	dec      decoder
 	hook     FrameHook
+	first    firstFrame // Stats.First, readable from other goroutines
 	frame    int64
 	last     Timestamp
 	stats    Stats
@@ -476,6 +477,7 @@ func (r *Reader) next(s *Segment) error {
 		r.stats.Frames++
 		if r.stats.Frames-r.stats.TimeOutOfRange == 1 {
 			r.stats.First = ts
+			r.first.set(ts)
 		} else if ts < r.last {
 			r.stats.TimeBackwards++
 		}

@@ -308,30 +308,12 @@ func WriteFlowsCSV(w io.Writer, files []FlowsFile) error {
 
 // WriteFlowsTable prints the human flows table, one block per file.
 func WriteFlowsTable(w io.Writer, files []FlowsFile) error {
-	head := []string{"conn", "a", "b", "start_s", "dur_s", "pkts a>b", "pkts b>a", "bytes a>b", "bytes b>a",
-		"retx B a>b", "retx B b>a", "goodput a>b kbit/s", "goodput b>a kbit/s", "handshake", "wscale a/b", "folded"}
+	head := flowsTableHead
 	for _, f := range files {
 		fmt.Fprintf(w, "%s: %s, %d frames, %d TCP segments, %d connections\n", f.File, f.Format, f.Frames, f.Segments, f.count())
 		rows := make([][]string, 0, f.count()+1)
 		rows = append(rows, pepHead(head, f))
-		f.rows(func(r *FlowRow) {
-			ws := func(p *int) string {
-				if p == nil {
-					return "?"
-				}
-				return strconv.Itoa(*p)
-			}
-			hs := "no"
-			if r.Handshake {
-				hs = "yes"
-			}
-			i := func(v int64) string { return strconv.FormatInt(v, 10) }
-			rows = append(rows, []string{strconv.Itoa(r.Conn), HostPort(r.AAddr, r.APort), HostPort(r.BAddr, r.BPort),
-				strconv.FormatFloat(r.StartS, 'f', 3, 64), strconv.FormatFloat(r.DurationS, 'f', 3, 64),
-				i(r.PktsAB), i(r.PktsBA), i(r.BytesAB), i(r.BytesBA), i(r.RetxBytesAB), i(r.RetxBytesBA),
-				pepCell(r.GoodputAB, r.PEPAB), pepCell(r.GoodputBA, r.PEPBA),
-				hs, ws(r.WScaleA) + "/" + ws(r.WScaleB), i(r.FoldedDups)})
-		})
+		f.rows(func(r *FlowRow) { rows = append(rows, r.tableCells()) })
 		if err := WriteAligned(w, rows); err != nil {
 			return err
 		}
@@ -340,7 +322,7 @@ func WriteFlowsTable(w io.Writer, files []FlowsFile) error {
 		}
 		fmt.Fprintln(w)
 	}
-	_, err := fmt.Fprintln(w, "bytes = TCP payload incl. retransmissions; retx B = payload bytes sent again; goodput = payload bytes delivered to the receiver / duration (docs/metrics.md); wscale ? = unknown"+pepFooter(files))
+	_, err := fmt.Fprintln(w, flowsTableFooter+pepFooter(files))
 	return err
 }
 

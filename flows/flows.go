@@ -172,6 +172,10 @@ type Options struct {
 	WScale int
 	// NoFold turns off the folding of duplicate copies.
 	NoFold bool
+	// NoList stops the tracker from listing its connections (Conns returns
+	// nil): for a caller that streams results and Forgets the connections
+	// it is done with, so that memory does not grow with their number.
+	NoList bool
 }
 
 // Packet is what Tracker.Add returns for one segment.
@@ -202,6 +206,7 @@ type Tracker struct {
 	cache [256]cacheEntry // direct-mapped front of live: most lookups skip hashing the key
 	live  map[Key]*Conn
 	conns []*Conn
+	n     int // connections opened so far: the next index
 	added int // segments added, for the periodic sweep
 	// fine reports that some timestamp seen so far is off a multiple of
 	// fineTick: the capture resolves finer than that (see dedup.go).
@@ -216,9 +221,13 @@ type cacheEntry struct {
 	c *Conn
 }
 
-func cacheSlot(s *capture.Segment) int {
-	p := uint32(s.Src.Port()) ^ uint32(s.Dst.Port())
-	p ^= (AddrLow(s.Src.Addr()) ^ AddrLow(s.Dst.Addr())) << 8
+func cacheSlot(s *capture.Segment) int { return cacheSlotOf(s.Src, s.Dst) }
+
+// cacheSlotOf is symmetric in its endpoints, so a Key finds the slot of
+// either direction's segments.
+func cacheSlotOf(src, dst netip.AddrPort) int {
+	p := uint32(src.Port()) ^ uint32(dst.Port())
+	p ^= (AddrLow(src.Addr()) ^ AddrLow(dst.Addr())) << 8
 	return int((p * 2654435761) >> 24)
 }
 
@@ -231,8 +240,28 @@ func NewTracker(opts Options) *Tracker {
 	return &Tracker{opts: opts, live: make(map[Key]*Conn)}
 }
 
-// Conns returns every connection seen so far, in index order.
+// Conns returns every connection seen so far, in index order (nil with
+// Options.NoList).
 func (t *Tracker) Conns() []*Conn { return t.conns }
+
+// Forget removes c from the tracker, for a connection that is over
+// (tcpanalysis decides when, docs/robustness.md#finished-connections): its
+// 4-tuple no longer leads to it, so a later segment on that 4-tuple opens
+// a new connection, and its copy-folding state is dropped. c itself is
+// left as it is.
+func (t *Tracker) Forget(c *Conn) {
+	if t.live[c.Key] == c {
+		delete(t.live, c.Key)
+	}
+	if slot := &t.cache[cacheSlotOf(c.Key.Lo, c.Key.Hi)]; slot.c == c {
+		*slot = cacheEntry{}
+	}
+	c.ReleaseFold()
+}
+
+// Live returns the number of connections the tracker can still add
+// segments to (opened and not forgotten).
+func (t *Tracker) Live() int { return len(t.live) }
 
 // Add assigns s to its connection and returns where it belongs. s must be
 // a TCP segment (s.ICMP == capture.ICMPNone); ICMP errors quoting a
@@ -392,7 +421,8 @@ func startsNew(c *Conn, s *capture.Segment) bool {
 }
 
 func (t *Tracker) newConn(k Key, s *capture.Segment) *Conn {
-	c := &Conn{Index: len(t.conns), Key: k, First: s.Time, Last: s.Time, FirstFrame: s.Frame}
+	c := &Conn{Index: t.n, Key: k, First: s.Time, Last: s.Time, FirstFrame: s.Frame}
+	t.n++
 	a, b := s.Src, s.Dst
 	if s.Flags.Has(capture.SYN) && s.Flags.Has(capture.ACK) {
 		a, b = b, a // a SYN-ACK first: its receiver sent the SYN
@@ -403,7 +433,9 @@ func (t *Tracker) newConn(k Key, s *capture.Segment) *Conn {
 		c.Half[i].WScaleFrom = WScaleUnknown
 	}
 	t.applyOverride(c)
-	t.conns = append(t.conns, c)
+	if !t.opts.NoList {
+		t.conns = append(t.conns, c)
+	}
 	return c
 }
 

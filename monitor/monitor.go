@@ -348,7 +348,7 @@ func (st *liveState) rtt(method string) error {
 		fmt.Fprintf(st.w, "%s  conn %d  %s  %-9s  %10s ms  %s\n", clock(x.Time), lc.idx, x.Dir, x.Method, export.FormatMS(x.RTT), plot.Endpoints(lc.r.Conn, x.Dir))
 	}
 	// The table of 'tcpviz rtt FILE': percentiles from the bounded
-	// quantiles of Options.RTTQuantiles (exact up to 65 536 samples).
+	// quantiles of Options.RTTQuantiles (exact up to tcpanalysis.ExactQuantileLimit samples).
 	head := []string{"conn", "dir", "method", "count", "min_ms", "p50_ms", "mean_ms", "p95_ms", "max_ms"}
 	rows := func(lc *liveConn) [][]string {
 		var out [][]string

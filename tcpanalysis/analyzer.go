@@ -241,6 +241,15 @@ type Options struct {
 	// grows with packets); without it only counts and running summaries
 	// are kept, except for connections Keep selects.
 	Detail bool
+	// OnDone, when set, streams the results: each connection's final
+	// result is passed to it once, when the connection is over
+	// (docs/robustness.md#finished-connections) or, for the rest, at the
+	// end of the capture in index order; the analyzer then forgets it, so
+	// memory follows the connections open at once. Calls come in the
+	// order connections end. Report.Conns stays empty. start is the
+	// capture's start (Report.Start: its first frame, any protocol; for an
+	// Analyzer fed by hand, the first segment added).
+	OnDone func(r *ConnResult, start capture.Timestamp)
 }
 
 // Analyzer consumes segments in capture order and maintains per-connection
@@ -248,35 +257,97 @@ type Options struct {
 type Analyzer struct {
 	opts    Options
 	tracker *flows.Tracker
-	res     []*connState
+	res     []*connState // by Conn.Index − base; nil once streamed out (Options.OnDone)
+	base    int
 	added   int
 	live    []*connState // connections whose scratch state is held
 	shard   bool         // one shard of a capture: its caller runs release (shard.go)
+	liveCap int          // len(live) that triggers a release before the next periodic one
+	done    doneStats    // of the connections streamed out
+	// start returns the capture's first frame time for Options.OnDone;
+	// nil: the first segment's (first).
+	start func() (capture.Timestamp, bool)
+	first capture.Timestamp
+}
+
+// doneStats sums what the Report warns about over the connections already
+// streamed out.
+type doneStats struct {
+	negRTT, negConns int64
+	degraded         int
+	firstDegraded    int
+}
+
+func (d *doneStats) add(r *ConnResult) {
+	if r.NegativeRTT > 0 {
+		d.negRTT += r.NegativeRTT
+		d.negConns++
+	}
+	if r.Degraded {
+		if d.degraded == 0 || r.Conn.Index < d.firstDegraded {
+			d.firstDegraded = r.Conn.Index
+		}
+		d.degraded++
+	}
 }
 
 // releaseEvery is how many segments pass between releases of the scratch
 // state of finished connections; finishedIdle is how long a closed
-// connection must be silent first, and abandonedIdle how long any
-// connection must be silent.
+// connection must be silent before it is over, and abandonedIdle how long
+// any connection must be silent before its scratch state is dropped.
+// maxLive is the table pressure at which unanswered SYNs are over
+// (docs/robustness.md#finished-connections).
 const (
 	releaseEvery  = 1 << 16
 	finishedIdle  = 10 * time.Second
 	abandonedIdle = 5 * time.Minute
+	maxLive       = 1 << 14
+	closedIdle    = 2 * time.Second
 )
 
-// release frees the per-direction scratch state of connections that are
-// over, so memory follows the connections alive at once, not all of them.
+// closedClean reports that both FINs were seen and acknowledged, or an RST
+// was seen.
+func (cs *connState) closedClean() bool {
+	c := cs.Conn
+	if c.Half[0].RstSeen || c.Half[1].RstSeen {
+		return true
+	}
+	for d := range c.Half {
+		h, st := &c.Half[d], &cs.Dir[d]
+		if !h.FinSeen || !st.AckSeen || st.MaxAck <= h.FinRel {
+			return false
+		}
+	}
+	return true
+}
+
+// release ends the connections that are over and frees the scratch state
+// of abandoned ones, so memory follows the connections alive at once, not
+// all of them (docs/robustness.md#finished-connections):
+//   - a connection closed by FINs both ways or by an RST and silent for
+//     finishedIdle is over;
+//   - when more than maxLive connections are alive, the oldest ones that
+//     are only bare SYNs of one side, unanswered (a flood or a scan), are
+//     over until half remain.
+//
+// A connection that is over is forgotten by the tracker (a later segment on
+// its 4-tuple opens a new connection) and, with Options.OnDone, streamed
+// out.
 func (a *Analyzer) release(now capture.Timestamp) {
 	keep := a.live[:0]
+	n := len(a.live)
+	pressure := n > maxLive
 	for _, cs := range a.live {
 		c := cs.Conn
 		idle := now.Sub(c.Last)
 		closed := (c.Half[0].FinSeen && c.Half[1].FinSeen) || c.Half[0].RstSeen || c.Half[1].RstSeen
-		if (closed && idle > finishedIdle) || idle > abandonedIdle {
-			cs.releaseScratch(closed)
-			if closed {
-				c.ReleaseFold()
-			}
+		switch {
+		case closed && idle > finishedIdle, idle > closedIdle && cs.closedClean(), pressure && n > maxLive/2 && cs.synOnly():
+			a.over(cs)
+			n--
+			continue
+		case idle > abandonedIdle:
+			cs.releaseScratch(false)
 			cs.released = true
 			continue
 		}
@@ -284,6 +355,59 @@ func (a *Analyzer) release(now capture.Timestamp) {
 	}
 	clear(a.live[len(keep):])
 	a.live = keep
+	// The next release when the table passes maxLive again, or, when
+	// what is alive cannot be released, when it has doubled.
+	a.liveCap = maxLive
+	if len(a.live) >= maxLive {
+		a.liveCap = 2 * len(a.live)
+	}
+	a.trim()
+}
+
+// synOnly reports that the connection is bare SYNs of side a and nothing
+// else: no answer, no other packet.
+func (cs *connState) synOnly() bool {
+	return cs.Dir[flows.BtoA].Pkts == 0 && cs.Dir[flows.AtoB].Pkts == int64(cs.Handshake.SynTx) &&
+		cs.Handshake.SynAckTx == 0 && cs.dir[flows.AtoB] == nil && cs.Series == nil
+}
+
+// over ends connection cs: the tracker forgets it, its scratch state is
+// freed, and with Options.OnDone its result is streamed out.
+func (a *Analyzer) over(cs *connState) {
+	a.tracker.Forget(cs.Conn)
+	cs.releaseScratch(true)
+	cs.released = true
+	if a.opts.OnDone != nil {
+		a.emit(cs)
+	}
+}
+
+// emit streams cs's final result out and forgets it.
+func (a *Analyzer) emit(cs *connState) {
+	r := cs.result()
+	a.done.add(r)
+	a.res[cs.Conn.Index-a.base] = nil
+	start := a.first
+	if a.start != nil {
+		if t, ok := a.start(); ok {
+			start = t
+		}
+	}
+	a.opts.OnDone(r, start)
+}
+
+// trim drops the streamed-out connections at the front of a.res.
+func (a *Analyzer) trim() {
+	i := 0
+	for i < len(a.res) && a.res[i] == nil {
+		i++
+	}
+	if i > 0 && i >= len(a.res)/2 {
+		n := copy(a.res, a.res[i:])
+		clear(a.res[n:])
+		a.res = a.res[:n]
+		a.base += i
+	}
 }
 
 // connState is the analysis of one connection: its result and the
@@ -332,13 +456,18 @@ func (cs *connState) releaseScratch(closed bool) {
 
 // New returns an Analyzer.
 func New(opts Options) *Analyzer {
-	return &Analyzer{opts: opts, tracker: flows.NewTracker(opts.Flows)}
+	fo := opts.Flows
+	fo.NoList = fo.NoList || opts.OnDone != nil
+	return &Analyzer{opts: opts, tracker: flows.NewTracker(fo), liveCap: maxLive}
 }
 
 // Add processes one segment and returns the result of the connection it
 // belongs to (nil for an ICMP error about no connection of the capture).
 func (a *Analyzer) Add(s *capture.Segment) *ConnResult {
 	a.added++
+	if a.added == 1 {
+		a.first = s.Time
+	}
 	if a.added%releaseEvery == 0 && !a.shard {
 		a.release(s.Time)
 	}
@@ -353,8 +482,11 @@ func (a *Analyzer) Add(s *capture.Segment) *ConnResult {
 		}
 		a.res = append(a.res, cs)
 		a.live = append(a.live, cs)
+		if len(a.live) > a.liveCap {
+			a.release(s.Time)
+		}
 	}
-	cs := a.res[p.Conn.Index]
+	cs := a.res[p.Conn.Index-a.base]
 	if cs.released {
 		cs.released = false
 		a.live = append(a.live, cs)
@@ -439,7 +571,7 @@ func (a *Analyzer) icmp(s *capture.Segment) *ConnResult {
 		cl = ICMPTimeExceeded
 	}
 	rel, _ := c.RelSeq(d, s.Seq)
-	cs := a.res[c.Index]
+	cs := a.res[c.Index-a.base]
 	if cl == ICMPFragNeeded && cs.dir[d] != nil {
 		cs.ds(d).quotedTooBig(rel)
 	}
@@ -467,19 +599,43 @@ func sackRel(p *flows.Packet, s *capture.Segment, i int) (int64, int64) {
 
 // finish frees every connection's streaming state at the end of the
 // capture: what the Report holds is the results only.
+// With Options.OnDone, every connection not yet streamed out is, in index
+// order.
 func (a *Analyzer) finish() {
 	for _, cs := range a.res {
+		if cs == nil {
+			continue
+		}
 		cs.releaseScratch(true)
 		cs.Conn.ReleaseFold()
+		if a.opts.OnDone != nil {
+			a.emit(cs)
+		}
 	}
 	a.live = nil
+	if a.opts.OnDone != nil {
+		a.res, a.base = nil, 0
+	}
 }
 
 // Results returns the results of every connection in index order, with
-// AckedBytes computed from what has been seen so far.
+// AckedBytes computed from what has been seen so far. With Options.OnDone
+// it holds only the connections not yet streamed out.
 func (a *Analyzer) Results() []*ConnResult {
-	out := make([]*ConnResult, len(a.res))
-	for i, cs := range a.res {
+	out := make([]*ConnResult, 0, len(a.res))
+	for _, cs := range a.res {
+		if cs != nil {
+			out = append(out, cs.result())
+		}
+	}
+	return out
+}
+
+// result returns cs's result with the fields derived at the end
+// (AckedBytes, DeliveredBytes, ZeroWindows) computed from what has been
+// seen so far.
+func (cs *connState) result() *ConnResult {
+	{
 		// A zero-window period still open at the end of the capture.
 		zw := append([]ZeroWindowPeriod(nil), cs.zwClosed...)
 		for d := range cs.dir {
@@ -517,10 +673,33 @@ func (a *Analyzer) Results() []*ConnResult {
 			}
 			st.DeliveredBytes = max(st.AckedBytes, pos-1)
 		}
-		out[i] = &cs.ConnResult
-		out[i].ZeroWindows = zw
+		cs.ZeroWindows = zw
 	}
-	return out
+	return &cs.ConnResult
+}
+
+// connWarnings are the Report's warnings about connections: RTT samples
+// dropped for timestamps going backwards, degraded sequence-space sets.
+func (a *Analyzer) connWarnings() []string {
+	d := a.done
+	for _, cs := range a.res {
+		if cs != nil {
+			d.add(&cs.ConnResult)
+		}
+	}
+	return d.warnings()
+}
+
+// warnings are the Report's warnings about the connections d counts.
+func (d *doneStats) warnings() []string {
+	var ws []string
+	if d.negRTT > 0 {
+		ws = append(ws, fmt.Sprintf("%d RTT samples in %d connections dropped: the capture's timestamps go backwards between a packet and its answer", d.negRTT, d.negConns))
+	}
+	if d.degraded > 0 {
+		ws = append(ws, fmt.Sprintf("%d connections (first: conn %d) opened more than %d holes in sequence space: the lowest were joined, so their unique and retransmitted bytes are approximate (docs/robustness.md#caps)", d.degraded, d.firstDegraded, maxSpans))
+	}
+	return ws
 }
 
 // Report is the analysis of one capture file.
@@ -532,6 +711,8 @@ type Report struct {
 	// Start is the time of the capture's first frame in file order (any
 	// protocol): the origin of every "seconds since the capture start".
 	Start capture.Timestamp
+	// Conns are the connections in index order; empty when
+	// Options.OnDone streamed them out.
 	Conns []*ConnResult
 }
 
@@ -550,8 +731,17 @@ func AnalyzeFile(path string, opts Options) (*Report, error) {
 	if n := shards(&opts); n > 1 && path != "-" {
 		// Connections spread over one Analyzer per core (shard.go); a
 		// capture the shards cannot analyse exactly as one Analyzer would
-		// is read again by one.
-		rep, err := analyze(r, opts, n)
+		// is read again by one, which streams out (Options.OnDone) only
+		// the results the shards had not: theirs were that Analyzer's.
+		var sent bitset
+		so := opts
+		if on := opts.OnDone; on != nil {
+			so.OnDone = func(r *ConnResult, start capture.Timestamp) {
+				sent.set(r.Conn.Index)
+				on(r, start)
+			}
+		}
+		rep, err := analyze(r, so, n)
 		if !errors.Is(err, errShardRedo) {
 			return rep, err
 		}
@@ -560,6 +750,13 @@ func AnalyzeFile(path string, opts Options) (*Report, error) {
 			return nil, err
 		}
 		defer r.Close()
+		if on := opts.OnDone; on != nil {
+			opts.OnDone = func(r *ConnResult, start capture.Timestamp) {
+				if !sent.has(r.Conn.Index) {
+					on(r, start)
+				}
+			}
+		}
 	}
 	return analyze(r, opts, 1)
 }
@@ -576,14 +773,16 @@ func Analyze(r *capture.Reader, opts Options) (*Report, error) {
 // analyze is Analyze with n shards (1: a single Analyzer).
 func analyze(r *capture.Reader, opts Options, n int) (*Report, error) {
 	rep := &Report{File: r.Name(), Format: r.Format()}
+	var ws []string // warnings about connections
 	if n > 1 {
-		conns, err := analyzeSharded(r, &opts, n)
+		conns, w, err := analyzeSharded(r, &opts, n)
 		if err != nil {
 			return nil, err
 		}
-		rep.Conns = conns
+		rep.Conns, ws = conns, w
 	} else {
 		a := New(opts)
+		a.start = r.FirstFrameTime
 		err := pipeline(r, func(s *capture.Segment) {
 			if len(opts.Ifaces) > 0 && !slices.Contains(opts.Ifaces, s.Iface) {
 				return
@@ -595,28 +794,11 @@ func analyze(r *capture.Reader, opts Options, n int) (*Report, error) {
 		}
 		a.finish()
 		rep.Conns = a.Results()
+		ws = a.connWarnings()
 	}
 	rep.Stats = r.Stats()
 	rep.Start = rep.Stats.First
 	rep.Warnings = r.Warnings()
-	var neg, nc int64
-	for _, c := range rep.Conns {
-		if c.NegativeRTT > 0 {
-			neg += c.NegativeRTT
-			nc++
-		}
-	}
-	if neg > 0 {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d RTT samples in %d connections dropped: the capture's timestamps go backwards between a packet and its answer", neg, nc))
-	}
-	var deg []int
-	for _, c := range rep.Conns {
-		if c.Degraded {
-			deg = append(deg, c.Conn.Index)
-		}
-	}
-	if len(deg) > 0 {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d connections (first: conn %d) opened more than %d holes in sequence space: the lowest were joined, so their unique and retransmitted bytes are approximate (docs/robustness.md#caps)", len(deg), deg[0], maxSpans))
-	}
+	rep.Warnings = append(rep.Warnings, ws...)
 	return rep, nil
 }

@@ -13,7 +13,7 @@ import (
 // 8 bytes per sample up to the limit, then at most one 8-byte counter per
 // bucket (≈ 1 900 buckets span 1 µs … 100 s).
 const (
-	ExactQuantileLimit = 1 << 16
+	ExactQuantileLimit = 1 << 15
 	// QuantileRelErr bounds the relative error of a sketched quantile.
 	QuantileRelErr = 0.005
 )
@@ -41,18 +41,24 @@ func qBucket(d time.Duration) int { return int(math.Ceil(math.Log(float64(d)) / 
 func (q *quantiles) add(d time.Duration) {
 	q.n++
 	if !q.sketch {
-		q.exact = append(q.exact, d)
-		q.sorted = false
-		if len(q.exact) <= ExactQuantileLimit {
+		if n := len(q.exact); n < ExactQuantileLimit {
+			if n == cap(q.exact) && n >= ExactQuantileLimit/16 {
+				// A long series: one step to the limit rather than a
+				// chain of growing copies, each garbage.
+				q.exact = slices.Grow(q.exact, ExactQuantileLimit-n)
+			}
+			q.exact = append(q.exact, d)
+			q.sorted = false
 			return
 		}
+		// The sample past the limit: to the sketch, without growing the
+		// exact slice first (that would double it for one sample).
 		q.sketch = true
 		ex := q.exact
 		q.exact = nil
 		for _, x := range ex {
 			q.bucket(x)
 		}
-		return
 	}
 	q.bucket(d)
 }

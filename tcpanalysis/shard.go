@@ -1,6 +1,7 @@
 package tcpanalysis
 
 import (
+	"cmp"
 	"errors"
 	"io"
 	"runtime"
@@ -87,16 +88,37 @@ func shards(opts *Options) int {
 // shardOf returns the shard of a segment's 4-tuple: the same for both
 // directions.
 func shardOf(s *capture.Segment, n int) uint8 {
-	h := uint32(s.Src.Port()^s.Dst.Port()) ^ flows.AddrLow(s.Src.Addr())<<16 ^ flows.AddrLow(s.Dst.Addr())<<16
-	h ^= h >> 16
-	h ^= h >> 8
-	return uint8(h % uint32(n))
+	// Both ends XORed (symmetric), then a multiplicative hash whose high
+	// bits depend on every input bit: ports and addresses that count up
+	// together (a scan, a load generator) still spread evenly.
+	x := uint64(s.Src.Port()^s.Dst.Port()) | uint64(flows.AddrLow(s.Src.Addr())^flows.AddrLow(s.Dst.Addr()))<<16
+	x *= 0x9e3779b97f4a7c15
+	return uint8((x >> 32) % uint64(n))
+}
+
+// shardReport is what a shard hands the merger after each batch when the
+// results are streamed (Options.OnDone): the connections it opened in the
+// batch, in order, and the results it streamed out.
+type shardReport struct {
+	k       int
+	created []*flows.Conn
+	done    []*ConnResult
+	last    bool // after the end of the capture: the rest of the results
 }
 
 // analyzeSharded analyses every segment of r with n shards and returns the
-// results of every connection in index order.
-func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, error) {
+// results of every connection in index order (none with Options.OnDone,
+// whose calls it makes on the calling goroutine) and the warnings about
+// connections. A connection's index is its rank by first packet over all
+// shards; with Options.OnDone the merger gives it once every shard has
+// passed the batch that opened it, and streams a result out once every
+// shard has passed the batch that ended it.
+func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, []string, error) {
 	const nb = nBatches + 2
+	limit := maxLive / n // below it on every shard, the table never passes maxLive
+	if shardLiveLimit > 0 {
+		limit = shardLiveLimit
+	}
 	free := make(chan *shardBatch, nb)
 	for range nb {
 		free <- &shardBatch{}
@@ -105,7 +127,7 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, err
 	for i := range ins {
 		ins[i] = make(chan *shardBatch, nb)
 	}
-	var abort atomic.Bool // a shard passed shardLiveLimit
+	var abort atomic.Bool // a shard passed the limit
 	// The reader: batches of segments, each marked with its shard, and
 	// the ticks of the whole capture.
 	go func() {
@@ -158,11 +180,18 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, err
 			}
 		}
 	}()
+	stream := opts.OnDone != nil
+	reports := make(chan shardReport, n*nb)
 	as := make([]*Analyzer, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for k := range n {
-		a := New(*opts)
+		o := *opts
+		var rep shardReport // this batch's, when streaming
+		if stream {
+			o.OnDone = func(res *ConnResult, _ capture.Timestamp) { rep.done = append(rep.done, res) }
+		}
+		a := New(o)
 		a.shard = true
 		a.tracker.SetShard()
 		as[k] = a
@@ -170,6 +199,7 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, err
 		go func() {
 			defer wg.Done()
 			me := uint8(k)
+			tripped := false
 			for b := range ins[k] {
 				if abort.Load() {
 					// Given up: drain the batches so the reader ends.
@@ -191,35 +221,66 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, err
 						}
 					}
 					if b.shard[i] == me {
+						opened := a.base + len(a.res)
 						a.Add(&b.segs[i])
-						if shardLiveLimit > 0 && len(a.live) > shardLiveLimit {
+						if stream && a.base+len(a.res) > opened {
+							rep.created = append(rep.created, a.res[len(a.res)-1].Conn)
+						}
+						if len(a.live) > limit {
 							abort.Store(true)
+							tripped = true
 						}
 					}
 				}
 				if b.err != nil {
 					errs[k] = b.err
 				}
+				if stream && !tripped {
+					// A batch in which the limit was passed is never
+					// reported: what was streamed out is one Analyzer's.
+					rep.k = k
+					reports <- rep
+					rep = shardReport{}
+				}
 				if b.pending.Add(-1) == 0 && b.err == nil {
 					free <- b
 				}
 			}
+			if !abort.Load() {
+				a.finish() // streams the rest out (OnDone)
+				if stream {
+					rep.k, rep.last = k, true
+					reports <- rep
+				}
+			}
 		}()
 	}
-	wg.Wait()
+	go func() {
+		wg.Wait()
+		close(reports)
+	}()
+	var ds doneStats
+	if stream {
+		ds = mergeStream(r, opts, n, reports)
+	} else {
+		for range reports {
+		}
+	}
 	if abort.Load() {
-		return nil, errShardRedo
+		return nil, nil, errShardRedo
 	}
 	for _, err := range errs {
 		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, err
+			return nil, nil, err
 		}
+	}
+	if stream {
+		return nil, ds.warnings(), nil
 	}
 	// Merge the shards' connections by first packet.
 	parts := make([][]*ConnResult, n)
 	total := 0
 	for k, a := range as {
-		a.finish()
 		parts[k] = a.Results()
 		total += len(parts[k])
 	}
@@ -235,7 +296,76 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, err
 		c := parts[best][next[best]]
 		next[best]++
 		c.Conn.Index = len(out)
+		ds.add(c)
 		out = append(out, c)
 	}
-	return out, nil
+	return out, ds.warnings(), nil
 }
+
+// mergeStream numbers the connections the shards report by first packet
+// and calls opts.OnDone with each result once every shard has reported the
+// batch that ended it (in index order within a batch; the rest at the end
+// of the capture in index order). It returns the warning counts of every
+// result streamed out.
+func mergeStream(r *capture.Reader, opts *Options, n int, reports <-chan shardReport) doneStats {
+	var ds doneStats
+	queue := make([][]shardReport, n) // per shard, reports not yet merged
+	index := map[*flows.Conn]int{}    // open connections' global indices
+	next := 0
+	var last []*ConnResult
+	emit := func(done []*ConnResult) {
+		for _, res := range done {
+			res.Conn.Index = index[res.Conn]
+			delete(index, res.Conn)
+		}
+		slices.SortFunc(done, func(x, y *ConnResult) int { return x.Conn.Index - y.Conn.Index })
+		start, _ := r.FirstFrameTime()
+		for _, res := range done {
+			ds.add(res)
+			opts.OnDone(res, start)
+		}
+	}
+	for rep := range reports {
+		if rep.last {
+			last = append(last, rep.done...)
+			continue
+		}
+		queue[rep.k] = append(queue[rep.k], rep)
+		for {
+			ready := true
+			for _, q := range queue {
+				ready = ready && len(q) > 0
+			}
+			if !ready {
+				break
+			}
+			var created []*flows.Conn
+			var done []*ConnResult
+			for k := range queue {
+				created = append(created, queue[k][0].created...)
+				done = append(done, queue[k][0].done...)
+				queue[k] = queue[k][1:]
+			}
+			slices.SortFunc(created, func(x, y *flows.Conn) int { return cmp.Compare(x.FirstFrame, y.FirstFrame) })
+			for _, c := range created {
+				index[c] = next
+				next++
+			}
+			emit(done)
+		}
+	}
+	emit(last)
+	return ds
+}
+
+// bitset is a set of connection indices, one bit each.
+type bitset []uint64
+
+func (b *bitset) set(i int) {
+	for len(*b) <= i/64 {
+		*b = append(*b, 0)
+	}
+	(*b)[i/64] |= 1 << (i % 64)
+}
+
+func (b bitset) has(i int) bool { return i/64 < len(b) && b[i/64]&(1<<(i%64)) != 0 }

@@ -25,7 +25,7 @@ func analyzeWith(t *testing.T, data []byte, opts Options, n int) *Report {
 	}
 	rep := &Report{}
 	if n > 1 {
-		rep.Conns, err = analyzeSharded(r, &opts, n)
+		rep.Conns, _, err = analyzeSharded(r, &opts, n)
 	} else {
 		a := New(opts)
 		err = pipeline(r, func(s *capture.Segment) {
@@ -158,7 +158,7 @@ func TestShardedRedo(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if _, err := analyzeSharded(r, &Options{}, 2); err != nil {
+	if _, _, err := analyzeSharded(r, &Options{}, 2); err != nil {
 		t.Fatalf("sharded without a limit: %v", err)
 	}
 	defer func(l int) { shardLiveLimit = l }(shardLiveLimit)
@@ -168,7 +168,7 @@ func TestShardedRedo(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r2.Close()
-	if _, err := analyzeSharded(r2, &Options{}, 2); err != errShardRedo {
+	if _, _, err := analyzeSharded(r2, &Options{}, 2); err != errShardRedo {
 		t.Fatalf("sharded past the limit: err %v, want errShardRedo", err)
 	}
 	got, err := AnalyzeFile(path, Options{})
@@ -176,4 +176,87 @@ func TestShardedRedo(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameResults(t, "redo", analyzeWith(t, w.Bytes(), Options{}, 1), got)
+}
+
+// streamed analyses the file at path with Options.OnDone and returns the
+// results streamed out, by index, failing t on an index given twice.
+func streamed(t *testing.T, path string) map[int]*ConnResult {
+	t.Helper()
+	got := map[int]*ConnResult{}
+	_, err := AnalyzeFile(path, Options{OnDone: func(r *ConnResult, _ capture.Timestamp) {
+		if got[r.Conn.Index] != nil {
+			t.Fatalf("conn %d streamed out twice", r.Conn.Index)
+		}
+		got[r.Conn.Index] = r
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// TestShardedStream: with Options.OnDone the shards stream out every
+// connection once, numbered as one Analyzer numbers them, with its results;
+// also when a shard passes its limit and the file is read again.
+func TestShardedStream(t *testing.T) {
+	var w bytes.Buffer
+	if err := pcaptest.WriteShort(&w, pcaptest.GenOptions{Packets: 3 * releaseEvery, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "short.pcap")
+	if err := os.WriteFile(path, w.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	one := analyzeWith(t, w.Bytes(), Options{}, 1)
+	check := func(name string, got map[int]*ConnResult) {
+		t.Helper()
+		if len(got) != len(one.Conns) {
+			t.Fatalf("%s: %d connections streamed out, want %d", name, len(got), len(one.Conns))
+		}
+		for i, want := range one.Conns {
+			if !reflect.DeepEqual(got[i].Summary.Dir, want.Summary.Dir) || got[i].Conn.FirstFrame != want.Conn.FirstFrame || got[i].Counts != want.Counts {
+				t.Fatalf("%s: conn %d differs:\n got %+v\nwant %+v", name, i, got[i].Summary, want.Summary)
+			}
+		}
+	}
+	check("sharded", streamed(t, path))
+	defer func(l int) { shardLiveLimit = l }(shardLiveLimit)
+	shardLiveLimit = 40 // passed at once: nothing went out before the redo
+	check("redo at once", streamed(t, path))
+
+	// 10 000 unanswered SYNs after 20 000 connections one after another:
+	// the limit is passed only then, after most results went out.
+	w.Reset()
+	if err := pcaptest.WriteTurnover(&w, 20000, 10*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	f := pcaptest.New(pcaptest.Options{Format: pcaptest.PcapMicro, LinkType: pcaptest.LinkEthernet, Snaplen: 128})
+	t1 := pcaptest.GenStart.Add(time.Hour)
+	for i := range 10000 {
+		c := pcaptest.NewConn(netip.AddrPortFrom(netip.MustParseAddr("10.9.0.1"), uint16(10000+i)), netip.MustParseAddrPort("10.9.0.2:80"), uint32(i), 1)
+		s := c.Syn(t1.Add(time.Duration(i)*time.Microsecond), pcaptest.C2S)
+		f.Add(s.T, 0, pcaptest.Ethernet(s.IP()))
+	}
+	data := append(append([]byte(nil), w.Bytes()...), f.Bytes()[24:]...)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	one = analyzeWith(t, data, Options{}, 1)
+	shardLiveLimit = 6000 // about 4 200 per shard before a release; the SYNs pass it
+	sent := 0
+	_, _, err := analyzeSharded(mustOpen(t, path), &Options{OnDone: func(*ConnResult, capture.Timestamp) { sent++ }}, 2)
+	if err != errShardRedo || sent == 0 {
+		t.Fatalf("sharded: %d streamed out, err %v; want some, then errShardRedo", sent, err)
+	}
+	check("redo after some", streamed(t, path))
+}
+
+func mustOpen(t *testing.T, path string) *capture.Reader {
+	t.Helper()
+	r, err := capture.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
 }

@@ -48,6 +48,14 @@ standard input.`,
 			if err != nil {
 				return err
 			}
+			if !asJSON {
+				// CSV and table: rows streamed as connections end.
+				stream := func(w io.Writer) error { return e.flowsStreamed(w, args, opts, asCSV) }
+				if out != "" {
+					return writeFileAtomic(out, func(f *os.File) error { return stream(f) })
+				}
+				return stream(e.stdout)
+			}
 			var files []export.FlowsFile
 			for _, path := range args {
 				rep, err := e.analyze(path, opts)
@@ -64,14 +72,7 @@ standard input.`,
 						unknown = append(unknown, r.Conn.Index)
 					}
 				}
-				switch n := len(unknown); {
-				case n == 1:
-					fmt.Fprintf(e.stderr, "note: %s conn %d: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, unknown[0])
-				case n > 1 && n <= 5:
-					fmt.Fprintf(e.stderr, "note: %s %s: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, connList(unknown, false))
-				case n > 5:
-					fmt.Fprintf(e.stderr, "note: %s: %d connections without a captured handshake (%s): window scale unknown, windows not converted to bytes; --wscale N overrides\n", path, n, connList(unknown[:5], true))
-				}
+				wscaleNote(e.stderr, path, len(unknown), unknown[:min(len(unknown), 5)])
 			}
 			write := func(w io.Writer) error {
 				switch {

@@ -3,6 +3,7 @@
 //	gencap -mode bulk -packets 10000000 -flows 8 -o bulk.pcap
 //	gencap -mode short -packets 3200000 -flows 64 -o short.pcap
 //	gencap -mode descending -packets 200000 -o desc.pcap   (any pcaptest.Hostile)
+//	gencap -mode turnover -packets 1000000 -o turnover.pcap (connections)
 //	gencap -mode bomb -packets 1073741824 -o bomb.pcap      (record length)
 //
 // Both modes write little-endian µs pcap with Ethernet/IPv4/TCP frames cut
@@ -16,6 +17,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"time"
 
 	"github.com/tcpviz/tcpviz/internal/pcaptest"
 )
@@ -30,7 +32,7 @@ func main() {
 func run(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("gencap", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	mode := fs.String("mode", "bulk", "bulk (long interleaved transfers), short (many short connections), bomb (one record of -packets bytes) or a hostile kind: descending, fill-holes, retransmit-all, sack-descending, seq-jumps, syn-flood")
+	mode := fs.String("mode", "bulk", "bulk (long interleaved transfers), short (many short connections), turnover (-packets connections one after another, 10 ms apart), bomb (one record of -packets bytes) or a hostile kind: descending, fill-holes, retransmit-all, sack-descending, seq-jumps, syn-flood")
 	packets := fs.Int("packets", 1_000_000, "total packets to write")
 	flows := fs.Int("flows", 0, "bulk: concurrent flows (0 = 8); short: connections open at once (0 = 64)")
 	out := fs.String("o", "", "output pcap file (required; - for stdout)")
@@ -50,6 +52,8 @@ func run(args []string, stderr io.Writer) error {
 		write = func(w io.Writer) error { return pcaptest.WriteBulk(w, opts) }
 	case "short":
 		write = func(w io.Writer) error { return pcaptest.WriteShort(w, opts) }
+	case "turnover":
+		write = func(w io.Writer) error { return pcaptest.WriteTurnover(w, *packets, 10*time.Millisecond) }
 	case "bomb":
 		write = func(w io.Writer) error { return pcaptest.WriteBomb(w, uint32(*packets)) }
 	default:

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+
+	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/export"
+	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/pep"
+	"github.com/tcpviz/tcpviz/query"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
+)
+
+// flowsStreamed writes the flows CSV or table of every capture while it is
+// analysed (tcpanalysis.Options.OnDone, export.FlowsStream): a connection
+// that is over is kept only as its formatted row, so memory follows the
+// connections open at once (docs/robustness.md#finished-connections). The
+// output, warnings and notes are those of the whole-report path (JSON).
+func (e *env) flowsStreamed(w io.Writer, args []string, opts tcpanalysis.Options, asCSV bool) error {
+	// A file that cannot be opened fails the run before any row is
+	// written, as when rows were written after every analysis.
+	for _, path := range args {
+		if fi, err := os.Stat(path); path == "-" || err == nil && !fi.Mode().IsRegular() {
+			continue // a stream (standard input, a FIFO) is read once
+		}
+		r, err := capture.Open(path)
+		if err != nil {
+			return inputError(err)
+		}
+		r.Close()
+	}
+	st := export.NewFlowsStream(w, asCSV)
+	for _, path := range args {
+		if err := e.flowsStreamFile(st, path, opts); err != nil {
+			return err
+		}
+	}
+	return st.Close()
+}
+
+// flowsStreamFile streams one capture's rows into st.
+func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanalysis.Options) error {
+	const maxPEPRecheck = 16 // as pepFlowNotes
+	st.BeginFile(path)
+	var (
+		notes    = map[int]string{} // PEP notes by connection
+		dirs     = map[int]flows.Direction{}
+		recheck  = map[int]*export.FlowRow{} // rows held for a second PEP pass
+		unseen   []query.Warning
+		unknown  []int // the smallest indices of connections without a known window scale
+		nUnknown int
+	)
+	opts.OnDone = func(r *tcpanalysis.ConnResult, start capture.Timestamp) {
+		i := r.Conn.Index
+		if r.Conn.Half[0].WScale < 0 || r.Conn.Half[1].WScale < 0 {
+			nUnknown++
+			if k, _ := slices.BinarySearch(unknown, i); k < maxConnNotes {
+				unknown = slices.Insert(unknown, k, i)
+				unknown = unknown[:min(len(unknown), maxConnNotes)]
+			}
+		}
+		for d := range r.Dir {
+			if n := r.Dir[d].AckedUnseen; n > 0 {
+				unseen = append(unseen, query.Warning{Kind: query.WarnAckedUnseen, File: path, Conn: i, Dir: flows.Direction(d), Count: n})
+			}
+		}
+		row := export.NewFlowRow(path, &tcpanalysis.Report{Start: start}, r, false)
+		v := pep.Acknowledger(r)
+		switch {
+		case v.Likely:
+			dirs[i] = v.Dir
+			notes[i] = fmt.Sprintf("conn %d: %s", i, v.AckNote())
+			row.MarkPEP(v.Dir)
+		case pep.NeedsDetail(r, v.Dir, v) && len(recheck) < maxPEPRecheck:
+			recheck[i] = &row
+			st.Hold(i)
+			return
+		}
+		st.Put(&row)
+	}
+	rep, err := e.analyzeFile(path, opts)
+	if err != nil {
+		return inputError(err)
+	}
+	// Warnings in the order query.Warnings gives them for a whole report.
+	ws := query.Warnings(rep)
+	slices.SortFunc(unseen, func(a, b query.Warning) int { return a.Conn*2 + int(a.Dir) - b.Conn*2 - int(b.Dir) })
+	k := 0
+	for k < len(ws) && ws[k].Kind == query.WarnCapture {
+		k++
+	}
+	e.warn(slices.Concat(ws[:k], unseen, ws[k:]))
+	var order []string
+	for _, i := range slices.Sorted(maps.Keys(notes)) {
+		order = append(order, notes[i])
+	}
+	if len(recheck) > 0 && path != "-" {
+		// A second pass with the detail of these connections kept, as
+		// pepFlowNotes does.
+		again := opts
+		again.Keep = func(i int) bool { return recheck[i] != nil }
+		again.OnDone = func(r *tcpanalysis.ConnResult, _ capture.Timestamp) {
+			i := r.Conn.Index
+			if row := recheck[i]; row != nil {
+				v := pep.Acknowledger(r)
+				if n := v.AckNote(); n != "" {
+					dirs[i] = v.Dir
+					notes[i] = fmt.Sprintf("conn %d: %s", i, n)
+					row.MarkPEP(v.Dir)
+				}
+			}
+		}
+		if _, err := e.analyzeFile(path, again); err == nil {
+			for _, i := range slices.Sorted(maps.Keys(recheck)) {
+				if n, ok := notes[i]; ok {
+					order = append(order, n)
+				}
+			}
+		}
+	}
+	for _, i := range slices.Sorted(maps.Keys(recheck)) {
+		st.Put(recheck[i])
+	}
+	wscaleNote(e.stderr, path, nUnknown, unknown)
+	ff := export.NewStreamedFlowsFile(path, string(rep.Format), rep.Stats.Frames, rep.Stats.Segments, rep.Warnings, order, dirs)
+	return st.EndFile(&ff)
+}
+
+// wscaleNote prints flows' one note per file about the n connections
+// without a known window scale; first are the smallest of their indices
+// (up to 5).
+func wscaleNote(w io.Writer, path string, n int, first []int) {
+	switch {
+	case n == 1:
+		fmt.Fprintf(w, "note: %s conn %d: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, first[0])
+	case n > 1 && n <= 5:
+		fmt.Fprintf(w, "note: %s %s: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, connList(first, false))
+	case n > 5:
+		fmt.Fprintf(w, "note: %s: %d connections without a captured handshake (%s): window scale unknown, windows not converted to bytes; --wscale N overrides\n", path, n, connList(first[:5], true))
+	}
+}
