@@ -87,10 +87,12 @@ func shards(opts *Options) int {
 // shardOf returns the shard of a segment's 4-tuple: the same for both
 // directions.
 func shardOf(s *capture.Segment, n int) uint8 {
-	h := uint32(s.Src.Port()^s.Dst.Port()) ^ flows.AddrLow(s.Src.Addr())<<16 ^ flows.AddrLow(s.Dst.Addr())<<16
-	h ^= h >> 16
-	h ^= h >> 8
-	return uint8(h % uint32(n))
+	// Both ends XORed (symmetric), then a multiplicative hash whose high
+	// bits depend on every input bit: ports and addresses that count up
+	// together (a scan, a load generator) still spread evenly.
+	x := uint64(s.Src.Port()^s.Dst.Port()) | uint64(flows.AddrLow(s.Src.Addr())^flows.AddrLow(s.Dst.Addr()))<<16
+	x *= 0x9e3779b97f4a7c15
+	return uint8((x >> 32) % uint64(n))
 }
 
 // analyzeSharded analyses every segment of r with n shards and returns the
