@@ -260,3 +260,35 @@ func mustOpen(t *testing.T, path string) *capture.Reader {
 	t.Cleanup(func() { r.Close() })
 	return r
 }
+
+// TestShardOfSpreads: both directions of a 4-tuple go to one shard, and
+// 4-tuples whose ports and addresses count up together (a load generator,
+// a scan) spread evenly; the 8 bulk connections of the benchmark 4 and 4.
+func TestShardOfSpreads(t *testing.T) {
+	srv := netip.MustParseAddrPort("10.255.0.1:80")
+	for _, n := range []int{2, 3} {
+		cnt := make([]int, n)
+		for i := range 30000 {
+			cli := netip.AddrPortFrom(netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)}), uint16(1024+i))
+			a, b := capture.Segment{Src: cli, Dst: srv}, capture.Segment{Src: srv, Dst: cli}
+			k := shardOf(&a, n)
+			if shardOf(&b, n) != k {
+				t.Fatalf("%v: the two directions go to shards %d and %d", cli, k, shardOf(&b, n))
+			}
+			cnt[k]++
+		}
+		for k, c := range cnt {
+			if c < 30000/n*9/10 || c > 30000/n*11/10 {
+				t.Errorf("%d shards: shard %d takes %d of 30000 connections", n, k, c)
+			}
+		}
+	}
+	cnt := [2]int{}
+	for i := range 8 {
+		s := capture.Segment{Src: netip.AddrPortFrom(netip.MustParseAddr("10.0.0.1"), uint16(40000+i)), Dst: netip.MustParseAddrPort("10.0.1.1:5001")}
+		cnt[shardOf(&s, 2)]++
+	}
+	if cnt != [2]int{4, 4} {
+		t.Errorf("bulk benchmark connections per shard: %v, want [4 4]", cnt)
+	}
+}
