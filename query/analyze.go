@@ -36,6 +36,17 @@ type Options struct {
 	// instead of the path (for example "-" for standard input that the
 	// caller spooled to a file itself).
 	Name string
+	// Parts are the series parts the caller reads from the chosen
+	// connection (tcpanalysis.Options.KeepParts; 0: every part, with its
+	// RTT samples and events). A verb keeps only what it prints: the
+	// memory of a kept connection grows with its packets.
+	Parts tcpanalysis.SeriesParts
+	// OneConn says the caller reads the chosen connection only (View.Conn):
+	// a pass that knows the connection analyses only it
+	// (tcpanalysis.Options.Only), so View.Report and View.Conns hold, for
+	// every other connection, its addresses, times, packets and payload
+	// bytes only, and View.Warnings only the capture's and Conn's.
+	OneConn bool
 	// AnalyzeFile, when set, replaces tcpanalysis.AnalyzeFile for every
 	// pass (for example to apply a capture filter).
 	AnalyzeFile func(path string, opts tcpanalysis.Options) (*tcpanalysis.Report, error)
@@ -43,8 +54,10 @@ type Options struct {
 
 // OnePassLimit is the capture size in bytes up to which Analyze keeps
 // every connection's series in one pass (memory grows with packets);
-// larger captures without a connection index take a summary pass to choose
-// the connection first, and a second pass to keep its series.
+// larger captures without a connection index take a counting pass to
+// choose the connection first (connections tracked and their payload bytes
+// counted, nothing analysed: about half the time of a full analysis), and a
+// second pass to keep its series.
 const OnePassLimit = 16 << 20
 
 // View is one analysed capture seen through a Selection: the matching
@@ -98,6 +111,12 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 	opts := o.Analysis
 	opts.RTTQuantiles = o.RTT
 	opts.KeepRTT, opts.KeepEvents = o.RTTSamples, o.Events
+	opts.KeepParts = o.Parts
+	if o.OneConn {
+		// RTT medians for the PEP verdict (pep.Detect) without every
+		// sample: bounded per connection, and one connection analysed.
+		opts.RTTQuantiles = true
+	}
 	limit := int64(OnePassLimit)
 	if o.OnePassLimit > 0 {
 		limit = o.OnePassLimit
@@ -106,17 +125,29 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 	if st, err := os.Stat(p); err == nil && st.Size() <= limit {
 		small = true
 	}
+	// Two passes when the connection is not named and the capture is
+	// large, unless every connection's samples or events are asked for
+	// (then one full pass, and no series).
 	twoPass := false
+	pass1 := opts
 	switch {
 	case sel.Conn >= 0:
 		want := sel.Conn
-		opts.Keep = func(i int) bool { return i == want }
+		pass1.Keep = func(i int) bool { return i == want }
+		if o.OneConn {
+			pass1.Only = pass1.Keep
+		}
 	case small:
-		opts.Keep = func(int) bool { return true }
+		pass1.Keep = func(int) bool { return true }
+	case o.RTT || o.RTTSamples || o.Events:
+		pass1.Keep = nil
 	default:
-		opts.Keep, twoPass = nil, true
+		// The counting pass: Pick needs each connection's key and payload
+		// bytes only.
+		twoPass = true
+		pass1.Keep, pass1.Only = nil, func(int) bool { return false }
 	}
-	rep, err := analyze(p, opts)
+	rep, err := analyze(p, pass1)
 	if err != nil {
 		return nil, err
 	}
@@ -125,9 +156,12 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 	if err != nil {
 		return nil, err
 	}
-	if twoPass && !(o.RTT || o.RTTSamples || o.Events) {
+	if twoPass {
 		idx := r.Conn.Index
 		opts.Keep = func(i int) bool { return i == idx }
+		if o.OneConn {
+			opts.Only = opts.Keep
+		}
 		if rep, err = analyze(p, opts); err != nil {
 			return nil, err
 		}
@@ -200,12 +234,22 @@ func (v *View) anyInRange() bool {
 	if r.Series == nil {
 		return true
 	}
-	for _, s := range r.Series.Segs[d] {
+	ser := r.Series
+	if len(ser.Segs[d]) == 0 && len(ser.Acks[d]) == 0 {
+		// Only the window part kept: its points are at the same data
+		// segments and ACKs.
+		for _, w := range ser.Window[d] {
+			if v.Sel.InRange(w.Time, v.Ref) {
+				return true
+			}
+		}
+	}
+	for _, s := range ser.Segs[d] {
 		if v.Sel.InRange(s.Time, v.Ref) {
 			return true
 		}
 	}
-	for _, a := range r.Series.Acks[d] {
+	for _, a := range ser.Acks[d] {
 		if v.Sel.InRange(a.Time, v.Ref) {
 			return true
 		}

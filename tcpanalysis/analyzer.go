@@ -92,7 +92,9 @@ const (
 	PartAcks                           // Series.Acks
 	PartSACKs                          // Series.SACKs
 	PartWindow                         // Series.Window
-	PartsAll   = PartSegs | PartAcks | PartSACKs | PartWindow
+	PartRTT                            // ConnResult.RTT of a kept connection
+	PartEvents                         // ConnResult.Events of a kept connection
+	PartsAll   = PartSegs | PartAcks | PartSACKs | PartWindow | PartRTT | PartEvents
 )
 
 // DirStats are the counts of one direction of a connection
@@ -215,8 +217,17 @@ type Options struct {
 	// nil keeps none. Memory for a kept connection grows with its packets.
 	Keep func(index int) bool
 	// KeepParts limits which parts of a kept Series are filled (a verb that
-	// draws the window needs no SACK blocks); 0 keeps every part.
+	// draws the window needs no SACK blocks), and whether a kept
+	// connection also keeps every RTT sample (PartRTT) and event
+	// (PartEvents); 0 keeps every part. KeepRTT, KeepEvents and Detail
+	// still keep theirs.
 	KeepParts SeriesParts
+	// Only, when set, limits the analysis to the connections it selects
+	// (by index): the others are still tracked (their indexes, addresses,
+	// times) and their packets and payload bytes counted (DirStats.Pkts,
+	// WireBytes, DataPkts, Bytes), nothing else. A verb that needs one
+	// connection of a large capture sets it to skip the work for the rest.
+	Only func(index int) bool
 	// Ifaces, when not empty, limits Analyze and AnalyzeFile to the
 	// segments of these pcapng interfaces (for example one side of a PEP
 	// when both were captured in one file). Empty: every interface.
@@ -294,6 +305,7 @@ type connState struct {
 	opts     *Options
 	zwClosed []ZeroWindowPeriod
 	released bool
+	skip     bool // not selected by Options.Only: counted, not analysed
 	hsDone   bool
 	synSeen  [2]bool // a bare SYN was counted before the direction's state existed
 	dir      [2]*dirState
@@ -346,7 +358,9 @@ func (a *Analyzer) Add(s *capture.Segment) *ConnResult {
 	p := a.tracker.Add(s)
 	if p.New {
 		cs := &connState{ConnResult: ConnResult{Summary: Summary{Conn: p.Conn}}, opts: &a.opts}
-		if a.opts.Keep != nil && a.opts.Keep(p.Conn.Index) {
+		if a.opts.Only != nil && !a.opts.Only(p.Conn.Index) {
+			cs.skip = true
+		} else if a.opts.Keep != nil && a.opts.Keep(p.Conn.Index) {
 			cs.Series = &Series{}
 		}
 		a.res = append(a.res, cs)
@@ -381,6 +395,13 @@ func (a *Analyzer) Add(s *capture.Segment) *ConnResult {
 	}
 	st.Pkts++
 	st.WireBytes += int64(s.WireLen)
+	if cs.skip {
+		if s.PayloadLen > 0 {
+			st.DataPkts++
+			st.Bytes += int64(s.PayloadLen)
+		}
+		return &cs.ConnResult
+	}
 	st.MaxTTL = max(st.MaxTTL, s.TTL)
 	cs.handshake(s, &p)
 	kind := cs.data(s, &p, &a.opts)

@@ -157,11 +157,11 @@ func (a *RTTAgg) Mean() time.Duration {
 }
 
 func (cs *connState) keepRTT(o *Options) bool {
-	return o.Detail || o.KeepRTT || cs.Series != nil
+	return o.Detail || o.KeepRTT || (cs.Series != nil && (o.KeepParts == 0 || o.KeepParts&PartRTT != 0))
 }
 
 func (cs *connState) keepEvents(o *Options) bool {
-	return o.Detail || o.KeepEvents || cs.Series != nil
+	return o.Detail || o.KeepEvents || (cs.Series != nil && (o.KeepParts == 0 || o.KeepParts&PartEvents != 0))
 }
 
 // event counts e and keeps it when events are kept; it returns e's index

@@ -251,7 +251,15 @@ conn_t_s, frame, rwnd_bytes, inflight_bytes, inflight_sack_bytes.` + selectionHe
 			if err != nil {
 				return err
 			}
-			v, err := e.view(args[0], &f.af, sel, query.Options{}, kind == outImage)
+			// The window points only (and the segments for --ref bulk).
+			qo := query.Options{OneConn: true, Parts: tcpanalysis.PartWindow}
+			if sel.Ref == query.RefBulk {
+				qo.Parts |= tcpanalysis.PartSegs
+			}
+			if kind == outHTML {
+				qo = query.Options{}
+			}
+			v, err := e.view(args[0], &f.af, sel, qo, kind == outImage)
 			if err != nil {
 				return err
 			}
@@ -312,7 +320,13 @@ cum_acked_bytes.` + selectionHelp,
 			if err := checkProgress(at, toBytes, 0); err != nil {
 				return err
 			}
-			v, err := e.view(args[0], &f.af, sel, query.Options{Interval: interval}, kind == outImage)
+			// Bins, acknowledged bytes and slow start: segments, ACKs,
+			// window points and events of the chosen connection.
+			qo := query.Options{Interval: interval, OneConn: true, Parts: tcpanalysis.PartSegs | tcpanalysis.PartAcks | tcpanalysis.PartWindow | tcpanalysis.PartEvents}
+			if kind == outHTML {
+				qo = query.Options{Interval: interval}
+			}
+			v, err := e.view(args[0], &f.af, sel, qo, kind == outImage)
 			if err != nil {
 				return err
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/tcpviz/tcpviz/export"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
 func newSeqCmd(e *env) *cobra.Command {
@@ -49,7 +50,7 @@ The output format follows the -o extension: .png, .svg, .pdf (the figure),
 			if err := checkProgress(nil, 0, pathRTT); err != nil {
 				return err
 			}
-			v, err := e.view(args[0], &af, sel, query.Options{Events: pepMode}, true)
+			v, err := e.view(args[0], &af, sel, seqQuery(out, pepMode), true)
 			if err != nil {
 				return err
 			}
@@ -86,6 +87,15 @@ The output format follows the -o extension: .png, .svg, .pdf (the figure),
 	c.Flags().BoolVar(&pepMode, "pep", false, "also print the evidence for or against a split-TCP PEP on this connection (see 'tcpviz rtt --help')")
 	c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known, for --pep")
 	return c
+}
+
+// seqQuery keeps what seq prints: the segments, ACKs and SACK blocks of the
+// chosen connection only, unless --pep or the HTML report needs more.
+func seqQuery(out string, pepMode bool) query.Options {
+	if pepMode || isHTML(out) {
+		return query.Options{Events: pepMode}
+	}
+	return query.Options{OneConn: true, Parts: tcpanalysis.PartSegs | tcpanalysis.PartAcks | tcpanalysis.PartSACKs}
 }
 
 // writeSeq writes the time-sequence graph or points of v's connection;
