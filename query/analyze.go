@@ -136,6 +136,9 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 		pass1.Keep = func(i int) bool { return i == want }
 		if o.OneConn {
 			pass1.Only = pass1.Keep
+			if sel.Dir != Auto {
+				pass1.KeepDirs[sel.Dir.Of(nil)] = true
+			}
 		}
 	case small:
 		pass1.Keep = func(int) bool { return true }
@@ -160,7 +163,10 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 		idx := r.Conn.Index
 		opts.Keep = func(i int) bool { return i == idx }
 		if o.OneConn {
+			// The counting pass knows the data direction (DataDirection
+			// reads DeliveredBytes, then Bytes, both counted).
 			opts.Only = opts.Keep
+			opts.KeepDirs[sel.Dir.Of(r)] = true
 		}
 		if rep, err = analyze(p, opts); err != nil {
 			return nil, err

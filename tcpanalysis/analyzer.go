@@ -224,10 +224,17 @@ type Options struct {
 	KeepParts SeriesParts
 	// Only, when set, limits the analysis to the connections it selects
 	// (by index): the others are still tracked (their indexes, addresses,
-	// times) and their packets and payload bytes counted (DirStats.Pkts,
-	// WireBytes, DataPkts, Bytes), nothing else. A verb that needs one
-	// connection of a large capture sets it to skip the work for the rest.
+	// times), their packets and payload bytes counted (DirStats.Pkts,
+	// WireBytes, DataPkts, Bytes) and their highest ACK kept (MaxAck,
+	// AckSeen, so AckedBytes and DeliveredBytes), nothing else. A verb that
+	// needs one connection of a large capture sets it to skip the work for
+	// the rest.
 	Only func(index int) bool
+	// KeepDirs limits the kept series to the data directions set
+	// (KeepDirs[flows.AtoB], KeepDirs[flows.BtoA]): Segs[d], Acks[d],
+	// SACKs[d] and Window[d] of the others stay empty. Both false keeps
+	// both.
+	KeepDirs [2]bool
 	// Ifaces, when not empty, limits Analyze and AnalyzeFile to the
 	// segments of these pcapng interfaces (for example one side of a PEP
 	// when both were captured in one file). Empty: every interface.
@@ -400,6 +407,13 @@ func (a *Analyzer) Add(s *capture.Segment) *ConnResult {
 			st.DataPkts++
 			st.Bytes += int64(s.PayloadLen)
 		}
+		if p.AckValid {
+			rs := &cs.Dir[d.Reverse()]
+			if !rs.AckSeen || p.Ack > rs.MaxAck {
+				rs.MaxAck = p.Ack
+			}
+			rs.AckSeen = true
+		}
 		return &cs.ConnResult
 	}
 	st.MaxTTL = max(st.MaxTTL, s.TTL)
@@ -415,11 +429,14 @@ func (a *Analyzer) Add(s *capture.Segment) *ConnResult {
 		if parts == 0 {
 			parts = PartsAll
 		}
-		if s.SeqLen() > 0 && parts&PartSegs != 0 {
+		dirs := a.opts.KeepDirs
+		if !dirs[0] && !dirs[1] {
+			dirs = [2]bool{true, true}
+		}
+		if s.SeqLen() > 0 && parts&PartSegs != 0 && dirs[d] {
 			ser.Segs[d] = append(ser.Segs[d], SegPoint{Time: s.Time, Frame: s.Frame, Start: p.Seq, End: p.End, Payload: s.PayloadLen, Flags: s.Flags, Kind: kind})
 		}
-		if p.AckValid {
-			rd := d.Reverse()
+		if rd := d.Reverse(); p.AckValid && dirs[rd] {
 			if parts&PartAcks != 0 {
 				ser.Acks[rd] = append(ser.Acks[rd], AckPoint{Time: s.Time, Frame: s.Frame, Ack: p.Ack, Window: win, WindowKnown: winKnown})
 			}
@@ -434,7 +451,7 @@ func (a *Analyzer) Add(s *capture.Segment) *ConnResult {
 			if parts&PartWindow == 0 {
 				break
 			}
-			if (wd == d && (s.PayloadLen > 0 || s.Flags.Has(capture.FIN))) || (wd != d && p.AckValid) {
+			if dirs[wd] && ((wd == d && (s.PayloadLen > 0 || s.Flags.Has(capture.FIN))) || (wd != d && p.AckValid)) {
 				ser.Window[wd] = append(ser.Window[wd], cs.windowPoint(wd, s))
 			}
 		}
