@@ -106,9 +106,9 @@ func writeSeq(out string, v *query.View, o plot.TimeSeqOptions, st plot.Style) e
 	return writeFileAtomic(out, func(f *os.File) error {
 		switch ext {
 		case ".csv":
-			return export.WriteSeqCSV(f, export.SeqRows(v))
+			return export.WriteSeqCSV(f, export.SeqPoints(v))
 		case ".json":
-			return export.WriteSeqJSON(f, v, export.SeqRows(v))
+			return export.WriteSeqJSON(f, v, export.SeqPoints(v))
 		}
 		format := plot.FormatOf(out)
 		if format == "" {
