@@ -2,6 +2,8 @@ package export
 
 import (
 	"fmt"
+	"iter"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -27,10 +29,22 @@ const (
 // their schema and header; built only when asked, they can be millions) and
 // the human summary table (first row: the column names).
 type Table struct {
-	Schema  string
-	Header  []string
-	Rows    [][]string
+	Schema string
+	Header []string
+	Rows   [][]string
+	// Each, when set, yields the rows one at a time instead of Rows (a
+	// million-row output is never held); the slice it yields is reused
+	// for the next row.
+	Each    iter.Seq[[]string]
 	Summary [][]string
+}
+
+// AllRows yields the rows: Each when set, else Rows.
+func (t Table) AllRows() iter.Seq[[]string] {
+	if t.Each != nil {
+		return t.Each
+	}
+	return slices.Values(t.Rows)
 }
 
 // times are the two time columns of every row: since the capture's first
@@ -128,7 +142,7 @@ func RTT(v *query.View, want map[query.Metric]bool, withRows bool) Table {
 		}
 	}
 	sortRowsByFrame(rows, 6)
-	return Table{RTTSchema, header, rows, table}
+	return Table{Schema: RTTSchema, Header: header, Rows: rows, Summary: table}
 }
 
 // Retrans is the retrans output (docs/schema.md#retrans): every event of
@@ -167,7 +181,7 @@ func Retrans(v *query.View, withRows bool) Table {
 		}
 	}
 	sortRowsByFrame(rows, 4)
-	return Table{RetransSchema, header, rows, table}
+	return Table{Schema: RetransSchema, Header: header, Rows: rows, Summary: table}
 }
 
 // Events are the events of r in data direction d inside the selection's
@@ -190,20 +204,29 @@ func Window(v *query.View) Table {
 	sel := v.Sel
 	r, d := v.Conn, v.Dir
 	header := []string{"conn", "dir", "t_s", "conn_t_s", "frame", "rwnd_bytes", "inflight_bytes", "inflight_sack_bytes"}
-	var rows [][]string
-	for _, w := range r.Series.Window[d] {
-		if !sel.InRange(w.Time, v.Ref) {
-			continue
+	rows := func(yield func([]string) bool) {
+		if r.Series == nil {
+			return
 		}
-		rw, fl, fs := "", "", ""
-		if w.RwndKnown {
-			rw = strconv.FormatInt(w.Rwnd, 10)
+		row := make([]string, len(header))
+		conn, dir := strconv.Itoa(r.Conn.Index), d.String()
+		for _, w := range r.Series.Window[d] {
+			if !sel.InRange(w.Time, v.Ref) {
+				continue
+			}
+			rw, fl, fs := "", "", ""
+			if w.RwndKnown {
+				rw = strconv.FormatInt(w.Rwnd, 10)
+			}
+			if w.FlightValid {
+				fl, fs = strconv.FormatInt(w.InFlight, 10), strconv.FormatInt(w.InFlightSACK, 10)
+			}
+			t, ct := times(v, r, w.Time)
+			row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7] = conn, dir, t, ct, strconv.FormatInt(w.Frame, 10), rw, fl, fs
+			if !yield(row) {
+				return
+			}
 		}
-		if w.FlightValid {
-			fl, fs = strconv.FormatInt(w.InFlight, 10), strconv.FormatInt(w.InFlightSACK, 10)
-		}
-		t, ct := times(v, r, w.Time)
-		rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), t, ct, strconv.FormatInt(w.Frame, 10), rw, fl, fs})
 	}
 	t0 := r.Conn.First
 	table := [][]string{{"conn", "dir", "zero-window start_s", "end_s", "duration_ms", "frames"}}
@@ -220,7 +243,7 @@ func Window(v *query.View) Table {
 	if len(table) == 1 {
 		table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), "none", "", "", ""})
 	}
-	return Table{WindowSchema, header, rows, table}
+	return Table{Schema: WindowSchema, Header: header, Each: rows, Summary: table}
 }
 
 // Tput is the tput output (docs/schema.md#tput) of v's connection and
@@ -277,7 +300,7 @@ func Tput(v *query.View, at []float64, toBytes int64) (Table, error) {
 		}
 	}
 	table = append(table, []string{"goodput", fmt.Sprintf("%.1f kbit/s over %.3f s", r.GoodputKbps(d), r.Duration().Seconds())})
-	return Table{TputSchema, header, rows, table}, nil
+	return Table{Schema: TputSchema, Header: header, Rows: rows, Summary: table}, nil
 }
 
 func secs(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
