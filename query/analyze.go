@@ -166,7 +166,9 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 			// The counting pass knows the data direction (DataDirection
 			// reads DeliveredBytes, then Bytes, both counted).
 			opts.Only = opts.Keep
-			opts.KeepDirs[sel.Dir.Of(r)] = true
+			d := sel.Dir.Of(r)
+			opts.KeepDirs[d] = true
+			opts.NewSeries = func(int) *tcpanalysis.Series { return sized(r, d, o.Parts) }
 		}
 		if rep, err = analyze(p, opts); err != nil {
 			return nil, err
@@ -206,6 +208,27 @@ func newView(path string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, se
 			Text: fmt.Sprintf("no data segment or ACK between %g and %g s after %s", sel.From.Seconds(), sel.To.Seconds(), sel.Ref.Describe())})
 	}
 	return v
+}
+
+// sized is the Series of direction d of r with the capacity the counting
+// pass's packet counts bound: a data segment, or an ACK of d's data, per
+// packet of its direction, a window point per packet of either.
+func sized(r *tcpanalysis.ConnResult, d flows.Direction, parts tcpanalysis.SeriesParts) *tcpanalysis.Series {
+	if parts == 0 {
+		parts = tcpanalysis.PartsAll
+	}
+	s := &tcpanalysis.Series{}
+	n, rn := int(r.Dir[d].Pkts), int(r.Dir[d.Reverse()].Pkts)
+	if parts&tcpanalysis.PartSegs != 0 {
+		s.Segs[d] = make([]tcpanalysis.SegPoint, 0, n)
+	}
+	if parts&tcpanalysis.PartAcks != 0 {
+		s.Acks[d] = make([]tcpanalysis.AckPoint, 0, rn)
+	}
+	if parts&tcpanalysis.PartWindow != 0 {
+		s.Window[d] = make([]tcpanalysis.WindowPoint, 0, n+rn)
+	}
+	return s
 }
 
 // RefOf is the reference time of connection r in direction d (Sel.Ref).

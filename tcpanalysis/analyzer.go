@@ -230,6 +230,10 @@ type Options struct {
 	// needs one connection of a large capture sets it to skip the work for
 	// the rest.
 	Only func(index int) bool
+	// NewSeries, when set, returns the empty Series a kept connection
+	// fills: with capacities from an earlier pass, its slices never grow
+	// (a growing slice holds its old and new arrays at once).
+	NewSeries func(index int) *Series
 	// KeepDirs limits the kept series to the data directions set
 	// (KeepDirs[flows.AtoB], KeepDirs[flows.BtoA]): Segs[d], Acks[d],
 	// SACKs[d] and Window[d] of the others stay empty. Both false keeps
@@ -368,7 +372,11 @@ func (a *Analyzer) Add(s *capture.Segment) *ConnResult {
 		if a.opts.Only != nil && !a.opts.Only(p.Conn.Index) {
 			cs.skip = true
 		} else if a.opts.Keep != nil && a.opts.Keep(p.Conn.Index) {
-			cs.Series = &Series{}
+			if a.opts.NewSeries != nil {
+				cs.Series = a.opts.NewSeries(p.Conn.Index)
+			} else {
+				cs.Series = &Series{}
+			}
 		}
 		a.res = append(a.res, cs)
 		a.live = append(a.live, cs)
