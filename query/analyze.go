@@ -75,8 +75,11 @@ type View struct {
 	// Conn's series are kept.
 	Conn *tcpanalysis.ConnResult
 	Dir  flows.Direction
-	// Ref is Sel.Ref's time on Conn in Dir.
-	Ref capture.Timestamp
+	// Ref is Sel.Ref's time on Conn in Dir, and RefUsed the reference
+	// point it is: Sel.Ref, or what it fell back to when Conn has none in
+	// Dir (Ref.Resolve; a WarnRefFallback warning says so).
+	Ref     capture.Timestamp
+	RefUsed Ref
 	// Picked is true when Conn was chosen by the largest rule, not named.
 	Picked bool
 	// Interval is the goodput/throughput interval width of Series.
@@ -198,7 +201,9 @@ func FromReport(rep *tcpanalysis.Report, sel Selection, o Options) (*View, error
 func newView(path string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, sel Selection, o Options) *View {
 	v := &View{File: path, Report: rep, Sel: sel, Conns: sel.Matching(rep), Conn: r, Picked: sel.Conn < 0, Warnings: Warnings(rep)}
 	v.Dir = sel.Dir.Of(r)
-	v.Ref = v.RefOf(r, v.Dir)
+	v.Ref, v.RefUsed = sel.Ref.Resolve(r, v.Dir)
+	// rtt and retrans (samples, events) list both directions.
+	v.Warnings = append(v.Warnings, v.refWarnings(o.RTT || o.RTTSamples || o.Events)...)
 	v.Interval = o.Interval
 	if v.Interval <= 0 {
 		v.Interval = NiceInterval(r.Conn.Duration())
@@ -248,14 +253,19 @@ func (v *View) ConnS(t capture.Timestamp) float64 { return t.Sub(v.Conn.Conn.Fir
 func (v *View) RefS(t capture.Timestamp) float64 { return t.Sub(v.Ref).Seconds() }
 
 // Note says which connection and direction were chosen and why, or "" when
-// the caller named the connection.
+// the caller named the connection. Every verb reads that one connection
+// (Selection.Pick): the note says how many others matched.
 func (v *View) Note() string {
 	if !v.Picked {
 		return ""
 	}
 	c := v.Conn
-	return fmt.Sprintf("%s: using conn %d (%s ↔ %s, %d payload bytes; the largest matching; --conn N picks another), data %s",
-		v.File, c.Conn.Index, c.Conn.Half[0].Addr, c.Conn.Half[1].Addr, PayloadBytes(c), v.Dir)
+	of := "the only one matching"
+	if n := len(v.Conns); n > 1 {
+		of = fmt.Sprintf("the largest of %d matching", n)
+	}
+	return fmt.Sprintf("%s: using conn %d (%s ↔ %s, %d payload bytes; %s; --conn N picks another), data %s",
+		v.File, c.Conn.Index, c.Conn.Half[0].Addr, c.Conn.Half[1].Addr, PayloadBytes(c), of, v.Dir)
 }
 
 func (v *View) anyInRange() bool {

@@ -130,6 +130,10 @@ type DirStats struct {
 	// FirstData and LastData are the times of the first and last segment
 	// with payload (zero if none).
 	FirstData, LastData capture.Timestamp
+	// FirstBulk is the time of the first segment with at least BulkPayload
+	// payload bytes (zero if none): the reference point "bulk"
+	// (docs/metrics.md#slow-start).
+	FirstBulk capture.Timestamp
 	// MaxTTL is the highest IP TTL (hop limit) of the segments sent in this
 	// direction: the sender's own, unrelayed packets carry the highest.
 	MaxTTL uint8

@@ -330,6 +330,9 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 	if st.FirstData == 0 || s.Time < st.FirstData {
 		st.FirstData = s.Time
 	}
+	if n >= BulkPayload && (st.FirstBulk == 0 || s.Time < st.FirstBulk) {
+		st.FirstBulk = s.Time
+	}
 	st.LastData = max(st.LastData, s.Time) // the latest, if timestamps go backwards
 	covered := ds.seen.covered(start, end)
 	// TSval evidence (RFC 7323): older than one already sent in this

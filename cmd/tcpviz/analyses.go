@@ -114,7 +114,7 @@ server side.` + selectionHelp,
 			// Percentiles over a whole connection come from bounded
 			// quantiles; every sample is kept only for rows, a figure or a
 			// time range.
-			samples := f.rf.wantRows() || kind != outNone || sel.From > 0 || sel.To > 0
+			samples := f.rf.wantRows() || kind != outNone || sel.From > 0 || sel.To > 0 || sel.Ref != query.RefSYN
 			v, err := e.view(args[0], &f.af, sel, query.Options{RTT: true, RTTSamples: samples, Events: pepMode}, kind == outImage)
 			if err != nil {
 				return err
@@ -173,7 +173,7 @@ server side.` + selectionHelp,
 // xAxis is the x axis of a single-connection figure: seconds since the
 // reference point.
 func xAxis(v *query.View) plot.Axis {
-	return plot.Axis{Label: "time since " + v.Sel.Ref.Describe(), Unit: plot.UnitSeconds}
+	return plot.Axis{Label: "time since " + v.RefUsed.Describe(), Unit: plot.UnitSeconds}
 }
 
 // axisOf is the axis of a metric: its label and unit.

@@ -137,8 +137,12 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 				return err
 			}
 			for _, r := range runs {
-				fmt.Fprintf(e.stdout, "%s: %s conn %d, data %s, aligned at %s (%.3f s after its first packet)\n",
-					r.Label, r.File, r.Result.Conn.Index, plot.Endpoints(r.Result.Conn, r.Dir), sel.Ref.Describe(), r.Ref.Sub(r.Result.Conn.First).Seconds())
+				fb := ""
+				if r.RefUsed != sel.Ref {
+					fb = fmt.Sprintf(", as it has no %s", sel.Ref.Describe()[len("the "):])
+				}
+				fmt.Fprintf(e.stdout, "%s: %s conn %d, data %s, aligned at %s%s (%.3f s after its first packet)\n",
+					r.Label, r.File, r.Result.Conn.Index, plot.Endpoints(r.Result.Conn, r.Dir), r.RefUsed.Describe(), fb, r.Ref.Sub(r.Result.Conn.First).Seconds())
 			}
 			writeCompareNotes(e.stdout, runs)
 			if pepMode {
@@ -182,7 +186,7 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 				if d, ok := deliveredSeries(runs[i], m.String(), in, sel.To); ok {
 					series = append(series, d)
 				}
-				if d, ok := deliveredRate(runs[i], legacyMetric(m), v.Interval, in, sel.To); ok {
+				if d, ok := deliveredRate(runs[i], v, legacyMetric(m)); ok {
 					series = append(series, d)
 				}
 			}
@@ -199,7 +203,7 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 				name = e.fig.label
 			}
 			spec := plot.XYSpec{Title: fmt.Sprintf("%s: %s", name, ya.Label), Series: series, Y: ya,
-				X: plot.Axis{Label: "time since " + sel.Ref.Describe(), Unit: plot.UnitSeconds}, Robust: m.Samples()}
+				X: plot.Axis{Label: "time since " + refLabel(runs), Unit: plot.UnitSeconds}, Robust: m.Samples()}
 			if sel.To > 0 {
 				spec.XFrom, spec.XTo = sel.From.Seconds(), sel.To.Seconds()
 			}
@@ -234,6 +238,17 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 	return c
 }
 
+// refLabel names the reference point the runs are aligned at: the one
+// they all used, else each run's own (some fell back, query.Ref.Resolve).
+func refLabel(runs []compare.Run) string {
+	for _, r := range runs[1:] {
+		if r.RefUsed != runs[0].RefUsed {
+			return "each run's reference point"
+		}
+	}
+	return runs[0].RefUsed.Describe()
+}
+
 func joinLabels(runs []compare.Run) string {
 	var l []string
 	for _, r := range runs {
@@ -256,8 +271,7 @@ func writeCompareCSV(w io.Writer, runs []compare.Run, views []*query.View, m que
 			cw.Write([]string{label, m.String(), export.FormatS(v.CaptureS(p.Time)), export.FormatS(v.RefS(p.Time)), strconv.FormatFloat(p.V, 'f', 3, 64)})
 		}
 		// The end-to-end goodput of a pair whose sender a PEP acknowledged.
-		in := func(d time.Duration) bool { return d >= v.Sel.From && (v.Sel.To <= 0 || d <= v.Sel.To) }
-		if d, ok := deliveredRate(runs[i], legacyMetric(m), v.Interval, in, v.Sel.To); ok {
+		if d, ok := deliveredRate(runs[i], v, legacyMetric(m)); ok {
 			off := v.CaptureS(v.Ref)
 			for j := range d.X {
 				cw.Write([]string{d.Name, m.String(), export.FormatS(off + d.X[j]), export.FormatS(d.X[j]), strconv.FormatFloat(d.Y[j], 'f', 3, 64)})

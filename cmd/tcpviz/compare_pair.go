@@ -9,7 +9,6 @@ import (
 	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
-	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
 // compareRuns analyses every LABEL=FILE[#conn] or LABEL=CLIENT+SERVER[#conn]
@@ -31,6 +30,7 @@ func (e *env) compareRuns(specs []compare.Spec, af *analysisFlags, sel query.Sel
 			if err != nil {
 				return nil, nil, err
 			}
+			run.From, run.To = sel.From, sel.To
 			runs, views = append(runs, run), append(views, v)
 			continue
 		}
@@ -65,6 +65,8 @@ func (e *env) compareRuns(specs []compare.Spec, af *analysisFlags, sel query.Sel
 		if err != nil {
 			return nil, nil, inputError(err)
 		}
+		e.warn(v.Warnings[len(query.Warnings(cl)):]) // the capture's own were printed by analyze
+		run.From, run.To = sel.From, sel.To
 		runs, views = append(runs, run), append(views, v)
 	}
 	return runs, views, nil
@@ -137,39 +139,27 @@ func pairYLabel(runs []compare.Run, metric, yl string) string {
 
 // deliveredRate is, for --metric tput on a pair run whose sender a PEP
 // acknowledged, the end-to-end goodput over time: the bytes the final
-// receiver acknowledged (server-side capture) per interval w, kbit/s, on
-// the run's time axis, to the end of the connection.
-func deliveredRate(r compare.Run, metric string, w time.Duration, in func(time.Duration) bool, to time.Duration) (plot.Named, bool) {
-	if metric != "tput" || !r.IsPair() || !r.ProxyAcked() || w <= 0 {
+// receiver acknowledged (server-side capture) per interval, kbit/s, on the
+// client side's interval grid (v.IntervalsAt: laid from the run's
+// reference point, limited to the selected window), to the end of the
+// connection.
+func deliveredRate(r compare.Run, v *query.View, metric string) (plot.Named, bool) {
+	if metric != "tput" || !r.IsPair() || !r.ProxyAcked() || v.Interval <= 0 {
 		return plot.Named{}, false
 	}
-	ts, bytes, ok := compare.Delivered(r)
-	if !ok || len(ts) == 0 {
+	rc := r.Server
+	if r.Split != nil && r.Split.Dir != flows.AtoB {
+		rc = r.Result // a download: the client side is the receiver's
+	}
+	iv, err := v.IntervalsAt(rc, r.Dir, r.Ref, compare.End(r))
+	if err != nil || len(iv) == 0 {
 		return plot.Named{}, false
-	}
-	start := ts[0].Truncate(w)
-	if ts[0] < 0 && start != ts[0] {
-		start -= w
-	}
-	end := compare.End(r).Sub(r.Ref)
-	n := int((end-start)/w) + 1
-	if n > tcpanalysis.MaxBins || n <= 0 {
-		return plot.Named{}, false
-	}
-	acked := make([]int64, n)
-	var prev int64
-	for i, t := range ts {
-		k := min(max(int((t-start)/w), 0), n-1)
-		acked[k] += bytes[i] - prev
-		prev = bytes[i]
 	}
 	s := plot.Named{Name: r.Label + " delivered (end to end)", Step: true}
-	for k, b := range acked {
-		if t := start + time.Duration(k)*w; in(t) {
-			s.X, s.Y = append(s.X, t.Seconds()), append(s.Y, float64(b)*8/w.Seconds()/1000)
-		}
+	for _, b := range iv {
+		s.X, s.Y = append(s.X, b.Start.Sub(r.Ref).Seconds()), append(s.Y, b.Kbps(b.Acked))
 	}
-	return extendToEnd(s, r, to), true
+	return extendToEnd(s, r, v.Sel.To), true
 }
 
 // tputYLabel names the tput axis when a PEP acknowledged some run: its

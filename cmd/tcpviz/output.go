@@ -104,5 +104,5 @@ func (e *env) emit(f *rowFlags, t export.Table, fig func() (saver, error)) error
 	case f.csv || f.json:
 		return rowsOut(e.stdout, f.json, schema, header, rows)
 	}
-	return export.WriteAligned(e.stdout, table)
+	return export.WriteColumns(e.stdout, table, !t.KeyValue)
 }

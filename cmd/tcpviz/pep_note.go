@@ -31,8 +31,12 @@ func pepTputTable(table [][]string, r *tcpanalysis.ConnResult, d flows.Direction
 		switch {
 		case len(row[0]) > 11 && row[0][:11] == "acked after":
 			row[0] = "accepted by PEP after" + row[0][11:]
-		case row[0] == "goodput":
+		case row[0] == "goodput", row[0] == "goodput, whole connection":
 			row[0] = "accepted by PEP (not end-to-end goodput)"
+		case row[0] == "acked in window":
+			row[0] = "accepted by PEP in window"
+		case row[0] == "goodput in window":
+			row[0] = "accepted by PEP in window, rate"
 		}
 	}
 	return table

@@ -75,7 +75,8 @@ func (f *selFlags) selection() (query.Selection, error) {
 func secs(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 // view analyses one capture through sel, prints its warnings, and says
-// which connection it chose when the user did not name one (note).
+// which connection it chose when the user did not name one (every verb
+// reads that one connection; note is no longer consulted).
 func (e *env) view(path string, af *analysisFlags, sel query.Selection, o query.Options, note bool) (*query.View, error) {
 	opts, err := af.options()
 	if err != nil {
@@ -93,7 +94,7 @@ func (e *env) view(path string, af *analysisFlags, sel query.Selection, o query.
 		return nil, inputError(err)
 	}
 	e.warn(v.Warnings)
-	if n := v.Note(); note && n != "" {
+	if n := v.Note(); n != "" {
 		fmt.Fprintln(e.stderr, n)
 	}
 	return v, nil
