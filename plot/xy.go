@@ -273,10 +273,9 @@ func panel(s XYSpec, first int, lim *limits) (p *gplot.Plot, es []Entry, ab *abo
 				thumb = sc
 				continue
 			}
-			ln, err := plotter.NewLine(part)
-			if err != nil {
-				return nil, nil, nil, err
-			}
+			// As plotter.NewLine, without its copy of the points (splitGaps
+			// made them, without NaN or infinite values).
+			ln := &plotter.Line{XYs: part}
 			ln.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(1.2)}
 			if se.Dashed {
 				ln.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(2.5)}
@@ -284,7 +283,7 @@ func panel(s XYSpec, first int, lim *limits) (p *gplot.Plot, es []Entry, ab *abo
 			if se.Step {
 				ln.StepStyle = plotter.PostStep
 			}
-			ly.ps = append(ly.ps, ln)
+			ly.ps = append(ly.ps, reducedLine{ln}) // per device column when long
 			thumb = ln
 		}
 		layers = append(layers, ly)
@@ -396,6 +395,14 @@ func splitGaps(x, y []float64) []plotter.XYs {
 				cur = nil
 			}
 			continue
+		}
+		if cur == nil {
+			// Up to the next gap: no growing.
+			n := 0
+			for n < len(x)-i && !math.IsNaN(y[i+n]) && !math.IsInf(y[i+n], 0) {
+				n++
+			}
+			cur = make(plotter.XYs, 0, n)
 		}
 		cur = append(cur, plotter.XY{X: x[i], Y: y[i]})
 	}

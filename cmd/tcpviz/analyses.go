@@ -271,8 +271,8 @@ conn_t_s, frame, rwnd_bytes, inflight_bytes, inflight_sack_bytes.` + selectionHe
 				var ss []plot.Named
 				for _, m := range []query.Metric{query.MetricWindow, query.MetricInFlight, query.MetricInFlightSACK} {
 					name := map[query.Metric]string{query.MetricWindow: "receive window (rwnd)", query.MetricInFlight: "in flight (tshark)", query.MetricInFlightSACK: "in flight (SACK-aware)"}[m]
-					if s := v.Series(m); len(s.Points) > 0 {
-						ss = append(ss, plot.Named{Name: name, Step: true, X: s.X(v.Ref), Y: s.Y()})
+					if x, y := v.XY(m, v.Ref); len(x) > 0 {
+						ss = append(ss, plot.Named{Name: name, Step: true, X: x, Y: y})
 					}
 				}
 				title := fmt.Sprintf("%s — conn %d: window, data %s", e.runName(args[0]), r.Conn.Index, plot.Endpoints(r.Conn, d))
