@@ -320,9 +320,10 @@ cum_acked_bytes.` + selectionHelp,
 			if err := checkProgress(at, toBytes, 0); err != nil {
 				return err
 			}
-			// Bins, acknowledged bytes and slow start: segments, ACKs,
-			// window points and events of the chosen connection.
-			qo := query.Options{Interval: interval, OneConn: true, Parts: tcpanalysis.PartSegs | tcpanalysis.PartAcks | tcpanalysis.PartWindow | tcpanalysis.PartEvents}
+			// Bins, acknowledged bytes and slow start: segments, ACKs and
+			// events of the chosen connection (bytes in flight rebuilt
+			// from them: tcpanalysis.FlightPoints).
+			qo := query.Options{Interval: interval, OneConn: true, Parts: tcpanalysis.PartSegs | tcpanalysis.PartAcks | tcpanalysis.PartEvents}
 			if kind == outHTML {
 				qo = query.Options{Interval: interval}
 			}
