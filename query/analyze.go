@@ -47,6 +47,10 @@ type Options struct {
 	// every other connection, its addresses, times, packets and payload
 	// bytes only, and View.Warnings only the capture's and Conn's.
 	OneConn bool
+	// OnRTT, when set, is called with every RTT sample of the pass that
+	// makes the View (tcpanalysis.Options.OnRTT), for output streamed
+	// while the capture is read (export.RTTRows).
+	OnRTT func(*tcpanalysis.ConnResult, tcpanalysis.RTTSample)
 	// AnalyzeFile, when set, replaces tcpanalysis.AnalyzeFile for every
 	// pass (for example to apply a capture filter).
 	AnalyzeFile func(path string, opts tcpanalysis.Options) (*tcpanalysis.Report, error)
@@ -150,6 +154,9 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 		twoPass = true
 		pass1.Keep, pass1.Only = nil, func(int) bool { return false }
 	}
+	if !twoPass {
+		pass1.OnRTT = o.OnRTT
+	}
 	rep, err := analyze(p, pass1)
 	if err != nil {
 		return nil, err
@@ -162,6 +169,7 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 	if twoPass {
 		idx := r.Conn.Index
 		opts.Keep = func(i int) bool { return i == idx }
+		opts.OnRTT = o.OnRTT
 		if o.OneConn {
 			// The counting pass knows the data direction (DataDirection
 			// reads DeliveredBytes, then Bytes, both counted).

@@ -115,14 +115,28 @@ server side.` + selectionHelp,
 			// quantiles; every sample is kept only for rows, a figure or a
 			// time range.
 			samples := f.rf.wantRows() || kind != outNone || sel.From > 0 || sel.To > 0
-			v, err := e.view(args[0], &f.af, sel, query.Options{RTT: true, RTTSamples: samples, Events: pepMode}, kind == outImage)
+			qo := query.Options{RTT: true, RTTSamples: samples, Events: pepMode}
+			// Rows of whole connections are streamed while the capture is
+			// read, not built from samples held in memory.
+			var rows *export.RTTRows
+			if f.rf.wantRows() && sel.From == 0 && sel.To == 0 {
+				if rows, err = export.NewRTTRows(sel, want); err != nil {
+					return err
+				}
+				defer rows.Close()
+				qo.RTTSamples, qo.OnRTT = false, rows.OnRTT
+			}
+			v, err := e.view(args[0], &f.af, sel, qo, kind == outImage)
 			if err != nil {
 				return err
 			}
 			if kind == outHTML {
 				return e.htmlOne(f.rf.out, v, "rtt")
 			}
-			t := export.RTT(v, want, f.rf.wantRows())
+			t := export.RTT(v, want, f.rf.wantRows() && rows == nil)
+			if rows != nil {
+				t.Each, t.EachErr = rows.Rows(v), rows.Err
+			}
 			if pepMode && kind == outNone && !f.rf.csv && !f.rf.json {
 				if err := export.WriteAligned(e.stdout, t.Summary); err != nil {
 					return err
