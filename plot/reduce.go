@@ -122,19 +122,26 @@ func (l reducedLine) Plot(c draw.Canvas, plt *gplot.Plot) {
 // plot's padding — within the axes, the leftmost, rightmost, lowest and
 // highest — instead of a million.
 func (l reducedLine) GlyphBoxes(plt *gplot.Plot) []gplot.GlyphBox {
-	r := 0.5 * l.LineStyle.Width
+	return extremeBoxes(plt, l.LineStyle.Width, len(l.XYs), l.XYs.XY)
+}
+
+// extremeBoxes are the glyph boxes of a line's n points (xy gives them),
+// of the size plotter.Line gives each, that can decide the padding:
+// within the axes, the leftmost, rightmost, lowest and highest.
+func extremeBoxes(plt *gplot.Plot, width vg.Length, n int, xy func(int) (float64, float64)) []gplot.GlyphBox {
+	r := 0.5 * width
 	rect := vg.Rectangle{Min: vg.Point{X: -r, Y: -r}, Max: vg.Point{X: r, Y: r}}
 	var ext [4]gplot.GlyphBox // min x, max x, min y, max y
-	n := 0
-	for _, p := range l.XYs {
-		b := gplot.GlyphBox{X: plt.X.Norm(p.X), Y: plt.Y.Norm(p.Y), Rectangle: rect}
+	found := false
+	for i := 0; i < n; i++ {
+		x, y := xy(i)
+		b := gplot.GlyphBox{X: plt.X.Norm(x), Y: plt.Y.Norm(y), Rectangle: rect}
 		if r > 0 && (b.X < 0 || b.X > 1 || b.Y < 0 || b.Y > 1) {
 			continue // Plot.GlyphBoxes leaves these out
 		}
-		if n == 0 {
-			ext = [4]gplot.GlyphBox{b, b, b, b}
+		if !found {
+			ext, found = [4]gplot.GlyphBox{b, b, b, b}, true
 		}
-		n++
 		if b.X < ext[0].X {
 			ext[0] = b
 		}
@@ -148,8 +155,105 @@ func (l reducedLine) GlyphBoxes(plt *gplot.Plot) []gplot.GlyphBox {
 			ext[3] = b
 		}
 	}
-	if n == 0 {
+	if !found {
 		return nil
 	}
 	return ext[:]
 }
+
+// xyLine is a line (or post-step line) of an XY figure drawn from the
+// series' own X and Y (no copy of a million points), without NaN or
+// infinite values (a part splitGaps cut); above ReduceAbove points it is
+// drawn per device column (m4), steps made explicit first.
+type xyLine struct {
+	x, y  []float64
+	step  bool
+	style draw.LineStyle
+}
+
+// line is l as a plotter.Line, its points copied.
+func (l *xyLine) line() *plotter.Line {
+	ln := &plotter.Line{XYs: make(plotter.XYs, len(l.x)), LineStyle: l.style}
+	for i := range l.x {
+		ln.XYs[i] = plotter.XY{X: l.x[i], Y: l.y[i]}
+	}
+	if l.step {
+		ln.StepStyle = plotter.PostStep
+	}
+	return ln
+}
+
+// Plot implements gplot.Plotter.
+func (l *xyLine) Plot(c draw.Canvas, plt *gplot.Plot) {
+	if len(l.x) <= ReduceAbove {
+		l.line().Plot(c, plt)
+		return
+	}
+	trX, trY := plt.Transforms(&c)
+	w := columnWidth(c)
+	// m4 over the device vertices, one column at a time: the first, lowest,
+	// highest and last vertex of each run in one column, in their order.
+	var out, col []vg.Point
+	flush := func() {
+		if len(col) == 0 {
+			return
+		}
+		out = append(out, m4(col, w)...)
+		col = col[:0]
+	}
+	add := func(p vg.Point) {
+		if len(col) > 0 && math.Floor(float64(col[0].X/w)) != math.Floor(float64(p.X/w)) {
+			flush()
+		}
+		col = append(col, p)
+	}
+	var prev vg.Length
+	for i := range l.x {
+		x, y := trX(l.x[i]), trY(l.y[i])
+		if l.step && i > 0 {
+			add(vg.Point{X: x, Y: prev})
+		}
+		add(vg.Point{X: x, Y: y})
+		prev = y
+	}
+	flush()
+	if l.style.Width == 0 {
+		return
+	}
+	c.SetLineStyle(l.style)
+	for _, ln := range c.ClipLinesXY(out) {
+		if len(ln) == 0 {
+			continue
+		}
+		var p vg.Path
+		p.Move(ln[0])
+		for _, pt := range ln[1:] {
+			p.Line(pt)
+		}
+		c.Stroke(p)
+	}
+}
+
+// DataRange implements gplot.DataRanger.
+func (l *xyLine) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax, ymin, ymax = math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for i := range l.x {
+		xmin, xmax = math.Min(xmin, l.x[i]), math.Max(xmax, l.x[i])
+		ymin, ymax = math.Min(ymin, l.y[i]), math.Max(ymax, l.y[i])
+	}
+	return
+}
+
+// GlyphBoxes implements gplot.GlyphBoxer, as reducedLine's.
+func (l *xyLine) GlyphBoxes(plt *gplot.Plot) []gplot.GlyphBox {
+	return extremeBoxes(plt, l.style.Width, len(l.x), func(i int) (float64, float64) { return l.x[i], l.y[i] })
+}
+
+// Thumbnail implements gplot.Thumbnailer: a line as plotter.Line draws it.
+func (l *xyLine) Thumbnail(c *draw.Canvas) { (&plotter.Line{LineStyle: l.style}).Thumbnail(c) }
+
+// xys adapts two slices to plotter.XYer.
+type xys struct{ x, y []float64 }
+
+func (p xys) Len() int                    { return len(p.x) }
+func (p xys) XY(i int) (float64, float64) { return p.x[i], p.y[i] }
