@@ -289,6 +289,9 @@ conn_t_s, frame, rwnd_bytes, inflight_bytes, inflight_sack_bytes.` + selectionHe
 						ss = append(ss, plot.Named{Name: name, Step: true, X: x, Y: y})
 					}
 				}
+				// The figure holds its points: the window points (a million
+				// on a large capture) can go before it is drawn.
+				r.Series.Window[d] = nil
 				title := fmt.Sprintf("%s — conn %d: window, data %s", e.runName(args[0]), r.Conn.Index, plot.Endpoints(r.Conn, d))
 				if r.Conn.Half[d.Reverse()].WScale < 0 {
 					title += "\nwindow scale unknown: rwnd not drawn"
