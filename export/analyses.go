@@ -35,11 +35,22 @@ type Table struct {
 	// Each, when set, yields the rows one at a time instead of Rows (a
 	// million-row output is never held); the slice it yields is reused
 	// for the next row.
-	Each    iter.Seq[[]string]
+	Each iter.Seq[[]string]
+	// EachErr, when set, reports an error that ended Each early (a
+	// temporary file that could not be read back).
+	EachErr func() error
 	Summary [][]string
 	// KeyValue says the summary is metric/value pairs: printed
 	// left-aligned, each value read as a sentence.
 	KeyValue bool
+}
+
+// RowsErr is EachErr's error, if any.
+func (t Table) RowsErr() error {
+	if t.EachErr == nil {
+		return nil
+	}
+	return t.EachErr()
 }
 
 // AllRows yields the rows: Each when set, else Rows.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/tcpviz/tcpviz/capture"
@@ -47,6 +48,10 @@ type Options struct {
 	// every other connection, its addresses, times, packets and payload
 	// bytes only, and View.Warnings only the capture's and Conn's.
 	OneConn bool
+	// OnRTT, when set, is called with every RTT sample of the pass that
+	// makes the View (tcpanalysis.Options.OnRTT), for output streamed
+	// while the capture is read (export.RTTRows).
+	OnRTT func(*tcpanalysis.ConnResult, tcpanalysis.RTTSample)
 	// AnalyzeFile, when set, replaces tcpanalysis.AnalyzeFile for every
 	// pass (for example to apply a capture filter).
 	AnalyzeFile func(path string, opts tcpanalysis.Options) (*tcpanalysis.Report, error)
@@ -153,6 +158,9 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 		twoPass = true
 		pass1.Keep, pass1.Only = nil, func(int) bool { return false }
 	}
+	if !twoPass {
+		pass1.OnRTT = o.OnRTT
+	}
 	rep, err := analyze(p, pass1)
 	if err != nil {
 		return nil, err
@@ -162,17 +170,13 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 	if err != nil {
 		return nil, err
 	}
+	if twoPass && o.OneConn {
+		return onePair(path, p, rep, r, sel, o, opts, analyze)
+	}
 	if twoPass {
 		idx := r.Conn.Index
 		opts.Keep = func(i int) bool { return i == idx }
-		if o.OneConn {
-			// The counting pass knows the data direction (DataDirection
-			// reads DeliveredBytes, then Bytes, both counted).
-			opts.Only = opts.Keep
-			d := sel.Dir.Of(r)
-			opts.KeepDirs[d] = true
-			opts.NewSeries = func(int) *tcpanalysis.Series { return sized(r, d, o.Parts) }
-		}
+		opts.OnRTT = o.OnRTT
 		if rep, err = analyze(p, opts); err != nil {
 			return nil, err
 		}
@@ -213,6 +217,49 @@ func newView(path string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, se
 			Text: fmt.Sprintf("no data segment or ACK between %g and %g s after %s", sel.From.Seconds(), sel.To.Seconds(), sel.Ref.Describe())})
 	}
 	return v
+}
+
+// onePair is the second pass of a OneConn view: only the segments of the
+// chosen connection's addresses and ports (its flows.Key) are tracked and
+// analysed (tcpanalysis.Options.Filter). The connections on that key are
+// those of the counting pass rep1, in the same order, so the k-th of them
+// is the k-th the pass finds; the View's Report is rep1's with the chosen
+// connection's result in its place, and the pass's warnings (the reader's,
+// and those of the chosen connection).
+func onePair(path, p string, rep1 *tcpanalysis.Report, r1 *tcpanalysis.ConnResult, sel Selection, o Options, opts tcpanalysis.Options,
+	analyze func(string, tcpanalysis.Options) (*tcpanalysis.Report, error)) (*View, error) {
+	key, idx := r1.Conn.Key, r1.Conn.Index
+	var onKey []int // indexes of rep1's connections on key
+	k := -1
+	for _, c := range rep1.Conns {
+		if c.Conn.Key == key {
+			if c.Conn.Index == idx {
+				k = len(onKey)
+			}
+			onKey = append(onKey, c.Conn.Index)
+		}
+	}
+	d := sel.Dir.Of(r1) // the counting pass counts what DataDirection reads
+	opts.Filter = func(s *capture.Segment) bool { return flows.KeyOf(s.Src, s.Dst) == key }
+	opts.Keep = func(i int) bool { return i == k }
+	opts.Only = opts.Keep
+	opts.KeepDirs[d] = true
+	opts.NewSeries = func(int) *tcpanalysis.Series { return sized(r1, d, o.Parts) }
+	opts.OnRTT = o.OnRTT
+	rep2, err := analyze(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	if len(rep2.Conns) != len(onKey) || k < 0 || rep2.Conns[k].Conn.First != r1.Conn.First {
+		return nil, fmt.Errorf("%s: the second pass found %d connections on %s, the first %d: does the file change?", path, len(rep2.Conns), key.Lo, len(onKey))
+	}
+	r := rep2.Conns[k]
+	r.Conn.Index = idx
+	rep := *rep2
+	rep.File = path
+	rep.Conns = slices.Clone(rep1.Conns)
+	rep.Conns[idx] = r
+	return newView(path, &rep, r, sel, o), nil
 }
 
 // sized is the Series of direction d of r with the capacity the counting

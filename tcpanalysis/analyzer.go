@@ -234,6 +234,13 @@ type Options struct {
 	// needs one connection of a large capture sets it to skip the work for
 	// the rest.
 	Only func(index int) bool
+	// Filter, when set, leaves out the segments it rejects: a second pass
+	// over one connection's addresses and ports (flows.Key) tracks and
+	// analyses those alone. Connection indexes then count the connections
+	// Filter lets through. Rejected segments still count towards the
+	// periodic release of finished connections' state, so it happens at
+	// the same packets as without Filter.
+	Filter func(s *capture.Segment) bool
 	// NewSeries, when set, returns the empty Series a kept connection
 	// fills: with capacities from an earlier pass, its slices never grow
 	// (a growing slice holds its old and new arrays at once).
@@ -361,11 +368,15 @@ func New(opts Options) *Analyzer {
 }
 
 // Add processes one segment and returns the result of the connection it
-// belongs to (nil for an ICMP error about no connection of the capture).
+// belongs to (nil for an ICMP error about no connection of the capture, or
+// a segment Options.Filter rejects).
 func (a *Analyzer) Add(s *capture.Segment) *ConnResult {
 	a.added++
 	if a.added%releaseEvery == 0 {
 		a.release(s.Time)
+	}
+	if a.opts.Filter != nil && !a.opts.Filter(s) {
+		return nil
 	}
 	if s.ICMP != capture.ICMPNone {
 		return a.icmp(s)

@@ -3,6 +3,7 @@ package tcpanalysis
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"time"
@@ -221,6 +222,60 @@ type SlowStart struct {
 	Frame int64
 }
 
+// FlightPoints yields the bytes in flight of direction d at the points of
+// Series.Window[d] (its data segments and FINs, and the ACKs of its data):
+// Time, Frame, InFlight and FlightValid. When the window part was not kept
+// (Options.KeepParts) they are rebuilt from the segments and ACKs: the
+// highest sequence sent (a bare SYN not counted) minus the highest ACK,
+// both so far; a connection whose state was released and started afresh
+// (a late packet after its close) is not rebuilt that way.
+func FlightPoints(r *ConnResult, d flows.Direction) iter.Seq[WindowPoint] {
+	return func(yield func(WindowPoint) bool) {
+		ser := r.Series
+		if len(ser.Window[d]) > 0 || (len(ser.Segs[d]) == 0 && len(ser.Acks[d]) == 0) {
+			for _, w := range ser.Window[d] {
+				if !yield(w) {
+					return
+				}
+			}
+			return
+		}
+		segs, acks := ser.Segs[d], ser.Acks[d]
+		var high, ack int64
+		ackSeen := false
+		for i, j := 0, 0; i < len(segs) || j < len(acks); {
+			var w WindowPoint
+			if j == len(acks) || (i < len(segs) && segs[i].Frame < acks[j].Frame) {
+				s := segs[i]
+				i++
+				if s.Payload > 0 || s.Flags&(capture.SYN|capture.ACK|capture.FIN|capture.RST) != capture.SYN {
+					// A bare SYN is counted before the direction has
+					// state (Analyzer.Add): not in its highest sequence.
+					high = max(high, s.End)
+				}
+				if s.Payload == 0 && !s.Flags.Has(capture.FIN) {
+					continue // a SYN: no window point
+				}
+				w = WindowPoint{Time: s.Time, Frame: s.Frame}
+			} else {
+				a := acks[j]
+				j++
+				if !ackSeen || a.Ack > ack {
+					ack = a.Ack
+				}
+				ackSeen = true
+				w = WindowPoint{Time: a.Time, Frame: a.Frame}
+			}
+			if ackSeen {
+				w.FlightValid, w.InFlight = true, max(0, high-ack)
+			}
+			if !yield(w) {
+				return
+			}
+		}
+	}
+}
+
 // SlowStartEnd finds the end of slow start in direction d: the first
 // retransmission (RTO, fast or a gap-filling retransmission), or the first
 // RTT round whose peak bytes in flight is less than 1.5 × the previous
@@ -228,7 +283,8 @@ type SlowStart struct {
 // minimum RTT (this direction's ACK or TS samples plus the reverse
 // direction's TS samples, else the handshake RTT),
 // starting at t0 (FirstData or BulkStart); End is relative to t0. r's
-// Series and RTT must be kept.
+// Series (segments and ACKs, or the window points) and events must be
+// kept.
 func SlowStartEnd(r *ConnResult, d flows.Direction, t0 capture.Timestamp) SlowStart {
 	res := SlowStart{}
 	for _, e := range r.Events {
@@ -265,7 +321,7 @@ func SlowStartEnd(r *ConnResult, d flows.Direction, t0 capture.Timestamp) SlowSt
 	round := 0
 	var roundFrame int64
 	var roundTime capture.Timestamp
-	for _, w := range r.Series.Window[d] {
+	for w := range FlightPoints(r, d) {
 		if !w.FlightValid || w.Time < t0 {
 			continue
 		}

@@ -115,14 +115,29 @@ server side.` + selectionHelp,
 			// quantiles; every sample is kept only for rows, a figure or a
 			// time range.
 			samples := f.rf.wantRows() || kind != outNone || sel.From > 0 || sel.To > 0 || sel.Ref != query.RefSYN
-			v, err := e.view(args[0], &f.af, sel, query.Options{RTT: true, RTTSamples: samples, Events: pepMode}, kind == outImage)
+			qo := query.Options{RTT: true, RTTSamples: samples, Events: pepMode}
+			// Rows of whole connections are streamed while the capture is
+			// read, not built from samples held in memory (a window from
+			// --ref data/bulk needs the reference point first).
+			var rows *export.RTTRows
+			if f.rf.wantRows() && sel.From == 0 && sel.To == 0 && sel.Ref == query.RefSYN {
+				if rows, err = export.NewRTTRows(sel, want); err != nil {
+					return err
+				}
+				defer rows.Close()
+				qo.RTTSamples, qo.OnRTT = false, rows.OnRTT
+			}
+			v, err := e.view(args[0], &f.af, sel, qo, kind == outImage)
 			if err != nil {
 				return err
 			}
 			if kind == outHTML {
 				return e.htmlOne(f.rf.out, v, "rtt")
 			}
-			t := export.RTT(v, want, f.rf.wantRows())
+			t := export.RTT(v, want, f.rf.wantRows() && rows == nil)
+			if rows != nil {
+				t.Each, t.EachErr = rows.Rows(v), rows.Err
+			}
 			if pepMode && kind == outNone && !f.rf.csv && !f.rf.json {
 				if err := export.WriteAligned(e.stdout, t.Summary); err != nil {
 					return err
@@ -271,10 +286,13 @@ conn_t_s, frame, rwnd_bytes, inflight_bytes, inflight_sack_bytes.` + selectionHe
 				var ss []plot.Named
 				for _, m := range []query.Metric{query.MetricWindow, query.MetricInFlight, query.MetricInFlightSACK} {
 					name := map[query.Metric]string{query.MetricWindow: "receive window (rwnd)", query.MetricInFlight: "in flight (tshark)", query.MetricInFlightSACK: "in flight (SACK-aware)"}[m]
-					if s := v.Series(m); len(s.Points) > 0 {
-						ss = append(ss, plot.Named{Name: name, Step: true, X: s.X(v.Ref), Y: s.Y()})
+					if x, y := v.XY(m, v.Ref); len(x) > 0 {
+						ss = append(ss, plot.Named{Name: name, Step: true, X: x, Y: y})
 					}
 				}
+				// The figure holds its points: the window points (a million
+				// on a large capture) can go before it is drawn.
+				r.Series.Window[d] = nil
 				title := fmt.Sprintf("%s — conn %d: window, data %s", e.runName(args[0]), r.Conn.Index, plot.Endpoints(r.Conn, d))
 				if r.Conn.Half[d.Reverse()].WScale < 0 {
 					title += "\nwindow scale unknown: rwnd not drawn"
@@ -320,9 +338,10 @@ cum_acked_bytes.` + selectionHelp,
 			if err := checkProgress(at, toBytes, 0); err != nil {
 				return err
 			}
-			// Bins, acknowledged bytes and slow start: segments, ACKs,
-			// window points and events of the chosen connection.
-			qo := query.Options{Interval: interval, OneConn: true, Parts: tcpanalysis.PartSegs | tcpanalysis.PartAcks | tcpanalysis.PartWindow | tcpanalysis.PartEvents}
+			// Bins, acknowledged bytes and slow start: segments, ACKs and
+			// events of the chosen connection (bytes in flight rebuilt
+			// from them: tcpanalysis.FlightPoints).
+			qo := query.Options{Interval: interval, OneConn: true, Parts: tcpanalysis.PartSegs | tcpanalysis.PartAcks | tcpanalysis.PartEvents}
 			if kind == outHTML {
 				qo = query.Options{Interval: interval}
 			}

@@ -86,7 +86,12 @@ func (e *env) emit(f *rowFlags, t export.Table, fig func() (saver, error)) error
 	ext := strings.ToLower(filepath.Ext(f.out))
 	switch {
 	case f.out != "" && (ext == ".csv" || ext == ".json"):
-		if err := writeFileAtomic(f.out, func(fh *os.File) error { return rowsOut(fh, ext == ".json", schema, header, rows) }); err != nil {
+		if err := writeFileAtomic(f.out, func(fh *os.File) error {
+			if err := rowsOut(fh, ext == ".json", schema, header, rows); err != nil {
+				return err
+			}
+			return t.RowsErr()
+		}); err != nil {
 			return err
 		}
 		fmt.Fprintln(e.stdout, f.out)
@@ -102,7 +107,10 @@ func (e *env) emit(f *rowFlags, t export.Table, fig func() (saver, error)) error
 		fmt.Fprintln(e.stdout, f.out)
 		return nil
 	case f.csv || f.json:
-		return rowsOut(e.stdout, f.json, schema, header, rows)
+		if err := rowsOut(e.stdout, f.json, schema, header, rows); err != nil {
+			return err
+		}
+		return t.RowsErr()
 	}
 	return export.WriteColumns(e.stdout, table, !t.KeyValue)
 }

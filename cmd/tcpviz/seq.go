@@ -118,6 +118,9 @@ func writeSeq(out string, v *query.View, o plot.TimeSeqOptions, st plot.Style) e
 		if err != nil {
 			return err
 		}
+		// The figure holds what it draws: the series (a million points on
+		// a large capture) can go before it is drawn.
+		r.Series = nil
 		return p.SaveStyle(f, format, st)
 	})
 }
