@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/tcpviz/tcpviz/capture"
@@ -166,6 +167,7 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 		return nil, err
 	}
 	rep.File = path
+	renameIn(rep, p, path)
 	r, err := sel.Pick(rep)
 	if err != nil {
 		return nil, err
@@ -181,9 +183,21 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 			return nil, err
 		}
 		rep.File = path
+		renameIn(rep, p, path)
 		r = rep.Conns[idx]
 	}
 	return newView(path, rep, r, sel, o), nil
+}
+
+// renameIn names the capture name instead of the file read (a spooled
+// standard input) in the reader's warnings.
+func renameIn(rep *tcpanalysis.Report, file, name string) {
+	if file == name {
+		return
+	}
+	for i, w := range rep.Warnings {
+		rep.Warnings[i] = strings.ReplaceAll(w, file, name)
+	}
 }
 
 // FromReport is the View of sel on a report analysed elsewhere (a live

@@ -88,7 +88,7 @@ func (e *env) view(path string, af *analysisFlags, sel query.Selection, o query.
 		return nil, err
 	}
 	defer cleanup()
-	o.Name = path
+	o.Name = displayName(path)
 	v, err := query.Analyze(p, sel, o)
 	if err != nil {
 		return nil, inputError(err)
@@ -98,6 +98,15 @@ func (e *env) view(path string, af *analysisFlags, sel query.Selection, o query.
 		fmt.Fprintln(e.stderr, n)
 	}
 	return v, nil
+}
+
+// displayName is how messages name a capture: "stdin" for "-" (the
+// default output names and figure titles say stdin too).
+func displayName(path string) string {
+	if path == "-" {
+		return "stdin"
+	}
+	return path
 }
 
 // outKind is what -o asks for, from its extension.
@@ -139,7 +148,13 @@ func defaultOut(path string, conn int, dir fmt.Stringer, kind string) string {
 		return fmt.Sprintf("stdin.conn%d.%s.%s.png", conn, dir, kind)
 	}
 	base := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".gz"), ".zst")
-	if d := filepath.Base(filepath.Dir(filepath.Clean(path))); d != "." && d != string(filepath.Separator) && d != ".." {
+	// The directory from the absolute path: the same name however the
+	// path is written (full.pcap in h/, h/full.pcap, ./h/../h/full.pcap).
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = filepath.Clean(path)
+	}
+	if d := filepath.Base(filepath.Dir(abs)); d != "." && d != string(filepath.Separator) && d != ".." {
 		base = d + "_" + base
 	}
 	return fmt.Sprintf("%s.conn%d.%s.%s.png", base, conn, dir, kind)
