@@ -170,7 +170,9 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 	style := func(col color.Color, w float64) draw.LineStyle {
 		return draw.LineStyle{Color: col, Width: vg.Points(w)}
 	}
-	data := &bars{style: style(ColData, 1)}
+	// Sized once: a million-segment connection's bars never grow.
+	nseg := len(r.Series.Segs[d])
+	data := &bars{style: style(ColData, 1), x: make([]float64, 0, nseg), y0: make([]float64, 0, nseg), y1: make([]float64, 0, nseg)}
 	retx := &bars{style: style(ColRetx, 1.3)}
 	ooo := &bars{style: style(ColOOO, 1.3)}
 	var synfin plotter.XYs
@@ -203,7 +205,7 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 	// view; the receive-window edge widens it only when nothing else is
 	// there (it is often far above the data, and then off the axes).
 	wlo, whi := math.Inf(1), math.Inf(-1)
-	var ackXY, winXY plotter.XYs
+	ackXY, winXY := make(plotter.XYs, 0, len(r.Series.Acks[d])), make(plotter.XYs, 0, len(r.Series.Acks[d]))
 	var prevAck, prevWin *plotter.XY // the values holding when the view starts
 	var lastT float64
 	winKnown := true

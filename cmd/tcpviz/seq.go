@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -114,6 +115,9 @@ func writeSeq(out string, v *query.View, o plot.TimeSeqOptions, st plot.Style) e
 		if format == "" {
 			return fmt.Errorf("unknown output format %q: use .png, .svg, .pdf, .csv or .json", ext)
 		}
+		// The garbage of the analysis goes first, so the heap grows from
+		// the kept series, not from twice the analysis' peak.
+		runtime.GC()
 		p, err := plot.TimeSeq(r, o)
 		if err != nil {
 			return err
