@@ -190,7 +190,7 @@ func TestRefFallback(t *testing.T) {
 		{[]string{"tput", satOff, "--conn", "0", "--dir", "ab"},
 			[]string{"the first data segment (data), since ab sent no segment"}, "direction ab: times count from the first data segment (--ref data)"},
 		{[]string{"compare", "a=" + synth, "--dir", "ba"},
-			[]string{"aligned at the connection's first packet, as it has no first bulk segment"}, "direction ba"},
+			[]string{"aligned at the connection's first packet, as its direction ba sent no segment with ≥ 512 payload bytes"}, "direction ba"},
 	} {
 		out, errb, err := runCLI(t, c.args...)
 		if err != nil {
