@@ -42,12 +42,14 @@ func (f *anaFlags) check() (query.Selection, outKind, error) {
 
 const selectionHelp = `
 Selection, the same in every verb (package query): --conn N, --port P and
---host H keep the connections that match all of them; the figure shows the
-matching one that carried most payload bytes. --dir ab|ba (a2b, b2a; a = the
-SYN sender) picks the data direction, default the one that delivered more.
---from/--to keep what lies in that many seconds after --ref.
-Time columns: t_s counts from the capture's first frame, conn_t_s from the
-connection's first packet (docs/schema.md).`
+--host H keep the connections that match all of them; tables, rows and
+figures all read the matching one that carried most payload bytes (stderr
+says which). --dir ab|ba (a2b, b2a; a = the SYN sender) picks the data
+direction, default the one that delivered more. --from/--to limit every
+row, table and figure to that many seconds after --ref, the reference point
+of each direction (bulk falls back to data, then syn, with a warning).
+Time columns: t_s counts from the capture's first frame (with --filter too),
+conn_t_s from the connection's first packet (docs/schema.md).`
 
 func newRTTCmd(e *env) *cobra.Command {
 	var f anaFlags
