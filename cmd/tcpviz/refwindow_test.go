@@ -304,6 +304,19 @@ func TestMessagesNits(t *testing.T) {
 		t.Errorf("standard input not named stdin:\n%s", errb.String())
 	}
 
+	// (flows reads the process's standard input itself: not in-process.)
+	for _, args := range [][]string{{"report", "-", "-o", filepath.Join(t.TempDir(), "r.html")}} {
+		data, _ := os.ReadFile(synth)
+		cut := data[:len(data)-30] // a reader warning too
+		var o, e strings.Builder
+		if err := run(t.Context(), args, strings.NewReader(string(cut)), &o, &e); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		if !strings.Contains(e.String(), "warning: stdin: frame ") || strings.Contains(e.String(), os.TempDir()) {
+			t.Errorf("%v: standard input not named stdin:\n%s", args, e.String())
+		}
+	}
+
 	abs, _ := filepath.Abs(synth)
 	a := defaultOut(synth, 0, stringer("ab"), "seq")
 	b := defaultOut(abs, 0, stringer("ab"), "seq")

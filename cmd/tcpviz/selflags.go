@@ -7,11 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
 // selFlags are the selection flags every per-connection verb shares, with
@@ -98,6 +100,25 @@ func (e *env) view(path string, af *analysisFlags, sel query.Selection, o query.
 		fmt.Fprintln(e.stderr, n)
 	}
 	return v, nil
+}
+
+// spooled maps a spooled standard input's temporary file to the name
+// messages give it ("stdin"), for the verbs that read the spool directly
+// (e.analyze).
+var spooled sync.Map
+
+// renameSpooled names a spooled standard input "stdin" in rep and its
+// reader's warnings instead of its temporary file.
+func renameSpooled(rep *tcpanalysis.Report, path string) {
+	name, ok := spooled.Load(path)
+	if !ok {
+		return
+	}
+	n := name.(string)
+	rep.File = n
+	for i, w := range rep.Warnings {
+		rep.Warnings[i] = strings.ReplaceAll(w, path, n)
+	}
 }
 
 // displayName is how messages name a capture: "stdin" for "-" (the
@@ -187,7 +208,8 @@ func spoolStdin(path string, stdin io.Reader) (string, func(), error) {
 		return "", nil, err
 	}
 	addTemp(f.Name()) // removed on SIGINT/SIGTERM too
-	cleanup := func() { os.Remove(f.Name()); dropTemp(f.Name()) }
+	spooled.Store(f.Name(), displayName(path))
+	cleanup := func() { os.Remove(f.Name()); dropTemp(f.Name()); spooled.Delete(f.Name()) }
 	if _, err := io.Copy(f, stdin); err != nil {
 		f.Close()
 		cleanup()
