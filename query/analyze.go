@@ -264,6 +264,7 @@ func onePair(path, p string, rep1 *tcpanalysis.Report, r1 *tcpanalysis.ConnResul
 	if err != nil {
 		return nil, err
 	}
+	renameIn(rep2, p, path)
 	if len(rep2.Conns) != len(onKey) || k < 0 || rep2.Conns[k].Conn.First != r1.Conn.First {
 		return nil, fmt.Errorf("%s: the second pass found %d connections on %s, the first %d: does the file change?", path, len(rep2.Conns), key.Lo, len(onKey))
 	}
