@@ -220,8 +220,7 @@ func newView(path string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, se
 	v := &View{File: path, Report: rep, Sel: sel, Conns: sel.Matching(rep), Conn: r, Picked: sel.Conn < 0, Warnings: Warnings(rep)}
 	v.Dir = sel.Dir.Of(r)
 	v.Ref, v.RefUsed = sel.Ref.Resolve(r, v.Dir)
-	// rtt and retrans (samples, events) list both directions.
-	v.Warnings = append(v.Warnings, v.refWarnings(o.RTT || o.RTTSamples || o.Events)...)
+	v.Warnings = append(v.Warnings, v.refWarnings()...)
 	v.Interval = o.Interval
 	if v.Interval <= 0 {
 		v.Interval = NiceInterval(r.Conn.Duration())
@@ -298,9 +297,15 @@ func sized(r *tcpanalysis.ConnResult, d flows.Direction, parts tcpanalysis.Serie
 	return s
 }
 
-// RefOf is the reference time of connection r in direction d (Sel.Ref).
+// RefOf is the reference time of connection r for the outputs of
+// direction d (Sel.Ref): a connection's reference point is that of its
+// data direction (Sel.Dir.Of(r): --dir, else DataDirection), so both
+// directions of one connection — the data and the ACKs that answer it —
+// share one time axis and one --from/--to window (docs/metrics.md#slow-start).
+// d is accepted for the callers' symmetry; it does not change the time.
 func (v *View) RefOf(r *tcpanalysis.ConnResult, d flows.Direction) capture.Timestamp {
-	return v.Sel.Ref.Time(r, d)
+	t, _ := v.Sel.Ref.Resolve(r, v.Sel.Dir.Of(r))
+	return t
 }
 
 // CaptureS is t in seconds since the capture's first frame: the t_s

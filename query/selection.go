@@ -287,7 +287,7 @@ func (s Selection) Pick(rep *tcpanalysis.Report) (*tcpanalysis.ConnResult, error
 }
 
 // InRange reports whether time t lies in [From, To] after the reference
-// time ref (View.RefOf of the connection and direction t belongs to).
+// time ref (View.RefOf of the connection t belongs to).
 func (s Selection) InRange(t, ref capture.Timestamp) bool {
 	dt := t.Sub(ref)
 	return dt >= s.From && (s.To <= 0 || dt <= s.To)

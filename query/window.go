@@ -14,10 +14,11 @@ import (
 // connection's and direction's reference point (Ref.Resolve). Every row,
 // table and series of a View is limited to it (docs/schema.md#selection).
 
-// RefUsedOf is the reference point actually used on connection r in
-// direction d: Sel.Ref, or what it fell back to (Ref.Resolve).
+// RefUsedOf is the reference point actually used on connection r (for
+// the outputs of either direction; see RefOf): Sel.Ref, or what it fell
+// back to in r's data direction (Ref.Resolve).
 func (v *View) RefUsedOf(r *tcpanalysis.ConnResult, d flows.Direction) Ref {
-	_, used := v.Sel.Ref.Resolve(r, d)
+	_, used := v.Sel.Ref.Resolve(r, v.Sel.Dir.Of(r))
 	return used
 }
 
@@ -170,27 +171,14 @@ func (v *View) WindowTotals(r *tcpanalysis.ConnResult, d flows.Direction) (sent,
 	return sent, acked, err
 }
 
-// refWarnings are the WarnRefFallback warnings of the chosen connection in
-// the directions the view's outputs use: Dir, or with both both
-// directions Sel.Dir lists (rtt and retrans tables list both for Auto).
-func (v *View) refWarnings(both bool) []Warning {
-	if v.Sel.Ref == RefSYN {
-		return nil
+// refWarnings is the WarnRefFallback warning of the chosen connection,
+// when its data direction has no Sel.Ref.
+func (v *View) refWarnings() []Warning {
+	if used := v.RefUsed; v.Sel.Ref != RefSYN && used != v.Sel.Ref {
+		return []Warning{{Kind: WarnRefFallback, File: v.File, Conn: v.Conn.Conn.Index, Dir: v.Dir, Ref: used,
+			Text: fmt.Sprintf("no %s in direction %s: times count from %s (--ref %s) instead", v.Sel.Ref.Needs(), v.Dir, used.Describe(), used)}}
 	}
-	dirs := []flows.Direction{v.Dir}
-	if both {
-		dirs = v.Sel.Dir.Dirs()
-	}
-	var out []Warning
-	for _, r := range []*tcpanalysis.ConnResult{v.Conn} {
-		for _, d := range dirs {
-			if used := v.RefUsedOf(r, d); used != v.Sel.Ref {
-				out = append(out, Warning{Kind: WarnRefFallback, File: v.File, Conn: r.Conn.Index, Dir: d, Ref: used,
-					Text: fmt.Sprintf("no %s in direction %s: times count from %s (--ref %s) instead", v.Sel.Ref.Needs(), d, used.Describe(), used)})
-			}
-		}
-	}
-	return out
+	return nil
 }
 
 // Needs names what a reference point looks for in a direction ("data

@@ -47,7 +47,8 @@ figures all read the matching one that carried most payload bytes (stderr
 says which). --dir ab|ba (a2b, b2a; a = the SYN sender) picks the data
 direction, default the one that delivered more. --from/--to limit every
 row, table and figure to that many seconds after --ref, the reference point
-of each direction (bulk falls back to data, then syn, with a warning).
+of the connection's data direction, shared by both directions (bulk falls
+back to data, then syn, with a warning).
 Time columns: t_s counts from the capture's first frame (with --filter too),
 conn_t_s from the connection's first packet (docs/schema.md).`
 

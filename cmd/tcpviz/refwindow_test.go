@@ -182,8 +182,12 @@ func TestRefFallback(t *testing.T) {
 		stdout     []string // substrings
 		stderrWarn string
 	}{
+		// One window per connection: the ACK direction (no bulk segment
+		// of its own) counts from the data direction's bulk start.
 		{[]string{"rtt", satOff, "--ref", "bulk", "--from", "2", "--to", "4"},
-			[]string{"   ab  bulk", "   ba   syn"}, "direction ba: times count from the connection's first packet (--ref syn)"},
+			[]string{"   ab  bulk", "   ba  bulk"}, ""},
+		{[]string{"rtt", synth, "--ref", "bulk", "--dir", "ba"},
+			[]string{"   ba  syn"}, "direction ba: times count from the connection's first packet (--ref syn)"},
 		{[]string{"tput", synth, "--dir", "ba"},
 			[]string{"the connection's first packet (syn), since ba sent no segment with ≥ 512 payload bytes (--ref bulk)"}, "direction ba"},
 		// iperf3's control connection: a 37-byte cookie, no bulk.
@@ -201,9 +205,30 @@ func TestRefFallback(t *testing.T) {
 				t.Errorf("%v: no %q in\n%s", c.args, s, out)
 			}
 		}
-		if !strings.Contains(errb, "warning: ") || !strings.Contains(errb, c.stderrWarn) {
+		if c.stderrWarn == "" && strings.Contains(errb, "warning: ") {
+			t.Errorf("%v: a warning:\n%s", c.args, errb)
+		}
+		if !strings.Contains(errb, c.stderrWarn) || (c.stderrWarn != "" && !strings.Contains(errb, "warning: ")) {
 			t.Errorf("%v: no warning %q in\n%s", c.args, c.stderrWarn, errb)
 		}
+	}
+	// A4: both directions' rows lie 2-4 s after the bulk start (1.228 s
+	// after the SYN): conn_t_s in [3.228, 5.228] (the trial saw ba's
+	// rows SYN-based, 2.457-3.995).
+	out, _, err := runCLI(t, "rtt", satOff, "--ref", "bulk", "--from", "2", "--to", "4", "--csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	col, rows := readCSV(t, out)
+	dirs := map[string]int{}
+	for _, r := range rows {
+		dirs[r[col["dir"]]]++
+		if ct := num(t, r[col["conn_t_s"]]); ct < 3.227 || ct > 5.229 {
+			t.Errorf("row %v outside the window 3.228-5.228 s after the SYN", r)
+		}
+	}
+	if dirs["ab"] != 52 || dirs["ba"] != 26 {
+		t.Errorf("rows per direction %v, want ab 52 (26 ack + 26 ts), ba 26", dirs)
 	}
 }
 
@@ -297,7 +322,7 @@ func TestMessagesNits(t *testing.T) {
 	}
 	defer f.Close()
 	var out, errb strings.Builder
-	if err := run(t.Context(), []string{"rtt", "-", "--ref", "bulk"}, f, &out, &errb); err != nil {
+	if err := run(t.Context(), []string{"rtt", "-", "--ref", "bulk", "--dir", "ba"}, f, &out, &errb); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(errb.String(), "warning: stdin conn 1:") || !strings.Contains(errb.String(), "stdin: using conn 1") || strings.Contains(errb.String(), os.TempDir()) {
