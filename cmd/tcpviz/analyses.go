@@ -374,10 +374,20 @@ cum_acked_bytes.` + selectionHelp,
 					if m == query.MetricGoodput {
 						name = tputAckLegend(r, d)
 					}
-					ss = append(ss, plot.Named{Name: name, Step: true, X: s.X(v.Ref), Y: s.Y()})
+					x, y := s.X(v.Ref), s.Y()
+					// The last interval's step runs to its end.
+					if iv, _ := v.Intervals(r, d); len(iv) > 0 && len(x) > 0 {
+						last := iv[len(iv)-1]
+						x, y = append(x, v.RefS(last.Start)+last.Width.Seconds()), append(y, y[len(y)-1])
+					}
+					ss = append(ss, plot.Named{Name: name, Step: true, X: x, Y: y})
 				}
-				return plot.XY(plot.XYSpec{Title: fmt.Sprintf("%s — conn %d: data %s, %s intervals", e.runName(args[0]), r.Conn.Index, plot.Endpoints(r.Conn, d), intervalLabel(w)),
-					X: xAxis(v), Y: plot.Axis{Label: "rate", Unit: plot.UnitKbps}, Series: ss})
+				spec := plot.XYSpec{Title: fmt.Sprintf("%s — conn %d: data %s, %s intervals", e.runName(args[0]), r.Conn.Index, plot.Endpoints(r.Conn, d), intervalLabel(w)),
+					X: xAxis(v), Y: plot.Axis{Label: "rate", Unit: plot.UnitKbps}, Series: ss}
+				if sel.To > 0 { // the window, as compare draws it
+					spec.XFrom, spec.XTo = sel.From.Seconds(), sel.To.Seconds()
+				}
+				return plot.XY(spec)
 			})
 		},
 	}
