@@ -348,7 +348,8 @@ func Tput(v *query.View, at []float64, toBytes int64) (Table, error) {
 	}
 	table = append(table, []string{"sent in window", fmt.Sprintf("%d payload bytes (retransmissions included; the throughput rows add up to it)", sent)})
 	table = append(table, []string{"acked in window", fmt.Sprintf("%d bytes (the goodput rows add up to it)", acked)})
-	if span := hi.Sub(lo); span > 0 {
+	// Over the part of the window the connection lasted.
+	if span := min(hi, r.Conn.Last).Sub(lo); span > 0 {
 		table = append(table, []string{"goodput in window", fmt.Sprintf("%.1f kbit/s over %.3f s", float64(acked)*8/span.Seconds()/1000, span.Seconds())})
 	}
 	table = append(table, []string{"goodput, whole connection", fmt.Sprintf("%.1f kbit/s over %.3f s (docs/metrics.md#goodput)", r.GoodputKbps(d), r.Duration().Seconds())})
