@@ -23,15 +23,18 @@ var allowed = map[string][]string{
 	"testbed/sat":                    {"query", "tcpanalysis", "flows"},
 	"testbed/manet":                  {},
 	"internal/sharedtest":            {},
+	"internal/atomicfile":            {},
 	"internal/pcaptest":              {},
 	"internal/fuzzseed":              {"capture", "internal/pcaptest"},
 	"internal/pcaptest/cmd/gencap":   {"internal/pcaptest"},
 	"internal/pcaptest/cmd/gensynth": {"internal/pcaptest"},
 	"cmd/tcpviz":                     {"*"},
-	"compare":                        {"query", "tcpanalysis", "flows", "capture", "pep", "internal/seq"},
+	"compare":                        {"query", "plot", "tcpanalysis", "flows", "capture", "pep", "internal/seq"},
 	"export":                         {"query", "campaign", "tcpanalysis", "flows", "capture"},
 	"pep":                            {"tcpanalysis", "flows", "capture", "internal/seq"},
-	"report":                         {"tcpanalysis", "flows", "capture", "pep", "internal/seq"},
+	"report":                         {"query", "tcpanalysis", "flows", "capture", "pep", "internal/seq"},
+	"study":                          {"campaign", "stats", "plot"},
+	"monitor":                        {"query", "export", "plot", "tcpanalysis", "flows", "capture"},
 }
 
 // thirdParty lists, for the module paths of third-party libraries that

@@ -259,3 +259,35 @@ func Format(v float64, unit query.Unit) string {
 	}
 	return strconv.FormatFloat(v, 'f', 1, 64)
 }
+
+// SummaryTable lays rows (Summary of runs) out as a table: a header
+// (metric, unit, then per run its label and, after the first, "× FIRST"),
+// then per row its values (Format) and each one's Ratio to the first run's
+// ("1.25×"; "–" when there is none).
+func SummaryTable(runs []Run, rows []Row) [][]string {
+	head := []string{"metric", "unit"}
+	for i, r := range runs {
+		if i == 0 {
+			head = append(head, r.Label)
+		} else {
+			head = append(head, r.Label, "× "+runs[0].Label)
+		}
+	}
+	table := [][]string{head}
+	for _, row := range rows {
+		line := []string{row.Metric, string(row.Unit)}
+		for i, v := range row.Values {
+			line = append(line, Format(v, row.Unit))
+			if i > 0 {
+				rt := Ratio(v, row.Values[0])
+				s := "–"
+				if !math.IsNaN(rt) {
+					s = strconv.FormatFloat(rt, 'f', 2, 64) + "×"
+				}
+				line = append(line, s)
+			}
+		}
+		table = append(table, line)
+	}
+	return table
+}

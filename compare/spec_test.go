@@ -2,6 +2,7 @@ package compare
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/tcpviz/tcpviz/query"
@@ -65,5 +66,23 @@ func TestSummarySynthetic(t *testing.T) {
 	}
 	if v := got["spurious"]; v[0] != 1 {
 		t.Errorf("spurious = %v, want 1 (frame 138)", v)
+	}
+}
+
+// TestSummaryTable: the header names every run and its ratio column; a
+// value is printed with its ratio to the first run's, "–" without one.
+func TestSummaryTable(t *testing.T) {
+	runs := []Run{{Spec: Spec{Label: "nopep"}}, {Spec: Spec{Label: "pep"}}}
+	rows := []Row{{Metric: "acked after 1 s", Unit: query.Bytes, Values: []float64{1000, 2500}}, {Metric: "slow start end", Unit: query.Seconds, Values: []float64{math.NaN(), 1.5}}}
+	got := SummaryTable(runs, rows)
+	want := [][]string{
+		{"metric", "unit", "nopep", "pep", "× nopep"},
+		{"acked after 1 s", string(query.Bytes), Format(1000, query.Bytes), Format(2500, query.Bytes), "2.50×"},
+		{"slow start end", string(query.Seconds), Format(math.NaN(), query.Seconds), Format(1.5, query.Seconds), "–"},
+	}
+	for i := range want {
+		if strings.Join(got[i], "|") != strings.Join(want[i], "|") {
+			t.Errorf("row %d = %q, want %q", i, got[i], want[i])
+		}
 	}
 }

@@ -196,13 +196,16 @@ func TestBrowser(t *testing.T) {
 	}
 	// The address keeps the range: reloaded, the page shows it again.
 	time.Sleep(300 * time.Millisecond)
-	if h := eval[string](t, ctx, `location.hash`); h != "#v=0&x=3.000000000,4.000000000" {
-		t.Errorf("location.hash = %q after zooming to 3–4 s, want #v=0&x=3.000000000,4.000000000", h)
+	if h := eval[string](t, ctx, `location.hash`); h != "#c=0&d=ab&x=3.000000000,4.000000000" {
+		t.Errorf("location.hash = %q after zooming to 3–4 s, want #c=0&d=ab&x=3.000000000,4.000000000", h)
 	}
-	eval[bool](t, ctx, `window.tcpviz.stale = true, location.hash = 'v=0&x=5,6', location.reload(), true`)
-	waitReady(t, ctx)
-	if r := eval[[2]float64](t, ctx, `window.tcpviz.ranges().seq`); r != [2]float64{5, 6} {
-		t.Errorf("reloaded with #v=0&x=5,6, the Stevens graph shows %v, want [5 6]", r)
+	// The address as written, and the older #v=N form, both open the range.
+	for _, h := range []string{"c=0&d=ab&x=5,6", "v=0&x=5,6"} {
+		eval[bool](t, ctx, `window.tcpviz.stale = true, location.hash = '`+h+`', location.reload(), true`)
+		waitReady(t, ctx)
+		if r := eval[[2]float64](t, ctx, `window.tcpviz.ranges().seq`); r != [2]float64{5, 6} {
+			t.Errorf("reloaded with #%s, the Stevens graph shows %v, want [5 6]", h, r)
+		}
 	}
 	eval[bool](t, ctx, `window.tcpviz.setRange(3, 4), true`)
 	png, ink = screenshot(t, ctx, "#panels")
@@ -340,5 +343,41 @@ func TestBrowserCompare(t *testing.T) {
 	}
 	if msgs := log.all(); len(msgs) > 0 {
 		t.Errorf("console: %v", msgs)
+	}
+}
+
+// TestBrowserAddress: the address names a connection as tcpviz numbers it
+// and a direction (#f=1&c=1&d=ab), not a position in the report's list of
+// directions, which counts both directions of earlier connections: the
+// satellite captures' conn 0 (iperf3's control connection) has data both
+// ways, so the old #v=1 is conn 0's b→a, and #c=1 the data connection.
+func TestBrowserAddress(t *testing.T) {
+	ctx, _ := browser(t)
+	path := filepath.Join(t.TempDir(), "sat.html")
+	writeReport(t, path, []string{"../testdata/sat/pep-off_window-20KB/client.pcap", "../testdata/sat/pep-on_window-20KB/client.pcap"}, Options{})
+	openReport(t, ctx, path)
+	title := func(hash string) string {
+		eval[bool](t, ctx, `window.tcpviz.stale = true, location.hash = '`+hash+`', location.reload(), true`)
+		waitReady(t, ctx)
+		return eval[string](t, ctx, `document.getElementById('viewtitle').textContent`)
+	}
+	for hash, want := range map[string]string{
+		"f=0&c=1&d=ab": "pep-off_window-20KB/client.pcap — conn 1, data 10.77.1.2:43528 → 10.77.2.2:5201",
+		"f=1&c=1&d=ab": "pep-on_window-20KB/client.pcap — conn 1, data ",
+		"f=0&c=0&d=ba": "pep-off_window-20KB/client.pcap — conn 0, data 10.77.2.2:5201 → ",
+		"f=1&c=0":      "pep-on_window-20KB/client.pcap — conn 0, data ",
+		"v=1":          "pep-off_window-20KB/client.pcap — conn 0, data ", // the old form: view 1
+	} {
+		if got := title(hash); !strings.Contains(got, want) {
+			t.Errorf("#%s opens %q, want %q", hash, got, want)
+		}
+	}
+	// Zoomed, the address names the capture, connection and direction.
+	eval[bool](t, ctx, `window.tcpviz.stale = true, location.hash = 'f=1&c=1&d=ab', location.reload(), true`)
+	waitReady(t, ctx)
+	eval[bool](t, ctx, `window.tcpviz.setRange(1, 2), true`)
+	time.Sleep(300 * time.Millisecond)
+	if h := eval[string](t, ctx, `location.hash`); !strings.HasPrefix(h, "#f=1&c=1&d=ab&x=1.000000000,2.000000000") {
+		t.Errorf("location.hash = %q, want #f=1&c=1&d=ab&x=1.000000000,2.000000000", h)
 	}
 }

@@ -372,7 +372,7 @@ cum_acked_bytes.` + selectionHelp,
 					}
 					ss = append(ss, plot.Named{Name: name, Step: true, X: s.X(v.Ref), Y: s.Y()})
 				}
-				return plot.XY(plot.XYSpec{Title: fmt.Sprintf("%s — conn %d: data %s, %v intervals", e.runName(args[0]), r.Conn.Index, plot.Endpoints(r.Conn, d), w.Round(time.Microsecond)),
+				return plot.XY(plot.XYSpec{Title: fmt.Sprintf("%s — conn %d: data %s, %s intervals", e.runName(args[0]), r.Conn.Index, plot.Endpoints(r.Conn, d), intervalLabel(w)),
 					X: xAxis(v), Y: plot.Axis{Label: "rate", Unit: plot.UnitKbps}, Series: ss})
 			})
 		},

@@ -1,18 +1,13 @@
 package main
 
 import (
-	"encoding/csv"
 	"fmt"
-	"io"
-	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/compare"
 	"github.com/tcpviz/tcpviz/export"
 	"github.com/tcpviz/tcpviz/pep"
@@ -108,31 +103,7 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 				}
 			}
 			// The summary table, always.
-			rows := compare.Summary(runs, at, toBytes)
-			head := []string{"metric", "unit"}
-			for i, r := range runs {
-				if i == 0 {
-					head = append(head, r.Label)
-				} else {
-					head = append(head, r.Label, "× "+runs[0].Label)
-				}
-			}
-			table := [][]string{head}
-			for _, row := range rows {
-				line := []string{row.Metric, string(row.Unit)}
-				for i, v := range row.Values {
-					line = append(line, compare.Format(v, row.Unit))
-					if i > 0 {
-						rt := compare.Ratio(v, row.Values[0])
-						s := "–"
-						if !math.IsNaN(rt) {
-							s = strconv.FormatFloat(rt, 'f', 2, 64) + "×"
-						}
-						line = append(line, s)
-					}
-				}
-				table = append(table, line)
-			}
+			table := compare.SummaryTable(runs, compare.Summary(runs, at, toBytes))
 			if err := export.WriteAligned(e.stdout, table); err != nil {
 				return err
 			}
@@ -140,7 +111,7 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 				fmt.Fprintf(e.stdout, "%s: %s conn %d, data %s, aligned at %s (%.3f s after its first packet)\n",
 					r.Label, r.File, r.Result.Conn.Index, plot.Endpoints(r.Result.Conn, r.Dir), sel.Ref.Describe(), r.Ref.Sub(r.Result.Conn.First).Seconds())
 			}
-			writeCompareNotes(e.stdout, runs)
+			compare.WriteNotes(e.stdout, runs)
 			if pepMode {
 				for _, r := range runs {
 					var pk *pep.PacketStats
@@ -163,38 +134,22 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 			}
 			ext := strings.ToLower(filepath.Ext(out))
 			if ext == ".csv" {
-				if err := writeFileAtomic(out, func(f *os.File) error { return writeCompareCSV(f, runs, views, m) }); err != nil {
+				if err := writeFileAtomic(out, func(f *os.File) error { return compare.WriteCSV(f, runs, views, m) }); err != nil {
 					return err
 				}
 				fmt.Fprintln(e.stdout, out)
 				return nil
 			}
-			var series []plot.Named
-			in := func(d time.Duration) bool { return d >= sel.From && (sel.To <= 0 || d <= sel.To) }
-			for i, v := range views {
-				s := v.Series(m)
-				// Step series run to the end of the connection, so stalls show.
-				name := runs[i].Label
-				if m == query.MetricGoodput && runs[i].ProxyAcked() { // the PEP's ACKs: bytes it accepted, not goodput
-					name += " accepted by PEP"
-				}
-				series = append(series, extendToEnd(plot.Named{Name: name, Step: !m.Samples(), Scatter: m.Samples(), Mark: plot.MarkOf(i), X: s.X(v.Ref), Y: s.Y()}, runs[i], sel.To))
-				if d, ok := deliveredSeries(runs[i], m.String(), in, sel.To); ok {
-					series = append(series, d)
-				}
-				if d, ok := deliveredRate(runs[i], legacyMetric(m), v.Interval, in, sel.To); ok {
-					series = append(series, d)
-				}
-			}
+			series := compare.FigureSeries(runs, views, m, sel)
 			format := plot.FormatOf(out)
 			ya := axisOf(m)
-			if l := pairYLabel(runs, m.String(), ""); l != "" { // a client/server pair
-				ya.Label = strings.TrimSuffix(l, " (bytes)")
-			}
-			if l := tputYLabel(runs, legacyMetric(m)); l != "" { // a PEP acknowledged some run
+			if l := compare.PairYLabel(runs, m); l != "" { // a client/server pair
 				ya.Label = l
 			}
-			name := joinLabels(runs)
+			if l := compare.TputYLabel(runs, m); l != "" { // a PEP acknowledged some run
+				ya.Label = l
+			}
+			name := compare.JoinLabels(runs)
 			if e.fig.label != "" {
 				name = e.fig.label
 			}
@@ -232,55 +187,4 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 	c.Flags().BoolVar(&pepMode, "pep", false, "also print, per run, the evidence for or against a split-TCP PEP (see 'tcpviz rtt --help')")
 	c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known, for --pep")
 	return c
-}
-
-func joinLabels(runs []compare.Run) string {
-	var l []string
-	for _, r := range runs {
-		l = append(l, r.Label)
-	}
-	return strings.Join(l, " vs ")
-}
-
-// writeCompareCSV writes metric m of every run (schema tcpviz.compare/2,
-// docs/schema.md#compare).
-func writeCompareCSV(w io.Writer, runs []compare.Run, views []*query.View, m query.Metric) error {
-	cw := csv.NewWriter(w)
-	cw.Write([]string{"label", "metric", "t_s", "ref_t_s", "value"})
-	for i, v := range views {
-		label := runs[i].Label
-		if m == query.MetricGoodput && runs[i].ProxyAcked() { // the PEP's ACKs: bytes it accepted, not goodput
-			label += " accepted by PEP"
-		}
-		for _, p := range v.Series(m).Points {
-			cw.Write([]string{label, m.String(), export.FormatS(v.CaptureS(p.Time)), export.FormatS(v.RefS(p.Time)), strconv.FormatFloat(p.V, 'f', 3, 64)})
-		}
-		// The end-to-end goodput of a pair whose sender a PEP acknowledged.
-		in := func(d time.Duration) bool { return d >= v.Sel.From && (v.Sel.To <= 0 || d <= v.Sel.To) }
-		if d, ok := deliveredRate(runs[i], legacyMetric(m), v.Interval, in, v.Sel.To); ok {
-			off := v.CaptureS(v.Ref)
-			for j := range d.X {
-				cw.Write([]string{d.Name, m.String(), export.FormatS(off + d.X[j]), export.FormatS(d.X[j]), strconv.FormatFloat(d.Y[j], 'f', 3, 64)})
-			}
-		}
-		// The bytes the final receiver acknowledged (pairs, or no proxy).
-		if ts, bytes, ok := compare.Delivered(runs[i]); ok && m == query.MetricSeq {
-			for j, t := range ts {
-				if at := v.Ref + capture.Timestamp(t); v.Sel.InRange(at, v.Ref) {
-					cw.Write([]string{runs[i].Label + " delivered", m.String(), export.FormatS(v.CaptureS(at)), export.FormatS(t.Seconds()), strconv.FormatInt(bytes[j], 10)})
-				}
-			}
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
-// legacyMetric is the name compare_pair.go's helpers know a metric by
-// ("tput" for goodput).
-func legacyMetric(m query.Metric) string {
-	if m == query.MetricGoodput {
-		return "tput"
-	}
-	return m.String()
 }

@@ -3,10 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -44,20 +42,10 @@ func runDemo(e *env, out string) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	var names []string
-	err := fs.WalkDir(tcpviz.DemoFS, "testdata", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && (strings.HasSuffix(p, ".pcap") || strings.HasSuffix(p, ".pcap.gz")) {
-			names = append(names, p)
-		}
-		return nil
-	})
+	names, err := tcpviz.DemoCaptures()
 	if err != nil {
 		return err
 	}
-	sort.Strings(names)
 	tmp, err := os.MkdirTemp("", "tcpviz-demo-*")
 	if err != nil {
 		return err
@@ -71,7 +59,7 @@ func runDemo(e *env, out string) error {
 		base = strings.TrimSuffix(strings.TrimSuffix(base, ".gz"), ".pcap")
 		base = strings.ReplaceAll(base, "/", "_")
 		src := filepath.Join(tmp, strings.ReplaceAll(name, "/", "_")) // unique: the report reads them all again
-		if err := copyOut(name, src); err != nil {
+		if err := tcpviz.WriteDemoFile(name, src); err != nil {
 			return err
 		}
 		demoCaps = append(demoCaps, demoCapture{name: name, path: src})
@@ -108,13 +96,4 @@ func runDemo(e *env, out string) error {
 		return err
 	}
 	return e.demoReports(out, demoCaps)
-}
-
-// copyOut writes an embedded file to disk, so the reader can map it.
-func copyOut(name, dst string) error {
-	b, err := tcpviz.DemoFS.ReadFile(name)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(dst, b, 0o644)
 }

@@ -3,9 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 
@@ -30,7 +28,7 @@ func (e *env) demoFigures(out string) error {
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return "", err
 		}
-		return dst, copyOut("testdata/sat/"+run+"/client.pcap", dst)
+		return dst, tcpviz.WriteDemoFile("testdata/sat/"+run+"/client.pcap", dst)
 	}
 	pep, err := sat("pep-on_window-20KB")
 	if err != nil {
@@ -45,32 +43,24 @@ func (e *env) demoFigures(out string) error {
 		return err
 	}
 	// The per-run ground truths, joined into one file for --starts.
-	var gt bytes.Buffer
-	err = fs.WalkDir(tcpviz.DemoFS, "testdata/manet", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		if strings.HasSuffix(p, ".pcap.gz") {
-			return copyOut(p, filepath.Join(manet, path.Base(p)))
-		}
-		if strings.HasSuffix(p, "-groundtruth.csv") {
-			b, err := tcpviz.DemoFS.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			if gt.Len() > 0 {
-				_, b, _ = bytes.Cut(b, []byte("\n")) // one header
-			}
-			gt.Write(b)
-		}
-		return nil
-	})
+	gt, err := tcpviz.WriteDemoManet(manet)
 	if err != nil {
 		return err
 	}
 	starts := filepath.Join(tmp, "groundtruth-all.csv")
-	if err := os.WriteFile(starts, gt.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(starts, gt, 0o644); err != nil {
 		return err
+	}
+	// The rows name the shipped captures (testdata/manet/…), not the
+	// copies in tmp, which are gone when demo ends.
+	shown := func(p string) string {
+		if rel, err := filepath.Rel(tmp, p); err == nil && !strings.HasPrefix(rel, "..") {
+			if strings.HasPrefix(rel, "manet") {
+				return filepath.ToSlash(filepath.Join("testdata", rel))
+			}
+			return filepath.ToSlash(filepath.Join("testdata", "sat", rel))
+		}
+		return p
 	}
 	o := func(name string) string { return filepath.Join(out, name) }
 	runs := [][]string{
@@ -87,7 +77,7 @@ func (e *env) demoFigures(out string) error {
 		// A fresh root per verb: its flags start from their defaults.
 		// Their tables stay quiet; the paths they wrote are printed.
 		var msgs, paths bytes.Buffer
-		sub := &env{ctx: e.ctx, stdout: &paths, stderr: &msgs, stdin: e.stdin}
+		sub := &env{ctx: e.ctx, stdout: &paths, stderr: &msgs, stdin: e.stdin, shownPath: shown}
 		root := newRoot(sub)
 		root.SetArgs(args)
 		if err := root.ExecuteContext(e.ctx); err != nil {

@@ -68,9 +68,9 @@ standard input.`,
 				case n == 1:
 					fmt.Fprintf(e.stderr, "note: %s conn %d: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, unknown[0])
 				case n > 1 && n <= 5:
-					fmt.Fprintf(e.stderr, "note: %s conns %v: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, unknown)
+					fmt.Fprintf(e.stderr, "note: %s %s: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, connList(unknown, false))
 				case n > 5:
-					fmt.Fprintf(e.stderr, "note: %s: %d connections without a captured handshake (conns %v, …): window scale unknown, windows not converted to bytes; --wscale N overrides\n", path, n, unknown[:5])
+					fmt.Fprintf(e.stderr, "note: %s: %d connections without a captured handshake (%s): window scale unknown, windows not converted to bytes; --wscale N overrides\n", path, n, connList(unknown[:5], true))
 				}
 			}
 			write := func(w io.Writer) error {

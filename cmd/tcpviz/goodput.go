@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/tcpviz/tcpviz/export"
 	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/stats"
+	"github.com/tcpviz/tcpviz/study"
 )
 
 type goodputFlags struct {
@@ -66,7 +68,12 @@ docs/metrics.md#goodput) and goodput in kbit/s, plus the campaign labels.
 A flow held by several captures of one run (ns-3 writes one pcap per node, so
 a flow is in its source's and its sink's capture) is counted once, from the
 capture taken at the receiver when there is one, else at the sender; the
-columns 'vantage' and 'file' say which. Captures of one run are those sharing
+columns 'vantage' and 'file' say which. On per-node 802.11 captures the
+receiver's capture is the one whose node owns the receiver's address; a relay
+or a node that overheard the flow never is, and a flow whose receiver's
+capture is missing or holds none of it is named in a warning (counted in a
+note when it delivered nothing: it reached no receiver;
+docs/metrics.md#vantage). Captures of one run are those sharing
 ns-3's PREFIX of PREFIX-NODE-DEV.pcap, or else one directory; flows are
 matched by endpoints and ISN.
 
@@ -118,7 +125,7 @@ and the exit status is 3 ("partial").`,
 	fl.BoolVar(&f.asCSV, "csv", false, "write rows as CSV (schema "+export.GoodputSchema+")")
 	fl.BoolVar(&f.asJSON, "json", false, "write rows as JSON")
 	fl.StringVar(&f.parquetOut, "parquet", "", "also write the rows as Parquet to this file")
-	fl.StringVarP(&f.out, "output", "o", "", "write the rows to this file (atomically) instead of standard output")
+	fl.StringVarP(&f.out, "output", "o", "", "write the rows to this file (atomically) instead of standard output; .csv or .json choose the format unless --csv or --json does")
 	fl.IntVar(&f.jobs, "jobs", 0, "captures analysed at once (default: all cores)")
 	fl.StringVar(&f.starts, "starts", "", "CSV of application start times per flow (src|src_ip, sport|src_port, dst|dst_ip, dport|dst_port, start_s, label columns): goodput intervals start there, e.g. ns-3's groundtruth-all.csv")
 	fl.StringArrayVar(&f.startsRename, "starts-rename", nil, "rename a --starts column to a label name, e.g. run=seed (repeatable)")
@@ -146,6 +153,10 @@ func (f *goodputFlags) checkTables() error {
 func runGoodput(e *env, f *goodputFlags, args []string) error {
 	if f.asCSV && f.asJSON {
 		return fmt.Errorf("choose one of --csv and --json")
+	}
+	// -o chooses the format by its extension unless a flag did, as in flows.
+	if ext := strings.ToLower(filepath.Ext(f.out)); !f.asCSV && !f.asJSON {
+		f.asCSV, f.asJSON = ext == ".csv", ext == ".json"
 	}
 	dir, err := query.ParseDir(f.dir)
 	if err != nil {
@@ -239,6 +250,14 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 	if err != nil {
 		return err
 	}
+	if e.shownPath != nil {
+		for i := range res.Rows {
+			res.Rows[i].File, res.Rows[i].RunKey = e.shownPath(res.Rows[i].File), e.shownPath(res.Rows[i].RunKey)
+		}
+		for i := range res.Warnings {
+			res.Warnings[i].File = e.shownPath(res.Warnings[i].File)
+		}
+	}
 	// Paths that could not be listed count as failed captures.
 	res.Files = append(res.Files, failedPaths(listing.Failed)...)
 	res.Failed = append(listing.Failed, res.Failed...)
@@ -252,8 +271,8 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 	}
 	f.reportDropped(e.stderr, res)
 	dirNote := map[query.Dir]string{query.Auto: "the direction that delivered more bytes", query.AB: "from the SYN sender", query.BA: "towards the SYN sender"}[dir]
-	fmt.Fprintf(e.stderr, "goodput: %d captures, %d used, %d failed; %d flows (%s; rate over %s; each flow counted once, from its receiver's capture where possible)\n",
-		len(res.Files), len(res.Files)-len(res.Failed), len(res.Failed), len(res.Rows), dirNote, f.intervalNote(res))
+	fmt.Fprintf(e.stderr, "goodput: %s, %d used, %d failed; %s (%s; rate over %s; each flow counted once, from its receiver's capture where possible)\n",
+		count(len(res.Files), "capture"), len(res.Files)-len(res.Failed), len(res.Failed), count(len(res.Rows), "flow"), dirNote, f.intervalNote(res))
 	f.warnIntervals(e.stderr, res)
 
 	if err := writeGoodputRows(e, f, res.Rows, labelNames); err != nil {
@@ -265,7 +284,7 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 		}
 	}
 	if len(res.Failed) > 0 {
-		return &exitError{code: 3, err: fmt.Errorf("partial: %d of %d captures failed", len(res.Failed), len(res.Files))}
+		return &exitError{code: 3, err: fmt.Errorf("partial: %d of %s failed", len(res.Failed), count(len(res.Files), "capture"))}
 	}
 	return nil
 }
@@ -296,20 +315,17 @@ func writeGoodputRows(e *env, f *goodputFlags, rows []campaign.FlowRow, labelNam
 }
 
 func writeGoodputTables(e *env, f *goodputFlags, rows []campaign.FlowRow) error {
-	rows, pepNote := tableRows(rows)
-	if pepNote != "" {
-		fmt.Fprintln(e.stderr, pepNote)
-		f.notes = append(f.notes, pepNote)
-	}
-	runs, err := campaign.PerRun(rows, f.perRun)
-	if err != nil {
-		return err
-	}
 	ao, err := f.study.options()
 	if err != nil {
 		return err
 	}
-	t, err := campaign.AggregateWith(runs, f.group, f.pair, f.level, ao)
+	spec := f.studySpec()
+	t, runs, pepRows, pepRuns, err := study.Tables(rows, spec, ao)
+	if pepRows > 0 {
+		n := pepTablesNote(pepRows, pepRuns)
+		fmt.Fprintln(e.stderr, n)
+		f.notes = append(f.notes, n)
+	}
 	if err != nil {
 		return err
 	}
@@ -317,25 +333,7 @@ func writeGoodputTables(e *env, f *goodputFlags, rows []campaign.FlowRow) error 
 	if f.out == "" && (f.asCSV || f.asJSON) {
 		w = e.stderr
 	}
-	md := func(w io.Writer) error {
-		fmt.Fprintf(w, "\nGoodput per run = %s over the run's flows (kbit/s); %d runs.\n\n", f.perRun, len(runs))
-		if err := stats.WriteGroupsMarkdown(w, fmt.Sprintf("Goodput — kbps, mean with t-based %g %% CI", f.level*100), "kbps", t.Groups); err != nil {
-			return err
-		}
-		if f.pair != "" {
-			fmt.Fprintln(w)
-			if err := stats.WritePairsMarkdown(w, fmt.Sprintf("Paired by %s — difference (first − second), kbps, t-based %g %% CI, exact Wilcoxon signed-rank p", f.pair, f.level*100), "kbps", t.Pairs); err != nil {
-				return err
-			}
-			for _, u := range t.Unpaired {
-				fmt.Fprintln(w, "note:", u)
-			}
-		}
-		for _, n := range f.notes {
-			fmt.Fprintln(w, n)
-		}
-		return nil
-	}
+	md := func(w io.Writer) error { return study.WriteMarkdown(w, spec, t, runs, f.notes) }
 	if f.tables != "" {
 		if err := writeFileAtomic(f.tables, func(file *os.File) error { return md(file) }); err != nil {
 			return err
@@ -400,6 +398,6 @@ func runStats(e *env, f *goodputFlags, args []string) error {
 		rows = append(rows, rs...)
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].RunKey < rows[j].RunKey })
-	fmt.Fprintf(e.stderr, "stats: %d flows from %d files\n", len(rows), len(args))
+	fmt.Fprintf(e.stderr, "stats: %s from %s\n", count(len(rows), "flow"), count(len(args), "file"))
 	return writeGoodputTables(e, f, rows)
 }

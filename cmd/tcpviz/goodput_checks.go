@@ -81,6 +81,12 @@ func reportCaptureWarnings(w io.Writer, res *campaign.Result) {
 	for _, m := range res.IntervalWarnings {
 		fmt.Fprintln(w, "warning:", m)
 	}
+	for _, m := range res.VantageWarnings {
+		fmt.Fprintln(w, "warning:", m)
+	}
+	for _, m := range res.VantageNotes {
+		fmt.Fprintln(w, "note:", m)
+	}
 }
 
 // checkLabels refuses a run whose captures disagree on the --group or
@@ -136,27 +142,12 @@ func (f *goodputFlags) reportDropped(w io.Writer, res *campaign.Result) {
 	if f.minBytes == -1 {
 		rule = fmt.Sprintf("delivered fewer than %d bytes in all in a connection that was closed (--min-bytes auto)", defaultMinBytes)
 	}
-	fmt.Fprintf(w, "note: %d flows %s and are left out (e.g. %s:%d → %s:%d, %d bytes: a control connection such as iperf3's); flows the ground truth or --starts declares are always kept; --min-bytes 0 keeps every flow\n",
-		len(res.Dropped), rule, ex.Src, ex.SPort, ex.Dst, ex.DPort, ex.TotalBytes)
+	fmt.Fprintf(w, "note: %s %s and %s left out (e.g. %s:%d → %s:%d, %d bytes: a control connection such as iperf3's); flows the ground truth or --starts declares are always kept; --min-bytes 0 keeps every flow\n",
+		count(len(res.Dropped), "flow"), rule, map[bool]string{true: "is", false: "are"}[len(res.Dropped) == 1], ex.Src, ex.SPort, ex.Dst, ex.DPort, ex.TotalBytes)
 }
 
-// tableRows leaves out of the Goodput tables the rows a PEP acknowledged:
-// their bytes were accepted by the PEP, not delivered end to end. It
-// returns the rows kept and the note to print (loudly) with the tables.
-func tableRows(rows []campaign.FlowRow) ([]campaign.FlowRow, string) {
-	var kept []campaign.FlowRow
-	n := 0
-	runs := map[string]bool{}
-	for _, r := range rows {
-		if r.Vantage == campaign.AtProxy {
-			n++
-			runs[r.RunKey] = true
-			continue
-		}
-		kept = append(kept, r)
-	}
-	if n == 0 {
-		return rows, ""
-	}
-	return kept, fmt.Sprintf("WARNING: %d flows in %d runs (vantage pep) are LEFT OUT of the Goodput tables: a split-TCP PEP acknowledged their data, so their bytes were accepted by the PEP, not delivered end to end. Their end-to-end goodput needs the server-side capture: tcpviz compare LABEL=CLIENT+SERVER (docs/metrics.md#pep)", n, len(runs))
+// pepTablesNote says, loudly, that n rows in runs runs (vantage pep) are
+// left out of the Goodput tables (study.Tables).
+func pepTablesNote(n, runs int) string {
+	return fmt.Sprintf("WARNING: %s in %s (vantage pep) %s LEFT OUT of the Goodput tables: a split-TCP PEP acknowledged their data, so their bytes were accepted by the PEP, not delivered end to end. Their end-to-end goodput needs the server-side capture: tcpviz compare LABEL=CLIENT+SERVER (docs/metrics.md#pep)", count(n, "flow"), count(runs, "run"), map[bool]string{true: "is", false: "are"}[n == 1])
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/tcpviz/tcpviz/campaign"
 	"github.com/tcpviz/tcpviz/plot"
-	"github.com/tcpviz/tcpviz/stats"
+	"github.com/tcpviz/tcpviz/study"
 )
 
 // studyFlags are the goodput verb's paper outputs: the study's figures and
@@ -69,42 +69,17 @@ func (e *env) campaignName(args []string) string {
 	return strings.Join(names, ", ")
 }
 
-// writeStudy writes the figures and the LaTeX tables of t, as --plot and
-// --tables-tex ask.
+// writeStudy writes the figures and the LaTeX tables of t (package
+// study), as --plot and --tables-tex ask.
 func (e *env) writeStudy(f *goodputFlags, t *campaign.Tables) error {
 	s := &f.study
 	msg := e.stdout // the paths written, where the tables go
 	if f.out == "" && (f.asCSV || f.asJSON) {
 		msg = e.stderr
 	}
-	metric := "goodput per run"
-	if f.perRun == "mean" {
-		metric = "goodput per flow"
-	}
-	key := f.pair
-	if key == "" {
-		key = "run"
-	}
-	what := fmt.Sprintf("%s (%s of the run's flows), mean with t-based %g %% CI", metric, f.perRun, f.level*100)
+	spec := f.studySpec()
 	if s.tex != "" {
-		err := writeFileAtomic(s.tex, func(fh *os.File) error {
-			n := groupsN(t)
-			o := stats.TeXOptions{Caption: fmt.Sprintf("%s: %s, %s", texText(s.name), texText(what), n), Label: "tab:goodput",
-				Group: f.group, Metric: "goodput", Unit: "kbps", Key: key}
-			if err := stats.WriteGroupsTeX(fh, o, t.Groups); err != nil {
-				return err
-			}
-			if f.pair == "" {
-				return nil
-			}
-			fmt.Fprintln(fh)
-			o.Caption = fmt.Sprintf("%s: paired per-%s differences (first $-$ second): t-CI of the mean difference, two-sided exact Wilcoxon signed-rank $p$, %ss with a positive difference",
-				texText(s.name), texText(key), texText(key))
-			o.Label = "tab:goodput-paired"
-			o.Wide = true // four columns of intervals: too wide for one column of a paper
-			return stats.WritePairsTeX(fh, o, t.Pairs)
-		})
-		if err != nil {
+		if err := writeFileAtomic(s.tex, func(fh *os.File) error { return study.WriteTeX(fh, spec, t) }); err != nil {
 			return err
 		}
 		fmt.Fprintln(msg, s.tex)
@@ -116,59 +91,28 @@ func (e *env) writeStudy(f *goodputFlags, t *campaign.Tables) error {
 	if err != nil {
 		return err
 	}
-	o := plot.StudyOptions{Group: f.group, Metric: metric, Unit: plot.UnitKbps, Level: f.level, Key: key,
-		Title: fmt.Sprintf("%s: %s (%s of the run's flows) by %s", s.name, metric, f.perRun, f.group)}
-	var gs []plot.Group
-	for i, g := range t.Groups {
-		gs = append(gs, plot.Group{Label: g.Label, Mean: g.Mean, Lo: g.Lo, Hi: g.Hi, Points: t.Values[i]})
-	}
-	fig, err := plot.GroupMeans(o, gs)
+	groups, pairs, err := study.Figures(spec, t)
 	if err != nil {
 		return err
 	}
 	format := plot.FormatOf(s.plot)
-	if err := writeFileAtomic(s.plot, func(fh *os.File) error { return fig.SaveStyle(fh, format, st) }); err != nil {
+	if err := writeFileAtomic(s.plot, func(fh *os.File) error { return groups.SaveStyle(fh, format, st) }); err != nil {
 		return err
 	}
 	fmt.Fprintln(msg, s.plot)
-	if f.pair == "" || len(t.Pairs) == 0 {
+	if pairs == nil {
 		return nil
 	}
-	var ds []plot.Diff
-	for i, p := range t.Pairs {
-		ds = append(ds, plot.Diff{Label: p.Label, Mean: p.Mean, Lo: p.Lo, Hi: p.Hi, Points: t.Diffs[i],
-			Note: fmt.Sprintf("Wilcoxon p = %s, %d/%d > 0", stats.FormatPAs(p.P, stats.Unicode), p.Positive, p.N)})
-	}
-	o.Title = fmt.Sprintf("%s: paired per-%s differences in %s (first − second)", s.name, key, metric)
-	pf, err := plot.PairedDiffs(o, ds)
-	if err != nil {
-		return err
-	}
 	ext := filepath.Ext(s.plot)
-	pairs := strings.TrimSuffix(s.plot, ext) + ".pairs" + ext
-	if err := writeFileAtomic(pairs, func(fh *os.File) error { return pf.SaveStyle(fh, format, st) }); err != nil {
+	name := strings.TrimSuffix(s.plot, ext) + ".pairs" + ext
+	if err := writeFileAtomic(name, func(fh *os.File) error { return pairs.SaveStyle(fh, format, st) }); err != nil {
 		return err
 	}
-	fmt.Fprintln(msg, pairs)
+	fmt.Fprintln(msg, name)
 	return nil
 }
 
-// groupsN is "$n = 20$" when every group has the same n, else the list.
-func groupsN(t *campaign.Tables) string {
-	var parts []string
-	same := true
-	for _, g := range t.Groups {
-		parts = append(parts, fmt.Sprintf("%s %d", texText(g.Label), g.N))
-		same = same && g.N == t.Groups[0].N
-	}
-	if same && len(t.Groups) > 0 {
-		return fmt.Sprintf("$n = %d$", t.Groups[0].N)
-	}
-	return "$n$: " + strings.Join(parts, ", ")
-}
-
-// texText escapes LaTeX's special characters in plain text.
-func texText(s string) string {
-	return strings.NewReplacer(`\`, `\textbackslash{}`, "&", `\&`, "%", `\%`, "$", `\$`, "#", `\#`, "_", `\_`,
-		"{", `\{`, "}", `\}`, "~", `\textasciitilde{}`, "^", `\textasciicircum{}`).Replace(s)
+// studySpec names the study's tables for package study.
+func (f *goodputFlags) studySpec() study.Spec {
+	return study.Spec{Name: f.study.name, Group: f.group, Pair: f.pair, PerRun: f.perRun, Level: f.level}
 }

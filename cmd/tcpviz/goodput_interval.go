@@ -51,12 +51,12 @@ func (f *goodputFlags) intervalNote(res *campaign.Result) string {
 	}
 	switch {
 	case n[campaign.FromStarts] > 0:
-		return fmt.Sprintf("the application start from %s (%d of %d flows; the rest: their first data) to %s", f.starts, n[campaign.FromStarts], len(res.Rows), end)
+		return fmt.Sprintf("the application start from %s %s to %s", f.starts, someOf(n[campaign.FromStarts], len(res.Rows), "their first data"), end)
 	case n[campaign.FromSidecar] > 0:
 		if f.end <= 0 {
 			end = "its stop there (else its receiver's close, else the run's last frame)"
 		}
-		return fmt.Sprintf("the application start from the testbed's ground truth next to the captures, %d files (%d of %d flows; the rest: their first data) to %s", len(res.Sidecars), n[campaign.FromSidecar], len(res.Rows), end)
+		return fmt.Sprintf("the application start from the testbed's ground truth next to the captures, %s %s to %s", count(len(res.Sidecars), "file"), someOf(n[campaign.FromSidecar], len(res.Rows), "their first data"), end)
 	}
 	return "the receiving application's interval: first data to " + end + " (as compare's end-to-end goodput)"
 }
@@ -75,10 +75,10 @@ func (f *goodputFlags) warnIntervals(w io.Writer, res *campaign.Result) {
 		}
 	}
 	if proxied := countVantage(res.Rows, campaign.AtProxy); proxied > 0 {
-		fmt.Fprintf(w, "warning: %d flows were acknowledged by a split-TCP PEP in their capture (vantage pep): their bytes were accepted by the PEP, not delivered end to end; analyse the captures behind the PEP (docs/metrics.md#pep)\n", proxied)
+		fmt.Fprintf(w, "warning: %s %s acknowledged by a split-TCP PEP in their capture (vantage pep): their bytes were accepted by the PEP, not delivered end to end; analyse the captures behind the PEP (docs/metrics.md#pep)\n", count(proxied, "flow"), were(proxied))
 	}
 	if absent > 0 {
-		fmt.Fprintf(w, "note: %d declared flows are in no capture: rows with 0 bytes and vantage none, included in the tables\n", absent)
+		fmt.Fprintf(w, "note: %s declared but found in no capture: rows with 0 bytes and vantage none, included in the tables\n", count(absent, "flow"))
 	}
 	if len(res.Late) == 0 {
 		return
@@ -95,16 +95,16 @@ func (f *goodputFlags) warnIntervals(w io.Writer, res *campaign.Result) {
 						more++
 					}
 				}
-				fmt.Fprintf(w, "warning: run %s: %d more late flows (every flow's rate: --csv)\n", filepath.Base(l.RunKey), more-perRun)
+				fmt.Fprintf(w, "warning: run %s: %d more late %s (every flow's rate: --csv)\n", filepath.Base(l.RunKey), more-perRun, map[bool]string{true: "flow", false: "flows"}[more-perRun == 1])
 			}
 			continue
 		}
 		fmt.Fprintf(w, "warning: run %s: flow %s:%d → %s:%d started late: first data at %.3f s, %.3f s after the run's median flow start (%.3f s); its rate may be up to %.0f %% too high\n",
 			filepath.Base(l.RunKey), l.Src, l.SPort, l.Dst, l.DPort, l.FirstS, l.LateS, l.MedianS, l.Overstat*100)
 	}
-	sum := fmt.Sprintf("warning: %d flows in %d runs started late relative to their run's others, and no application start time is known: their rates start at the first data segment (an application whose SYN or first data waited for a route looks late). "+
+	sum := fmt.Sprintf("warning: %s in %s started late relative to their run's others, and no application start time is known: their rates start at the first data segment (an application whose SYN or first data waited for a route looks late). "+
 		"Fix: give the start times with --starts FILE (CSV: src, sport, dst, dport, start_s[, stop_s], label columns; ns-3: --starts groundtruth-all.csv --starts-rename run=seed), "+
-		"keep the testbed's ground truth next to the captures, or measure every flow over one window with --interval START:END (docs/metrics.md#interval)", len(res.Late), len(runs))
+		"keep the testbed's ground truth next to the captures, or measure every flow over one window with --interval START:END (docs/metrics.md#interval)", count(len(res.Late), "flow"), count(len(runs), "run"))
 	fmt.Fprintln(w, sum)
 	if f.group != "" {
 		f.notes = append(f.notes, sum)

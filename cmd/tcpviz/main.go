@@ -58,6 +58,10 @@ type env struct {
 	// read (live.go); empty for none.
 	filter string
 	fig    figFlags // --size, --font-size, --dpi of the graph verbs (figflags.go)
+	// shownPath, if set, maps a capture path to the one the user knows it
+	// by in the rows a verb writes: demo analyses copies in a temporary
+	// directory but records testdata/… (demo_figures.go).
+	shownPath func(string) string
 }
 
 func newRoot(e *env) *cobra.Command {

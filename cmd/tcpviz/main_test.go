@@ -190,6 +190,21 @@ func TestDemo(t *testing.T) {
 	if pngs < 10 {
 		t.Errorf("demo wrote %d figures, want one per shipped capture (≥ 10)", pngs)
 	}
+	// The goodput rows name the shipped captures, not demo's temporary copies.
+	b, err := os.ReadFile(filepath.Join(dir, "manet.goodput.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 5 {
+		t.Fatalf("manet.goodput.csv: %d lines, want a header and 4 flows", len(lines))
+	}
+	for _, l := range lines[1:] {
+		file := strings.Split(l, ",")[0]
+		if _, err := os.Stat(filepath.Join("../..", file)); err != nil || !strings.HasPrefix(file, "testdata/manet/tcp-") || !strings.Contains(l, ",testdata/manet/tcp-") {
+			t.Errorf("manet.goodput.csv row names %q (and its run) not as the shipped testdata/manet/… capture: %s", file, l)
+		}
+	}
 }
 
 // TestComparePEP checks the satellite study's qualitative results on the

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -23,15 +21,7 @@ func writeVerdict(w io.Writer, label string, v pep.Verdict, given time.Duration)
 		verdict = "a split-TCP PEP is likely between the sender and the receiver"
 	}
 	fmt.Fprintf(w, "\nPEP evidence%s (data %s; docs: pep package, docs/metrics.md#rtt): %s\n", label, v.Dir, verdict)
-	rows := [][]string{{"criterion", "supports", "observed", "an end-to-end connection would show"}}
-	for _, it := range v.Evidence {
-		s := "no"
-		if it.Supports {
-			s = "YES"
-		}
-		rows = append(rows, []string{it.Name, s, it.Observed, it.Expected})
-	}
-	if err := export.WriteColumns(w, rows, false); err != nil {
+	if err := export.WriteColumns(w, v.Table(), false); err != nil {
 		return err
 	}
 	if v.LocalRTT > 0 {
@@ -84,40 +74,16 @@ func (e *env) pepTwo(clientPath, serverPath string, af *analysisFlags, out strin
 	if len(pairs) == 0 {
 		return fmt.Errorf("no connection of %s matches one of %s: are they the two sides of one PEP?", clientPath, serverPath)
 	}
-	rows := [][]string{{"client conn", "server conn", "dir", "split", "client↔PEP ms", "PEP↔server ms", "max held bytes", "delivered bytes", "end-to-end goodput kbit/s"}}
 	results := pep.AnalyzeSplit(cl, sv, pairs)
 	if out != "" {
-		// The bytes held inside the PEP over time, per pair
-		// (schema tcpviz.pep-held/1: client_conn, server_conn, t_s since
-		// the client capture's first frame, held_bytes).
 		if strings.ToLower(filepath.Ext(out)) != ".csv" {
 			return fmt.Errorf("-o %s: the two-capture mode writes the held-bytes series as .csv", out)
 		}
-		err := writeFileAtomic(out, func(f *os.File) error {
-			cw := csv.NewWriter(f)
-			cw.Write([]string{"client_conn", "server_conn", "t_s", "held_bytes"})
-			for _, r := range results {
-				for _, h := range r.Held {
-					cw.Write([]string{strconv.Itoa(r.Client), strconv.Itoa(r.Server), export.FormatSeconds(h.Time.Sub(cl.Start)), strconv.FormatInt(h.Bytes, 10)})
-				}
-			}
-			cw.Flush()
-			return cw.Error()
-		})
-		if err != nil {
+		if err := writeFileAtomic(out, func(f *os.File) error { return pep.WriteHeldCSV(f, results, cl.Start) }); err != nil {
 			return err
 		}
 		fmt.Fprintln(e.stdout, out)
 	}
-	for _, r := range results {
-		split := "yes"
-		if r.SameConn {
-			split = "no (one connection)"
-		}
-		rows = append(rows, []string{strconv.Itoa(r.Client), strconv.Itoa(r.Server), r.Dir.String(), split,
-			export.FormatMS(r.ClientPEPRTT), export.FormatMS(r.PEPServerRTT), strconv.FormatInt(r.MaxHeldBytes, 10), strconv.FormatInt(r.DeliveredBytes, 10),
-			strconv.FormatFloat(r.GoodputKbps, 'f', 1, 64)})
-	}
 	fmt.Fprintf(e.stdout, "split connections: %s (client side) and %s (server side)\n", clientPath, serverPath)
-	return export.WriteAligned(e.stdout, rows)
+	return export.WriteAligned(e.stdout, pep.SplitTable(results))
 }

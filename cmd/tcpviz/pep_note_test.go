@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tcpviz/tcpviz/compare"
+	"github.com/tcpviz/tcpviz/query"
 )
 
 // TestPEPHonesty: on the satellite testbed's client capture with a PEP,
@@ -54,7 +57,7 @@ func TestFlowsNamesPEPAccepted(t *testing.T) {
 	}
 	out, _, _ = runCLI(t, "flows", "--csv", on)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if !strings.HasSuffix(lines[0], ",acks_from_pep_ab,acks_from_pep_ba") || !strings.HasSuffix(lines[2], ",true,false") || !strings.HasSuffix(lines[1], ",false,false") {
+	if !strings.HasSuffix(lines[0], ",acks_from_pep_ab,acks_from_pep_ba,pmtu_ab,pmtu_ba") || !strings.HasSuffix(lines[2], ",true,false,0,0") || !strings.HasSuffix(lines[1], ",false,false,0,0") {
 		t.Errorf("flows --csv:\n%s", out)
 	}
 	out, _, _ = runCLI(t, "flows", "--json", on)
@@ -80,7 +83,7 @@ func TestCompareTputPEPPair(t *testing.T) {
 	if !strings.Contains(string(b), "a accepted by PEP,goodput,") || !strings.Contains(string(b), "a delivered (end to end),goodput,") {
 		t.Errorf("series:\n%s", b)
 	}
-	if l := tputYLabel(nil, "tput"); l != "" {
+	if l := compare.TputYLabel(nil, query.MetricGoodput); l != "" {
 		t.Errorf("tputYLabel without runs = %q", l)
 	}
 	// One capture behind a PEP, alone and beside a run without one.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -31,8 +30,9 @@ marks), RTT by method, throughput and goodput, receive window and bytes in
 flight (zero-window periods shaded), and an events lane. The panels share
 the time axis: a drag zooms (a box on the Stevens graph), ctrl+wheel zooms,
 shift+wheel pans, a double-click resets; hover a mark for its frame number,
-time, sequence numbers and class. The address (#v=N&x=FROM,TO) keeps the
-view, to bookmark or send. Tick several connections and press "Compare
+time, sequence numbers and class. The address (#c=CONN&d=ab&x=FROM,TO, with
+f=N for the N-th capture from 0 when there are several) keeps the view, to
+bookmark or send. Tick several connections and press "Compare
 ticked" to overlay them, aligned at their first bulk segment.
 
 Series are stored at several resolutions (min/max per bucket; every
@@ -79,13 +79,13 @@ that cannot be read is left out with a warning (exit status 3, partial).`,
 				caps = append(caps, report.Capture{Report: rep})
 			}
 			if len(caps) == 0 {
-				return &exitError{code: 2, err: fmt.Errorf("none of the %d captures could be read", len(args))}
+				return &exitError{code: 2, err: fmt.Errorf("none of the %s could be read", count(len(args), "capture"))}
 			}
 			if err := e.writeReport(out, caps, report.Options{Title: title}); err != nil {
 				return err
 			}
 			if len(failed) > 0 {
-				return &exitError{code: 3, err: fmt.Errorf("partial: %d of %d captures could not be read: %s", len(failed), len(args), strings.Join(failed, ", "))}
+				return &exitError{code: 3, err: fmt.Errorf("partial: %d of %s could not be read: %s", len(failed), count(len(args), "capture"), strings.Join(failed, ", "))}
 			}
 			return nil
 		},
@@ -109,50 +109,24 @@ func (e *env) reportCapture(path string, opts tcpanalysis.Options, maxConns int,
 		return nil, err
 	}
 	defer cleanup()
-	if st, err := os.Stat(p); err == nil && st.Size() <= query.OnePassLimit {
-		one := opts
-		one.Keep = func(int) bool { return true }
-		rep, err := e.analyze(p, one)
-		if err != nil {
-			return nil, err
+	// The last pass of a large capture warns again: warnings once, from
+	// the first pass.
+	passes := 0
+	analyze := func(path string, o tcpanalysis.Options) (*tcpanalysis.Report, error) {
+		passes++
+		if passes == 1 {
+			return e.analyze(path, o)
 		}
-		rep.File = path
-		var pkts int64
-		for _, r := range rep.Conns {
-			pkts += r.Dir[0].Pkts + r.Dir[1].Pkts
-		}
-		if len(rep.Conns) <= maxConns && pkts <= maxPackets {
-			return rep, nil
-		}
+		rep, err := e.analyzeFile(path, o)
+		return rep, inputError(err)
 	}
-	sum, err := e.analyze(p, opts)
+	rep, kept, total, pkts, err := report.Analyze(p, opts, report.Limits{Conns: maxConns, Packets: maxPackets, OnePass: query.OnePassLimit}, analyze)
 	if err != nil {
 		return nil, err
 	}
-	idx := make([]int, len(sum.Conns))
-	for i := range idx {
-		idx[i] = i
-	}
-	bytes := func(i int) int64 { return sum.Conns[i].Dir[0].Bytes + sum.Conns[i].Dir[1].Bytes }
-	sort.SliceStable(idx, func(a, b int) bool { return bytes(idx[a]) > bytes(idx[b]) })
-	keep := map[int]bool{}
-	var pkts int64
-	for _, i := range idx[:min(maxConns, len(idx))] {
-		n := sum.Conns[i].Dir[0].Pkts + sum.Conns[i].Dir[1].Pkts
-		if len(keep) > 0 && pkts+n > maxPackets {
-			continue
-		}
-		keep[i] = true
-		pkts += n
-	}
-	if len(keep) < len(sum.Conns) {
+	if kept < total {
 		fmt.Fprintf(e.stderr, "%s: series kept for the %d largest of %d connections (%d packets; --max-conns %d, --max-packets %d); the others are listed with their summary only\n",
-			path, len(keep), len(sum.Conns), pkts, maxConns, maxPackets)
-	}
-	opts.Keep = func(i int) bool { return keep[i] }
-	rep, err := tcpanalysis.AnalyzeFile(p, opts)
-	if err != nil {
-		return nil, inputError(err)
+			path, kept, total, pkts, maxConns, maxPackets)
 	}
 	rep.File = path
 	return rep, nil
@@ -199,7 +173,7 @@ func (e *env) htmlCompare(out string, runs []compare.Run, align string) error {
 		caps = append(caps, report.Capture{Label: r.Label, Report: rep})
 		picks = append(picks, report.Pick{Capture: i, Conn: r.Result.Conn.Index, Dir: r.Dir, Label: r.Label})
 	}
-	return e.writeReport(out, caps, report.Options{Compare: picks, Align: align, Title: "tcpviz compare: " + joinLabels(runs)})
+	return e.writeReport(out, caps, report.Options{Compare: picks, Align: align, Title: "tcpviz compare: " + compare.JoinLabels(runs)})
 }
 
 // demoCapture is one shipped capture written out by demo: its name in

@@ -2,24 +2,24 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
-	"github.com/google/renameio/v2"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/tcpviz/tcpviz/campaign"
 	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/internal/atomicfile"
 )
 
 // failedPaths returns the paths of fs.
@@ -67,6 +67,7 @@ func notifySignals() (context.Context, func()) {
 			}
 		}
 		signalled.Store(int32(s.(syscall.Signal)))
+		atomicfile.Interrupt() // no output is replaced from now on
 		cancel()
 		select {
 		case <-ch:
@@ -88,118 +89,21 @@ func interruptCode() int {
 	return 0
 }
 
+// The temporary files and the atomic writer are package atomicfile's;
+// these names keep the verbs' call sites short.
 var (
-	tempMu sync.Mutex
-	temps  = map[string]bool{}
+	writeFileAtomic = atomicfile.Write
+	outputTarget    = atomicfile.Target
+	addTemp         = atomicfile.Track
+	dropTemp        = atomicfile.Untrack
+	removeTemps     = atomicfile.RemoveTracked
 )
-
-// addTemp registers a temporary file to remove if a signal stops the run.
-func addTemp(path string) {
-	tempMu.Lock()
-	temps[path] = true
-	tempMu.Unlock()
-}
-
-// dropTemp unregisters a temporary file (renamed or removed).
-func dropTemp(path string) {
-	tempMu.Lock()
-	delete(temps, path)
-	tempMu.Unlock()
-}
-
-// removeTemps removes every registered temporary file.
-func removeTemps() {
-	tempMu.Lock()
-	defer tempMu.Unlock()
-	for p := range temps {
-		os.Remove(p)
-		delete(temps, p)
-	}
-}
-
-// errInterrupted is returned instead of replacing an output after a signal.
-var errInterrupted = errors.New("interrupted: output not written")
-
-// outputTarget resolves the file an output path names: a symlink is
-// followed (its target is replaced, the link kept); a directory or a
-// read-only file is refused.
-func outputTarget(path string) (string, error) {
-	target := path
-	if st, err := os.Lstat(path); err == nil && st.Mode()&fs.ModeSymlink != 0 {
-		resolved, err := filepath.EvalSymlinks(path)
-		if err != nil {
-			// A dangling link: write where it points.
-			dest, rerr := os.Readlink(path)
-			if rerr != nil {
-				return "", fmt.Errorf("output %s: %w", path, err)
-			}
-			if !filepath.IsAbs(dest) {
-				dest = filepath.Join(filepath.Dir(path), dest)
-			}
-			resolved = dest
-		}
-		target = resolved
-	}
-	st, err := os.Stat(target)
-	switch {
-	case err == nil && st.IsDir():
-		return "", fmt.Errorf("output %s: is a directory", path)
-	case err == nil && !st.Mode().IsRegular():
-		return "", fmt.Errorf("output %s: not a regular file", path)
-	case err == nil && st.Mode().Perm()&0o222 == 0:
-		return "", fmt.Errorf("output %s: file is read-only; not replaced", path)
-	}
-	return target, nil
-}
-
-// pathErr strips the temporary file's name from err, so messages name only
-// the user's path.
-func pathErr(path string, err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	return fmt.Errorf("write %s: %w", path, err)
-}
-
-// writeFileAtomic writes data produced by write to path through a
-// temporary file in the target's directory (google/renameio): the data is
-// fsynced before the rename, so readers and crashes never see a
-// half-written output. An existing target keeps its permissions (new files
-// get 0644 less the umask); a symlinked target is followed; a read-only one
-// is refused. After SIGINT/SIGTERM nothing is replaced.
-func writeFileAtomic(path string, write func(f *os.File) error) error {
-	target, err := outputTarget(path)
-	if err != nil {
-		return err
-	}
-	pf, err := renameio.NewPendingFile(target, renameio.WithTempDir(filepath.Dir(target)),
-		renameio.WithPermissions(0o644), renameio.WithExistingPermissions())
-	if err != nil {
-		return pathErr(path, err)
-	}
-	tmp := pf.Name()
-	addTemp(tmp)
-	defer func() {
-		pf.Cleanup() // no-op after a successful replace
-		dropTemp(tmp)
-	}()
-	if err := write(pf.File); err != nil {
-		return pathErr(path, err)
-	}
-	if signalled.Load() != 0 {
-		return errInterrupted
-	}
-	if err := pf.CloseAtomicallyReplace(); err != nil {
-		return pathErr(path, err)
-	}
-	return nil
-}
 
 // outputExts are the file endings each verb writes with --output; for verbs
 // not listed the verb itself checks the ending.
 var outputExts = map[string][]string{
 	"flows":   {".csv", ".json", ".txt", ".md", ""},
+	"goodput": {".csv", ".json", ".txt", ".md", ""},
 	"compare": {".png", ".svg", ".pdf", ".csv", ".html"},
 	"report":  {".html"},
 	"pep":     {".csv"},
@@ -210,15 +114,38 @@ var outputExts = map[string][]string{
 	"tput":    {".png", ".svg", ".pdf", ".html", ".csv", ".json"},
 }
 
+// fileFlags are the flags of any verb that name a file it writes, with the
+// endings accepted (nil: any; --output: outputExts of the verb) and the
+// suffix the verb appends (--tables-csv is a prefix).
+var fileFlags = []struct {
+	name   string
+	exts   []string
+	suffix string
+}{
+	{name: "output"},
+	{name: "parquet"},
+	{name: "tables"},
+	{name: "tables-csv", suffix: ".groups.csv"},
+	{name: "tables-tex"},
+	{name: "plot", exts: []string{".png", ".svg", ".pdf"}},
+	{name: "write"},
+}
+
 // checkOutputs is the root command's PersistentPreRunE. It notes a live
-// capture (-i), for the signal handler, and before any analysis it checks the files named by --output, --parquet and --tables: the
-// directory exists and is writable, the ending is one the verb writes, and
-// an existing target is a writable regular file (or a link to one).
+// capture (-i), for the signal handler; it refuses NaN, ±Inf and negative
+// values of the float flags (checkFloatFlags); and before any analysis it
+// checks every file flag (fileFlags): the directory exists and is writable,
+// the ending is one the verb writes, and an existing target is a writable
+// regular file (or a link to one).
 func checkOutputs(c *cobra.Command, _ []string) error {
 	if f := c.Flags().Lookup("interface"); f != nil && f.Value.String() != "" {
 		liveCapture.Store(true)
 	}
-	for _, name := range []string{"output", "parquet", "tables"} {
+	if err := checkFloatFlags(c); err != nil {
+		return err
+	}
+	for _, ff := range fileFlags {
+		name := ff.name
 		f := c.Flags().Lookup(name)
 		if f == nil || f.Value.Type() != "string" {
 			continue
@@ -227,33 +154,74 @@ func checkOutputs(c *cobra.Command, _ []string) error {
 		if p == "" || p == "-" {
 			continue
 		}
+		exts := ff.exts
 		if name == "output" {
-			exts, ok := outputExts[c.Name()]
-			ext := strings.ToLower(filepath.Ext(p))
-			if ok && !contains(exts, ext) {
-				return fmt.Errorf("--%s %s: unknown ending %q; %s writes %s", name, p, ext, c.Name(), strings.Join(exts, " "))
-			}
+			exts = outputExts[c.Name()]
 		}
-		target, err := outputTarget(p)
+		if ext := strings.ToLower(filepath.Ext(p)); exts != nil && !contains(exts, ext) {
+			names := strings.ReplaceAll(strings.Join(exts, " "), "  ", " ")
+			if contains(exts, "") {
+				names = strings.TrimSpace(names) + " or no ending"
+			}
+			return fmt.Errorf("--%s %s: unknown ending %q; %s writes %s", name, p, ext, c.Name(), names)
+		}
+		target, err := outputTarget(p + ff.suffix)
 		if err != nil {
 			return err
 		}
-		dir := filepath.Dir(target)
-		st, err := os.Stat(dir)
-		if err != nil {
-			return fmt.Errorf("--%s %s: directory %s: %w", name, p, dir, errors.Unwrap(err))
+		if err := atomicfile.CheckDir(filepath.Dir(target)); err != nil {
+			return fmt.Errorf("--%s %s: %w", name, p, err)
 		}
-		if !st.IsDir() {
-			return fmt.Errorf("--%s %s: %s is not a directory", name, p, dir)
-		}
-		probe, err := os.CreateTemp(dir, ".tcpviz-probe-*")
-		if err != nil {
-			return fmt.Errorf("--%s %s: directory %s is not writable", name, p, dir)
-		}
-		probe.Close()
-		os.Remove(probe.Name())
 	}
 	return nil
+}
+
+// signedFloatFlags may be negative; every other float flag counts
+// something that is not (seconds after a reference point, points,
+// a confidence level, a speed).
+var signedFloatFlags = map[string]bool{}
+
+// checkFloatFlags refuses a float flag set to NaN or ±Inf (strconv parses
+// both, and every range check then passes), or to a negative value where
+// none is meaningful: a usage error before any capture is read.
+func checkFloatFlags(c *cobra.Command) error {
+	var err error
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if err != nil {
+			return
+		}
+		var vs []float64
+		switch f.Value.Type() {
+		case "float64", "float32":
+			v, perr := strconv.ParseFloat(f.Value.String(), 64)
+			if perr != nil {
+				return
+			}
+			vs = []float64{v}
+		case "float64Slice", "float32Slice":
+			if s, ok := f.Value.(pflag.SliceValue); ok {
+				for _, x := range s.GetSlice() {
+					if v, perr := strconv.ParseFloat(x, 64); perr == nil {
+						vs = append(vs, v)
+					}
+				}
+			}
+		default:
+			return
+		}
+		for _, v := range vs {
+			switch {
+			case math.IsNaN(v) || math.IsInf(v, 0):
+				err = fmt.Errorf("--%s %g: want a finite number", f.Name, v)
+			case v < 0 && !signedFloatFlags[f.Name]:
+				err = fmt.Errorf("--%s %g: want a number ≥ 0", f.Name, v)
+			}
+			if err != nil {
+				return
+			}
+		}
+	})
+	return err
 }
 
 // maxConnNotes is how many connections a per-connection note is printed
@@ -271,11 +239,7 @@ func printConnNotes(w io.Writer, kind, path string, conns []int, what string) {
 		}
 		return
 	}
-	first := make([]string, 3)
-	for i := range first {
-		first[i] = fmt.Sprint(conns[i])
-	}
-	fmt.Fprintf(w, "%s: %s: %d connections (conn %s, …): %s\n", kind, path, len(conns), strings.Join(first, ", "), what)
+	fmt.Fprintf(w, "%s: %s: %d connections (%s): %s\n", kind, path, len(conns), connList(conns[:3], true), what)
 }
 
 func contains(list []string, s string) bool {

@@ -75,62 +75,13 @@ stderr. Exit status 3 if any run failed; Ctrl-C kills the running simulations.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			bad := func(err error) error { return &exitError{code: 2, err: err} }
-			sc := def
-			if preset != "" {
-				var err error
-				if sc, err = manet.PresetScenario(preset); err != nil {
-					return bad(err)
-				}
-			}
-			// Without a preset every flag applies (its default is the
-			// default scenario's); with one, only the flags given.
-			set := func(name string) bool { return preset == "" || cmd.Flags().Changed(name) }
-			if set("transport") {
-				sc.Transport = transport
-			}
-			if set("nodes") {
-				sc.Nodes = nodes
-			}
-			if set("flows") {
-				sc.Flows = flows
-			}
-			if set("speed") {
-				sc.Speed = speed
-			}
-			sc.Pcap = !noPcap
-			sc.Extra = ns3Args
-			var err error
-			if set("area") {
-				if sc.AreaX, sc.AreaY, err = manet.ParseArea(area); err != nil {
-					return bad(err)
-				}
-			}
-			if set("time") {
-				if sc.Time, err = manet.ParseSeconds(simTime); err != nil {
-					return bad(fmt.Errorf("--time: %w", err))
-				}
-			}
-			if set("pause") {
-				if sc.Pause, err = manet.ParseSeconds(pause); err != nil {
-					return bad(fmt.Errorf("--pause: %w", err))
-				}
-			}
-			if startWin != "" {
-				lo, hi, ok := strings.Cut(startWin, ",")
-				a, errA := manet.ParseSeconds(lo)
-				b, errB := manet.ParseSeconds(hi)
-				if !ok || errA != nil || errB != nil {
-					return bad(fmt.Errorf("--start %q: want MIN,MAX, e.g. 0,180s", startWin))
-				}
-				sc.StartMin, sc.StartMax = a, b
-			}
-			if cbrRate != "" {
-				sc.CBRRate = cbrRate
-			}
-			if pktSize != 0 {
-				sc.PktSize = pktSize
-			}
-			if err := sc.Validate(); err != nil {
+			k := manet.Knobs{Preset: preset, Transport: transport, Nodes: nodes, Flows: flows, Speed: speed, Area: area, Time: simTime, Pause: pause,
+				Start: startWin, CBRRate: cbrRate, PktSize: pktSize, NoPcap: noPcap, Extra: ns3Args}
+			sc, err := k.Scenario(cmd.Flags().Changed)
+			var ke *manet.KnobError
+			if errors.As(err, &ke) {
+				return bad(fmt.Errorf("--%s: %w", ke.Knob, ke.Err))
+			} else if err != nil {
 				return bad(err)
 			}
 			camp0 := &manet.Campaign{Resume: resume}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -50,40 +49,8 @@ Needs root, iproute2, iperf3, tcpdump, and nft for --pep.`,
 			if os.Geteuid() != 0 {
 				return &exitError{2, errors.New("testbed sat needs root (network namespaces, AF_PACKET)")}
 			}
-			set := func(k, v string) error {
-				if v == "" {
-					return nil
-				}
-				if err := cfg.Set(k, v); err != nil {
-					return &exitError{2, err}
-				}
-				return nil
-			}
-			cfg.PEP = pep
-			for _, kv := range [][2]string{{"window", window}, {"rate", rate}, {"loss", loss}, {"queue", queue}, {"pepbuf", pepBuf}} {
-				if err := set(kv[0], kv[1]); err != nil {
-					return err
-				}
-			}
-			if err := set("cc", cfg.CC); err != nil {
-				return err
-			}
-			if lanRate != "" {
-				r, err := sat.ParseRate(lanRate)
-				if err != nil {
-					return &exitError{2, err}
-				}
-				cfg.LAN.RateBps = r
-			}
-			if cfg.Duration < time.Second {
-				return &exitError{2, errors.New("--duration must be at least 1s")}
-			}
-			for _, a := range args {
-				if !strings.Contains(a, "=") {
-					return &exitError{2, fmt.Errorf("argument %q: want KEY=V1,V2 matrix axis", a)}
-				}
-			}
-			axes, err := sat.ParseMatrix(append(matrix, args...))
+			st := sat.Settings{PEP: pep, Window: window, Rate: rate, Loss: loss, Queue: queue, PEPBuf: pepBuf, LANRate: lanRate, Matrix: append(matrix, args...)}
+			axes, err := st.Apply(&cfg)
 			if err != nil {
 				return &exitError{2, err}
 			}

@@ -53,6 +53,7 @@
   }
   // level(s, j) decodes level j of series s once: x in s, y in display units.
   function yScaleOf(s, j) {
+    if (s.y_scale) return s.y_scale;                          // "more": stored integers → unit
     if (s.panel === 'rtt') return 1e-3;                       // µs → ms
     if (s.bin_us) return 8 / s.bin_us[j] * 1000;              // bytes per bin → kbit/s
     return 1;
@@ -129,7 +130,8 @@
     rwnd: { c: '#a0a000', w: 1.5, step: true }, flight: { c: '#1f77b4', w: 1.5, step: true }, flight_sack: { c: '#ff7f0e', w: 1.5, step: true },
   };
   const EVC = { rto: '#d62728', fast: '#ff7f0e', spurious: '#e377c2', out_of_order: '#1f77b4', lost_segment: '#7f7f7f',
-                dup_ack: '#2ca02c', zero_window: '#8c564b', zw_probe: '#bcbd22', keepalive: '#17becf', window_full: '#9467bd' };
+                dup_ack: '#2ca02c', zero_window: '#8c564b', zw_probe: '#bcbd22', keepalive: '#17becf', window_full: '#9467bd',
+                pmtu: '#ad494a', icmp_frag_needed: '#843c39', icmp_unreachable: '#7b4173', icmp_time_exceeded: '#637939' };
   const YAXIS = 96; // every panel's y axis has this width, so that the time axes line up
   const RUNC = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf'];
   const PANELS = [
@@ -138,6 +140,7 @@
     { id: 'tput', title: 'Throughput and goodput', y: 'bit rate', h: 170, zero: true, rate: true },
     { id: 'win', title: 'Receive window and bytes in flight', y: 'bytes', h: 170, zero: true, bytes: true },
     { id: 'ev', title: 'Events', y: '', h: 150, lanes: true },
+    { id: 'more', title: 'Other metrics (every metric of package query the panels above do not draw)', y: 'value (unit in the legend)', h: 170, zero: true },
   ];
 
   // ---------- state ----------
@@ -149,9 +152,10 @@
     const out = [];
     if (st.mode === 'single') {
       const v = META.views[st.view];
+      let k = 0;
       for (const s of v.series) {
         if (s.panel !== pid) continue;
-        const sty = STYLE[s.id] || { c: EVC[s.name] || '#444', w: 1, sz: 5 };
+        const sty = STYLE[s.id] || { c: EVC[s.name] || (pid === 'more' ? RUNC[k++ % RUNC.length] : '#444'), w: 1, sz: 5 };
         out.push({ s: s, name: s.name, color: sty.c, sty: sty, off: 0, run: '' });
       }
       return out;
@@ -522,6 +526,7 @@
     return lines.join('\n');
   }
   function value(s, v) {
+    if (s.unit) return (+v.toPrecision(6)) + ' ' + s.unit;
     if (s.panel === 'rtt') return v.toFixed(3) + ' ms';
     if (s.bin_us) return fmtRate(v);
     if (s.id === 'ack') return 'ack ' + fmtInt(v);
@@ -560,13 +565,31 @@
     const fp = META.focus && T.panels[META.focus];
     if (fp && !st.focused) { st.focused = true; fp.u.root.parentNode.scrollIntoView(); }
   }
-  // The address keeps the view and the time range (#v=3&x=1.25,1.45 or
-  // #cmp=3,5&x=…), so that a zoomed view can be bookmarked or sent.
+  // The address keeps the view and the time range, naming a view by its
+  // connection as tcpviz numbers it and its direction (#c=3&d=ab&x=1.25,1.45;
+  // f=N first when the report holds several captures: the N-th capture
+  // given, from 0), or the runs of compare mode (#cmp=0.3.ab,1.5.ab&x=…), so
+  // that a zoomed view can be bookmarked or sent. The older #v=N and
+  // #cmp=N,M (view numbers) still open.
   let hashTimer = 0;
+  function viewKey(v) { const vw = META.views[v], c = META.conns[vw.conn]; return { f: c.cap, c: c.conn, d: vw.dir }; }
+  function findView(f, c, d) {
+    for (let i = 0; i < META.views.length; i++) {
+      const vw = META.views[i], s = META.conns[vw.conn];
+      if (s.cap === f && s.conn === c && (!d || vw.dir === d)) return i;
+    }
+    return -1;
+  }
   function saveHash() {
     clearTimeout(hashTimer);
     hashTimer = setTimeout(() => {
-      const v = st.mode === 'single' ? 'v=' + st.view : 'cmp=' + st.runs.map(r => r.view).join(',');
+      let v;
+      if (st.mode === 'single') {
+        const k = viewKey(st.view);
+        v = (META.captures.length > 1 ? 'f=' + k.f + '&' : '') + 'c=' + k.c + '&d=' + k.d;
+      } else {
+        v = 'cmp=' + st.runs.map(r => { const k = viewKey(r.view); return k.f + '.' + k.c + '.' + k.d; }).join(',');
+      }
       const full = st.x[0] <= st.full[0] && st.x[1] >= st.full[1];
       history.replaceState(null, '', '#' + v + (full ? '' : '&x=' + st.x[0].toPrecision(10) + ',' + st.x[1].toPrecision(10)));
     }, 200);
@@ -575,8 +598,15 @@
     const h = new URLSearchParams(location.hash.slice(1));
     const ok = v => Number.isInteger(v) && v >= 0 && v < META.views.length;
     if (h.has('v') && ok(+h.get('v'))) { st.mode = 'single'; st.view = +h.get('v'); }
+    if (h.has('c')) {
+      const v = findView(h.has('f') ? +h.get('f') : 0, +h.get('c'), h.get('d'));
+      if (v >= 0) { st.mode = 'single'; st.view = v; }
+    }
     if (h.has('cmp')) {
-      const vs = h.get('cmp').split(',').map(Number).filter(ok);
+      const vs = h.get('cmp').split(',').map(k => {
+        const p = k.split('.');
+        return p.length === 3 ? findView(+p[0], +p[1], p[2]) : Number(k);
+      }).filter(ok);
       if (vs.length >= 2) {
         const lab = {}; (META.compare || []).forEach(c => { lab[c.view] = c.label; });
         st.mode = 'compare'; st.runs = vs.map(v => ({ view: v, label: lab[v] || runLabel(v) }));

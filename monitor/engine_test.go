@@ -1,4 +1,4 @@
-package main
+package monitor
 
 import (
 	"bytes"
@@ -35,7 +35,7 @@ func TestLiveEngineReleases(t *testing.T) {
 		segs = append(segs, s)
 	}
 	// Stretch time 1000×: packets 2..20 ms apart, so that connections
-	// close and fall silent for liveFinishedIdle within the capture.
+	// close and fall silent for FinishedIdle within the capture.
 	t0 := segs[0].Time
 	for i := range segs {
 		segs[i].Time = t0 + (segs[i].Time-t0)*1000
@@ -80,7 +80,7 @@ func TestLiveEngineReleases(t *testing.T) {
 			maxGens, maxHeld = max(maxGens, len(en.gens)), max(maxHeld, held)
 		}
 	}
-	en.expire(segs[len(segs)-1].Time + capture.Timestamp(2*liveFinishedIdle))
+	en.expire(segs[len(segs)-1].Time + capture.Timestamp(2*FinishedIdle))
 	if en.total != len(want) {
 		t.Fatalf("live engine saw %d connections, the one-pass analysis %d", en.total, len(want))
 	}

@@ -1,4 +1,4 @@
-package main
+package monitor
 
 import (
 	"time"
@@ -23,11 +23,12 @@ const (
 	// liveGenConns is how many connections one generation takes before
 	// the next one starts.
 	liveGenConns = 256
-	// A connection is finished when it closed (FIN both ways, or RST) and
-	// stayed silent liveFinishedIdle, or stayed silent liveAbandonedIdle:
-	// the same rule tcpanalysis uses to release its scratch state.
-	liveFinishedIdle  = 10 * time.Second
-	liveAbandonedIdle = 5 * time.Minute
+	// FinishedIdle and AbandonedIdle: a connection is finished when it
+	// closed (FIN both ways, or RST) and stayed silent FinishedIdle, or
+	// stayed silent AbandonedIdle: the same rule tcpanalysis uses to release
+	// its scratch state.
+	FinishedIdle  = 10 * time.Second
+	AbandonedIdle = 5 * time.Minute
 )
 
 // liveConn is one connection of a live run.
@@ -164,7 +165,7 @@ func (en *liveEngine) expire(now capture.Timestamp) {
 			c := lc.r.Conn
 			idle := now.Sub(c.Last)
 			closed := (c.Half[0].FinSeen && c.Half[1].FinSeen) || c.Half[0].RstSeen || c.Half[1].RstSeen
-			if (closed && idle > liveFinishedIdle) || idle > liveAbandonedIdle {
+			if (closed && idle > FinishedIdle) || idle > AbandonedIdle {
 				en.finish(lc)
 			}
 		}

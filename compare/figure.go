@@ -1,0 +1,226 @@
+package compare
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/plot"
+	"github.com/tcpviz/tcpviz/query"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
+)
+
+// formatS prints seconds with 6 decimals (µs), as export.FormatS.
+func formatS(s float64) string { return strconv.FormatFloat(s, 'f', 6, 64) }
+
+// FigureSeries is what the compare figure draws for metric m: per run
+// its series, continued to the end of the connection, and for a pair run
+// the delivered series. Every series of run i has colour plot.Colour(i);
+// the delivered ones are dashed, so sent and delivered stay apart in
+// print (and in grayscale).
+func FigureSeries(runs []Run, views []*query.View, m query.Metric, sel query.Selection) []plot.Named {
+	var series []plot.Named
+	in := func(d time.Duration) bool { return d >= sel.From && (sel.To <= 0 || d <= sel.To) }
+	for i, v := range views {
+		s := v.Series(m)
+		col := plot.Colour(i)
+		// Step series run to the end of the connection, so stalls show.
+		name := runs[i].Label
+		if m == query.MetricGoodput && runs[i].ProxyAcked() { // the PEP's ACKs: bytes it accepted, not goodput
+			name += " accepted by PEP"
+		}
+		series = append(series, extendToEnd(plot.Named{Name: name, Step: !m.Samples(), Scatter: m.Samples(), Mark: plot.MarkOf(i), X: s.X(v.Ref), Y: s.Y(), Color: col}, runs[i], sel.To))
+		if d, ok := deliveredSeries(runs[i], m.String(), in, sel.To); ok {
+			d.Color, d.Dashed = col, true
+			series = append(series, d)
+		}
+		if d, ok := deliveredRate(runs[i], legacyMetric(m), v.Interval, in, sel.To); ok {
+			d.Color, d.Dashed = col, true
+			series = append(series, d)
+		}
+	}
+	return series
+}
+
+// extendToEnd continues a step series with its last value to the end of the
+// run's connection (the later of both halves for a pair; at most to, when
+// to > 0), so a stall after the last change shows; scatter series are left
+// alone.
+func extendToEnd(s plot.Named, r Run, to time.Duration) plot.Named {
+	if !s.Step || len(s.X) == 0 {
+		return s
+	}
+	end := End(r).Sub(r.Ref)
+	if to > 0 {
+		end = min(end, to)
+	}
+	if e := end.Seconds(); e > s.X[len(s.X)-1] {
+		s.X, s.Y = append(s.X, e), append(s.Y, s.Y[len(s.Y)-1])
+	}
+	return s
+}
+
+// deliveredSeries is, for --metric seq on a pair run, the bytes the final
+// receiver acknowledged over time (from the server-side capture), to the
+// end of the connection.
+func deliveredSeries(r Run, metric string, in func(time.Duration) bool, to time.Duration) (plot.Named, bool) {
+	if metric != "seq" || !r.IsPair() {
+		return plot.Named{}, false
+	}
+	ts, bytes, ok := Delivered(r)
+	if !ok {
+		return plot.Named{}, false
+	}
+	s := plot.Named{Name: r.Label + " delivered", Step: true}
+	for i, t := range ts {
+		if in(t) {
+			s.X, s.Y = append(s.X, t.Seconds()), append(s.Y, float64(bytes[i]))
+		}
+	}
+	return extendToEnd(s, r, to), true
+}
+
+// deliveredRate is, for --metric tput on a pair run whose sender a PEP
+// acknowledged, the end-to-end goodput over time: the bytes the final
+// receiver acknowledged (server-side capture) per interval w, kbit/s, on
+// the run's time axis, to the end of the connection.
+func deliveredRate(r Run, metric string, w time.Duration, in func(time.Duration) bool, to time.Duration) (plot.Named, bool) {
+	if metric != "tput" || !r.IsPair() || !r.ProxyAcked() || w <= 0 {
+		return plot.Named{}, false
+	}
+	ts, bytes, ok := Delivered(r)
+	if !ok || len(ts) == 0 {
+		return plot.Named{}, false
+	}
+	start := ts[0].Truncate(w)
+	if ts[0] < 0 && start != ts[0] {
+		start -= w
+	}
+	end := End(r).Sub(r.Ref)
+	n := int((end-start)/w) + 1
+	if n > tcpanalysis.MaxBins || n <= 0 {
+		return plot.Named{}, false
+	}
+	acked := make([]int64, n)
+	var prev int64
+	for i, t := range ts {
+		k := min(max(int((t-start)/w), 0), n-1)
+		acked[k] += bytes[i] - prev
+		prev = bytes[i]
+	}
+	s := plot.Named{Name: r.Label + " delivered (end to end)", Step: true}
+	for k, b := range acked {
+		if t := start + time.Duration(k)*w; in(t) {
+			s.X, s.Y = append(s.X, t.Seconds()), append(s.Y, float64(b)*8/w.Seconds()/1000)
+		}
+	}
+	return extendToEnd(s, r, to), true
+}
+
+// PairYLabel names the seq axis when pair runs add their delivered
+// series; "" otherwise.
+func PairYLabel(runs []Run, m query.Metric) string {
+	for _, r := range runs {
+		if m == query.MetricSeq && r.IsPair() {
+			return "sequence sent / delivered"
+		}
+	}
+	return ""
+}
+
+// TputYLabel names the tput axis when a PEP acknowledged some run: its
+// series are bytes the PEP accepted, never goodput; "" otherwise.
+func TputYLabel(runs []Run, m query.Metric) string {
+	if m != query.MetricGoodput {
+		return ""
+	}
+	proxied, goodput := false, false
+	for _, r := range runs {
+		if r.ProxyAcked() {
+			proxied = true
+			goodput = goodput || r.IsPair() // its delivered series
+		} else {
+			goodput = true
+		}
+	}
+	switch {
+	case !proxied:
+		return ""
+	case goodput:
+		return "goodput delivered end to end / accepted by PEP"
+	}
+	return "accepted by PEP (not end-to-end goodput)"
+}
+
+// legacyMetric is the name deliveredSeries and deliveredRate know a
+// metric by ("tput" for goodput).
+func legacyMetric(m query.Metric) string {
+	if m == query.MetricGoodput {
+		return "tput"
+	}
+	return m.String()
+}
+
+// JoinLabels names the runs in a title: "nopep vs pep".
+func JoinLabels(runs []Run) string {
+	var l []string
+	for _, r := range runs {
+		l = append(l, r.Label)
+	}
+	return strings.Join(l, " vs ")
+}
+
+// WriteCSV writes metric m of every run (schema tcpviz.compare/2,
+// docs/schema.md#compare).
+func WriteCSV(w io.Writer, runs []Run, views []*query.View, m query.Metric) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"label", "metric", "t_s", "ref_t_s", "value"})
+	for i, v := range views {
+		label := runs[i].Label
+		if m == query.MetricGoodput && runs[i].ProxyAcked() { // the PEP's ACKs: bytes it accepted, not goodput
+			label += " accepted by PEP"
+		}
+		for _, p := range v.Series(m).Points {
+			cw.Write([]string{label, m.String(), formatS(v.CaptureS(p.Time)), formatS(v.RefS(p.Time)), strconv.FormatFloat(p.V, 'f', 3, 64)})
+		}
+		// The end-to-end goodput of a pair whose sender a PEP acknowledged.
+		in := func(d time.Duration) bool { return d >= v.Sel.From && (v.Sel.To <= 0 || d <= v.Sel.To) }
+		if d, ok := deliveredRate(runs[i], legacyMetric(m), v.Interval, in, v.Sel.To); ok {
+			off := v.CaptureS(v.Ref)
+			for j := range d.X {
+				cw.Write([]string{d.Name, m.String(), formatS(off + d.X[j]), formatS(d.X[j]), strconv.FormatFloat(d.Y[j], 'f', 3, 64)})
+			}
+		}
+		// The bytes the final receiver acknowledged (pairs, or no proxy).
+		if ts, bytes, ok := Delivered(runs[i]); ok && m == query.MetricSeq {
+			for j, t := range ts {
+				if at := v.Ref + capture.Timestamp(t); v.Sel.InRange(at, v.Ref) {
+					cw.Write([]string{runs[i].Label + " delivered", m.String(), formatS(v.CaptureS(at)), formatS(t.Seconds()), strconv.FormatInt(bytes[j], 10)})
+				}
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteNotes says per run who acknowledged the data.
+func WriteNotes(w io.Writer, runs []Run) {
+	for _, r := range runs {
+		if r.Swapped {
+			fmt.Fprintf(w, "note: %s: the pair was given server side first; analysed as %s+%s (client side first: the capture where the data connection starts first and that carries more data)\n", r.Label, r.File, r.ServerFile)
+		}
+		if r.IsPair() {
+			fmt.Fprintf(w, "%s: server side %s conn %d\n", r.Label, r.ServerFile, r.Server.Conn.Index)
+		}
+	}
+	for _, r := range runs {
+		if n := r.Annotation(); n != "" {
+			fmt.Fprintln(w, "note:", n)
+		}
+	}
+}

@@ -1,0 +1,155 @@
+// Package atomicfile writes outputs so that readers and crashes never see
+// a half-written file: through a temporary file in the target's directory,
+// fsynced and renamed over the target (google/renameio). It also keeps the
+// list of temporary files to remove when a signal stops the process, and
+// refuses to replace an output once the process was interrupted.
+package atomicfile
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+
+	"github.com/google/renameio/v2"
+)
+
+// interrupted is set by Interrupt.
+var interrupted atomic.Bool
+
+// Interrupt marks the process as stopped by a signal: Write replaces no
+// output from now on (it returns ErrInterrupted).
+func Interrupt() { interrupted.Store(true) }
+
+var (
+	tempMu sync.Mutex
+	temps  = map[string]bool{}
+)
+
+// Track registers a temporary file to remove if a signal stops the run.
+func Track(path string) {
+	tempMu.Lock()
+	temps[path] = true
+	tempMu.Unlock()
+}
+
+// Untrack unregisters a temporary file (renamed or removed).
+func Untrack(path string) {
+	tempMu.Lock()
+	delete(temps, path)
+	tempMu.Unlock()
+}
+
+// RemoveTracked removes every temporary file registered (Track) and not
+// yet renamed: call it when a signal stops the process.
+func RemoveTracked() {
+	tempMu.Lock()
+	defer tempMu.Unlock()
+	for p := range temps {
+		os.Remove(p)
+		delete(temps, p)
+	}
+}
+
+// ErrInterrupted is returned instead of replacing an output after Interrupt.
+var ErrInterrupted = errors.New("interrupted: output not written")
+
+// Target resolves the file an output path names: a symlink is
+// followed (its target is replaced, the link kept); a directory or a
+// read-only file is refused.
+func Target(path string) (string, error) {
+	target := path
+	if st, err := os.Lstat(path); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		resolved, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			// A dangling link: write where it points.
+			dest, rerr := os.Readlink(path)
+			if rerr != nil {
+				return "", fmt.Errorf("output %s: %w", path, err)
+			}
+			if !filepath.IsAbs(dest) {
+				dest = filepath.Join(filepath.Dir(path), dest)
+			}
+			resolved = dest
+		}
+		target = resolved
+	}
+	st, err := os.Stat(target)
+	switch {
+	case err == nil && st.IsDir():
+		return "", fmt.Errorf("output %s: is a directory", path)
+	case err == nil && !st.Mode().IsRegular():
+		return "", fmt.Errorf("output %s: not a regular file", path)
+	case err == nil && st.Mode().Perm()&0o222 == 0:
+		return "", fmt.Errorf("output %s: file is read-only; not replaced", path)
+	}
+	return target, nil
+}
+
+// pathErr strips the temporary file's name from err, so messages name only
+// the user's path.
+func pathErr(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("write %s: %w", path, err)
+}
+
+// Write writes data produced by write to path through a
+// temporary file in the target's directory (google/renameio): the data is
+// fsynced before the rename, so readers and crashes never see a
+// half-written output. An existing target keeps its permissions (new files
+// get 0644 less the umask); a symlinked target is followed; a read-only one
+// is refused. After Interrupt nothing is replaced. Errors name path, never
+// the temporary file.
+func Write(path string, write func(f *os.File) error) error {
+	target, err := Target(path)
+	if err != nil {
+		return err
+	}
+	pf, err := renameio.NewPendingFile(target, renameio.WithTempDir(filepath.Dir(target)),
+		renameio.WithPermissions(0o644), renameio.WithExistingPermissions())
+	if err != nil {
+		return pathErr(path, err)
+	}
+	tmp := pf.Name()
+	Track(tmp)
+	defer func() {
+		pf.Cleanup() // no-op after a successful replace
+		Untrack(tmp)
+	}()
+	if err := write(pf.File); err != nil {
+		return pathErr(path, err)
+	}
+	if interrupted.Load() {
+		return ErrInterrupted
+	}
+	if err := pf.CloseAtomicallyReplace(); err != nil {
+		return pathErr(path, err)
+	}
+	return nil
+}
+
+// CheckDir checks, before any work, that Write can create files in dir:
+// it exists, is a directory, and a file can be created there (a probe
+// file, removed at once).
+func CheckDir(dir string) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("directory %s: %w", dir, errors.Unwrap(err))
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	probe, err := os.CreateTemp(dir, ".tcpviz-probe-*")
+	if err != nil {
+		return fmt.Errorf("directory %s is not writable", dir)
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return nil
+}

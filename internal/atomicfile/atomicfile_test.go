@@ -1,0 +1,94 @@
+package atomicfile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestWrite checks what the atomic writer keeps and refuses.
+func TestWrite(t *testing.T) {
+	dir := t.TempDir()
+	write := func(p, s string) error {
+		return Write(p, func(f *os.File) error { _, err := f.WriteString(s); return err })
+	}
+	t.Run("new-file-0644", func(t *testing.T) {
+		p := filepath.Join(dir, "new.csv")
+		if err := write(p, "x"); err != nil {
+			t.Fatal(err)
+		}
+		if st, _ := os.Stat(p); st.Mode().Perm()&^0o022 != 0o644&^0o022 {
+			t.Errorf("mode %v, want 0644 less the umask", st.Mode())
+		}
+	})
+	t.Run("permissions-kept", func(t *testing.T) {
+		p := filepath.Join(dir, "private.csv")
+		os.WriteFile(p, []byte("old"), 0o600)
+		if err := write(p, "new"); err != nil {
+			t.Fatal(err)
+		}
+		st, _ := os.Stat(p)
+		b, _ := os.ReadFile(p)
+		if st.Mode().Perm() != 0o600 || string(b) != "new" {
+			t.Errorf("mode %v, content %q; want 0600, new", st.Mode(), b)
+		}
+	})
+	t.Run("symlink-followed", func(t *testing.T) {
+		real := filepath.Join(dir, "real.csv")
+		link := filepath.Join(dir, "link.csv")
+		os.WriteFile(real, []byte("old"), 0o644)
+		os.Symlink("real.csv", link)
+		if err := write(link, "new"); err != nil {
+			t.Fatal(err)
+		}
+		if st, _ := os.Lstat(link); st.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("the link was replaced by a file")
+		}
+		if b, _ := os.ReadFile(real); string(b) != "new" {
+			t.Errorf("target holds %q, want new", b)
+		}
+	})
+	t.Run("read-only-refused", func(t *testing.T) {
+		p := filepath.Join(dir, "ro.csv")
+		os.WriteFile(p, []byte("old"), 0o444)
+		err := write(p, "new")
+		if err == nil || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "read-only") {
+			t.Errorf("err = %v, want read-only naming %s", err, p)
+		}
+		if b, _ := os.ReadFile(p); string(b) != "old" {
+			t.Errorf("read-only file now holds %q", b)
+		}
+	})
+	t.Run("error-names-user-path", func(t *testing.T) {
+		p := filepath.Join(dir, "fail.csv")
+		err := Write(p, func(f *os.File) error { return errors.New("disk full") })
+		if err == nil || !strings.HasPrefix(err.Error(), "write "+p+": ") || strings.Contains(err.Error(), ".fail.csv") {
+			t.Errorf("err = %v, want it to name %s and not the temporary file", err, p)
+		}
+		left, _ := filepath.Glob(filepath.Join(dir, ".fail.csv*"))
+		if len(left) != 0 {
+			t.Errorf("temporary files left: %v", left)
+		}
+	})
+}
+
+// TestCheckDir: a missing directory, a file, and a writable directory.
+func TestCheckDir(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "f")
+	os.WriteFile(f, nil, 0o644)
+	if err := CheckDir(filepath.Join(dir, "none")); err == nil || !strings.Contains(err.Error(), "no such file or directory") {
+		t.Errorf("missing: %v", err)
+	}
+	if err := CheckDir(f); err == nil || !strings.Contains(err.Error(), "is not a directory") {
+		t.Errorf("file: %v", err)
+	}
+	if err := CheckDir(dir); err != nil {
+		t.Errorf("writable: %v", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".tcpviz-probe-*")); len(left) != 0 {
+		t.Errorf("probe left: %v", left)
+	}
+}

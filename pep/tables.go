@@ -1,0 +1,138 @@
+package pep
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
+)
+
+// maxRecheck is how many connections FlowNotes analyses again with their
+// detail kept.
+const maxRecheck = 16
+
+// FlowNotes lists the connections of rep (the analysis of the capture at
+// path, without per-connection detail) whose ACKs come from a PEP: one
+// note per connection ("conn 3: …", Verdict.AckNote), and per connection
+// the data direction the PEP acknowledged. Without detail a zero-window
+// stall still open at the end is invisible, so the connections NeedsDetail
+// names (at most 16) are analysed again from path with opts and their
+// detail kept; path "-" (standard input, read once) skips that, and so
+// does a second read that fails.
+func FlowNotes(path string, rep *tcpanalysis.Report, opts tcpanalysis.Options) (notes []string, dirs map[int]flows.Direction) {
+	dirs = map[int]flows.Direction{}
+	recheck := map[int]bool{}
+	for _, r := range rep.Conns {
+		v := Acknowledger(r)
+		switch {
+		case v.Likely:
+			dirs[r.Conn.Index] = v.Dir
+			notes = append(notes, fmt.Sprintf("conn %d: %s", r.Conn.Index, v.AckNote()))
+		case NeedsDetail(r, v.Dir, v) && len(recheck) < maxRecheck:
+			recheck[r.Conn.Index] = true
+		}
+	}
+	if len(recheck) == 0 || path == "-" {
+		return notes, dirs
+	}
+	opts.Keep = func(i int) bool { return recheck[i] }
+	again, err := tcpanalysis.AnalyzeFile(path, opts)
+	if err != nil {
+		return notes, dirs
+	}
+	for _, r := range again.Conns {
+		if recheck[r.Conn.Index] {
+			v := Acknowledger(r)
+			if n := v.AckNote(); n != "" {
+				dirs[r.Conn.Index] = v.Dir
+				notes = append(notes, fmt.Sprintf("conn %d: %s", r.Conn.Index, n))
+			}
+		}
+	}
+	return notes, dirs
+}
+
+// AcceptedRows renames, in tput's summary table (rows of metric, value),
+// the rows that count acknowledged bytes when a PEP acknowledged direction
+// d of r: they are bytes the PEP accepted ("acked after 1 s" → "accepted by
+// PEP after 1 s"; "goodput" → "accepted by PEP (not end-to-end goodput)").
+// It changes table in place and returns it.
+func AcceptedRows(table [][]string, r *tcpanalysis.ConnResult, d flows.Direction) [][]string {
+	if !Detect(r, d).Likely {
+		return table
+	}
+	for _, row := range table {
+		switch {
+		case strings.HasPrefix(row[0], "acked after"):
+			row[0] = "accepted by PEP after" + strings.TrimPrefix(row[0], "acked after")
+		case row[0] == "goodput":
+			row[0] = "accepted by PEP (not end-to-end goodput)"
+		}
+	}
+	return table
+}
+
+// AckLegend names the series of newly acknowledged bytes of direction d of
+// r: goodput, or the bytes a PEP accepted when a PEP acknowledged them.
+func AckLegend(r *tcpanalysis.ConnResult, d flows.Direction) string {
+	if Detect(r, d).Likely {
+		return "accepted by the PEP (newly acknowledged by it; not end-to-end goodput)"
+	}
+	return "goodput (newly acknowledged)"
+}
+
+// WriteHeldCSV writes the bytes held inside the PEP over time, per split
+// connection (schema tcpviz.pep-held/1: client_conn, server_conn, t_s
+// since start — the client capture's first frame —, held_bytes).
+func WriteHeldCSV(w io.Writer, results []SplitResult, start capture.Timestamp) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"client_conn", "server_conn", "t_s", "held_bytes"})
+	for _, r := range results {
+		for _, h := range r.Held {
+			cw.Write([]string{strconv.Itoa(r.Client), strconv.Itoa(r.Server), strconv.FormatFloat(h.Time.Sub(start).Seconds(), 'f', 6, 64), strconv.FormatInt(h.Bytes, 10)})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// msText prints a duration in milliseconds with 3 decimals.
+func msText(d time.Duration) string { return strconv.FormatFloat(d.Seconds()*1000, 'f', 3, 64) }
+
+// SplitTable is the table of split connections: a header, then one row per
+// result (connections, direction, split or not, each leg's RTT in ms, the
+// most bytes held in the PEP, bytes delivered, end-to-end goodput).
+func SplitTable(results []SplitResult) [][]string {
+	rows := [][]string{{"client conn", "server conn", "dir", "split", "client↔PEP ms", "PEP↔server ms", "max held bytes", "delivered bytes", "end-to-end goodput kbit/s"}}
+	for _, r := range results {
+		split := "yes"
+		if r.SameConn {
+			split = "no (one connection)"
+		}
+		rows = append(rows, []string{strconv.Itoa(r.Client), strconv.Itoa(r.Server), r.Dir.String(), split,
+			msText(r.ClientPEPRTT), msText(r.PEPServerRTT), strconv.FormatInt(r.MaxHeldBytes, 10), strconv.FormatInt(r.DeliveredBytes, 10),
+			strconv.FormatFloat(r.GoodputKbps, 'f', 1, 64)})
+	}
+	return rows
+}
+
+// Table is the evidence of v as rows: a header, then per criterion its
+// name, whether it supports a PEP ("YES" or "no"), what was observed and
+// what an end-to-end connection would show.
+func (v Verdict) Table() [][]string {
+	rows := [][]string{{"criterion", "supports", "observed", "an end-to-end connection would show"}}
+	for _, it := range v.Evidence {
+		s := "no"
+		if it.Supports {
+			s = "YES"
+		}
+		rows = append(rows, []string{it.Name, s, it.Observed, it.Expected})
+	}
+	return rows
+}
