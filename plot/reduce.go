@@ -29,11 +29,11 @@ import (
 // anti-aliased edges (a dense line looked bolder than a sparse one); the
 // reduced figure draws each column's marks once.
 
-// ReduceAbove is the number of points (or bars) up to which a series is
+// reduceAbove is the number of points (or bars) up to which a series is
 // drawn point by point, one stroke on another, as it always was; larger
 // ones are reduced per device column. Tests set it to math.MaxInt to draw
 // each point.
-var ReduceAbove = 4096
+var reduceAbove = 4096
 
 // columnWidth is the width of one device column of c: a pixel on a raster
 // canvas, a quarter point on a vector one.
@@ -74,7 +74,7 @@ func m4(ps []vg.Point, w vg.Length) []vg.Point {
 }
 
 // reducedLine is a plotter.Line drawn from its device points reduced per
-// device column (m4) when it has more than ReduceAbove points; its steps
+// device column (m4) when it has more than reduceAbove points; its steps
 // (PostStep) are made explicit first. It draws no fill.
 type reducedLine struct {
 	*plotter.Line
@@ -82,7 +82,7 @@ type reducedLine struct {
 
 // Plot implements gplot.Plotter.
 func (l reducedLine) Plot(c draw.Canvas, plt *gplot.Plot) {
-	if len(l.XYs) <= ReduceAbove || l.FillColor != nil || (l.StepStyle != plotter.NoStep && l.StepStyle != plotter.PostStep) {
+	if len(l.XYs) <= reduceAbove || l.FillColor != nil || (l.StepStyle != plotter.NoStep && l.StepStyle != plotter.PostStep) {
 		l.Line.Plot(c, plt)
 		return
 	}
@@ -163,7 +163,7 @@ func extremeBoxes(plt *gplot.Plot, width vg.Length, n int, xy func(int) (float64
 
 // xyLine is a line (or post-step line) of an XY figure drawn from the
 // series' own X and Y (no copy of a million points), without NaN or
-// infinite values (a part splitGaps cut); above ReduceAbove points it is
+// infinite values (a part splitGaps cut); above reduceAbove points it is
 // drawn per device column (m4), steps made explicit first.
 type xyLine struct {
 	x, y  []float64
@@ -185,7 +185,7 @@ func (l *xyLine) line() *plotter.Line {
 
 // Plot implements gplot.Plotter.
 func (l *xyLine) Plot(c draw.Canvas, plt *gplot.Plot) {
-	if len(l.x) <= ReduceAbove {
+	if len(l.x) <= reduceAbove {
 		l.line().Plot(c, plt)
 		return
 	}

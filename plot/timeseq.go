@@ -59,7 +59,7 @@ func (b *bars) Plot(c draw.Canvas, p *gplot.Plot) {
 		path.Line(vg.Point{X: x, Y: y1})
 		c.Stroke(path)
 	}
-	reduce := len(b.x) > ReduceAbove
+	reduce := len(b.x) > reduceAbove
 	var col []devBar // the bars of the device column being filled
 	colOf := func(x vg.Length) float64 { return math.Floor(float64(x / columnWidth(c))) }
 	for i := range b.x {
