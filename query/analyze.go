@@ -93,8 +93,10 @@ type View struct {
 
 // Analyze reads the capture at path and returns the View of sel. With
 // sel.Conn set, or a capture of at most OnePassLimit bytes, it is one pass;
-// otherwise a summary pass chooses the connection and a second pass keeps
-// its series. Errors: those of tcpanalysis.AnalyzeFile (a
+// otherwise a counting pass chooses the connection and a second pass keeps
+// its series (with OneConn, a pass over that connection's addresses and
+// ports only). With RTT, RTTSamples or Events and no connection named, it
+// is one full pass that keeps no series. Errors: those of tcpanalysis.AnalyzeFile (a
 // *capture.FrameError naming the file and frame, fs errors), a Selection
 // error, or Pick's ErrNoMatch / ErrNoConn.
 func Analyze(path string, sel Selection, o Options) (*View, error) {
