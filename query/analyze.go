@@ -95,8 +95,8 @@ type View struct {
 // sel.Conn set, or a capture of at most OnePassLimit bytes, it is one pass;
 // otherwise a counting pass chooses the connection and a second pass keeps
 // its series (with OneConn, a pass over that connection's addresses and
-// ports only). With RTT, RTTSamples or Events and no connection named, it
-// is one full pass that keeps no series. Errors: those of tcpanalysis.AnalyzeFile (a
+// ports only). With RTT, RTTSamples or Events, a large capture and no
+// connection named, it is one full pass that keeps no series. Errors: those of tcpanalysis.AnalyzeFile (a
 // *capture.FrameError naming the file and frame, fs errors), a Selection
 // error, or Pick's ErrNoMatch / ErrNoConn.
 func Analyze(path string, sel Selection, o Options) (*View, error) {
