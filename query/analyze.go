@@ -96,9 +96,10 @@ type View struct {
 // otherwise a counting pass chooses the connection and a second pass keeps
 // its series (with OneConn, a pass over that connection's addresses and
 // ports only). With RTT, RTTSamples or Events, a large capture and no
-// connection named, it is one full pass that keeps no series. Errors: those of tcpanalysis.AnalyzeFile (a
-// *capture.FrameError naming the file and frame, fs errors), a Selection
-// error, or Pick's ErrNoMatch / ErrNoConn.
+// connection named, it is one full pass that keeps no series. Errors:
+// those of tcpanalysis.AnalyzeFile (a *capture.FrameError naming the file
+// and frame, fs errors), a Selection error, or Pick's ErrNoMatch /
+// ErrNoConn.
 func Analyze(path string, sel Selection, o Options) (*View, error) {
 	if err := sel.Validate(); err != nil {
 		return nil, err
