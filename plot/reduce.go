@@ -169,6 +169,10 @@ type xyLine struct {
 	x, y  []float64
 	step  bool
 	style draw.LineStyle
+	// boxes are the glyph boxes last computed, for the axes in boxesFor
+	// (gonum asks several times per drawing).
+	boxes    []gplot.GlyphBox
+	boxesFor [4]float64
 }
 
 // line is l as a plotter.Line, its points copied.
@@ -246,7 +250,15 @@ func (l *xyLine) DataRange() (xmin, xmax, ymin, ymax float64) {
 
 // GlyphBoxes implements gplot.GlyphBoxer, as reducedLine's.
 func (l *xyLine) GlyphBoxes(plt *gplot.Plot) []gplot.GlyphBox {
-	return extremeBoxes(plt, l.style.Width, len(l.x), func(i int) (float64, float64) { return l.x[i], l.y[i] })
+	axes := [4]float64{plt.X.Min, plt.X.Max, plt.Y.Min, plt.Y.Max}
+	if l.boxes == nil || axes != l.boxesFor {
+		l.boxes = extremeBoxes(plt, l.style.Width, len(l.x), func(i int) (float64, float64) { return l.x[i], l.y[i] })
+		if l.boxes == nil {
+			l.boxes = []gplot.GlyphBox{}
+		}
+		l.boxesFor = axes
+	}
+	return l.boxes
 }
 
 // Thumbnail implements gplot.Thumbnailer: a line as plotter.Line draws it.
