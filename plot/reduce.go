@@ -78,10 +78,12 @@ func m4(ps []vg.Point, w vg.Length) []vg.Point {
 // (PostStep) are made explicit first. It draws no fill.
 type reducedLine struct {
 	*plotter.Line
+	boxes    []gplot.GlyphBox // as xyLine's
+	boxesFor [4]float64
 }
 
 // Plot implements gplot.Plotter.
-func (l reducedLine) Plot(c draw.Canvas, plt *gplot.Plot) {
+func (l *reducedLine) Plot(c draw.Canvas, plt *gplot.Plot) {
 	if len(l.XYs) <= reduceAbove || l.FillColor != nil || (l.StepStyle != plotter.NoStep && l.StepStyle != plotter.PostStep) {
 		l.Line.Plot(c, plt)
 		return
@@ -121,8 +123,15 @@ func (l reducedLine) Plot(c draw.Canvas, plt *gplot.Plot) {
 // gives (one per point, all of one size), the ones that can decide the
 // plot's padding — within the axes, the leftmost, rightmost, lowest and
 // highest — instead of a million.
-func (l reducedLine) GlyphBoxes(plt *gplot.Plot) []gplot.GlyphBox {
-	return extremeBoxes(plt, l.LineStyle.Width, len(l.XYs), l.XYs.XY)
+func (l *reducedLine) GlyphBoxes(plt *gplot.Plot) []gplot.GlyphBox {
+	axes := [4]float64{plt.X.Min, plt.X.Max, plt.Y.Min, plt.Y.Max}
+	if l.boxes == nil || axes != l.boxesFor {
+		if l.boxes = extremeBoxes(plt, l.LineStyle.Width, len(l.XYs), l.XYs.XY); l.boxes == nil {
+			l.boxes = []gplot.GlyphBox{}
+		}
+		l.boxesFor = axes
+	}
+	return l.boxes
 }
 
 // extremeBoxes are the glyph boxes of a line's n points (xy gives them),

@@ -280,7 +280,7 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		}
 		l.StepStyle = plotter.PostStep
 		l.LineStyle = style(ColWindow, 1)
-		p.Add(reducedLine{l})
+		p.Add(&reducedLine{Line: l})
 		fig.Legend = append(fig.Legend, Entry{"receive window (ACK + rwnd)", []gplot.Thumbnailer{l}})
 		vis = append(vis, func(b box) bool { return b.step(winXY) })
 	}
@@ -291,7 +291,7 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		}
 		l.StepStyle = plotter.PostStep
 		l.LineStyle = style(ColAck, 1.2)
-		p.Add(reducedLine{l})
+		p.Add(&reducedLine{Line: l})
 		fig.Legend = append(fig.Legend, Entry{"cumulative ACK", []gplot.Thumbnailer{l}})
 		vis = append(vis, func(b box) bool { return b.step(ackXY) })
 	}
