@@ -14,6 +14,7 @@ import (
 
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/internal/atomicfile"
 	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
@@ -54,8 +55,9 @@ type rttConn struct {
 const rttRec = 8 + 8 + 8 + 1
 
 // spillAt is how many bytes of blocks RTTRows holds before writing them
-// all out; blockLen is the size of one connection's block.
-const (
+// all out; blockLen is the size of one connection's block (variables for
+// tests).
+var (
 	spillAt  = 8 << 20
 	blockLen = 64 << 10
 )
@@ -135,6 +137,7 @@ func (s *RTTRows) write(c *rttConn) {
 		if s.f, s.err = os.CreateTemp("", "tcpviz-rtt-*.bin"); s.err != nil {
 			return
 		}
+		atomicfile.Track(s.f.Name()) // removed if a signal stops the run
 	}
 	if _, err := s.f.WriteAt(c.buf, s.off); err != nil {
 		s.err = err
@@ -209,5 +212,6 @@ func (s *RTTRows) Close() error {
 	}
 	name := s.f.Name()
 	s.f.Close()
+	defer atomicfile.Untrack(name)
 	return os.Remove(name)
 }

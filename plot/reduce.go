@@ -29,11 +29,11 @@ import (
 // anti-aliased edges (a dense line looked bolder than a sparse one); the
 // reduced figure draws each column's marks once.
 
-// ReduceAbove is the number of points (or bars) up to which a series is
+// reduceAbove is the number of points (or bars) up to which a series is
 // drawn point by point, one stroke on another, as it always was; larger
 // ones are reduced per device column. Tests set it to math.MaxInt to draw
 // each point.
-var ReduceAbove = 4096
+var reduceAbove = 4096
 
 // columnWidth is the width of one device column of c: a pixel on a raster
 // canvas, a quarter point on a vector one.
@@ -74,15 +74,17 @@ func m4(ps []vg.Point, w vg.Length) []vg.Point {
 }
 
 // reducedLine is a plotter.Line drawn from its device points reduced per
-// device column (m4) when it has more than ReduceAbove points; its steps
+// device column (m4) when it has more than reduceAbove points; its steps
 // (PostStep) are made explicit first. It draws no fill.
 type reducedLine struct {
 	*plotter.Line
+	boxes    []gplot.GlyphBox // as xyLine's
+	boxesFor [4]float64
 }
 
 // Plot implements gplot.Plotter.
-func (l reducedLine) Plot(c draw.Canvas, plt *gplot.Plot) {
-	if len(l.XYs) <= ReduceAbove || l.FillColor != nil || (l.StepStyle != plotter.NoStep && l.StepStyle != plotter.PostStep) {
+func (l *reducedLine) Plot(c draw.Canvas, plt *gplot.Plot) {
+	if len(l.XYs) <= reduceAbove || l.FillColor != nil || (l.StepStyle != plotter.NoStep && l.StepStyle != plotter.PostStep) {
 		l.Line.Plot(c, plt)
 		return
 	}
@@ -121,8 +123,15 @@ func (l reducedLine) Plot(c draw.Canvas, plt *gplot.Plot) {
 // gives (one per point, all of one size), the ones that can decide the
 // plot's padding — within the axes, the leftmost, rightmost, lowest and
 // highest — instead of a million.
-func (l reducedLine) GlyphBoxes(plt *gplot.Plot) []gplot.GlyphBox {
-	return extremeBoxes(plt, l.LineStyle.Width, len(l.XYs), l.XYs.XY)
+func (l *reducedLine) GlyphBoxes(plt *gplot.Plot) []gplot.GlyphBox {
+	axes := [4]float64{plt.X.Min, plt.X.Max, plt.Y.Min, plt.Y.Max}
+	if l.boxes == nil || axes != l.boxesFor {
+		if l.boxes = extremeBoxes(plt, l.LineStyle.Width, len(l.XYs), l.XYs.XY); l.boxes == nil {
+			l.boxes = []gplot.GlyphBox{}
+		}
+		l.boxesFor = axes
+	}
+	return l.boxes
 }
 
 // extremeBoxes are the glyph boxes of a line's n points (xy gives them),
@@ -163,12 +172,16 @@ func extremeBoxes(plt *gplot.Plot, width vg.Length, n int, xy func(int) (float64
 
 // xyLine is a line (or post-step line) of an XY figure drawn from the
 // series' own X and Y (no copy of a million points), without NaN or
-// infinite values (a part splitGaps cut); above ReduceAbove points it is
+// infinite values (a part splitGaps cut); above reduceAbove points it is
 // drawn per device column (m4), steps made explicit first.
 type xyLine struct {
 	x, y  []float64
 	step  bool
 	style draw.LineStyle
+	// boxes are the glyph boxes last computed, for the axes in boxesFor
+	// (gonum asks several times per drawing).
+	boxes    []gplot.GlyphBox
+	boxesFor [4]float64
 }
 
 // line is l as a plotter.Line, its points copied.
@@ -185,7 +198,7 @@ func (l *xyLine) line() *plotter.Line {
 
 // Plot implements gplot.Plotter.
 func (l *xyLine) Plot(c draw.Canvas, plt *gplot.Plot) {
-	if len(l.x) <= ReduceAbove {
+	if len(l.x) <= reduceAbove {
 		l.line().Plot(c, plt)
 		return
 	}
@@ -246,7 +259,15 @@ func (l *xyLine) DataRange() (xmin, xmax, ymin, ymax float64) {
 
 // GlyphBoxes implements gplot.GlyphBoxer, as reducedLine's.
 func (l *xyLine) GlyphBoxes(plt *gplot.Plot) []gplot.GlyphBox {
-	return extremeBoxes(plt, l.style.Width, len(l.x), func(i int) (float64, float64) { return l.x[i], l.y[i] })
+	axes := [4]float64{plt.X.Min, plt.X.Max, plt.Y.Min, plt.Y.Max}
+	if l.boxes == nil || axes != l.boxesFor {
+		l.boxes = extremeBoxes(plt, l.style.Width, len(l.x), func(i int) (float64, float64) { return l.x[i], l.y[i] })
+		if l.boxes == nil {
+			l.boxes = []gplot.GlyphBox{}
+		}
+		l.boxesFor = axes
+	}
+	return l.boxes
 }
 
 // Thumbnail implements gplot.Thumbnailer: a line as plotter.Line draws it.

@@ -75,8 +75,8 @@ func bulkConn(n int) *tcpanalysis.ConnResult {
 func render(t *testing.T, f func() (Figure, error), full bool) []byte {
 	t.Helper()
 	if full {
-		defer func(n int) { ReduceAbove = n }(ReduceAbove)
-		ReduceAbove = math.MaxInt
+		defer func(n int) { reduceAbove = n }(reduceAbove)
+		reduceAbove = math.MaxInt
 	}
 	fig, err := f()
 	if err != nil {
@@ -125,7 +125,7 @@ func chanDiff(a, b image.Image, x, y int) int {
 
 // TestReducedFigures: figures of a 200 000-segment connection drawn from
 // the series reduced per device column, against the same figures drawn
-// point by point, one stroke on another (ReduceAbove = MaxInt: how tcpviz
+// point by point, one stroke on another (reduceAbove = MaxInt: how tcpviz
 // drew them before). Nothing is missing or added; where many marks share a
 // pixel column, their anti-aliased edges added up in the stacked drawing,
 // so a few thousand pixels along the dense line (under 1 % of the figure)
@@ -185,8 +185,8 @@ func BenchmarkTimeSeq(b *testing.B) {
 	for _, name := range []string{"reduced", "stacked"} {
 		b.Run(name, func(b *testing.B) {
 			if name == "stacked" {
-				defer func(n int) { ReduceAbove = n }(ReduceAbove)
-				ReduceAbove = math.MaxInt
+				defer func(n int) { reduceAbove = n }(reduceAbove)
+				reduceAbove = math.MaxInt
 			}
 			b.ReportAllocs()
 			for b.Loop() {

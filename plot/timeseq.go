@@ -59,7 +59,7 @@ func (b *bars) Plot(c draw.Canvas, p *gplot.Plot) {
 		path.Line(vg.Point{X: x, Y: y1})
 		c.Stroke(path)
 	}
-	reduce := len(b.x) > ReduceAbove
+	reduce := len(b.x) > reduceAbove
 	var col []devBar // the bars of the device column being filled
 	colOf := func(x vg.Length) float64 { return math.Floor(float64(x / columnWidth(c))) }
 	for i := range b.x {
@@ -280,7 +280,7 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		}
 		l.StepStyle = plotter.PostStep
 		l.LineStyle = style(ColWindow, 1)
-		p.Add(reducedLine{l})
+		p.Add(&reducedLine{Line: l})
 		fig.Legend = append(fig.Legend, Entry{"receive window (ACK + rwnd)", []gplot.Thumbnailer{l}})
 		vis = append(vis, func(b box) bool { return b.step(winXY) })
 	}
@@ -291,7 +291,7 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		}
 		l.StepStyle = plotter.PostStep
 		l.LineStyle = style(ColAck, 1.2)
-		p.Add(reducedLine{l})
+		p.Add(&reducedLine{Line: l})
 		fig.Legend = append(fig.Legend, Entry{"cumulative ACK", []gplot.Thumbnailer{l}})
 		vis = append(vis, func(b box) bool { return b.step(ackXY) })
 	}

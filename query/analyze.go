@@ -97,10 +97,13 @@ type View struct {
 
 // Analyze reads the capture at path and returns the View of sel. With
 // sel.Conn set, or a capture of at most OnePassLimit bytes, it is one pass;
-// otherwise a summary pass chooses the connection and a second pass keeps
-// its series. Errors: those of tcpanalysis.AnalyzeFile (a
-// *capture.FrameError naming the file and frame, fs errors), a Selection
-// error, or Pick's ErrNoMatch / ErrNoConn.
+// otherwise a counting pass chooses the connection and a second pass keeps
+// its series (with OneConn, a pass over that connection's addresses and
+// ports only). With RTT, RTTSamples or Events, a large capture and no
+// connection named, it is one full pass that keeps no series. Errors:
+// those of tcpanalysis.AnalyzeFile (a *capture.FrameError naming the file
+// and frame, fs errors), a Selection error, or Pick's ErrNoMatch /
+// ErrNoConn.
 func Analyze(path string, sel Selection, o Options) (*View, error) {
 	if err := sel.Validate(); err != nil {
 		return nil, err
@@ -253,7 +256,13 @@ func onePair(path, p string, rep1 *tcpanalysis.Report, r1 *tcpanalysis.ConnResul
 		}
 	}
 	d := sel.Dir.Of(r1) // the counting pass counts what DataDirection reads
-	opts.Filter = func(s *capture.Segment) bool { return flows.KeyOf(s.Src, s.Dst) == key }
+	opts.Filter = func(s *capture.Segment) bool {
+		// flows.KeyOf(s.Src, s.Dst) == key, ports first (cheapest).
+		if p := s.Src.Port(); p != key.Lo.Port() && p != key.Hi.Port() {
+			return false
+		}
+		return (s.Src == key.Lo && s.Dst == key.Hi) || (s.Src == key.Hi && s.Dst == key.Lo)
+	}
 	opts.Keep = func(i int) bool { return i == k }
 	opts.Only = opts.Keep
 	opts.KeepDirs[d] = true
