@@ -740,7 +740,7 @@
         st.mode = 'compare'; st.runs = META.compare.map(c => ({ view: c.view, label: c.label }));
         for (const c of META.compare) ticked.add(c.view);
       }
-      const x = loadHash();
+      const x = loadHash() || META.x || null; // the verb's --from/--to window
       drawPicker();
       T.timing.picker = performance.now();
       render();
