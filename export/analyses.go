@@ -17,12 +17,13 @@ import (
 // Row schemas of the per-analysis outputs (docs/schema.md). rtt/2,
 // retrans/3, window/2, tput/2: t_s is seconds since the capture's first
 // frame in every output, conn_t_s seconds since the connection's first
-// packet (retrans/2 added the evidence column).
+// packet (retrans/2 added the evidence column; tput/3 lays its intervals
+// from the reference point, cut to the --from/--to window).
 const (
 	RTTSchema     = "tcpviz.rtt/2"
 	RetransSchema = "tcpviz.retrans/3"
 	WindowSchema  = "tcpviz.window/2"
-	TputSchema    = "tcpviz.tput/2"
+	TputSchema    = "tcpviz.tput/3"
 )
 
 // Table is one output of a per-analysis verb: the rows (CSV/JSON, with
