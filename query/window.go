@@ -9,10 +9,11 @@ import (
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
-// The selected window of a connection and direction is [ref + From,
-// ref + To] (To 0: to the connection's last packet), ref being that
-// connection's and direction's reference point (Ref.Resolve). Every row,
-// table and series of a View is limited to it (docs/schema.md#selection).
+// The selected window of a connection is [ref + From, ref + To] (To 0: to
+// the connection's last packet), ref being the connection's reference
+// point in its data direction (View.RefOf), shared by both directions.
+// Every row, table and series of a View is limited to it
+// (docs/schema.md#selection).
 
 // RefUsedOf is the reference point actually used on connection r (for
 // the outputs of either direction; see RefOf): Sel.Ref, or what it fell
