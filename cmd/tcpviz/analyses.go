@@ -173,7 +173,7 @@ server side.` + selectionHelp,
 						}
 					}
 					if len(sp.Series) > 0 {
-						specs = append(specs, sp)
+						specs = append(specs, inWindow(sp, sel))
 					}
 				}
 				return plot.Stack(fmt.Sprintf("%s — conn %d: RTT at the capture point", e.runName(args[0]), v.Conn.Conn.Index), specs)
@@ -193,6 +193,16 @@ server side.` + selectionHelp,
 // reference point.
 func xAxis(v *query.View) plot.Axis {
 	return plot.Axis{Label: "time since " + v.RefUsed.Describe(), Unit: plot.UnitSeconds}
+}
+
+// inWindow fixes a single-connection figure's x range to the --from/--to
+// window (seconds since the reference point) when --to is given, as
+// compare does; without --to the data's range is drawn.
+func inWindow(spec plot.XYSpec, sel query.Selection) plot.XYSpec {
+	if sel.To > 0 {
+		spec.XFrom, spec.XTo = sel.From.Seconds(), sel.To.Seconds()
+	}
+	return spec
 }
 
 // axisOf is the axis of a metric: its label and unit.
@@ -242,8 +252,8 @@ evidence (what decided the class: docs/metrics.md#evidence).` + selectionHelp,
 						series = append(series, s)
 					}
 				}
-				return plot.XY(plot.XYSpec{Title: fmt.Sprintf("%s — conn %d: events, data %s", e.runName(args[0]), v.Conn.Conn.Index, plot.Endpoints(v.Conn.Conn, v.Dir)),
-					X: xAxis(v), Y: plot.Axis{Label: "relative sequence number", Unit: plot.UnitBytes}, Series: series})
+				return plot.XY(inWindow(plot.XYSpec{Title: fmt.Sprintf("%s — conn %d: events, data %s", e.runName(args[0]), v.Conn.Conn.Index, plot.Endpoints(v.Conn.Conn, v.Dir)),
+					X: xAxis(v), Y: plot.Axis{Label: "relative sequence number", Unit: plot.UnitBytes}, Series: series}, sel))
 			})
 		},
 	}
@@ -304,7 +314,7 @@ conn_t_s, frame, rwnd_bytes, inflight_bytes, inflight_sack_bytes.` + selectionHe
 				if r.Conn.Half[d.Reverse()].WScale < 0 {
 					title += "\nwindow scale unknown: rwnd not drawn"
 				}
-				return plot.XY(plot.XYSpec{Title: title, Series: ss, X: xAxis(v), Y: plot.Axis{Label: "bytes", Unit: plot.UnitBytes}})
+				return plot.XY(inWindow(plot.XYSpec{Title: title, Series: ss, X: xAxis(v), Y: plot.Axis{Label: "bytes", Unit: plot.UnitBytes}}, sel))
 			})
 		},
 	}
@@ -384,10 +394,7 @@ cum_acked_bytes.` + selectionHelp,
 				}
 				spec := plot.XYSpec{Title: fmt.Sprintf("%s — conn %d: data %s, %s intervals", e.runName(args[0]), r.Conn.Index, plot.Endpoints(r.Conn, d), intervalLabel(w)),
 					X: xAxis(v), Y: plot.Axis{Label: "rate", Unit: plot.UnitKbps}, Series: ss}
-				if sel.To > 0 { // the window, as compare draws it
-					spec.XFrom, spec.XTo = sel.From.Seconds(), sel.To.Seconds()
-				}
-				return plot.XY(spec)
+				return plot.XY(inWindow(spec, sel))
 			})
 		},
 	}
