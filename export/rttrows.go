@@ -31,6 +31,7 @@ import (
 type RTTRows struct {
 	sel  query.Selection
 	want [3]bool // by tcpanalysis.Method
+	dirs [2]bool // by flows.Direction
 
 	conns  map[int]*rttConn
 	order  []int // connections with rows, in index order when sorted
@@ -70,6 +71,9 @@ func NewRTTRows(sel query.Selection, want map[query.Metric]bool) (*RTTRows, erro
 		return nil, fmt.Errorf("%w: streamed rtt rows cover whole connections", query.ErrRange)
 	}
 	s := &RTTRows{sel: sel, conns: map[int]*rttConn{}}
+	for _, d := range sel.Dir.Dirs() {
+		s.dirs[d] = true
+	}
 	for m, ok := range want {
 		if ok {
 			s.want[method(m)] = true
@@ -80,7 +84,7 @@ func NewRTTRows(sel query.Selection, want map[query.Metric]bool) (*RTTRows, erro
 
 // OnRTT takes one sample; set it as query.Options.OnRTT.
 func (s *RTTRows) OnRTT(r *tcpanalysis.ConnResult, x tcpanalysis.RTTSample) {
-	if !s.want[x.Method] || !s.sel.Match(r) || !slices.Contains(s.sel.Dir.Dirs(), x.Dir) {
+	if !s.want[x.Method] || !s.dirs[x.Dir] || !s.sel.Match(r) {
 		return
 	}
 	c := s.conns[r.Conn.Index]
