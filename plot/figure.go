@@ -74,6 +74,9 @@ func (f Figure) safeDraw(dc draw.Canvas, st Style) (err error) {
 
 // newCanvas returns a canvas of the given format that can write itself.
 func newCanvas(format string, st Style) (vg.CanvasWriterTo, error) {
+	if err := st.Check(); err != nil {
+		return nil, err // a NaN or huge size would panic in image.NewRGBA
+	}
 	switch format {
 	case "png":
 		return vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(st.W, st.H), vgimg.UseDPI(st.DPI))}, nil
