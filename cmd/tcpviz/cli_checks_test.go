@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,5 +31,28 @@ func TestCompareConflicts(t *testing.T) {
 		if err != nil || !strings.Contains(out, "aligned at the first data segment") {
 			t.Errorf("compare %v: %v; output %q, want aligned at the first data segment", a, err, out)
 		}
+	}
+}
+
+// TestStatsAlias: 'goodput stats CSV' is the old name of 'tcpviz stats'
+// only while nothing named stats exists; a path that exists is a path,
+// and the user is told (trial13 B8).
+func TestStatsAlias(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if alias, note := statsAlias([]string{"stats", "flows.csv"}); !alias || !strings.Contains(note, "is now 'tcpviz stats'") {
+		t.Errorf("no file named stats: alias %v, note %q; want the alias", alias, note)
+	}
+	if alias, note := statsAlias([]string{"runs", "stats"}); alias || note != "" {
+		t.Errorf("stats as second path: alias %v, note %q", alias, note)
+	}
+	if err := os.WriteFile("stats", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if alias, note := statsAlias([]string{"stats", "flows.csv"}); alias || !strings.Contains(note, "'stats' is read as a path") {
+		t.Errorf("a file named stats: alias %v, note %q; want a path with a note", alias, note)
+	}
+	_, stderr, _ := runCLI(t, "goodput", "stats")
+	if !strings.Contains(stderr, "'stats' is read as a path") {
+		t.Errorf("goodput stats with a file named stats: stderr %q lacks the note", stderr)
 	}
 }

@@ -96,15 +96,21 @@ t-CI, two-sided exact Wilcoxon signed-rank p (zeros dropped, mid-ranks for
 ties, exact for n <= 50), and how many differences were positive.
 
 One unreadable capture does not stop the batch: it is listed on standard error
-and the exit status is 3 ("partial").`,
+and the exit status is 3 ("partial").
+
+'tcpviz goodput stats CSV...' is the old name of 'tcpviz stats', kept while
+nothing named stats exists in the current directory: a path that exists is
+read as a path.`,
 		Example: `  tcpviz goodput ../shared/ns3 --labels '{transport}-{protocol}-r{seed}-{node}-{dev}.pcap' --group protocol --pair seed --end 100
   tcpviz goodput campaign/ --manifest runs.csv --csv -o flows.csv --shard 3/8
   tcpviz stats shard-*.csv --group protocol --pair seed`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if _, err := os.Stat("stats"); args[0] == "stats" && err != nil {
-				// The old sub-verb, when no file or directory is named stats.
-				fmt.Fprintln(e.stderr, "note: 'tcpviz goodput stats' is now 'tcpviz stats'")
+			alias, note := statsAlias(args)
+			if note != "" {
+				fmt.Fprintln(e.stderr, note)
+			}
+			if alias {
 				return runStats(e, &f, args[1:])
 			}
 			return runGoodput(e, &f, args)

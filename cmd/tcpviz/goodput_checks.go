@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/tcpviz/tcpviz/campaign"
@@ -144,4 +145,18 @@ func (f *goodputFlags) reportDropped(w io.Writer, res *campaign.Result) {
 // left out of the Goodput tables (study.Tables).
 func pepTablesNote(n, runs int) string {
 	return fmt.Sprintf("WARNING: %s in %s (vantage pep) %s LEFT OUT of the Goodput tables: a split-TCP PEP acknowledged their data, so their bytes were accepted by the PEP, not delivered end to end. Their end-to-end goodput needs the server-side capture: tcpviz compare LABEL=CLIENT+SERVER (docs/metrics.md#pep)", count(n, "flow"), count(runs, "run"), map[bool]string{true: "is", false: "are"}[n == 1])
+}
+
+// statsAlias says whether 'goodput ARGS' is the old sub-verb 'goodput
+// stats CSV...' (now 'tcpviz stats'), with the note to print: the first
+// argument is "stats" and no file or directory of that name exists — a
+// path that exists is a path (trial13 B8, README "tcpviz stats").
+func statsAlias(args []string) (alias bool, note string) {
+	if len(args) == 0 || args[0] != "stats" {
+		return false, ""
+	}
+	if _, err := os.Lstat("stats"); err == nil {
+		return false, "note: 'stats' is read as a path because one exists here; to merge per-flow CSVs use 'tcpviz stats CSV...'"
+	}
+	return true, "note: 'tcpviz goodput stats' is now 'tcpviz stats'"
 }
