@@ -56,3 +56,29 @@ func TestStatsAlias(t *testing.T) {
 		t.Errorf("goodput stats with a file named stats: stderr %q lacks the note", stderr)
 	}
 }
+
+// TestGoodputGroupChecked: --group and --pair are checked against the
+// label names of --labels before any capture is read, and nothing is
+// written (trial13 B3).
+func TestGoodputGroupChecked(t *testing.T) {
+	dir := t.TempDir()
+	never := filepath.Join(dir, "never-read")
+	out := filepath.Join(dir, "flows.csv")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--labels", manetLabels, "--group", "protcol"}, "--group protcol: not a label of --labels " + manetLabels + " (its labels: transport, protocol, seed, node, dev)"},
+		{[]string{"--group", "protocol"}, "--group protocol: the runs have no labels; name them with --labels PATTERN"},
+		{[]string{"--labels", manetLabels, "--group", "protocol", "--pair", "sed"}, "--pair sed: not a label of"},
+		{[]string{"--labels", manetLabels, "--group", "protocol", "--pair", "protocol"}, "--pair protocol: the pairing label must differ from --group"},
+	} {
+		_, _, err := runCLI(t, append([]string{"goodput", never, "-o", out}, c.args...)...)
+		if exitCode(err) != 1 || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("goodput %v: exit %d, %v; want exit 1 with %q", c.args, exitCode(err), err, c.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("goodput %v wrote %s", c.args, out)
+		}
+	}
+}

@@ -209,6 +209,9 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 		o.Labels = m.Labels
 		labelNames = m.Names
 	}
+	if err := f.checkGroupLabels(labelNames); err != nil {
+		return err
+	}
 	if f.starts != "" {
 		rename := map[string]string{}
 		for _, kv := range f.startsRename {

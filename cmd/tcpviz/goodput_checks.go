@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/tcpviz/tcpviz/campaign"
@@ -160,3 +161,34 @@ func statsAlias(args []string) (alias bool, note string) {
 	}
 	return true, "note: 'tcpviz goodput stats' is now 'tcpviz stats'"
 }
+
+// checkGroupLabels checks --group and --pair against the label names the
+// runs can have — those of --labels or --manifest, known before any
+// capture is read (trial13 B3): a typo, or --group without labels, is a
+// usage error, not a finding after the whole campaign was analysed.
+func (f *goodputFlags) checkGroupLabels(names []string) error {
+	if f.group == "" {
+		return nil
+	}
+	if f.pair == f.group {
+		return fmt.Errorf("--pair %s: the pairing label must differ from --group", f.pair)
+	}
+	source := "--labels " + f.labels
+	if f.manifest != "" {
+		source = "--manifest " + f.manifest
+	}
+	for _, flag := range []struct{ name, value string }{{"group", f.group}, {"pair", f.pair}} {
+		if flag.value == "" || slices.Contains(names, flag.value) {
+			continue
+		}
+		if len(names) == 0 {
+			return fmt.Errorf("--%s %s: the runs have no labels; name them with --labels PATTERN (e.g. '%s') or --manifest FILE", flag.name, flag.value, manetLabelsExample)
+		}
+		return fmt.Errorf("--%s %s: not a label of %s (its labels: %s)", flag.name, flag.value, source, strings.Join(names, ", "))
+	}
+	return nil
+}
+
+// manetLabelsExample is the label pattern of the ns-3 MANET testbed's
+// captures, for messages.
+const manetLabelsExample = "{transport}-{protocol}-r{seed}-{node}-{dev}.pcap"
