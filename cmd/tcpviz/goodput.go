@@ -393,13 +393,9 @@ func runStats(e *env, f *goodputFlags, args []string) error {
 		return err
 	}
 	f.study.name = e.campaignName(args)
-	var rows []campaign.FlowRow
-	for _, path := range args {
-		rs, err := export.ReadGoodputCSV(path)
-		if err != nil {
-			return &exitError{code: 2, err: err}
-		}
-		rows = append(rows, rs...)
+	rows, err := readFlowCSVs(e.stderr, args)
+	if err != nil {
+		return err
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].RunKey < rows[j].RunKey })
 	fmt.Fprintf(e.stderr, "stats: %s from %s\n", count(len(rows), "flow"), count(len(args), "file"))

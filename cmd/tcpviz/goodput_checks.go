@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tcpviz/tcpviz/campaign"
+	"github.com/tcpviz/tcpviz/export"
 )
 
 // defaultMinBytes is what goodput's default --min-bytes (auto) drops:
@@ -192,3 +193,29 @@ func (f *goodputFlags) checkGroupLabels(names []string) error {
 // manetLabelsExample is the label pattern of the ns-3 MANET testbed's
 // captures, for messages.
 const manetLabelsExample = "{transport}-{protocol}-r{seed}-{node}-{dev}.pcap"
+
+// readFlowCSVs reads the per-flow CSVs of 'tcpviz stats' and merges them
+// (campaign.MergeRows): a flow given twice with the same numbers (the same
+// CSV twice, overlapping shards) is counted once, with a warning; with
+// different numbers it is an input error (exit 2). Without this a
+// repeated CSV doubles every per-run sum (trial13 A5).
+func readFlowCSVs(w io.Writer, paths []string) ([]campaign.FlowRow, error) {
+	var sets [][]campaign.FlowRow
+	var srcs [][]campaign.RowSource
+	for _, p := range paths {
+		rs, src, err := export.ReadGoodputCSVSources(p)
+		if err != nil {
+			return nil, &exitError{code: 2, err: err}
+		}
+		sets, srcs = append(sets, rs), append(srcs, src)
+	}
+	rows, dups, err := campaign.MergeRows(sets, srcs)
+	if err != nil {
+		return nil, &exitError{code: 2, err: err}
+	}
+	if len(dups) > 0 {
+		fmt.Fprintf(w, "warning: %s given twice (same file, run, flow and labels, same numbers) counted once, e.g. %s repeats %s\n",
+			count(len(dups), "flow"), dups[0].Again, dups[0].Kept)
+	}
+	return rows, nil
+}
