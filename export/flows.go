@@ -42,6 +42,7 @@ var FlowColumns = []string{
 	"icmp_frag_needed_ab", "icmp_frag_needed_ba", "icmp_unreachable_ab", "icmp_unreachable_ba",
 	"icmp_time_exceeded_ab", "icmp_time_exceeded_ba",
 	"acks_from_pep_ab", "acks_from_pep_ba",
+	"pmtu_ab", "pmtu_ba",
 }
 
 // FlowRow is one connection in the flows schema (docs/schema.md#flows).
@@ -98,7 +99,11 @@ type FlowRow struct {
 	// direction are bytes the PEP accepted, not delivered.
 	PEPAB bool `json:"acks_from_pep_ab"`
 	PEPBA bool `json:"acks_from_pep_ba"`
-	extra []string
+	// PMTUAB and PMTUBA count retransmissions after an ICMP
+	// fragmentation-needed (class pmtu, docs/metrics.md#events).
+	PMTUAB int64 `json:"-"`
+	PMTUBA int64 `json:"-"`
+	extra  []string
 }
 
 // NewFlowRow builds the row of connection r of capture file (rep); with
@@ -191,7 +196,9 @@ func NewFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 			}
 		}
 	}
+	row.PMTUAB, row.PMTUBA = r.Counts[flows.AtoB][tcpanalysis.PMTU], r.Counts[flows.BtoA][tcpanalysis.PMTU]
 	if withJSON {
+		row.Events["pmtu_ab"], row.Events["pmtu_ba"] = row.PMTUAB, row.PMTUBA
 		row.Events["dsack_ab"], row.Events["dsack_ba"] = ab.DSACKs, ba.DSACKs
 		row.Events["syn_retx"], row.Events["synack_retx"] = ab.SynRetx, ba.SynRetx
 		row.Events["fin_retx_ab"], row.Events["fin_retx_ba"] = ab.FinRetx, ba.FinRetx
@@ -227,7 +234,7 @@ func (r *FlowRow) CSV() []string {
 		i(r.RetxSegsAB), i(r.RetxSegsBA), i(r.OOOSegsAB), i(r.OOOSegsBA),
 		i(r.FoldedDups), strconv.FormatBool(r.ReusedPorts),
 	}
-	return append(append(rec, r.extra...), strconv.FormatBool(r.PEPAB), strconv.FormatBool(r.PEPBA))
+	return append(append(rec, r.extra...), strconv.FormatBool(r.PEPAB), strconv.FormatBool(r.PEPBA), i(r.PMTUAB), i(r.PMTUBA))
 }
 
 // FlowsFile is one file's part of the flows JSON output.

@@ -192,9 +192,9 @@ func extract(r *tcpanalysis.ConnResult, d flows.Direction) []series {
 	}
 
 	// Events: one lane per class, in output order.
-	lanes := make([]series, len(tcpanalysis.Classes()))
-	for i, c := range tcpanalysis.Classes() {
-		lanes[i] = series{ID: "ev_" + c.String(), Panel: "ev", Name: c.String(), Shape: shapeLane, Keep: c.IsRetransmission() || c == tcpanalysis.OutOfOrder}
+	lanes := make([]series, len(tcpanalysis.Classes())) // indexed by class
+	for _, c := range tcpanalysis.Classes() {
+		lanes[c] = series{ID: "ev_" + c.String(), Panel: "ev", Name: c.String(), Shape: shapeLane, Keep: c.IsRetransmission() || c == tcpanalysis.OutOfOrder}
 	}
 	for _, e := range r.Events {
 		if e.Dir != d {
@@ -204,8 +204,8 @@ func extract(r *tcpanalysis.ConnResult, d flows.Direction) []series {
 		l.X, l.Y, l.F = append(l.X, at(e.Time)), append(l.Y, int64(e.Class)), append(l.F, e.Frame)
 		l.Y2 = append(l.Y2, e.Seq)
 	}
-	for _, l := range lanes {
-		add(l)
+	for _, c := range tcpanalysis.Classes() {
+		add(lanes[c])
 	}
 	return out
 }

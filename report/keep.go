@@ -1,6 +1,7 @@
 package report
 
 import (
+	"os"
 	"sort"
 
 	"github.com/tcpviz/tcpviz/tcpanalysis"
@@ -38,4 +39,46 @@ func KeepLargest(sum *tcpanalysis.Report, maxConns int, maxPackets int64) (keep 
 		pkts += n
 	}
 	return keep, pkts
+}
+
+// Limits bound what a report keeps: the series of at most Conns
+// connections whose packets add up to at most Packets (KeepLargest); a
+// capture file of at most OnePass bytes is first analysed once keeping
+// every series, which is kept when it Fits.
+type Limits struct {
+	Conns   int
+	Packets int64
+	OnePass int64
+}
+
+// Analyze analyses the capture at path for a report within l, through
+// analyze (the caller's way of reading a capture): one pass keeping every
+// series when the file is small and the result fits, else a summary pass
+// (opts as given) to choose the connections (KeepLargest) and a pass
+// keeping theirs. It returns the report, and how many of how many
+// connections kept their series with how many packets (kept == total when
+// all did).
+func Analyze(path string, opts tcpanalysis.Options, l Limits, analyze func(string, tcpanalysis.Options) (*tcpanalysis.Report, error)) (rep *tcpanalysis.Report, kept, total int, pkts int64, err error) {
+	if st, err := os.Stat(path); err == nil && st.Size() <= l.OnePass {
+		one := opts
+		one.Keep = func(int) bool { return true }
+		rep, err := analyze(path, one)
+		if err != nil {
+			return nil, 0, 0, 0, err
+		}
+		if Fits(rep, l.Conns, l.Packets) {
+			return rep, len(rep.Conns), len(rep.Conns), 0, nil
+		}
+	}
+	sum, err := analyze(path, opts)
+	if err != nil {
+		return nil, 0, 0, 0, err
+	}
+	keep, pkts := KeepLargest(sum, l.Conns, l.Packets)
+	opts.Keep = func(i int) bool { return keep[i] }
+	rep, err = analyze(path, opts)
+	if err != nil {
+		return nil, 0, 0, 0, err
+	}
+	return rep, len(keep), len(sum.Conns), pkts, nil
 }

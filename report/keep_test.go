@@ -29,3 +29,27 @@ func TestKeepLargest(t *testing.T) {
 		t.Errorf("keep %v, %d packets; want the largest alone", keep, pkts)
 	}
 }
+
+// TestAnalyzeLimits: the satellite capture (2 connections) fits a report
+// of 2 connections in one pass; with room for 1 a summary pass picks the
+// data connection (conn 1) and a third pass keeps its series only.
+func TestAnalyzeLimits(t *testing.T) {
+	const path = "../testdata/sat/pep-off_window-20KB/client.pcap"
+	var passes []bool // whether each pass kept every series
+	analyze := func(p string, o tcpanalysis.Options) (*tcpanalysis.Report, error) {
+		passes = append(passes, o.Keep != nil && o.Keep(0) && o.Keep(1))
+		return tcpanalysis.AnalyzeFile(p, o)
+	}
+	rep, kept, total, _, err := Analyze(path, tcpanalysis.Options{}, Limits{Conns: 2, Packets: 1 << 20, OnePass: 1 << 30}, analyze)
+	if err != nil || kept != 2 || total != 2 || len(passes) != 1 || len(rep.Conns) != 2 {
+		t.Errorf("fits: kept %d of %d in %d passes, %v", kept, total, len(passes), err)
+	}
+	passes = nil
+	rep, kept, total, pkts, err := Analyze(path, tcpanalysis.Options{}, Limits{Conns: 1, Packets: 1 << 20, OnePass: 1 << 30}, analyze)
+	if err != nil || kept != 1 || total != 2 || len(passes) != 3 || pkts != rep.Conns[1].Dir[0].Pkts+rep.Conns[1].Dir[1].Pkts {
+		t.Errorf("one of two: kept %d of %d, %d packets, in %d passes, %v", kept, total, pkts, len(passes), err)
+	}
+	if rep.Conns[1].Series == nil || rep.Conns[0].Series != nil {
+		t.Errorf("series kept: conn 0 %v, conn 1 %v; want conn 1 only", rep.Conns[0].Series != nil, rep.Conns[1].Series != nil)
+	}
+}

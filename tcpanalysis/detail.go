@@ -47,10 +47,13 @@ type dirState struct {
 	// retx remembers recent retransmissions until evidence decides
 	// whether they were spurious (Eifel's TSecr, D-SACK); bounded.
 	retx    []retxRec
-	retxNew int   // records in retx not yet covered by an ACK
-	finSeq  int64 // relative offset of this direction's FIN, valid iff finTx > 0
-	finTx   int   // FIN transmissions seen
-	synTx   int   // SYN transmissions seen
+	retxNew int // records in retx not yet covered by an ACK
+	// pmtu holds the byte ranges of segments an ICMP fragmentation-needed
+	// quoted as too big, not yet all sent again; bounded (maxPMTUSpans).
+	pmtu   []pmtuSpan
+	finSeq int64 // relative offset of this direction's FIN, valid iff finTx > 0
+	finTx  int   // FIN transmissions seen
+	synTx  int   // SYN transmissions seen
 }
 
 // retxRec is one retransmission awaiting evidence of being spurious.
@@ -68,6 +71,54 @@ type retxRec struct {
 	// one of them was sent for an earlier copy (Eifel, RFC 3522).
 	prior  [3]uint32
 	nPrior uint8
+}
+
+// pmtuSpan is a segment [start, end) quoted as too big by an ICMP
+// fragmentation-needed; sent is how far its bytes were sent again since.
+type pmtuSpan struct{ start, end, sent int64 }
+
+// maxPMTUSpans bounds the quoted segments remembered per direction.
+const maxPMTUSpans = 64
+
+// quotedTooBig remembers that an ICMP fragmentation-needed quoted the
+// segment starting at relative offset start: the captured original
+// starting there gives its end (else one byte).
+func (ds *dirState) quotedTooBig(start int64) {
+	end := start + 1
+	if o, ok := ds.originalSeg(start); ok && o.start == start {
+		end = o.end
+	}
+	for _, p := range ds.pmtu {
+		if p.start == start {
+			return
+		}
+	}
+	if len(ds.pmtu) >= maxPMTUSpans {
+		ds.pmtu = append(ds.pmtu[:0], ds.pmtu[len(ds.pmtu)-maxPMTUSpans/2:]...)
+	}
+	ds.pmtu = append(ds.pmtu, pmtuSpan{start: start, end: end, sent: start})
+}
+
+// pmtuResend reports whether the retransmission [start, end) resends bytes
+// of a segment quoted as too big (its first byte inside one not yet all
+// sent again), and marks those bytes sent.
+func (ds *dirState) pmtuResend(start, end int64) bool {
+	hit := false
+	k := 0
+	for _, p := range ds.pmtu {
+		if p.start <= start && start < p.end && start >= p.sent-1 {
+			hit = true
+		}
+		if start <= p.sent && end > p.sent {
+			p.sent = end
+		}
+		if p.sent < p.end {
+			ds.pmtu[k] = p
+			k++
+		}
+	}
+	ds.pmtu = ds.pmtu[:k]
+	return hit
 }
 
 // maxRetxRecs bounds the retransmissions remembered per direction.
@@ -377,6 +428,9 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		st.Unique += n - covered
 		ds.resent.add(start, end)
 		c, why := cs.retxClass(ds, start, end)
+		if c == RTO && len(ds.pmtu) > 0 && ds.pmtuResend(start, end) {
+			c, why = PMTU, EvICMPFragNeeded
+		}
 		e := mk(c, ds.original(start), why)
 		cs.noteRetx(ds, s, e, cs.event(o, e))
 	default:
@@ -408,6 +462,9 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 				c, cwhy := cs.retxClass(ds, start, end)
 				if why == EvTSval && cwhy == EvNoSignal {
 					cwhy = EvTSval
+				}
+				if c == RTO && len(ds.pmtu) > 0 && ds.pmtuResend(start, end) {
+					c, cwhy = PMTU, EvICMPFragNeeded
 				}
 				e := mk(c, 0, cwhy)
 				cs.noteRetx(ds, s, e, cs.event(o, e))
@@ -553,8 +610,15 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o *Options) (int64
 	}
 	switch {
 	case !ds.ackSeen:
+		// The first ACK of a direction whose handshake was not captured:
+		// where the cumulative ACK stood before is unknown, so it may be a
+		// duplicate of an earlier one. Only the TSecr can tell (RFC 7323
+		// §4.3): echoing the TSval of the captured segment that ends at a,
+		// it answers that segment, sent once as far as the capture shows.
+		if seg, ok := ds.popOut(a); ok && s.Opts.TS && seg.ts && s.Opts.TSecr == seg.tsval && ds.resent.covered(seg.start, a) == 0 {
+			cs.sample(o, RTTSample{Time: s.Time, Frame: s.Frame, Dir: rd, Method: MethodACK, RTT: s.Time.Sub(seg.t)})
+		}
 		ds.lastAck, ds.ackSeen = a, true
-		ds.popOut(a)
 	case a > ds.lastAck:
 		// Karn's rule (RFC 6298 §3): no sample if any newly acknowledged
 		// sequence number (SYN and FIN included) was sent more than once,
@@ -711,6 +775,7 @@ func (ds *dirState) release() {
 	ds.probe.reset()
 	ds.sacked.reset()
 	ds.retx, ds.retxNew = nil, 0
+	ds.pmtu = nil
 }
 
 // popOut drops outstanding segments acknowledged by a and returns the one

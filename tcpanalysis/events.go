@@ -32,10 +32,16 @@ const (
 	// ICMPTimeExceeded: TTL / hop limit exceeded in transit for a segment
 	// of this direction (a routing loop).
 	ICMPTimeExceeded
+	// PMTU: a retransmission of bytes first sent in a segment that an
+	// ICMP "fragmentation needed" / ICMPv6 "packet too big" (captured
+	// before it) quoted as too big for the path: path-MTU discovery
+	// resends them at the smaller size without waiting for the timer or
+	// duplicate ACKs (RFC 1191 §6.5, RFC 8201; Linux tcp_simple_retransmit).
+	PMTU
 	numClasses
 )
 
-var classNames = [numClasses]string{"rto", "fast", "spurious", "out_of_order", "lost_segment", "dup_ack", "zero_window", "zw_probe", "keepalive", "window_full", "icmp_frag_needed", "icmp_unreachable", "icmp_time_exceeded"}
+var classNames = [numClasses]string{"rto", "fast", "spurious", "out_of_order", "lost_segment", "dup_ack", "zero_window", "zw_probe", "keepalive", "window_full", "icmp_frag_needed", "icmp_unreachable", "icmp_time_exceeded", "pmtu"}
 
 // String returns the class name used in every output.
 func (c Class) String() string {
@@ -45,17 +51,18 @@ func (c Class) String() string {
 	return "unknown"
 }
 
-// Classes returns every class in output order.
+// classOrder is the output order: the retransmission classes first.
+var classOrder = [numClasses]Class{RTO, Fast, Spurious, PMTU, OutOfOrder, LostSegment, DupAck, ZeroWindow, ZWProbe, KeepAlive, WindowFull, ICMPFragNeeded, ICMPUnreachable, ICMPTimeExceeded}
+
+// Classes returns every class in output order (the retransmission classes
+// rto, fast, spurious, pmtu first, then the others).
 func Classes() []Class {
-	out := make([]Class, numClasses)
-	for i := range out {
-		out[i] = Class(i)
-	}
-	return out
+	out := classOrder
+	return out[:]
 }
 
 // IsRetransmission reports whether c counts as a retransmission.
-func (c Class) IsRetransmission() bool { return c == RTO || c == Fast || c == Spurious }
+func (c Class) IsRetransmission() bool { return c == RTO || c == Fast || c == Spurious || c == PMTU }
 
 // Event is one classified packet. Dir is the direction of the data the
 // event is about: a dup ACK or zero window sent by b about a's data has Dir
@@ -123,10 +130,14 @@ const (
 	// EvSeqNxtMinus1: 0 or 1 byte at SND.NXT − 1 with everything
 	// acknowledged and the window open (RFC 9293 §3.8.4).
 	EvSeqNxtMinus1
+	// EvICMPFragNeeded: an ICMP fragmentation-needed / packet-too-big
+	// quoting the segment that first carried these bytes was captured
+	// before the retransmission (RFC 1191, RFC 8201).
+	EvICMPFragNeeded
 	numEvidence
 )
 
-var evidenceNames = [numEvidence]string{"", "acked", "dup_acks", "sack", "no_signal", "tsecr", "dsack", "tsval", "one_rtt", "repeat", "single", "ambiguous", "zero_window", "snd_nxt_minus_1"}
+var evidenceNames = [numEvidence]string{"", "acked", "dup_acks", "sack", "no_signal", "tsecr", "dsack", "tsval", "one_rtt", "repeat", "single", "ambiguous", "zero_window", "snd_nxt_minus_1", "icmp_frag_needed"}
 
 // String returns the evidence name used in every output ("" for EvNone).
 func (e Evidence) String() string {

@@ -447,3 +447,70 @@ func TestOnEventReportsReclassification(t *testing.T) {
 		t.Errorf("OnEvent calls %v, want [5:rto:no_signal 5:spurious:dsack]", got)
 	}
 }
+
+// TestFirstAckWithoutHandshake: no handshake captured; two data segments,
+// then the peer's first ACK covers the second. The cumulative ACK before it
+// is unknown, so only a TSecr echoing the second segment's TSval makes it a
+// sample (29 ms); without timestamps, or with an echo of something else,
+// there is none.
+func TestFirstAckWithoutHandshake(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ts   bool
+		echo bool
+		want string
+	}{{"ts-echo", true, true, "[29]"}, {"ts-other", true, false, "[]"}, {"no-ts", false, false, "[]"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+			if tc.ts {
+				c.SynOpts(pcaptest.C2S, pcaptest.SynOptions{TS: true})
+				c.SynOpts(pcaptest.S2C, pcaptest.SynOptions{TS: true})
+			}
+			d1 := c.DataAt(vms(0), pcaptest.C2S, 1, 1000)
+			d2 := c.DataAt(vms(1), pcaptest.C2S, 1001, 1000)
+			ack := c.Ack(vms(30), pcaptest.S2C, 2001, 65535)
+			if tc.ts && !tc.echo {
+				ack.TSecr = d1.TSval - 5
+			}
+			r := analyzeSegs(t, []pcaptest.Segment{d1, d2, ack}).Conns[0]
+			if got := ackSamples(r, flows.AtoB, MethodACK); fmt.Sprint(got) != tc.want {
+				t.Errorf("ACK samples %v ms, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestPMTURetransmission: an ICMP fragmentation-needed (MTU 1280) quotes
+// the 1400-byte segment; the sender resends its bytes at once in two
+// smaller segments: class pmtu with evidence icmp_frag_needed, not rto. A
+// later timer retransmission of the same bytes is rto again.
+func TestPMTURetransmission(t *testing.T) {
+	c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+	segs := c.Handshake(vms(0), 20*time.Millisecond)
+	big := c.Data(vms(21), pcaptest.C2S, 1400) // frame 4
+	router := netip.MustParseAddr("203.0.113.1")
+	f := pcaptest.New(pcaptest.Options{Format: pcaptest.PcapNano, LinkType: pcaptest.LinkRaw})
+	for _, s := range append(segs, big) {
+		f.Add(s.T, 0, s.IP())
+	}
+	f.Add(vms(22), 0, icmpQuote(router, 3, 4, 1280, big.IP()))             // frame 5
+	f.Add(vms(22.1), 0, c.DataAt(vms(22.1), pcaptest.C2S, 1, 1240).IP())   // frame 6: pmtu
+	f.Add(vms(22.2), 0, c.DataAt(vms(22.2), pcaptest.C2S, 1241, 160).IP()) // frame 7: pmtu
+	f.Add(vms(600), 0, c.DataAt(vms(600), pcaptest.C2S, 1, 1240).IP())     // frame 8: the timer
+	f.Add(vms(620), 0, c.Ack(vms(620), pcaptest.S2C, 1401, 65535).IP())    // frame 9
+	r, err := capture.NewReader(bytes.NewReader(f.Bytes()), "pmtu.pcap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Analyze(r, Options{Detail: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr := rep.Conns[0]
+	if got, want := events(cr, RTO, Fast, Spurious, PMTU), "6:pmtu:icmp_frag_needed 7:pmtu:icmp_frag_needed 8:rto:no_signal"; got != want {
+		t.Errorf("events %q, want %q", got, want)
+	}
+	if cr.Counts[flows.AtoB][PMTU] != 2 || !PMTU.IsRetransmission() {
+		t.Errorf("pmtu count %d, want 2 (and a retransmission class)", cr.Counts[flows.AtoB][PMTU])
+	}
+}

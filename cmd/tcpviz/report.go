@@ -109,31 +109,24 @@ func (e *env) reportCapture(path string, opts tcpanalysis.Options, maxConns int,
 		return nil, err
 	}
 	defer cleanup()
-	if st, err := os.Stat(p); err == nil && st.Size() <= query.OnePassLimit {
-		one := opts
-		one.Keep = func(int) bool { return true }
-		rep, err := e.analyze(p, one)
-		if err != nil {
-			return nil, err
+	// The last pass of a large capture warns again: warnings once, from
+	// the first pass.
+	passes := 0
+	analyze := func(path string, o tcpanalysis.Options) (*tcpanalysis.Report, error) {
+		passes++
+		if passes == 1 {
+			return e.analyze(path, o)
 		}
-		rep.File = path
-		if report.Fits(rep, maxConns, maxPackets) {
-			return rep, nil
-		}
+		rep, err := e.analyzeFile(path, o)
+		return rep, inputError(err)
 	}
-	sum, err := e.analyze(p, opts)
+	rep, kept, total, pkts, err := report.Analyze(p, opts, report.Limits{Conns: maxConns, Packets: maxPackets, OnePass: query.OnePassLimit}, analyze)
 	if err != nil {
 		return nil, err
 	}
-	keep, pkts := report.KeepLargest(sum, maxConns, maxPackets)
-	if len(keep) < len(sum.Conns) {
+	if kept < total {
 		fmt.Fprintf(e.stderr, "%s: series kept for the %d largest of %d connections (%d packets; --max-conns %d, --max-packets %d); the others are listed with their summary only\n",
-			path, len(keep), len(sum.Conns), pkts, maxConns, maxPackets)
-	}
-	opts.Keep = func(i int) bool { return keep[i] }
-	rep, err := tcpanalysis.AnalyzeFile(p, opts)
-	if err != nil {
-		return nil, inputError(err)
+			path, kept, total, pkts, maxConns, maxPackets)
 	}
 	rep.File = path
 	return rep, nil

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -173,20 +172,9 @@ func checkOutputs(c *cobra.Command, _ []string) error {
 		if err != nil {
 			return err
 		}
-		dir := filepath.Dir(target)
-		st, err := os.Stat(dir)
-		if err != nil {
-			return fmt.Errorf("--%s %s: directory %s: %w", name, p, dir, errors.Unwrap(err))
+		if err := atomicfile.CheckDir(filepath.Dir(target)); err != nil {
+			return fmt.Errorf("--%s %s: %w", name, p, err)
 		}
-		if !st.IsDir() {
-			return fmt.Errorf("--%s %s: %s is not a directory", name, p, dir)
-		}
-		probe, err := os.CreateTemp(dir, ".tcpviz-probe-*")
-		if err != nil {
-			return fmt.Errorf("--%s %s: directory %s is not writable", name, p, dir)
-		}
-		probe.Close()
-		os.Remove(probe.Name())
 	}
 	return nil
 }

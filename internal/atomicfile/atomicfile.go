@@ -133,3 +133,23 @@ func Write(path string, write func(f *os.File) error) error {
 	}
 	return nil
 }
+
+// CheckDir checks, before any work, that Write can create files in dir:
+// it exists, is a directory, and a file can be created there (a probe
+// file, removed at once).
+func CheckDir(dir string) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("directory %s: %w", dir, errors.Unwrap(err))
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	probe, err := os.CreateTemp(dir, ".tcpviz-probe-*")
+	if err != nil {
+		return fmt.Errorf("directory %s is not writable", dir)
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return nil
+}

@@ -73,3 +73,22 @@ func TestWrite(t *testing.T) {
 		}
 	})
 }
+
+// TestCheckDir: a missing directory, a file, and a writable directory.
+func TestCheckDir(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "f")
+	os.WriteFile(f, nil, 0o644)
+	if err := CheckDir(filepath.Join(dir, "none")); err == nil || !strings.Contains(err.Error(), "no such file or directory") {
+		t.Errorf("missing: %v", err)
+	}
+	if err := CheckDir(f); err == nil || !strings.Contains(err.Error(), "is not a directory") {
+		t.Errorf("file: %v", err)
+	}
+	if err := CheckDir(dir); err != nil {
+		t.Errorf("writable: %v", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".tcpviz-probe-*")); len(left) != 0 {
+		t.Errorf("probe left: %v", left)
+	}
+}
