@@ -121,7 +121,7 @@ func XY(s XYSpec) (Figure, error) {
 
 // Grid draws each series of s in its own panel (small multiples), cols per
 // row, all on the same x and y ranges; panel titles are the series names,
-// so there is no legend.
+// so there is no legend; the axis labels are drawn once for all panels.
 func Grid(s XYSpec, cols int) (Figure, error) {
 	f := Figure{Title: s.Title, Cols: max(cols, 1)}
 	lim := &limits{}
@@ -141,6 +141,9 @@ func Grid(s XYSpec, cols int) (Figure, error) {
 			return Figure{}, err
 		}
 		p.Title.Text = s.Series[i].Name
+		// The axis labels are shared, drawn once (Figure.XLabel, YLabel).
+		f.XLabel, f.YLabel = p.X.Label.Text, p.Y.Label.Text
+		p.X.Label.Text, p.Y.Label.Text = "", ""
 		if ab != nil {
 			f.Legend = append(f.Legend, Entry{Name: s.Series[i].Name + ": " + ab.String(), Thumbs: []gplot.Thumbnailer{ab.thumb}})
 		}
