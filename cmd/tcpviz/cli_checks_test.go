@@ -4,6 +4,7 @@ import (
 	"github.com/tcpviz/tcpviz/internal/sharedtest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -130,5 +131,53 @@ func TestDocsDSDVWithoutGroundTruth(t *testing.T) {
 	out, _, err := runCLI(t, "goodput", ns3, "--labels", manetLabels, "--group", "protocol", "--no-groundtruth", "-o", filepath.Join(t.TempDir(), "f.csv"))
 	if err != nil || !strings.Contains(out, "| dsdv | 2 | 1816.4 ") {
 		t.Errorf("goodput --no-groundtruth: %v\n%s\nwant dsdv mean 1816.4", err, out)
+	}
+}
+
+// TestCompareHTMLPairs: compare -o x.html of the README's client/server
+// pairs (trial13 B11) holds each pair's server side as its own run,
+// aligned where its client side is and drawn in its colour (with), and
+// shows each run's end-to-end goodput as the CLI table prints it (nopep
+// 283.8, pep 290.3 kbit/s), while the picker's column says it is over the
+// whole connection.
+func TestCompareHTMLPairs(t *testing.T) {
+	const p = "../../testdata/sat-pair/"
+	out := filepath.Join(t.TempDir(), "cmp.html")
+	table, _, err := runCLI(t, "compare",
+		"nopep="+p+"pep-off_window-20KB/client.pcap.gz+"+p+"pep-off_window-20KB/server.pcap.gz",
+		"pep="+p+"pep-on_window-20KB/client.pcap.gz+"+p+"pep-on_window-20KB/server.pcap.gz", "-o", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(strings.Fields(table), " "), "goodput end to end kbit/s 283.8 290.3") {
+		t.Fatalf("table lacks 'goodput end to end 283.8 290.3':\n%s", table)
+	}
+	m := reportMeta(t, out)
+	runs, _ := m["compare"].([]any)
+	if len(runs) != 4 {
+		t.Fatalf("%d compare runs, want 4 (two pairs, each with its server side)", len(runs))
+	}
+	run := func(i int) map[string]any { return runs[i].(map[string]any) }
+	for i, want := range []struct {
+		label string
+		e2e   string
+	}{{"nopep", "283.8"}, {"nopep server side (delivered end to end)", ""}, {"pep", "290.3"}, {"pep server side (delivered end to end)", ""}} {
+		r := run(i)
+		e2e := ""
+		if k, ok := r["e2e_kbps"].(float64); ok {
+			e2e = strconv.FormatFloat(k, 'f', 1, 64)
+		}
+		if r["label"] != want.label || e2e != want.e2e {
+			t.Errorf("run %d: label %q, end-to-end %q kbit/s; want %q, %q", i, r["label"], e2e, want.label, want.e2e)
+		}
+		if i%2 == 1 {
+			if r["with"] != run(i - 1)["view"] || r["ref_us"] == nil {
+				t.Errorf("run %d (server side): with %v ref_us %v; want with = view %v and its own alignment", i, r["with"], r["ref_us"], run(i - 1)["view"])
+			}
+		}
+	}
+	page, _ := os.ReadFile(out)
+	if !strings.Contains(string(page), "goodput a→b (whole conn.)") {
+		t.Error("the picker's goodput column does not say it is over the whole connection")
 	}
 }
