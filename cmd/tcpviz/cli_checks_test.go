@@ -181,3 +181,21 @@ func TestCompareHTMLPairs(t *testing.T) {
 		t.Error("the picker's goodput column does not say it is over the whole connection")
 	}
 }
+
+// TestStatsGroupChecked: stats checks --group and --pair against the
+// label columns of its CSVs before any table is written (trial13 B3).
+func TestStatsGroupChecked(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "flows.csv")
+	if _, _, err := runCLI(t, "goodput", "../../testdata/manet", "--labels", manetLabels, "-o", csv); err != nil {
+		t.Fatal(err)
+	}
+	tables := filepath.Join(dir, "t")
+	out, _, err := runCLI(t, "stats", csv, "--group", "protcol", "--tables-csv", tables)
+	if want := "--group protcol: not a label of " + csv + " (its labels: dev, node, protocol, seed, transport)"; exitCode(err) != 1 || !strings.Contains(err.Error(), want) {
+		t.Errorf("stats --group protcol: exit %d, %v; want exit 1 with %q", exitCode(err), err, want)
+	}
+	if _, serr := os.Stat(tables + ".groups.csv"); out != "" || serr == nil {
+		t.Errorf("stats --group protcol wrote tables: stdout %q", out)
+	}
+}

@@ -393,7 +393,7 @@ func runStats(e *env, f *goodputFlags, args []string) error {
 		return err
 	}
 	f.study.name = e.campaignName(args)
-	rows, err := readFlowCSVs(e.stderr, args)
+	rows, err := f.readFlowCSVs(e.stderr, args)
 	if err != nil {
 		return err
 	}

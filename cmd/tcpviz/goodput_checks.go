@@ -168,15 +168,21 @@ func statsAlias(args []string) (alias bool, note string) {
 // capture is read (trial13 B3): a typo, or --group without labels, is a
 // usage error, not a finding after the whole campaign was analysed.
 func (f *goodputFlags) checkGroupLabels(names []string) error {
+	source := "--labels " + f.labels
+	if f.manifest != "" {
+		source = "--manifest " + f.manifest
+	}
+	return f.checkGroupIn(names, source)
+}
+
+// checkGroupIn checks --group and --pair against names, the labels source
+// gives the runs.
+func (f *goodputFlags) checkGroupIn(names []string, source string) error {
 	if f.group == "" {
 		return nil
 	}
 	if f.pair == f.group {
 		return fmt.Errorf("--pair %s: the pairing label must differ from --group", f.pair)
-	}
-	source := "--labels " + f.labels
-	if f.manifest != "" {
-		source = "--manifest " + f.manifest
 	}
 	for _, flag := range []struct{ name, value string }{{"group", f.group}, {"pair", f.pair}} {
 		if flag.value == "" || slices.Contains(names, flag.value) {
@@ -194,12 +200,13 @@ func (f *goodputFlags) checkGroupLabels(names []string) error {
 // captures, for messages.
 const manetLabelsExample = "{transport}-{protocol}-r{seed}-{node}-{dev}.pcap"
 
-// readFlowCSVs reads the per-flow CSVs of 'tcpviz stats' and merges them
+// readFlowCSVs reads the per-flow CSVs of 'tcpviz stats', checks --group
+// and --pair against their label columns, and merges them
 // (campaign.MergeRows): a flow given twice with the same numbers (the same
 // CSV twice, overlapping shards) is counted once, with a warning; with
 // different numbers it is an input error (exit 2). Without this a
 // repeated CSV doubles every per-run sum (trial13 A5).
-func readFlowCSVs(w io.Writer, paths []string) ([]campaign.FlowRow, error) {
+func (f *goodputFlags) readFlowCSVs(w io.Writer, paths []string) ([]campaign.FlowRow, error) {
 	var sets [][]campaign.FlowRow
 	var srcs [][]campaign.RowSource
 	for _, p := range paths {
@@ -212,6 +219,20 @@ func readFlowCSVs(w io.Writer, paths []string) ([]campaign.FlowRow, error) {
 	rows, dups, err := campaign.MergeRows(sets, srcs)
 	if err != nil {
 		return nil, &exitError{code: 2, err: err}
+	}
+	seen := map[string]bool{}
+	var names []string
+	for _, r := range rows {
+		for n := range r.Labels {
+			if !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	slices.Sort(names)
+	if err := f.checkGroupIn(names, strings.Join(paths, " ")); err != nil {
+		return nil, err // before any table is written
 	}
 	if len(dups) > 0 {
 		fmt.Fprintf(w, "warning: %s given twice (same file, run, flow and labels, same numbers) counted once, e.g. %s repeats %s\n",
