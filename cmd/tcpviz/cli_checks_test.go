@@ -83,6 +83,14 @@ func TestGoodputGroupChecked(t *testing.T) {
 			t.Errorf("goodput %v wrote %s", c.args, out)
 		}
 	}
+	// Knowable only from the rows: still refused before -o is written.
+	stdout, _, err := runCLI(t, "goodput", "../../testdata/manet", "--labels", manetLabels, "--group", "protocol", "--order", "aodv,foo", "-o", out)
+	if exitCode(err) != 1 || !strings.Contains(err.Error(), "order names protocol=foo, but no run has it") || stdout != "" {
+		t.Errorf("goodput --order aodv,foo: exit %d, %v, stdout %q", exitCode(err), err, stdout)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("goodput --order aodv,foo wrote %s", out)
+	}
 }
 
 // TestStatsReproducesGoodput: 'tcpviz stats' of goodput's CSV prints

@@ -279,6 +279,9 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 		count(len(res.Files), "capture"), len(res.Files)-len(res.Failed), len(res.Failed), count(len(res.Rows), "flow"), dirNote, f.intervalNote(res))
 	f.warnIntervals(e.stderr, res)
 
+	if err := f.checkStudy(res.Rows); err != nil {
+		return err // before any output is written
+	}
 	if err := writeGoodputRows(e, f, res.Rows, labelNames); err != nil {
 		return err
 	}

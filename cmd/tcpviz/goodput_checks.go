@@ -10,6 +10,7 @@ import (
 
 	"github.com/tcpviz/tcpviz/campaign"
 	"github.com/tcpviz/tcpviz/export"
+	"github.com/tcpviz/tcpviz/study"
 )
 
 // defaultMinBytes is what goodput's default --min-bytes (auto) drops:
@@ -239,4 +240,19 @@ func (f *goodputFlags) readFlowCSVs(w io.Writer, paths []string) ([]campaign.Flo
 			count(len(dups), "flow"), dups[0].Again, dups[0].Kept)
 	}
 	return rows, nil
+}
+
+// checkStudy computes the study's tables once to find what only the rows
+// can tell (--order naming a group no run has, …), so that such a mistake
+// stops goodput before it writes any output (trial13 B3).
+func (f *goodputFlags) checkStudy(rows []campaign.FlowRow) error {
+	if f.group == "" {
+		return nil
+	}
+	ao, err := f.study.options()
+	if err != nil {
+		return err
+	}
+	_, _, _, _, err = study.Tables(rows, f.studySpec(), ao)
+	return err
 }
