@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"net/netip"
 	"runtime"
 	"sort"
 	"sync"
@@ -20,9 +21,19 @@ type Vantage string
 
 // Vantage points, decided per flow from the capture (docs/metrics.md#vantage).
 const (
-	AtReceiver Vantage = "receiver" // the receiver's own transmissions are local
-	AtSender   Vantage = "sender"
-	Elsewhere  Vantage = "other" // overheard, or a relay between them
+	AtReceiver Vantage = "receiver" // taken on the receiver's own node
+	AtSender   Vantage = "sender"   // taken on the sender's own node
+	// Elsewhere: neither endpoint's capture by the TCP-level evidence
+	// (wired: TTLs; 802.11 without the capturing node's identity).
+	Elsewhere Vantage = "other"
+	// Relay: an 802.11 capture of a node that owns neither endpoint's
+	// address and took part in the connection: its radio transmitted
+	// frames of it, or received frames of it addressed to its own MAC.
+	Relay Vantage = "relay"
+	// Overheard: an 802.11 capture of a node that transmitted nothing of
+	// the connection and owns neither endpoint's address: it only heard
+	// frames addressed to others.
+	Overheard Vantage = "overheard"
 	// Nowhere: the flow is declared (ground truth, --starts) but no
 	// capture of its run holds it; its row has 0 goodput bytes.
 	Nowhere Vantage = "none"
@@ -70,10 +81,18 @@ type FlowRow struct {
 	Labels          map[string]string
 	isn             uint32
 	isnKnown        bool
-	curve           []step  // acknowledged bytes over time (window.go)
-	connLast        float64 // the connection's last packet in File
-	app             appSpan // the receiving application's interval in File
-	closed          bool    // either side sent a FIN or RST in File
+	// dirGuess: the connection delivered and sent no payload either way in
+	// File and its handshake was not captured, so its direction is a
+	// guess; peerISN and appRev are the other direction's, for alignTies.
+	dirGuess     bool
+	peerISN      uint32
+	peerISNKnown bool
+	appRev       appSpan
+	recvFile     string  // dedup: the receiver's capture of the flow, when the row is not from it
+	curve        []step  // acknowledged bytes over time (window.go)
+	connLast     float64 // the connection's last packet in File
+	app          appSpan // the receiving application's interval in File
+	closed       bool    // either side sent a FIN or RST in File
 }
 
 // Options control Goodput.
@@ -151,6 +170,17 @@ type Result struct {
 	// captures (docs/metrics.md#interval): its bytes outside them are
 	// unknown and counted as 0.
 	IntervalWarnings []string
+	// VantageWarnings say, for runs of per-node 802.11 captures (each
+	// capture telling its node's addresses, docs/metrics.md#vantage),
+	// which flows are not read at their receiver and why: no capture of
+	// the run was taken on the receiver's node, or its capture holds none
+	// of the flow, or it was cut. At most VantageWarningsPerRun lines per
+	// run, then a count, then a summary line.
+	VantageWarnings []string
+	// VantageNotes count the flows whose receiver's capture holds none of
+	// them and which delivered nothing where they were read: consistent
+	// rows (nothing reached the receiver), not warnings.
+	VantageNotes []string
 	// Dropped are the flows Options.MinBytes dropped.
 	Dropped []FlowRow
 	// RunEnd is, per run key, the last frame of any of its captures,
@@ -256,6 +286,11 @@ feed:
 	}
 	res.Rows = dedup(all)
 	applyIntervals(res, o)
+	infos := make([]fileInfo, len(results))
+	for i, r := range results {
+		infos[i] = r.fi
+	}
+	res.VantageWarnings, res.VantageNotes = sinkWarnings(res.Rows, mine, infos)
 	if err := checkInterval(res, o); err != nil {
 		return res, err
 	}
@@ -266,6 +301,10 @@ feed:
 type fileInfo struct {
 	last     float64  // its last frame, seconds
 	warnings []string // the reader's warnings
+	// identity reports that the capture told its node's identity (an
+	// 802.11 capture on the node, nodeID); own are the node's addresses.
+	identity bool
+	own      []netip.Addr
 }
 
 // ErrNoLabels is the error of a capture the label pattern or the manifest
@@ -307,7 +346,8 @@ func fileRows(path string, o Options) ([]FlowRow, fileInfo, error) {
 		}
 		labels = l
 	}
-	rep, err := tcpanalysis.AnalyzeFile(path, tcpanalysis.Options{Flows: flows.Options{WScale: -1}})
+	id := &nodeID{}
+	rep, err := analyzeWithID(path, id)
 	if err != nil {
 		return nil, fileInfo{}, err
 	}
@@ -323,7 +363,7 @@ func fileRows(path string, o Options) ([]FlowRow, fileInfo, error) {
 			}
 		}
 	}
-	fi := fileInfo{last: rep.Stats.Last.Seconds(), warnings: rep.Warnings}
+	fi := fileInfo{last: rep.Stats.Last.Seconds(), warnings: rep.Warnings, identity: id.known(), own: id.ownAddrs()}
 	var rows []FlowRow
 	var dirs []flows.Direction
 	for _, r := range rep.Conns {
@@ -331,7 +371,7 @@ func fileRows(path string, o Options) ([]FlowRow, fileInfo, error) {
 		if sel := (query.Selection{Conn: -1, Port: uint16(o.Port)}); !sel.Match(r) {
 			continue
 		}
-		d := o.Dir.Of(r)
+		d, tie := dataDir(r, o.Dir)
 		st := r.Dir[d]
 		snd, rcv := c.Half[d], c.Half[d.Reverse()]
 		row := FlowRow{
@@ -340,13 +380,27 @@ func fileRows(path string, o Options) ([]FlowRow, fileInfo, error) {
 			Dst: rcv.Addr.Addr().String(), DPort: rcv.Addr.Port(),
 			FirstS: c.First.Seconds(), LastS: c.Last.Seconds(),
 			Bytes: st.DeliveredBytes, TotalBytes: st.DeliveredBytes,
-			Vantage: vantage(r, d),
+			Vantage: vantageAt(id, r, d),
 			Labels:  labels, CaptureWarnings: len(rep.Warnings),
 			curve: ackCurve(r, d), connLast: c.Last.Seconds(), app: appSpanOf(r, d),
 			closed: c.Half[0].FinSeen || c.Half[0].RstSeen || c.Half[1].FinSeen || c.Half[1].RstSeen,
 		}
+		if id.known() && row.Vantage != AtReceiver {
+			// Only the receiver's own capture shows which frames its radio
+			// decoded; elsewhere the frames "to the receiver's MAC" after
+			// its last ACK may be to a relay or lost: count the ACKs only
+			// (docs/metrics.md#vantage).
+			row.Bytes, row.TotalBytes = st.AckedBytes, st.AckedBytes
+		}
 		if snd.ISNKnown {
 			row.isn, row.isnKnown = uint32(snd.ISN), true
+		}
+		if tie {
+			// No data either way and no handshake to tell the client: the
+			// direction is aligned with the other captures' in dedup.
+			row.dirGuess = true
+			row.peerISN, row.peerISNKnown = uint32(rcv.ISN), rcv.ISNKnown
+			row.appRev = appSpanOf(r, d.Reverse())
 		}
 		end := row.LastS
 		if o.End > 0 {
@@ -453,14 +507,24 @@ func better(r, b FlowRow) bool {
 	return rank(r.Vantage) > rank(b.Vantage) || (rank(r.Vantage) == rank(b.Vantage) && r.Bytes > b.Bytes)
 }
 
+// JoinGap is how far apart, in seconds, two captures' spans of one
+// connection (same endpoints, ISNs that do not contradict) may be and
+// still be one flow: a sender's capture can end with a SYN that a relay
+// held while it looked for a route (ns-3 AODV queues packets up to 30 s)
+// and the sink's capture start after it. Two connections on the same
+// endpoints within one capture are never joined (flows splits port reuse).
+const JoinGap = 30.0
+
 // dedup keeps one row per flow. Rows of one run with the same endpoints
-// are the same flow when their time spans overlap (a capture that overheard
-// only part of the connection still overlaps it) and their ISNs do not
-// contradict each other; port reuse gives non-overlapping spans. The row
-// kept is the best vantage (receiver, then sender, then most bytes); its
-// FirstS becomes the earliest first packet any capture saw, so the rate's
-// interval starts where the connection started.
+// are the same flow when their time spans overlap or are at most JoinGap
+// apart (a capture that overheard only part of the connection still
+// overlaps it), they come from different captures and their ISNs do not
+// contradict each other. The row kept is the best vantage (receiver, then
+// sender, then most bytes); its FirstS becomes the earliest first packet
+// any capture saw, so the rate's interval starts where the connection
+// started. Rows whose direction was a guess are first aligned (alignTies).
 func dedup(rows []FlowRow) []FlowRow {
+	alignTies(rows)
 	type key struct {
 		run, src, dst string
 		sp, dp        uint16
@@ -484,24 +548,35 @@ func dedup(rows []FlowRow) []FlowRow {
 			isn         uint32
 			isnKnown    bool
 			n           int
+			files       map[string]bool
+			recvFile    string // a capture that held the flow at its receiver
 		}
 		var cs []*cluster
 		for _, r := range g {
 			var c *cluster
 			for _, x := range cs {
-				if r.FirstS <= x.last && r.LastS >= x.first && !(x.isnKnown && r.isnKnown && x.isn != r.isn) {
+				if r.FirstS <= x.last+JoinGap && r.LastS >= x.first-JoinGap && !x.files[r.File] &&
+					!(x.isnKnown && r.isnKnown && x.isn != r.isn) {
 					c = x
 					break
 				}
 			}
 			if c == nil {
-				cs = append(cs, &cluster{best: r, first: r.FirstS, last: r.LastS, isn: r.isn, isnKnown: r.isnKnown, n: 1})
+				cs = append(cs, &cluster{best: r, first: r.FirstS, last: r.LastS, isn: r.isn, isnKnown: r.isnKnown, n: 1,
+					files: map[string]bool{r.File: true}})
 				continue
 			}
 			c.n++
+			c.files[r.File] = true
 			c.first, c.last = min(c.first, r.FirstS), max(c.last, r.LastS)
 			if r.isnKnown && !c.isnKnown {
 				c.isn, c.isnKnown = r.isn, true
+			}
+			if r.Vantage == AtReceiver || c.best.Vantage == AtReceiver {
+				c.recvFile = r.File
+				if c.best.Vantage == AtReceiver {
+					c.recvFile = c.best.File
+				}
 			}
 			if better(r, c.best) {
 				c.best = r
@@ -510,6 +585,9 @@ func dedup(rows []FlowRow) []FlowRow {
 		for _, c := range cs {
 			r := c.best
 			r.Captures = c.n
+			if r.Vantage != AtReceiver {
+				r.recvFile = c.recvFile
+			}
 			if c.first < r.FirstS {
 				end := r.FirstS + r.IntervalS
 				r.FirstS = c.first

@@ -461,6 +461,14 @@ func applyIntervals(res *Result, o Options) {
 	for i := range res.Rows {
 		r := &res.Rows[i]
 		f, ok := declared[r.RunKey][rowKey(*r)]
+		if t := *r; !ok && r.dirGuess {
+			// No capture told this data-less connection's direction; the
+			// declared flow does.
+			t.turn()
+			if g, ok2 := declared[r.RunKey][rowKey(t)]; ok2 {
+				*r, f, ok = t, g, true
+			}
+		}
 		if !ok {
 			r.clipApp(packetsStop(r))
 			continue

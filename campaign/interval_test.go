@@ -199,7 +199,7 @@ func TestIntervalOverridesAll(t *testing.T) {
 // TestReceiverVantageNotRelay: dsdv r1's flow 10.1.0.15 → 10.1.0.7:9001 is
 // in relay node 1's capture, which hears the sink's ACKs with their
 // initial TTL; the row must come from the sink's own capture (node 6), and
-// node 1's capture alone gives vantage other.
+// node 1's capture alone gives vantage relay.
 func TestReceiverVantageNotRelay(t *testing.T) {
 	dir := sharedNS3(t)
 	files, _ := Discover([]string{filepath.Join(dir, "tcp-dsdv-r1-*.pcap.gz")})
@@ -224,8 +224,8 @@ func TestReceiverVantageNotRelay(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range res.Rows {
-		if r.Src == "10.1.0.15" && r.DPort == 9001 && r.Vantage != Elsewhere {
-			t.Errorf("relay node 1's capture: vantage %s, want %s", r.Vantage, Elsewhere)
+		if r.Src == "10.1.0.15" && r.DPort == 9001 && r.Vantage != Relay {
+			t.Errorf("relay node 1's capture: vantage %s, want %s", r.Vantage, Relay)
 		}
 	}
 	// Every row of a whole campaign comes from its receiver's own node when

@@ -97,6 +97,10 @@ type seriesMeta struct {
 	Keep   bool        `json:"keep,omitempty"`
 	Levels []levelMeta `json:"levels"`
 	BinUS  []int64     `json:"bin_us,omitempty"`
+	// Unit and YScale: a series of the "more" panel (any metric of
+	// package query) stores value / YScale as integers, in Unit.
+	Unit   string  `json:"unit,omitempty"`
+	YScale float64 `json:"y_scale,omitempty"`
 }
 
 type levelMeta struct {
@@ -301,7 +305,7 @@ func buildView(b *blob, r *tcpanalysis.ConnResult, d flows.Direction, align stri
 		DurUS: us(r.Conn.Duration()), RefUS: alignAt(r, d, align), WScale: r.Conn.Half[d.Reverse()].WScale >= 0,
 		PEPAcked: pepAcked(r, d)}
 	for _, s := range extract(r, d) {
-		sm := seriesMeta{ID: s.ID, Panel: s.Panel, Name: s.Name, Shape: shapeNames[s.Shape], Keep: s.Keep}
+		sm := seriesMeta{ID: s.ID, Panel: s.Panel, Name: s.Name, Shape: shapeNames[s.Shape], Keep: s.Keep, Unit: string(s.Unit), YScale: s.YScale}
 		var lv []level
 		if s.BinUS > 0 {
 			lv, sm.BinUS = sumLevels(s.L0, s.BinUS)

@@ -68,7 +68,12 @@ docs/metrics.md#goodput) and goodput in kbit/s, plus the campaign labels.
 A flow held by several captures of one run (ns-3 writes one pcap per node, so
 a flow is in its source's and its sink's capture) is counted once, from the
 capture taken at the receiver when there is one, else at the sender; the
-columns 'vantage' and 'file' say which. Captures of one run are those sharing
+columns 'vantage' and 'file' say which. On per-node 802.11 captures the
+receiver's capture is the one whose node owns the receiver's address; a relay
+or a node that overheard the flow never is, and a flow whose receiver's
+capture is missing or holds none of it is named in a warning (counted in a
+note when it delivered nothing: it reached no receiver;
+docs/metrics.md#vantage). Captures of one run are those sharing
 ns-3's PREFIX of PREFIX-NODE-DEV.pcap, or else one directory; flows are
 matched by endpoints and ISN.
 

@@ -85,6 +85,12 @@ func reportCaptureWarnings(w io.Writer, res *campaign.Result) {
 	for _, m := range res.IntervalWarnings {
 		fmt.Fprintln(w, "warning:", m)
 	}
+	for _, m := range res.VantageWarnings {
+		fmt.Fprintln(w, "warning:", m)
+	}
+	for _, m := range res.VantageNotes {
+		fmt.Fprintln(w, "note:", m)
+	}
 }
 
 // checkLabels refuses a run whose captures disagree on the --group or

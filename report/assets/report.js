@@ -53,6 +53,7 @@
   }
   // level(s, j) decodes level j of series s once: x in s, y in display units.
   function yScaleOf(s, j) {
+    if (s.y_scale) return s.y_scale;                          // "more": stored integers → unit
     if (s.panel === 'rtt') return 1e-3;                       // µs → ms
     if (s.bin_us) return 8 / s.bin_us[j] * 1000;              // bytes per bin → kbit/s
     return 1;
@@ -129,7 +130,8 @@
     rwnd: { c: '#a0a000', w: 1.5, step: true }, flight: { c: '#1f77b4', w: 1.5, step: true }, flight_sack: { c: '#ff7f0e', w: 1.5, step: true },
   };
   const EVC = { rto: '#d62728', fast: '#ff7f0e', spurious: '#e377c2', out_of_order: '#1f77b4', lost_segment: '#7f7f7f',
-                dup_ack: '#2ca02c', zero_window: '#8c564b', zw_probe: '#bcbd22', keepalive: '#17becf', window_full: '#9467bd' };
+                dup_ack: '#2ca02c', zero_window: '#8c564b', zw_probe: '#bcbd22', keepalive: '#17becf', window_full: '#9467bd',
+                pmtu: '#ad494a', icmp_frag_needed: '#843c39', icmp_unreachable: '#7b4173', icmp_time_exceeded: '#637939' };
   const YAXIS = 96; // every panel's y axis has this width, so that the time axes line up
   const RUNC = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf'];
   const PANELS = [
@@ -138,6 +140,7 @@
     { id: 'tput', title: 'Throughput and goodput', y: 'bit rate', h: 170, zero: true, rate: true },
     { id: 'win', title: 'Receive window and bytes in flight', y: 'bytes', h: 170, zero: true, bytes: true },
     { id: 'ev', title: 'Events', y: '', h: 150, lanes: true },
+    { id: 'more', title: 'Other metrics (every metric of package query the panels above do not draw)', y: 'value (unit in the legend)', h: 170, zero: true },
   ];
 
   // ---------- state ----------
@@ -155,9 +158,10 @@
     const out = [];
     if (st.mode === 'single') {
       const v = META.views[st.view];
+      let k = 0;
       for (const s of v.series) {
         if (s.panel !== pid) continue;
-        const sty = STYLE[s.id] || { c: EVC[s.name] || '#444', w: 1, sz: 5 };
+        const sty = STYLE[s.id] || { c: EVC[s.name] || (pid === 'more' ? RUNC[k++ % RUNC.length] : '#444'), w: 1, sz: 5 };
         out.push({ s: s, name: s.name, color: sty.c, sty: sty, off: 0, run: '' });
       }
       return out;
@@ -534,6 +538,7 @@
     return lines.join('\n');
   }
   function value(s, v) {
+    if (s.unit) return (+v.toPrecision(6)) + ' ' + s.unit;
     if (s.panel === 'rtt') return v.toFixed(3) + ' ms';
     if (s.bin_us) return fmtRate(v);
     if (s.id === 'ack') return 'ack ' + fmtInt(v);
