@@ -406,6 +406,5 @@ func runStats(e *env, f *goodputFlags, args []string) error {
 		return err
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].RunKey < rows[j].RunKey })
-	fmt.Fprintf(e.stderr, "stats: %s from %s\n", count(len(rows), "flow"), count(len(args), "file"))
 	return writeGoodputTables(e, f, rows)
 }

@@ -238,6 +238,7 @@ func (f *goodputFlags) readFlowCSVs(w io.Writer, paths []string) ([]campaign.Flo
 		}
 	}
 	slices.Sort(names)
+	fmt.Fprintf(w, "stats: %s from %s\n", count(len(rows), "flow"), count(len(paths), "file"))
 	if err := f.checkGroupIn(names, strings.Join(paths, " ")); err != nil {
 		return nil, err // before any table is written
 	}
