@@ -105,7 +105,11 @@ func checkNumFlags(c *cobra.Command) error {
 				continue // pflag refused it already
 			}
 			if !r.ok(v) {
-				err = fmt.Errorf("--%s %s: want %s", f.Name, s, r.what)
+				what := r.what
+				if f.Value.Type() == "duration" {
+					what = strings.Replace(what, "a number", "a duration", 1) + " (e.g. 100ms, 2s)"
+				}
+				err = fmt.Errorf("--%s %s: want %s", f.Name, s, what)
 				return
 			}
 		}

@@ -127,7 +127,7 @@ func TestTrialBadValues(t *testing.T) {
 		{[]string{"tput", never, "--at", "NaN"}, "--at NaN"},
 		{[]string{"seq", never, "-o", "x.png", "--dpi", "0"}, "--dpi 0: want 30 to 2400 dpi"},
 		{[]string{"seq", never, "--conn", "-1"}, "--conn -1: want a connection index ≥ 0"},
-		{[]string{"tput", never, "--interval", "0"}, "--interval 0s: want a number > 0"},
+		{[]string{"tput", never, "--interval", "0"}, "--interval 0s: want a duration > 0 (e.g. 100ms, 2s)"},
 		{[]string{"goodput", never, "--end", "0"}, "--end 0: want a number > 0"},
 		{[]string{"rtt", never, "--port", "0"}, "--port 0: want a port 1-65535"},
 	} {
