@@ -165,13 +165,17 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 		if !lasted(runs, t) || (i < 3 && !inWindows(runs, secs(t))) {
 			continue // default rows only inside the window
 		}
-		add(fmt.Sprintf("sent after %g s", t), query.Bytes, func(r Run) float64 {
+		out := "" // an --at row outside the window says so
+		if !inWindows(runs, secs(t)) {
+			out = " (outside the window)"
+		}
+		add(fmt.Sprintf("sent after %g s%s", t, out), query.Bytes, func(r Run) float64 {
 			return float64(tcpanalysis.SentAt(r.Result, r.Dir, r.Ref, secs(t)))
 		})
-		add(fmt.Sprintf("acked to sender after %g s", t), query.Bytes, func(r Run) float64 {
+		add(fmt.Sprintf("acked to sender after %g s%s", t, out), query.Bytes, func(r Run) float64 {
 			return float64(tcpanalysis.AckedAt(r.Result, r.Dir, r.Ref, secs(t)))
 		})
-		add(fmt.Sprintf("delivered after %g s", t), query.Bytes, func(r Run) float64 {
+		add(fmt.Sprintf("delivered after %g s%s", t, out), query.Bytes, func(r Run) float64 {
 			rc, ok := r.receiver()
 			if !ok {
 				return math.NaN()
