@@ -30,9 +30,9 @@ var allowed = map[string][]string{
 	"internal/pcaptest/cmd/gensynth": {"internal/pcaptest"},
 	"cmd/tcpviz":                     {"*"},
 	"compare":                        {"query", "plot", "tcpanalysis", "flows", "capture", "pep", "internal/seq"},
-	"export":                         {"query", "campaign", "tcpanalysis", "flows", "capture"},
+	"export":                         {"query", "campaign", "tcpanalysis", "flows", "capture", "internal/atomicfile"},
 	"pep":                            {"tcpanalysis", "flows", "capture", "internal/seq"},
-	"report":                         {"tcpanalysis", "flows", "capture", "pep", "internal/seq"},
+	"report":                         {"query", "tcpanalysis", "flows", "capture", "pep", "internal/seq"},
 	"study":                          {"campaign", "stats", "plot"},
 	"monitor":                        {"query", "export", "plot", "tcpanalysis", "flows", "capture"},
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/pep"
+	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
@@ -38,6 +39,10 @@ type series struct {
 	// BinUS is the bin width in µs of a binned series (throughput); 0
 	// otherwise.
 	BinUS int64
+	// Unit and YScale describe a series of the "more" panel: Y holds the
+	// value / YScale (an integer), in Unit.
+	Unit   query.Unit
+	YScale float64
 }
 
 func us(d time.Duration) int64 { return int64(d / time.Microsecond) }
@@ -206,6 +211,52 @@ func extract(r *tcpanalysis.ConnResult, d flows.Direction) []series {
 	}
 	for _, c := range tcpanalysis.Classes() {
 		add(lanes[c])
+	}
+	out = append(out, moreSeries(r, d, w)...)
+	return out
+}
+
+// drawnMetrics are the metrics of package query that the panels above draw
+// in their own way (segments as bars, RTT by method, binned rates, the
+// window lines, events as lanes).
+var drawnMetrics = map[query.Metric]bool{
+	query.MetricSeq: true, query.MetricAck: true, query.MetricRTT: true, query.MetricRTTTS: true,
+	query.MetricRTTHandshake: true, query.MetricGoodput: true, query.MetricThroughput: true,
+	query.MetricWindow: true, query.MetricInFlight: true, query.MetricInFlightSACK: true,
+	query.MetricRetrans: true,
+}
+
+// moreYScale is the resolution of a "more" series: values are stored as
+// integers of 1/1000 of their unit.
+const moreYScale = 1e-3
+
+// moreSeries draws every other metric of package query (query.Metrics),
+// each as View.SeriesOf gives it, in the "more" panel: a metric added to
+// query appears in the report with no change to this package. Times are
+// the whole connection (reference: its first packet); binned metrics use
+// the report's bin width w.
+func moreSeries(r *tcpanalysis.ConnResult, d flows.Direction, w time.Duration) []series {
+	v := &query.View{Conns: []*tcpanalysis.ConnResult{r}, Conn: r, Dir: d, Interval: w}
+	t0 := r.Conn.First
+	var out []series
+	for _, m := range query.Metrics() {
+		if drawnMetrics[m] {
+			continue
+		}
+		qs := v.SeriesOf(r, d, m)
+		sh := shapeLine
+		if m.Samples() {
+			sh = shapePoints
+		}
+		s := series{ID: "m_" + m.String(), Panel: "more", Name: m.Label() + " (" + string(m.Unit()) + ")", Shape: sh, Unit: m.Unit(), YScale: moreYScale}
+		for _, p := range qs.Points {
+			s.L0.X = append(s.L0.X, us(p.Time.Sub(t0)))
+			s.L0.Y = append(s.L0.Y, int64(p.V/moreYScale))
+			s.L0.F = append(s.L0.F, p.Frame)
+		}
+		if s.L0.len() > 0 {
+			out = append(out, s)
+		}
 	}
 	return out
 }

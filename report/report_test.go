@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
@@ -153,6 +154,11 @@ func TestWriteErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "conn 3") {
 		t.Errorf("Write with Open naming conn 3 of a 1-connection capture: %v, want an error naming conn 3", err)
 	}
+	self := 0
+	err = Write(io.Discard, []Capture{{Report: kept}}, Options{Compare: []Pick{{Conn: 0, HalfOf: &self}, {Conn: 0}}})
+	if err == nil || !strings.Contains(err.Error(), "HalfOf 0 names no earlier run") {
+		t.Errorf("Write with a compare run the half of itself: %v, want an error", err)
+	}
 }
 
 func TestCaptureLabels(t *testing.T) {
@@ -200,6 +206,46 @@ func TestPEPAcceptedNotGoodput(t *testing.T) {
 		}
 		if got := summarize(0, rep, r).PEPAcked[0]; got != c.pep {
 			t.Errorf("%s: picker row pep_acked a→b = %v, want %v", c.file, got, c.pep)
+		}
+	}
+}
+
+// TestMoreSeries: every metric of package query that the report's own
+// panels do not draw appears in the "more" panel, as View.SeriesOf gives
+// it. Today every metric is drawn natively (no "more" series); with the
+// receive window taken off that list, its values come out of
+// View.SeriesOf at 1/1000 of a byte: the rwnd line of the window panel.
+func TestMoreSeries(t *testing.T) {
+	rep, err := tcpanalysis.AnalyzeFile("../testdata/synthetic/geo-600ms-loss.pcap", tcpanalysis.Options{Keep: func(int) bool { return true }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Conns[0]
+	for _, s := range extract(r, 0) {
+		if s.Panel == "more" {
+			t.Errorf("series %s in the more panel, but the report draws every metric of query natively", s.ID)
+		}
+	}
+	delete(drawnMetrics, query.MetricWindow)
+	defer func() { drawnMetrics[query.MetricWindow] = true }()
+	var more, rwnd level
+	for _, s := range extract(r, 0) {
+		switch s.ID {
+		case "m_window":
+			more = s.L0
+			if s.Name != "receive window (bytes)" || s.Unit != query.Bytes || s.YScale != 1e-3 {
+				t.Errorf("more series %q unit %q scale %v", s.Name, s.Unit, s.YScale)
+			}
+		case "rwnd":
+			rwnd = s.L0
+		}
+	}
+	if more.len() == 0 || more.len() != rwnd.len() {
+		t.Fatalf("more window series: %d points, rwnd line %d", more.len(), rwnd.len())
+	}
+	for i := range more.Y {
+		if more.Y[i] != rwnd.Y[i]*1000 || more.X[i] != rwnd.X[i] || more.F[i] != rwnd.F[i] {
+			t.Fatalf("point %d: more (%d µs, %d, frame %d), rwnd (%d µs, %d, frame %d)", i, more.X[i], more.Y[i], more.F[i], rwnd.X[i], rwnd.Y[i], rwnd.F[i])
 		}
 	}
 }
