@@ -14,7 +14,6 @@ import (
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/cmpimg"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/tcpviz/tcpviz/flows"
@@ -458,9 +457,9 @@ func TestDashedKinds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, b := f.Legend[0].Thumbs[0].(*plotter.Line), f.Legend[1].Thumbs[0].(*plotter.Line)
-	if a.LineStyle.Color != b.LineStyle.Color || len(a.LineStyle.Dashes) != 0 || len(b.LineStyle.Dashes) == 0 {
-		t.Errorf("sent %v %v, delivered %v %v: want one colour, solid and dashed", a.LineStyle.Color, a.LineStyle.Dashes, b.LineStyle.Color, b.LineStyle.Dashes)
+	a, b := f.Legend[0].Thumbs[0].(*xyLine).style, f.Legend[1].Thumbs[0].(*xyLine).style
+	if a.Color != b.Color || len(a.Dashes) != 0 || len(b.Dashes) == 0 {
+		t.Errorf("sent %v %v, delivered %v %v: want one colour, solid and dashed", a.Color, a.Dashes, b.Color, b.Dashes)
 	}
 }
 
@@ -478,5 +477,26 @@ func TestXYZoom(t *testing.T) {
 	}
 	if y := f.Panels[0].Y; y.Max > 10 {
 		t.Errorf("y axis to %g, want it fitted to the points in view (≤ 6, on a tick)", y.Max)
+	}
+}
+
+// TestStyleCheck: a NaN, zero or huge size, font size or resolution is an
+// error, never a panic of image.NewRGBA (trial13 B1).
+func TestStyleCheck(t *testing.T) {
+	for _, s := range []string{"NaNxNaNcm", "NaNx6cm", "8.5xInfcm", "0x6cm", "-3x6cm", "101x6cm"} {
+		if _, _, err := ParseSize(s); err == nil {
+			t.Errorf("ParseSize(%q): no error", s)
+		}
+	}
+	if w, h, err := ParseSize("8.5x6cm"); err != nil || w != 8.5*vg.Centimeter || h != 6*vg.Centimeter {
+		t.Errorf("ParseSize(8.5x6cm) = %v, %v, %v", w, h, err)
+	}
+	nan := vg.Length(math.NaN())
+	for _, st := range []Style{{W: nan, H: nan}, {W: 1e6, H: 1e6}, {FontSize: nan}, {FontSize: 100}, {DPI: 5}} {
+		var buf bytes.Buffer
+		err := Figure{Title: "t"}.SaveStyle(&buf, "png", st)
+		if err == nil {
+			t.Errorf("SaveStyle(%+v): no error", st)
+		}
 	}
 }

@@ -76,10 +76,11 @@ type shardBatch struct {
 
 // shards returns how many Analyzers a file is analysed with: one per core
 // up to maxShards, and one when the options need a single analysis in
-// capture order (callbacks, or Keep, which is asked by connection index as
-// connections appear).
+// capture order: callbacks; Keep, Only and NewSeries, which are asked by
+// connection index as connections appear; Filter, whose rejected segments
+// count towards releases but not towards the tracker's sweeps.
 func shards(opts *Options) int {
-	if opts.Keep != nil || opts.OnRTT != nil || opts.OnEvent != nil {
+	if opts.Keep != nil || opts.OnRTT != nil || opts.OnEvent != nil || opts.Only != nil || opts.Filter != nil || opts.NewSeries != nil {
 		return 1
 	}
 	return min(runtime.GOMAXPROCS(0), maxShards)
