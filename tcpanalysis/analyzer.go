@@ -366,9 +366,10 @@ func (a *Analyzer) release(now capture.Timestamp) {
 }
 
 // synOnly reports that the connection is bare SYNs of side a and nothing
-// else: no answer, no other packet.
+// else: no answer, no other packet. A connection whose first segment is
+// not counted yet (a release from Add) is not.
 func (cs *connState) synOnly() bool {
-	return cs.Dir[flows.BtoA].Pkts == 0 && cs.Dir[flows.AtoB].Pkts == int64(cs.Handshake.SynTx) &&
+	return cs.Dir[flows.BtoA].Pkts == 0 && cs.Dir[flows.AtoB].Pkts > 0 && cs.Dir[flows.AtoB].Pkts == int64(cs.Handshake.SynTx) &&
 		cs.Handshake.SynAckTx == 0 && cs.dir[flows.AtoB] == nil && cs.Series == nil
 }
 
