@@ -33,7 +33,11 @@ func FigureSeries(runs []Run, views []*query.View, m query.Metric, sel query.Sel
 		if m == query.MetricGoodput && runs[i].ProxyAcked() { // the PEP's ACKs: bytes it accepted, not goodput
 			name += " accepted by PEP"
 		}
-		series = append(series, extendToEnd(plot.Named{Name: name, Step: !m.Samples(), Scatter: m.Samples(), Mark: plot.MarkOf(i), X: s.X(v.Ref), Y: s.Y(), Color: col}, runs[i], sel.To))
+		x, y := s.X(v.Ref), s.Y()
+		if m == query.MetricRetrans {
+			x, y = countFromStart(runs[i], x, y, sel.From)
+		}
+		series = append(series, extendToEnd(plot.Named{Name: name, Step: !m.Samples(), Scatter: m.Samples(), Mark: plot.MarkOf(i), X: x, Y: y, Color: col}, runs[i], sel.To))
 		if d, ok := deliveredSeries(runs[i], m.String(), in, sel.To); ok {
 			d.Color, d.Dashed = col, true
 			series = append(series, d)
@@ -44,6 +48,30 @@ func FigureSeries(runs []Run, views []*query.View, m query.Metric, sel query.Sel
 		}
 	}
 	return series
+}
+
+// countFromStart starts the cumulative retransmission count (x, y: seconds
+// since r.Ref, count so far) where the drawn range starts — --from after
+// the reference point, or the connection's first packet when the series
+// holds earlier points — at its value there: 0 at the connection's start,
+// else the retransmissions before. So every cumulative line starts at its
+// true value and a run without retransmissions is a line at 0, with its
+// legend entry, rather than missing (trial13 B10).
+func countFromStart(r Run, x, y []float64, from time.Duration) ([]float64, []float64) {
+	x0 := from
+	if len(x) > 0 && x[0] < from.Seconds() {
+		x0 = r.Result.Conn.First.Sub(r.Ref)
+	}
+	n := 0
+	for _, ev := range r.Result.Events {
+		if ev.Dir == r.Dir && ev.Class.IsRetransmission() && ev.Time.Sub(r.Ref) < x0 {
+			n++
+		}
+	}
+	if len(x) > 0 && x[0] <= x0.Seconds() {
+		return x, y
+	}
+	return append([]float64{x0.Seconds()}, x...), append([]float64{float64(n)}, y...)
 }
 
 // extendToEnd continues a step series with its last value to the end of the

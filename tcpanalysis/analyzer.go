@@ -575,7 +575,7 @@ func (a *Analyzer) icmp(s *capture.Segment) *ConnResult {
 	rel, _ := c.RelSeq(d, s.Seq)
 	cs := a.res[c.Index-a.base]
 	if cl == ICMPFragNeeded && cs.dir[d] != nil {
-		cs.ds(d).quotedTooBig(rel)
+		cs.ds(d).quotedTooBig(rel, int(s.ICMPMTU))
 	}
 	cs.event(&a.opts, Event{Time: s.Time, Frame: s.Frame, Dir: d, Class: cl, Seq: rel, Len: int(s.ICMPMTU)})
 	return &cs.ConnResult

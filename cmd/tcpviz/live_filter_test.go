@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"net/netip"
 	"os"
 	"os/exec"
@@ -127,14 +126,17 @@ func TestFilterMatchesTcpdump(t *testing.T) {
 }
 
 // TestFilterErrors checks that a filter the compiler cannot take is a clear
-// error (exit status 2), never a silently wrong selection.
+// usage error (exit status 1) found before any capture is opened, in every
+// verb that takes --filter, never a silently wrong selection.
 func TestFilterErrors(t *testing.T) {
 	file := filterCapture(t, pcaptest.LinkEthernet)
-	for _, expr := range []string{"port", "host 10.0.0.1 and (tcp", "frobnicate 3"} {
-		_, _, err := runCLI(t, "flows", "--filter", expr, file)
-		var ee *exitError
-		if err == nil || !errors.As(err, &ee) || ee.code != 2 {
-			t.Errorf("flows --filter %q: err = %v, want an exit-status-2 filter error", expr, err)
+	never := filepath.Join(t.TempDir(), "never-read.pcap")
+	for _, expr := range []string{"port", "host", "host 10.0.0.1 and (tcp", "frobnicate 3", "tcp[13] & 2 != 0"} {
+		for _, verb := range []string{"flows", "rtt", "retrans", "tput"} {
+			_, _, err := runCLI(t, verb, "--filter", expr, never)
+			if exitCode(err) != 1 || !strings.Contains(err.Error(), "--filter") || strings.Contains(err.Error(), "never-read") {
+				t.Errorf("%s --filter %q: exit %d, err = %v, want a usage error (exit 1) before reading", verb, expr, exitCode(err), err)
+			}
 		}
 	}
 	if _, _, err := runCLI(t, "flows", "-w", "x.pcapng", file); err == nil || !strings.Contains(err.Error(), "needs -i") {

@@ -168,10 +168,18 @@ func (e *env) htmlOne(out string, v *query.View, panel string) error {
 func (e *env) htmlCompare(out string, runs []compare.Run, align string) error {
 	var caps []report.Capture
 	var picks []report.Pick
-	for i, r := range runs {
+	for _, r := range runs {
 		rep := &tcpanalysis.Report{File: r.File, Start: r.Result.Conn.First, Conns: []*tcpanalysis.ConnResult{r.Result}}
 		caps = append(caps, report.Capture{Label: r.Label, Report: rep})
-		picks = append(picks, report.Pick{Capture: i, Conn: r.Result.Conn.Index, Dir: r.Dir, Label: r.Label})
+		picks = append(picks, report.Pick{Capture: len(caps) - 1, Conn: r.Result.Conn.Index, Dir: r.Dir, Label: r.Label, EndToEndKbps: r.EndToEndKbps()})
+		if r.Server != nil && r.Server.Series != nil {
+			// The server side of a pair: what was delivered end to end,
+			// aligned where the client side is (one clock).
+			srv := &tcpanalysis.Report{File: r.ServerFile, Start: r.Server.Conn.First, Conns: []*tcpanalysis.ConnResult{r.Server}}
+			caps = append(caps, report.Capture{Label: r.Label + " server side", Report: srv})
+			client := len(picks) - 1
+			picks = append(picks, report.Pick{Capture: len(caps) - 1, Conn: r.Server.Conn.Index, Dir: r.Dir, Label: r.Label + " server side (delivered end to end)", At: r.Ref, HalfOf: &client})
+		}
 	}
 	return e.writeReport(out, caps, report.Options{Compare: picks, Align: align, Title: "tcpviz compare: " + compare.JoinLabels(runs)})
 }
