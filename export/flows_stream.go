@@ -45,8 +45,8 @@ func (r *FlowRow) tableCells() []string {
 // any order, and each is kept only as its formatted line (a few hundred
 // bytes) until the rows before it are out. The CSV is written as soon as
 // the rows are in index order; the table, whose column widths depend on
-// every row, at the end of each file. A row may be held back (Hold) and
-// given later (Put), for a connection whose PEP mark needs a second pass.
+// every row, at the end of each file. A row given late (a connection
+// whose PEP mark needs a second pass) holds the rows after it back.
 // The output is byte for byte WriteFlowsCSV's or WriteFlowsTable's.
 type FlowsStream struct {
 	csv  *csv.Writer
@@ -55,7 +55,6 @@ type FlowsStream struct {
 	file string
 	next int            // CSV: index of the next row to write
 	wait map[int]string // CSV: records ready, by index
-	held map[int]bool   // rows Hold kept back
 	tab  rowArena       // table: every row of the file by index, its cells joined by \x00
 	pep  bool           // some file had a PEP mark (table footer)
 }
@@ -74,20 +73,16 @@ func NewFlowsStream(w io.Writer, asCSV bool) *FlowsStream {
 
 // BeginFile starts the rows of capture file path.
 func (s *FlowsStream) BeginFile(path string) {
-	s.file, s.next, s.wait, s.held, s.tab = path, 0, map[int]string{}, map[int]bool{}, rowArena{}
+	s.file, s.next, s.wait, s.tab = path, 0, map[int]string{}, rowArena{}
 }
 
-// Hold keeps connection index's row back until Put gives it.
-func (s *FlowsStream) Hold(index int) { s.held[index] = true }
-
-// Put adds a row (a row given for a held connection releases it).
+// Put adds a row, in any order.
 func (s *FlowsStream) Put(r *FlowRow) {
-	delete(s.held, r.Conn)
 	if s.csv == nil {
 		s.tab.put(r.Conn, r.tableCells())
 		return
 	}
-	if r.Conn == s.next && !s.held[r.Conn] {
+	if r.Conn == s.next {
 		s.csv.Write(r.CSV())
 		s.next++
 		s.flushCSV()
@@ -104,7 +99,7 @@ func (s *FlowsStream) Put(r *FlowRow) {
 func (s *FlowsStream) flushCSV() {
 	for {
 		line, ok := s.wait[s.next]
-		if !ok || s.held[s.next] {
+		if !ok {
 			return
 		}
 		s.csv.Flush()

@@ -325,8 +325,9 @@ func (d *doneStats) add(r *ConnResult) {
 }
 
 // releaseEvery is how many segments pass between releases of the scratch
-// state of finished connections; finishedIdle is how long a closed
-// connection must be silent before it is over, and abandonedIdle how long
+// state of finished connections; closedIdle is how long a connection
+// closed cleanly (both FINs acknowledged) or reset must be silent before it
+// is over, finishedIdle the same for other closes, and abandonedIdle how long
 // any connection must be silent before its scratch state is dropped.
 // maxLive is the table pressure at which unanswered SYNs are over
 // (docs/robustness.md#finished-connections).
@@ -357,7 +358,9 @@ func (cs *connState) closedClean() bool {
 // release ends the connections that are over and frees the scratch state
 // of abandoned ones, so memory follows the connections alive at once, not
 // all of them (docs/robustness.md#finished-connections):
-//   - a connection closed by FINs both ways or by an RST and silent for
+//   - a connection closed by FINs both acknowledged or by an RST and
+//     silent for closedIdle is over;
+//   - a connection closed otherwise (FINs both ways) and silent for
 //     finishedIdle is over;
 //   - when more than maxLive connections are alive, the oldest ones that
 //     are only bare SYNs of one side, unanswered (a flood or a scan), are
@@ -398,9 +401,10 @@ func (a *Analyzer) release(now capture.Timestamp) {
 }
 
 // synOnly reports that the connection is bare SYNs of side a and nothing
-// else: no answer, no other packet.
+// else: no answer, no other packet. A connection whose first segment is
+// not counted yet (a release from Add) is not.
 func (cs *connState) synOnly() bool {
-	return cs.Dir[flows.BtoA].Pkts == 0 && cs.Dir[flows.AtoB].Pkts == int64(cs.Handshake.SynTx) &&
+	return cs.Dir[flows.BtoA].Pkts == 0 && cs.Dir[flows.AtoB].Pkts > 0 && cs.Dir[flows.AtoB].Pkts == int64(cs.Handshake.SynTx) &&
 		cs.Handshake.SynAckTx == 0 && cs.dir[flows.AtoB] == nil && cs.Series == nil
 }
 

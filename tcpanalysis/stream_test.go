@@ -264,3 +264,54 @@ func BenchmarkStreamTurnover(b *testing.B) {
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/n, "alloc-B/conn")
 }
+
+// TestPressureKeepsAnswered: under table pressure only unanswered SYNs are
+// over; 10 000 open connections stay whole however many SYNs come after
+// them, and the SYN that pushes the table over the limit is counted.
+func TestPressureKeepsAnswered(t *testing.T) {
+	const open, syns = 10_000, 10_000
+	f := pcaptest.New(pcaptest.Options{Format: pcaptest.PcapMicro, LinkType: pcaptest.LinkRaw})
+	srv := netip.MustParseAddrPort("10.255.0.1:80")
+	t0 := pcaptest.GenStart
+	for i := range open {
+		c := pcaptest.NewConn(netip.AddrPortFrom(netip.AddrFrom4([4]byte{10, 1, byte(i >> 8), byte(i)}), 1000), srv, uint32(i), 7)
+		for _, s := range c.Handshake(t0.Add(time.Duration(i)*time.Microsecond), time.Microsecond) {
+			f.Add(s.T, 0, s.IP())
+		}
+	}
+	for i := range syns {
+		c := pcaptest.NewConn(netip.AddrPortFrom(netip.AddrFrom4([4]byte{10, 2, byte(i >> 8), byte(i)}), 1000), srv, uint32(i), 7)
+		s := c.Syn(t0.Add(time.Second+time.Duration(i)*time.Microsecond), pcaptest.C2S)
+		f.Add(s.T, 0, s.IP())
+	}
+	for _, stream := range []bool{false, true} {
+		r, err := capture.NewReader(bytes.NewReader(f.Bytes()), "pressure.pcap")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var conns []*ConnResult
+		opts := Options{}
+		if stream {
+			opts.OnDone = func(c *ConnResult, _ capture.Timestamp) { conns = append(conns, c) }
+		}
+		rep, err := Analyze(r, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !stream {
+			conns = rep.Conns
+		}
+		if len(conns) != open+syns {
+			t.Fatalf("stream %v: %d connections, want %d", stream, len(conns), open+syns)
+		}
+		for _, c := range conns {
+			want := [2]int64{2, 1} // SYN, ACK; SYN-ACK
+			if c.Conn.Index >= open {
+				want = [2]int64{1, 0}
+			}
+			if got := [2]int64{c.Dir[0].Pkts, c.Dir[1].Pkts}; got != want || (c.Conn.Index < open) != c.Conn.HandshakeSeen {
+				t.Fatalf("stream %v: conn %d: packets %v handshake %v, want %v", stream, c.Conn.Index, got, c.Conn.HandshakeSeen, want)
+			}
+		}
+	}
+}
