@@ -407,9 +407,7 @@ func fileRows(path string, o Options) ([]FlowRow, fileInfo, error) {
 			end = o.End
 		}
 		row.IntervalS = end - row.FirstS
-		if row.IntervalS > 0 {
-			row.Kbps = float64(row.Bytes) * 8 / row.IntervalS / 1000
-		}
+		row.Kbps = Kbps(row.Bytes, row.IntervalS)
 		rows = append(rows, row)
 		dirs = append(dirs, d)
 	}
@@ -594,9 +592,7 @@ func dedup(rows []FlowRow) []FlowRow {
 				end := r.FirstS + r.IntervalS
 				r.FirstS = c.first
 				r.IntervalS = end - r.FirstS
-				if r.IntervalS > 0 {
-					r.Kbps = float64(r.Bytes) * 8 / r.IntervalS / 1000
-				}
+				r.Kbps = Kbps(r.Bytes, r.IntervalS)
 			}
 			out = append(out, r)
 		}

@@ -150,7 +150,7 @@ func (r *FlowRow) clip(start, stop float64) {
 		return
 	}
 	r.Bytes = max(0, r.deliveredBefore(stop, true)-r.deliveredBefore(start, false))
-	r.Kbps = float64(r.Bytes) * 8 / r.IntervalS / 1000
+	r.Kbps = Kbps(r.Bytes, r.IntervalS)
 }
 
 // clipApp sets the row's interval to the receiving application's, as
@@ -172,10 +172,7 @@ func (r *FlowRow) clipApp(stop float64, closed bool) {
 		r.FirstS += r.app.Half
 		r.IntervalS -= shift
 	}
-	r.Kbps = 0
-	if r.IntervalS > 0 {
-		r.Kbps = float64(r.Bytes) * 8 / r.IntervalS / 1000
-	}
+	r.Kbps = Kbps(r.Bytes, r.IntervalS)
 }
 
 // ErrOutsideCaptures is returned by Goodput when Options.Interval starts at

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -84,5 +85,26 @@ func TestSummaryTable(t *testing.T) {
 		if strings.Join(got[i], "|") != strings.Join(want[i], "|") {
 			t.Errorf("row %d = %q, want %q", i, got[i], want[i])
 		}
+	}
+}
+
+// TestParseSpecsDuplicates: a label given twice, or one run under two
+// labels, is refused before anything is read (trial13 B5); different
+// connections of one capture are two runs.
+func TestParseSpecsDuplicates(t *testing.T) {
+	for _, args := range [][]string{
+		{"a=x.pcap", "a=x.pcap"},
+		{"a=x.pcap", "a=y.pcap"},
+		{"a=x.pcap", "b=./x.pcap"},
+		{"a=x.pcap#2", "b=x.pcap#2"},
+		{"a=c.pcap+s.pcap", "b=c.pcap+./s.pcap"},
+	} {
+		if _, err := ParseSpecs(args); !errors.Is(err, ErrDuplicate) {
+			t.Errorf("ParseSpecs(%q): err %v, want ErrDuplicate", args, err)
+		}
+	}
+	sp, err := ParseSpecs([]string{"a=x.pcap#1", "b=x.pcap#2", "c=x.pcap", "d=c.pcap+s.pcap", "e=c.pcap"})
+	if err != nil || len(sp) != 5 || sp[1].Conn != 2 || sp[3].ServerFile != "s.pcap" {
+		t.Errorf("ParseSpecs of five distinct runs = %+v, %v", sp, err)
 	}
 }

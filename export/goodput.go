@@ -37,7 +37,10 @@ func GoodputRecord(r campaign.FlowRow, labelNames []string) []string {
 	for _, n := range labelNames {
 		rec = append(rec, r.Labels[n])
 	}
-	return append(rec, strconv.FormatFloat(r.IntervalS, 'f', 6, 64), r.RunKey, string(r.Vantage), strconv.Itoa(r.Captures), string(r.Source), strconv.Itoa(r.CaptureWarnings))
+	// interval_s with every digit needed to read back the same float: a
+	// reader recomputes goodput_kbps (rounded to 3 decimals for reading)
+	// exactly from bytes and interval_s (campaign.Kbps; trial13 A7).
+	return append(rec, strconv.FormatFloat(r.IntervalS, 'f', -1, 64), r.RunKey, string(r.Vantage), strconv.Itoa(r.Captures), string(r.Source), strconv.Itoa(r.CaptureWarnings))
 }
 
 // WriteGoodputJSON writes the rows as the goodput JSON document, with the
@@ -136,28 +139,39 @@ func WriteGoodputParquet(w io.Writer, rows []campaign.FlowRow, labelNames []stri
 	return pw.Close()
 }
 
-// ReadGoodputCSV reads rows written by 'tcpviz goodput --csv'.
+// ReadGoodputCSV reads rows written by 'tcpviz goodput --csv'. Each row's
+// Kbps is recomputed from bytes and interval_s (campaign.Kbps), the very
+// value goodput had, not the 3-decimal goodput_kbps column, so that
+// 'tcpviz stats' prints goodput's tables digit for digit.
 func ReadGoodputCSV(path string) ([]campaign.FlowRow, error) {
+	rows, _, err := ReadGoodputCSVSources(path)
+	return rows, err
+}
+
+// ReadGoodputCSVSources is ReadGoodputCSV that also returns where each row
+// was read (the file and the line its record starts on).
+func ReadGoodputCSVSources(path string) ([]campaign.FlowRow, []campaign.RowSource, error) {
 	fh, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer fh.Close()
-	recs, err := csv.NewReader(fh).ReadAll()
+	cr := csv.NewReader(fh)
+	head, err := cr.Read()
+	if err == io.EOF {
+		return nil, nil, fmt.Errorf("%s: empty", path)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if len(recs) == 0 {
-		return nil, fmt.Errorf("%s: empty", path)
-	}
-	head := recs[0]
+	head = append([]string{}, head...)
 	col := map[string]int{}
 	for i, h := range head {
 		col[h] = i
 	}
 	for _, h := range append(append([]string{}, GoodputFixed...), GoodputTrailing...) {
 		if _, ok := col[h]; !ok && h != "interval_from" && h != "capture_warnings" { // absent before tcpviz.goodput/2, /3
-			return nil, fmt.Errorf("%s: no column %q: not a 'tcpviz goodput --csv' file", path, h)
+			return nil, nil, fmt.Errorf("%s: no column %q: not a 'tcpviz goodput --csv' file", path, h)
 		}
 	}
 	trailing := len(GoodputTrailing)
@@ -168,9 +182,18 @@ func ReadGoodputCSV(path string) ([]campaign.FlowRow, error) {
 	}
 	labels := head[len(GoodputFixed) : len(head)-trailing]
 	var rows []campaign.FlowRow
-	for n, rec := range recs[1:] {
+	var srcs []campaign.RowSource
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		line, _ := cr.FieldPos(0)
 		if len(rec) != len(head) {
-			return nil, fmt.Errorf("%s: line %d: %d fields, header has %d", path, n+2, len(rec), len(head))
+			return nil, nil, fmt.Errorf("%s: line %d: %d fields, header has %d", path, line, len(rec), len(head))
 		}
 		num := func(k string) float64 { v, _ := strconv.ParseFloat(rec[col[k]], 64); return v }
 		r := campaign.FlowRow{File: rec[col["file"]], RunKey: rec[col["run"]], Src: rec[col["src"]], Dst: rec[col["dst"]],
@@ -178,6 +201,9 @@ func ReadGoodputCSV(path string) ([]campaign.FlowRow, error) {
 			FirstS: num("first_s"), LastS: num("last_s"), Bytes: int64(num("bytes")), Kbps: num("goodput_kbps"),
 			IntervalS: num("interval_s"), Vantage: campaign.Vantage(rec[col["vantage"]]), Captures: int(num("captures")),
 			Labels: map[string]string{}}
+		if r.IntervalS > 0 {
+			r.Kbps = campaign.Kbps(r.Bytes, r.IntervalS)
+		}
 		if i, ok := col["interval_from"]; ok {
 			r.Source = campaign.IntervalSource(rec[i])
 		}
@@ -188,6 +214,7 @@ func ReadGoodputCSV(path string) ([]campaign.FlowRow, error) {
 			r.Labels[l] = rec[col[l]]
 		}
 		rows = append(rows, r)
+		srcs = append(srcs, campaign.RowSource{Name: path, Line: line})
 	}
-	return rows, nil
+	return rows, srcs, nil
 }

@@ -153,8 +153,8 @@ func (s *RTTRows) write(c *rttConn) {
 	c.buf = c.buf[:0]
 }
 
-// Rows yields the rows of RTT's table, after the analysis, with v's
-// capture start; the slice it yields is reused. Read errors end the rows
+// Rows yields the rows of RTT's table, after the analysis, of v's
+// connection (the one the selection picked), with v's capture start; the slice it yields is reused. Read errors end the rows
 // early and are reported by Err.
 func (s *RTTRows) Rows(v *query.View) iter.Seq[[]string] {
 	return func(yield func([]string) bool) {
@@ -162,6 +162,9 @@ func (s *RTTRows) Rows(v *query.View) iter.Seq[[]string] {
 		row := make([]string, 7)
 		var blk []byte
 		for _, idx := range s.order {
+			if idx != v.Conn.Conn.Index {
+				continue // every verb reads one connection (query.Selection.Pick)
+			}
 			c := s.conns[idx]
 			s.flushFrame(c)
 			conn := strconv.Itoa(idx)

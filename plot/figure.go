@@ -3,6 +3,7 @@ package plot
 import (
 	"fmt"
 	"io"
+	"math"
 	"regexp"
 	"strings"
 
@@ -32,6 +33,11 @@ type Figure struct {
 	Panels []*gplot.Plot // drawn in order, Cols per row
 	Cols   int           // panels per row; 0 means 1
 	Legend []Entry       // only what was drawn, in drawing order
+	// XLabel and YLabel, if set, are axis labels shared by every panel
+	// (small multiples, Grid): drawn once, under the bottom row and left
+	// of the first column, so that a long label is not cut to each
+	// panel's height nor squashes the panels (trial13 B9).
+	XLabel, YLabel string
 }
 
 // Saver is a figure that renders itself in a format ("png", "svg", "pdf")
@@ -74,6 +80,9 @@ func (f Figure) safeDraw(dc draw.Canvas, st Style) (err error) {
 
 // newCanvas returns a canvas of the given format that can write itself.
 func newCanvas(format string, st Style) (vg.CanvasWriterTo, error) {
+	if err := st.Check(); err != nil {
+		return nil, err // a NaN or huge size would panic in image.NewRGBA
+	}
 	switch format {
 	case "png":
 		return vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(st.W, st.H), vgimg.UseDPI(st.DPI))}, nil
@@ -114,6 +123,7 @@ func (f Figure) draw(dc draw.Canvas, st Style) {
 	for _, p := range f.Panels {
 		applyFonts(p, st)
 	}
+	area = f.drawSharedLabels(area, fs)
 	cols := max(f.Cols, 1)
 	// Fewer ticks where a panel is small: one label per 2.2 font sizes of
 	// height and per 5 font sizes of width at most.
@@ -154,6 +164,34 @@ func (f Figure) draw(dc draw.Canvas, st Style) {
 			}
 		}
 	}
+}
+
+// drawSharedLabels draws XLabel and YLabel as an axis of gonum/plot
+// would, at the font size of axis labels, and returns what is left of c
+// for the panels. A y label longer than the panels are high wraps.
+func (f Figure) drawSharedLabels(c draw.Canvas, fs vg.Length) draw.Canvas {
+	pad := fs * 0.3
+	if f.XLabel != "" {
+		ts := textStyle(fs)
+		ts.XAlign, ts.YAlign = draw.XCenter, draw.YBottom
+		x := c.Center().X
+		if f.YLabel != "" { // centred under the panels, not under the y label
+			x += ts.Height(f.YLabel) / 2
+		}
+		c.FillText(ts, vg.Point{X: x, Y: c.Min.Y + ts.FontExtents().Descent}, f.XLabel)
+		c.Min.Y += ts.Height(f.XLabel) + pad
+	}
+	if f.YLabel != "" {
+		ts := textStyle(fs)
+		ts.XAlign, ts.YAlign = draw.XCenter, draw.YBottom
+		label := wrap(ts, f.YLabel, c.Max.Y-c.Min.Y)
+		ts.Rotation = math.Pi / 2
+		x := c.Min.X + ts.Height(label)
+		descent := ts.FontExtents().Descent
+		c.FillText(ts, vg.Point{X: x - descent, Y: c.Center().Y}, label)
+		c.Min.X = x + descent + pad
+	}
+	return c
 }
 
 // drawLegend lays the entries out in rows across the top of c (as many per

@@ -479,3 +479,24 @@ func TestXYZoom(t *testing.T) {
 		t.Errorf("y axis to %g, want it fitted to the points in view (≤ 6, on a tick)", y.Max)
 	}
 }
+
+// TestStyleCheck: a NaN, zero or huge size, font size or resolution is an
+// error, never a panic of image.NewRGBA (trial13 B1).
+func TestStyleCheck(t *testing.T) {
+	for _, s := range []string{"NaNxNaNcm", "NaNx6cm", "8.5xInfcm", "0x6cm", "-3x6cm", "101x6cm"} {
+		if _, _, err := ParseSize(s); err == nil {
+			t.Errorf("ParseSize(%q): no error", s)
+		}
+	}
+	if w, h, err := ParseSize("8.5x6cm"); err != nil || w != 8.5*vg.Centimeter || h != 6*vg.Centimeter {
+		t.Errorf("ParseSize(8.5x6cm) = %v, %v, %v", w, h, err)
+	}
+	nan := vg.Length(math.NaN())
+	for _, st := range []Style{{W: nan, H: nan}, {W: 1e6, H: 1e6}, {FontSize: nan}, {FontSize: 100}, {DPI: 5}} {
+		var buf bytes.Buffer
+		err := Figure{Title: "t"}.SaveStyle(&buf, "png", st)
+		if err == nil {
+			t.Errorf("SaveStyle(%+v): no error", st)
+		}
+	}
+}

@@ -66,10 +66,30 @@ func ParseSize(s string) (w, h vg.Length, err error) {
 		return 0, 0, fmt.Errorf("size %q: want WIDTHxHEIGHT with cm, mm, in or pt, e.g. 8.5x6cm", s)
 	}
 	w, h = vg.Length(fw)*unit, vg.Length(fh)*unit
-	if w < 2*vg.Centimeter || h < 2*vg.Centimeter || w > 100*vg.Centimeter || h > 100*vg.Centimeter {
+	if !sideOK(w) || !sideOK(h) {
 		return 0, 0, fmt.Errorf("size %q: each side must be between 2 cm and 100 cm", s)
 	}
 	return w, h, nil
+}
+
+// sideOK reports whether a figure side is within 2 cm to 100 cm; NaN is
+// not (every comparison with NaN is false, so the test is written so that
+// it must hold rather than must fail).
+func sideOK(l vg.Length) bool { return l >= 2*vg.Centimeter && l <= 100*vg.Centimeter }
+
+// Check reports a style no canvas can be made of: a side outside 2 to
+// 100 cm (NaN included), a font size outside 4 to 40 pt, a PNG resolution
+// outside 30 to 2400 dpi. Zero fields mean the default and pass.
+func (s Style) Check() error {
+	switch {
+	case (s.W != 0 || s.H != 0) && (!sideOK(s.W) || !sideOK(s.H)):
+		return fmt.Errorf("figure size %g × %g cm: each side must be between 2 cm and 100 cm", s.W/vg.Centimeter, s.H/vg.Centimeter)
+	case s.FontSize != 0 && !(s.FontSize >= 4 && s.FontSize <= 40):
+		return fmt.Errorf("font size %g pt: want 4 to 40 points", float64(s.FontSize))
+	case s.DPI != 0 && !(s.DPI >= 30 && s.DPI <= 2400):
+		return fmt.Errorf("resolution %d dpi: want 30 to 2400", s.DPI)
+	}
+	return nil
 }
 
 // applyFonts sets the font sizes of p from st: axis labels at FontSize,

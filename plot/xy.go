@@ -69,6 +69,21 @@ func (m Mark) glyph() draw.GlyphDrawer {
 	return draw.CircleGlyph{}
 }
 
+// filled reports whether the mark is a filled shape (dot, box): those are
+// drawn after the hollow ones and smaller (radius), so that where two
+// series have a sample at one place — an ACK and a TSval RTT sample of one
+// segment — the filled mark shows inside the hollow one instead of under
+// it (trial13 B15).
+func (m Mark) filled() bool { return m == MarkDot || m == MarkBox }
+
+// radius is the mark's size in a scatter and its legend entry.
+func (m Mark) radius() vg.Length {
+	if m.filled() {
+		return vg.Points(1.3)
+	}
+	return vg.Points(2)
+}
+
 // palette is a colour-blind-safe cycle (Okabe–Ito).
 var palette = []color.Color{
 	color.RGBA{0, 114, 178, 255}, color.RGBA{213, 94, 0, 255}, color.RGBA{0, 158, 115, 255},
@@ -121,7 +136,7 @@ func XY(s XYSpec) (Figure, error) {
 
 // Grid draws each series of s in its own panel (small multiples), cols per
 // row, all on the same x and y ranges; panel titles are the series names,
-// so there is no legend.
+// so there is no legend; the axis labels are drawn once for all panels.
 func Grid(s XYSpec, cols int) (Figure, error) {
 	f := Figure{Title: s.Title, Cols: max(cols, 1)}
 	lim := &limits{}
@@ -141,6 +156,9 @@ func Grid(s XYSpec, cols int) (Figure, error) {
 			return Figure{}, err
 		}
 		p.Title.Text = s.Series[i].Name
+		// The axis labels are shared, drawn once (Figure.XLabel, YLabel).
+		f.XLabel, f.YLabel = p.X.Label.Text, p.Y.Label.Text
+		p.X.Label.Text, p.Y.Label.Text = "", ""
 		if ab != nil {
 			f.Legend = append(f.Legend, Entry{Name: s.Series[i].Name + ": " + ab.String(), Thumbs: []gplot.Thumbnailer{ab.thumb}})
 		}
@@ -232,12 +250,13 @@ func panel(s XYSpec, first int, lim *limits) (p *gplot.Plot, es []Entry, ab *abo
 	axes()
 	var above plotter.XYs
 	var aboveMax float64
-	// Lines are drawn first, in order; then point series, the most
-	// numerous first, so a rare class is never buried under a common one.
+	// Lines are drawn first, in order; then point series, hollow marks
+	// before filled ones (Mark.filled), each the most numerous first, so a
+	// rare class is never buried under a common one.
 	type layer struct {
-		ps  []gplot.Plotter
-		n   int
-		pts bool
+		ps          []gplot.Plotter
+		n           int
+		pts, filled bool
 	}
 	var layers []layer
 	for i, se := range s.Series {
@@ -261,7 +280,7 @@ func panel(s XYSpec, first int, lim *limits) (p *gplot.Plot, es []Entry, ab *abo
 			}
 		}
 		var thumb gplot.Thumbnailer
-		ly := layer{n: len(x), pts: se.Scatter}
+		ly := layer{n: len(x), pts: se.Scatter, filled: se.Mark.filled()}
 		for _, part := range splitGaps(x, y) {
 			px, py := x[part[0]:part[1]], y[part[0]:part[1]]
 			if se.Scatter {
@@ -269,7 +288,7 @@ func panel(s XYSpec, first int, lim *limits) (p *gplot.Plot, es []Entry, ab *abo
 				if err != nil {
 					return nil, nil, nil, err
 				}
-				sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(1.6), Shape: se.Mark.glyph()}
+				sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: se.Mark.radius(), Shape: se.Mark.glyph()}
 				ly.ps = append(ly.ps, sc)
 				thumb = sc
 				continue
@@ -293,6 +312,11 @@ func panel(s XYSpec, first int, lim *limits) (p *gplot.Plot, es []Entry, ab *abo
 		switch {
 		case a.pts != b.pts:
 			if a.pts {
+				return 1
+			}
+			return -1
+		case a.pts && a.filled != b.filled:
+			if a.filled {
 				return 1
 			}
 			return -1

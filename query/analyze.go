@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/tcpviz/tcpviz/capture"
@@ -81,8 +82,11 @@ type View struct {
 	// Conn's series are kept.
 	Conn *tcpanalysis.ConnResult
 	Dir  flows.Direction
-	// Ref is Sel.Ref's time on Conn in Dir.
-	Ref capture.Timestamp
+	// Ref is Sel.Ref's time on Conn in Dir, and RefUsed the reference
+	// point it is: Sel.Ref, or what it fell back to when Conn has none in
+	// Dir (Ref.Resolve; a WarnRefFallback warning says so).
+	Ref     capture.Timestamp
+	RefUsed Ref
 	// Picked is true when Conn was chosen by the largest rule, not named.
 	Picked bool
 	// Interval is the goodput/throughput interval width of Series.
@@ -167,6 +171,7 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 		return nil, err
 	}
 	rep.File = path
+	renameIn(rep, p, path)
 	r, err := sel.Pick(rep)
 	if err != nil {
 		return nil, err
@@ -182,9 +187,21 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 			return nil, err
 		}
 		rep.File = path
+		renameIn(rep, p, path)
 		r = rep.Conns[idx]
 	}
 	return newView(path, rep, r, sel, o), nil
+}
+
+// renameIn names the capture name instead of the file read (a spooled
+// standard input) in the reader's warnings.
+func renameIn(rep *tcpanalysis.Report, file, name string) {
+	if file == name {
+		return
+	}
+	for i, w := range rep.Warnings {
+		rep.Warnings[i] = strings.ReplaceAll(w, file, name)
+	}
 }
 
 // FromReport is the View of sel on a report analysed elsewhere (a live
@@ -206,7 +223,8 @@ func FromReport(rep *tcpanalysis.Report, sel Selection, o Options) (*View, error
 func newView(path string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, sel Selection, o Options) *View {
 	v := &View{File: path, Report: rep, Sel: sel, Conns: sel.Matching(rep), Conn: r, Picked: sel.Conn < 0, Warnings: Warnings(rep)}
 	v.Dir = sel.Dir.Of(r)
-	v.Ref = v.RefOf(r, v.Dir)
+	v.Ref, v.RefUsed = sel.Ref.Resolve(r, v.Dir)
+	v.Warnings = append(v.Warnings, v.refWarnings()...)
 	v.Interval = o.Interval
 	if v.Interval <= 0 {
 		v.Interval = NiceInterval(r.Conn.Duration())
@@ -255,6 +273,7 @@ func onePair(path, p string, rep1 *tcpanalysis.Report, r1 *tcpanalysis.ConnResul
 	if err != nil {
 		return nil, err
 	}
+	renameIn(rep2, p, path)
 	if len(rep2.Conns) != len(onKey) || k < 0 || rep2.Conns[k].Conn.First != r1.Conn.First {
 		return nil, fmt.Errorf("%s: the second pass found %d connections on %s, the first %d: does the file change?", path, len(rep2.Conns), key.Lo, len(onKey))
 	}
@@ -288,9 +307,15 @@ func sized(r *tcpanalysis.ConnResult, d flows.Direction, parts tcpanalysis.Serie
 	return s
 }
 
-// RefOf is the reference time of connection r in direction d (Sel.Ref).
+// RefOf is the reference time of connection r for the outputs of
+// direction d (Sel.Ref): a connection's reference point is that of its
+// data direction (Sel.Dir.Of(r): --dir, else DataDirection), so both
+// directions of one connection — the data and the ACKs that answer it —
+// share one time axis and one --from/--to window (docs/metrics.md#slow-start).
+// d is accepted for the callers' symmetry; it does not change the time.
 func (v *View) RefOf(r *tcpanalysis.ConnResult, d flows.Direction) capture.Timestamp {
-	return v.Sel.Ref.Time(r, d)
+	t, _ := v.Sel.Ref.Resolve(r, v.Sel.Dir.Of(r))
+	return t
 }
 
 // CaptureS is t in seconds since the capture's first frame: the t_s
@@ -305,14 +330,19 @@ func (v *View) ConnS(t capture.Timestamp) float64 { return t.Sub(v.Conn.Conn.Fir
 func (v *View) RefS(t capture.Timestamp) float64 { return t.Sub(v.Ref).Seconds() }
 
 // Note says which connection and direction were chosen and why, or "" when
-// the caller named the connection.
+// the caller named the connection. Every verb reads that one connection
+// (Selection.Pick): the note says how many others matched.
 func (v *View) Note() string {
 	if !v.Picked {
 		return ""
 	}
 	c := v.Conn
-	return fmt.Sprintf("%s: using conn %d (%s ↔ %s, %d payload bytes; the largest matching; --conn N picks another), data %s",
-		v.File, c.Conn.Index, c.Conn.Half[0].Addr, c.Conn.Half[1].Addr, PayloadBytes(c), v.Dir)
+	of := "the only one matching"
+	if n := len(v.Conns); n > 1 {
+		of = fmt.Sprintf("the largest of %d matching", n)
+	}
+	return fmt.Sprintf("%s: using conn %d (%s ↔ %s, %d payload bytes; %s; --conn N picks another), data %s",
+		v.File, c.Conn.Index, c.Conn.Half[0].Addr, c.Conn.Half[1].Addr, PayloadBytes(c), of, v.Dir)
 }
 
 func (v *View) anyInRange() bool {

@@ -215,14 +215,15 @@ func (v *View) each(r *tcpanalysis.ConnResult, d flows.Direction, m Metric, yiel
 			}
 		}
 	case MetricGoodput, MetricThroughput:
-		bins, _ := tcpanalysis.Bins(r, d, v.Interval) // nil past MaxBins: an empty series
-		kb := func(b int64) float64 { return float64(b) * 8 / v.Interval.Seconds() / 1000 }
-		for _, b := range bins {
-			val := kb(b.Acked)
+		// The intervals laid from r's reference point (Intervals), each at
+		// its start; nil past MaxBins: an empty series.
+		iv, _ := v.Intervals(r, d)
+		for _, b := range iv {
+			val := b.Kbps(b.Acked)
 			if m == MetricThroughput {
-				val = kb(b.Bytes)
+				val = b.Kbps(b.Bytes)
 			}
-			add(r.Conn.First+capture.Timestamp(b.Start), 0, val)
+			yield(Point{b.Start, 0, val})
 		}
 	}
 	if r.Series == nil {

@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"strings"
 
+	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
@@ -46,6 +48,22 @@ type Pick struct {
 	Dir           flows.Direction
 	// Label names the run in compare mode; "capture#conn" when empty.
 	Label string
+	// At, if set, is where compare mode aligns this run, a capture time
+	// on its capture's clock: the server-side half of a client/server
+	// pair is aligned where its client side is (compare.Run.Ref), so that
+	// what the server received lines up with what the client sent. Zero:
+	// the connection's own Options.Align point.
+	At capture.Timestamp
+	// EndToEndKbps, if not NaN or 0, is the run's end-to-end goodput as
+	// 'tcpviz compare' prints it (compare.Run.EndToEndKbps, over the
+	// receiving application's interval), shown next to the run's label:
+	// the picker's goodput column is over the whole connection, as
+	// 'tcpviz flows'.
+	EndToEndKbps float64
+	// HalfOf, if not nil, is the index in Options.Compare of the run this
+	// one is the server-side half of: compare mode draws it in that run's
+	// colour, dashed.
+	HalfOf *int
 }
 
 // Options configure Write.
@@ -65,6 +83,11 @@ type Options struct {
 	// Focus names the panel the page scrolls to when it opens: seq, rtt,
 	// tput, win or ev; empty for the top.
 	Focus string
+	// X, when set, is the time range the page opens zoomed to, in seconds
+	// on its x axis (since the connection's first packet; in compare mode
+	// since the runs' reference point): the verbs' --from/--to window. An
+	// address with x= overrides it.
+	X *[2]float64
 }
 
 // ErrNoSeries means no connection of the captures had its series kept, so
@@ -120,6 +143,13 @@ type captureMeta struct {
 type compareMeta struct {
 	View  int    `json:"view"`
 	Label string `json:"label"`
+	// RefUS overrides the view's ref_us in compare mode (Pick.At).
+	RefUS *int64 `json:"ref_us,omitempty"`
+	// E2E is Pick.EndToEndKbps.
+	E2E *float64 `json:"e2e_kbps,omitempty"`
+	// With is the view of the run this one is the server-side half of
+	// (Pick.HalfOf): drawn in its colour, dashed.
+	With *int `json:"with,omitempty"`
 }
 
 type meta struct {
@@ -131,6 +161,7 @@ type meta struct {
 	Compare  []compareMeta `json:"compare,omitempty"`
 	Focus    string        `json:"focus,omitempty"`
 	Align    string        `json:"align,omitempty"`
+	X        *[2]float64   `json:"x,omitempty"`
 }
 
 var shapeNames = [...]string{shapeBars: "bars", shapeLine: "line", shapePoints: "points", shapeLane: "lane", shapeSpan: "span"}
@@ -144,7 +175,10 @@ func Write(w io.Writer, caps []Capture, o Options) error {
 	default:
 		return fmt.Errorf("report: align %q: want bulk, data or syn", o.Align)
 	}
-	m := meta{Title: o.Title, Open: -1, Focus: o.Focus, Align: o.Align}
+	m := meta{Title: o.Title, Open: -1, Focus: o.Focus, Align: o.Align, X: o.X}
+	if o.X != nil && !(o.X[1] > o.X[0]) {
+		m.X = nil
+	}
 	var b blob
 	viewOf := map[[3]int]int{} // capture, conn, dir → view
 	var best int64 = -1
@@ -203,7 +237,25 @@ func Write(w io.Writer, caps []Capture, o Options) error {
 		if label == "" {
 			label = fmt.Sprintf("%s#%d", m.Captures[p.Capture].Label, p.Conn)
 		}
-		m.Compare = append(m.Compare, compareMeta{View: v, Label: label})
+		cm := compareMeta{View: v, Label: label}
+		if p.At != 0 {
+			for _, r := range caps[p.Capture].Report.Conns {
+				if r.Conn.Index == p.Conn {
+					ref := us(p.At.Sub(r.Conn.First))
+					cm.RefUS = &ref
+				}
+			}
+		}
+		if k := p.EndToEndKbps; k > 0 && !math.IsInf(k, 0) {
+			cm.E2E = &k
+		}
+		if h := p.HalfOf; h != nil {
+			if *h < 0 || *h >= len(m.Compare) {
+				return fmt.Errorf("report: compare run %d: HalfOf %d names no earlier run", len(m.Compare), *h)
+			}
+			cm.With = &m.Compare[*h].View
+		}
+		m.Compare = append(m.Compare, cm)
 	}
 	if m.Title == "" {
 		var ls []string

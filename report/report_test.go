@@ -154,6 +154,11 @@ func TestWriteErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "conn 3") {
 		t.Errorf("Write with Open naming conn 3 of a 1-connection capture: %v, want an error naming conn 3", err)
 	}
+	self := 0
+	err = Write(io.Discard, []Capture{{Report: kept}}, Options{Compare: []Pick{{Conn: 0, HalfOf: &self}, {Conn: 0}}})
+	if err == nil || !strings.Contains(err.Error(), "HalfOf 0 names no earlier run") {
+		t.Errorf("Write with a compare run the half of itself: %v, want an error", err)
+	}
 }
 
 func TestCaptureLabels(t *testing.T) {

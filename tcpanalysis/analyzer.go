@@ -130,6 +130,10 @@ type DirStats struct {
 	// FirstData and LastData are the times of the first and last segment
 	// with payload (zero if none).
 	FirstData, LastData capture.Timestamp
+	// FirstBulk is the time of the first segment with at least BulkPayload
+	// payload bytes (zero if none): the reference point "bulk"
+	// (docs/metrics.md#slow-start).
+	FirstBulk capture.Timestamp
 	// MaxTTL is the highest IP TTL (hop limit) of the segments sent in this
 	// direction: the sender's own, unrelayed packets carry the highest.
 	MaxTTL uint8
@@ -496,7 +500,7 @@ func (a *Analyzer) icmp(s *capture.Segment) *ConnResult {
 	rel, _ := c.RelSeq(d, s.Seq)
 	cs := a.res[c.Index]
 	if cl == ICMPFragNeeded && cs.dir[d] != nil {
-		cs.ds(d).quotedTooBig(rel)
+		cs.ds(d).quotedTooBig(rel, int(s.ICMPMTU))
 	}
 	cs.event(&a.opts, Event{Time: s.Time, Frame: s.Frame, Dir: d, Class: cl, Seq: rel, Len: int(s.ICMPMTU)})
 	return &cs.ConnResult

@@ -134,10 +134,15 @@ const (
 	// quoting the segment that first carried these bytes was captured
 	// before the retransmission (RFC 1191, RFC 8201).
 	EvICMPFragNeeded
+	// EvOptions: the SYN was sent more than once and only one copy offered
+	// the options (window scale, SACK-permitted, timestamps) the SYN-ACK
+	// carries, which it may carry only in answer to a SYN that offered
+	// them (RFC 7323 §2.2, RFC 2018 §2): that copy was answered.
+	EvOptions
 	numEvidence
 )
 
-var evidenceNames = [numEvidence]string{"", "acked", "dup_acks", "sack", "no_signal", "tsecr", "dsack", "tsval", "one_rtt", "repeat", "single", "ambiguous", "zero_window", "snd_nxt_minus_1", "icmp_frag_needed"}
+var evidenceNames = [numEvidence]string{"", "acked", "dup_acks", "sack", "no_signal", "tsecr", "dsack", "tsval", "one_rtt", "repeat", "single", "ambiguous", "zero_window", "snd_nxt_minus_1", "icmp_frag_needed", "options"}
 
 // String returns the evidence name used in every output ("" for EvNone).
 func (e Evidence) String() string {

@@ -152,17 +152,40 @@ func FirstData(r *ConnResult, d flows.Direction) capture.Timestamp {
 	return r.Conn.First
 }
 
+// BulkPayload is the payload size, in bytes, from which a segment starts
+// the bulk transfer (BulkStart).
+const BulkPayload = 512
+
 // BulkStart returns the time of direction d's first segment with at least
-// 512 payload bytes — the start of a bulk transfer, after a short request or
-// a cookie such as iperf3's 37 bytes — or FirstData if there is none. r's
-// Series must be kept.
+// BulkPayload payload bytes — the start of a bulk transfer, after a short
+// request or a cookie such as iperf3's 37 bytes — or FirstData if there is
+// none (HasBulk says which). It reads DirStats.FirstBulk, else r's Series.
 func BulkStart(r *ConnResult, d flows.Direction) capture.Timestamp {
-	for _, s := range r.Series.Segs[d] {
-		if s.Payload >= 512 {
-			return s.Time
-		}
+	if t, ok := bulk(r, d); ok {
+		return t
 	}
 	return FirstData(r, d)
+}
+
+// HasBulk reports whether direction d sent a segment of at least
+// BulkPayload payload bytes.
+func HasBulk(r *ConnResult, d flows.Direction) bool {
+	_, ok := bulk(r, d)
+	return ok
+}
+
+func bulk(r *ConnResult, d flows.Direction) (capture.Timestamp, bool) {
+	if t := r.Dir[d].FirstBulk; t != 0 {
+		return t, true
+	}
+	if r.Series != nil {
+		for _, s := range r.Series.Segs[d] {
+			if s.Payload >= BulkPayload {
+				return s.Time, true
+			}
+		}
+	}
+	return 0, false
 }
 
 // SlowStartRule says which rule ended slow start
@@ -190,7 +213,9 @@ func (r SlowStartRule) String() string {
 // SlowStart is where slow start ended for one direction
 // (docs/metrics.md#slow-start).
 type SlowStart struct {
-	End  time.Duration // since the direction's first data segment
+	// End is the time of Frame since the reference point SlowStartEnd was
+	// given.
+	End  time.Duration
 	Rule SlowStartRule // SlowStartNotEnded: End and Frame are meaningless
 	// Frame is the packet that marks the end (the retransmission, or the
 	// first segment of the round that did not double).
@@ -295,6 +320,7 @@ func SlowStartEnd(r *ConnResult, d flows.Direction, t0 capture.Timestamp) SlowSt
 	var prev, cur int64
 	round := 0
 	var roundFrame int64
+	var roundTime capture.Timestamp
 	for w := range FlightPoints(r, d) {
 		if !w.FlightValid || w.Time < t0 {
 			continue
@@ -302,13 +328,16 @@ func SlowStartEnd(r *ConnResult, d flows.Direction, t0 capture.Timestamp) SlowSt
 		k := int(w.Time.Sub(t0) / rtt)
 		if k != round {
 			if round >= 1 && prev > 0 && float64(cur) < 1.5*float64(prev) {
-				end := time.Duration(round) * rtt
+				// The round's first packet, which Frame names (not the
+				// round's nominal start round × rtt, which may fall
+				// between packets).
+				end := roundTime.Sub(t0)
 				if res.Rule == SlowStartNotEnded || end < res.End {
 					res = SlowStart{End: end, Rule: SlowStartGrowth, Frame: roundFrame}
 				}
 				break
 			}
-			prev, cur, round, roundFrame = cur, 0, k, w.Frame
+			prev, cur, round, roundFrame, roundTime = cur, 0, k, w.Frame, w.Time
 		}
 		cur = max(cur, w.InFlight)
 	}

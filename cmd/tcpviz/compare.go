@@ -23,6 +23,7 @@ func newCompareCmd(e *env) *cobra.Command {
 	var toBytes int64
 	var interval, pathRTT time.Duration
 	var pepMode bool
+	var align string
 	c := &cobra.Command{
 		Use:   "compare LABEL=FILE[#conn]...",
 		Short: "compare runs side by side: one series on shared axes, and a summary table with ratios to the first run",
@@ -65,6 +66,9 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 			if _, err := af.options(); err != nil {
 				return err
 			}
+			if err := alignFlag(cmd, &sf, align); err != nil {
+				return err
+			}
 			sel, err := sf.selection()
 			if err != nil {
 				return err
@@ -80,13 +84,9 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 			if err := checkProgress(at, toBytes, pathRTT); err != nil {
 				return err
 			}
-			var specs []compare.Spec
-			for _, a := range args {
-				sp, err := compare.ParseSpec(a)
-				if err != nil {
-					return err
-				}
-				specs = append(specs, sp)
+			specs, err := compare.ParseSpecs(args) // duplicate labels and runs refused
+			if err != nil {
+				return err
 			}
 			runs, views, err := e.compareRuns(specs, &af, sel, interval)
 			if err != nil {
@@ -108,8 +108,12 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 				return err
 			}
 			for _, r := range runs {
-				fmt.Fprintf(e.stdout, "%s: %s conn %d, data %s, aligned at %s (%.3f s after its first packet)\n",
-					r.Label, r.File, r.Result.Conn.Index, plot.Endpoints(r.Result.Conn, r.Dir), sel.Ref.Describe(), r.Ref.Sub(r.Result.Conn.First).Seconds())
+				fb := ""
+				if r.RefUsed != sel.Ref {
+					fb = fmt.Sprintf(", as its direction %s sent no %s", r.Dir, sel.Ref.Needs())
+				}
+				fmt.Fprintf(e.stdout, "%s: %s conn %d, data %s, aligned at %s%s (%.3f s after its first packet)\n",
+					r.Label, r.File, r.Result.Conn.Index, plot.Endpoints(r.Result.Conn, r.Dir), r.RefUsed.Describe(), fb, r.Ref.Sub(r.Result.Conn.First).Seconds())
 			}
 			compare.WriteNotes(e.stdout, runs)
 			if pepMode {
@@ -154,7 +158,7 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 				name = e.fig.label
 			}
 			spec := plot.XYSpec{Title: fmt.Sprintf("%s: %s", name, ya.Label), Series: series, Y: ya,
-				X: plot.Axis{Label: "time since " + sel.Ref.Describe(), Unit: plot.UnitSeconds}, Robust: m.Samples()}
+				X: plot.Axis{Label: "time since " + compare.RefLabel(runs), Unit: plot.UnitSeconds}, Robust: m.Samples()}
 			if sel.To > 0 {
 				spec.XFrom, spec.XTo = sel.From.Seconds(), sel.To.Seconds()
 			}
@@ -177,7 +181,7 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 	af.register(c)
 	e.addFigFlags(c)
 	sf.registerNoConn(c, query.RefBulk)
-	c.Flags().StringVar(&sf.ref, "align", query.RefBulk.String(), "alias of --ref: align runs at bulk, data or syn")
+	c.Flags().StringVar(&align, "align", query.RefBulk.String(), "alias of --ref: align runs at bulk, data or syn")
 	c.Flags().StringVar(&metric, "metric", "seq", "series to compare: "+query.MetricNames()+" (tput: goodput)")
 	c.Flags().StringVar(&layout, "layout", "overlay", "overlay (one set of axes) or grid (small multiples, shared axes)")
 	c.Flags().Float64SliceVar(&at, "at", nil, "also report bytes acknowledged this many seconds after the reference point")

@@ -2,7 +2,10 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/tcpviz/tcpviz/compare"
 	"github.com/tcpviz/tcpviz/query"
@@ -21,7 +24,7 @@ func (e *env) compareRuns(specs []compare.Spec, af *analysisFlags, sel query.Sel
 			return e.view(path, af, s, query.Options{Interval: interval}, false)
 		},
 		Report:   func(path string, o tcpanalysis.Options) (*tcpanalysis.Report, error) { return e.analyze(path, o) },
-		Analysis: opts, Interval: interval,
+		Analysis: opts, Interval: interval, Warn: e.warn,
 	})
 	if errors.Is(err, compare.ErrPair) {
 		return nil, nil, &exitError{code: 2, err: err}
@@ -30,4 +33,19 @@ func (e *env) compareRuns(specs []compare.Spec, af *analysisFlags, sel query.Sel
 		return nil, nil, inputError(err)
 	}
 	return runs, views, nil
+}
+
+// alignFlag applies compare's --align, an alias of --ref: given alone it
+// sets the reference point; given with a different --ref it is refused
+// rather than the last one silently winning (trial13 B4).
+func alignFlag(cmd interface{ Flags() *pflag.FlagSet }, sf *selFlags, align string) error {
+	fl := cmd.Flags()
+	if !fl.Changed("align") {
+		return nil
+	}
+	if fl.Changed("ref") && align != sf.ref {
+		return fmt.Errorf("--align %s and --ref %s: --align is another name for --ref; give one", align, sf.ref)
+	}
+	sf.ref = align
+	return nil
 }

@@ -101,15 +101,21 @@ t-CI, two-sided exact Wilcoxon signed-rank p (zeros dropped, mid-ranks for
 ties, exact for n <= 50), and how many differences were positive.
 
 One unreadable capture does not stop the batch: it is listed on standard error
-and the exit status is 3 ("partial").`,
+and the exit status is 3 ("partial").
+
+'tcpviz goodput stats CSV...' is the old name of 'tcpviz stats', kept while
+nothing named stats exists in the current directory: a path that exists is
+read as a path.`,
 		Example: `  tcpviz goodput ../shared/ns3 --labels '{transport}-{protocol}-r{seed}-{node}-{dev}.pcap' --group protocol --pair seed --end 100
   tcpviz goodput campaign/ --manifest runs.csv --csv -o flows.csv --shard 3/8
   tcpviz stats shard-*.csv --group protocol --pair seed`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if _, err := os.Stat("stats"); args[0] == "stats" && err != nil {
-				// The old sub-verb, when no file or directory is named stats.
-				fmt.Fprintln(e.stderr, "note: 'tcpviz goodput stats' is now 'tcpviz stats'")
+			alias, note := statsAlias(args)
+			if note != "" {
+				fmt.Fprintln(e.stderr, note)
+			}
+			if alias {
 				return runStats(e, &f, args[1:])
 			}
 			return runGoodput(e, &f, args)
@@ -208,6 +214,9 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 		o.Labels = m.Labels
 		labelNames = m.Names
 	}
+	if err := f.checkGroupLabels(labelNames); err != nil {
+		return err
+	}
 	if f.starts != "" {
 		rename := map[string]string{}
 		for _, kv := range f.startsRename {
@@ -275,6 +284,9 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 		count(len(res.Files), "capture"), len(res.Files)-len(res.Failed), len(res.Failed), count(len(res.Rows), "flow"), dirNote, f.intervalNote(res))
 	f.warnIntervals(e.stderr, res)
 
+	if err := f.checkStudy(res.Rows); err != nil {
+		return err // before any output is written
+	}
 	if err := writeGoodputRows(e, f, res.Rows, labelNames); err != nil {
 		return err
 	}
@@ -389,15 +401,10 @@ func runStats(e *env, f *goodputFlags, args []string) error {
 		return err
 	}
 	f.study.name = e.campaignName(args)
-	var rows []campaign.FlowRow
-	for _, path := range args {
-		rs, err := export.ReadGoodputCSV(path)
-		if err != nil {
-			return &exitError{code: 2, err: err}
-		}
-		rows = append(rows, rs...)
+	rows, err := f.readFlowCSVs(e.stderr, args)
+	if err != nil {
+		return err
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].RunKey < rows[j].RunKey })
-	fmt.Fprintf(e.stderr, "stats: %s from %s\n", count(len(rows), "flow"), count(len(args), "file"))
 	return writeGoodputTables(e, f, rows)
 }

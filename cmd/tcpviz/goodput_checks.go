@@ -4,9 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"slices"
 	"strings"
 
 	"github.com/tcpviz/tcpviz/campaign"
+	"github.com/tcpviz/tcpviz/export"
+	"github.com/tcpviz/tcpviz/study"
 )
 
 // defaultMinBytes is what goodput's default --min-bytes (auto) drops:
@@ -150,4 +154,112 @@ func (f *goodputFlags) reportDropped(w io.Writer, res *campaign.Result) {
 // left out of the Goodput tables (study.Tables).
 func pepTablesNote(n, runs int) string {
 	return fmt.Sprintf("WARNING: %s in %s (vantage pep) %s LEFT OUT of the Goodput tables: a split-TCP PEP acknowledged their data, so their bytes were accepted by the PEP, not delivered end to end. Their end-to-end goodput needs the server-side capture: tcpviz compare LABEL=CLIENT+SERVER (docs/metrics.md#pep)", count(n, "flow"), count(runs, "run"), map[bool]string{true: "is", false: "are"}[n == 1])
+}
+
+// statsAlias says whether 'goodput ARGS' is the old sub-verb 'goodput
+// stats CSV...' (now 'tcpviz stats'), with the note to print: the first
+// argument is "stats" and no file or directory of that name exists — a
+// path that exists is a path (trial13 B8, README "tcpviz stats").
+func statsAlias(args []string) (alias bool, note string) {
+	if len(args) == 0 || args[0] != "stats" {
+		return false, ""
+	}
+	if _, err := os.Lstat("stats"); err == nil {
+		return false, "note: 'stats' is read as a path because one exists here; to merge per-flow CSVs use 'tcpviz stats CSV...'"
+	}
+	return true, "note: 'tcpviz goodput stats' is now 'tcpviz stats'"
+}
+
+// checkGroupLabels checks --group and --pair against the label names the
+// runs can have — those of --labels or --manifest, known before any
+// capture is read (trial13 B3): a typo, or --group without labels, is a
+// usage error, not a finding after the whole campaign was analysed.
+func (f *goodputFlags) checkGroupLabels(names []string) error {
+	source := "--labels " + f.labels
+	if f.manifest != "" {
+		source = "--manifest " + f.manifest
+	}
+	return f.checkGroupIn(names, source)
+}
+
+// checkGroupIn checks --group and --pair against names, the labels source
+// gives the runs.
+func (f *goodputFlags) checkGroupIn(names []string, source string) error {
+	if f.group == "" {
+		return nil
+	}
+	if f.pair == f.group {
+		return fmt.Errorf("--pair %s: the pairing label must differ from --group", f.pair)
+	}
+	for _, flag := range []struct{ name, value string }{{"group", f.group}, {"pair", f.pair}} {
+		if flag.value == "" || slices.Contains(names, flag.value) {
+			continue
+		}
+		if len(names) == 0 {
+			return fmt.Errorf("--%s %s: the runs have no labels; name them with --labels PATTERN (e.g. '%s') or --manifest FILE", flag.name, flag.value, manetLabelsExample)
+		}
+		return fmt.Errorf("--%s %s: not a label of %s (its labels: %s)", flag.name, flag.value, source, strings.Join(names, ", "))
+	}
+	return nil
+}
+
+// manetLabelsExample is the label pattern of the ns-3 MANET testbed's
+// captures, for messages.
+const manetLabelsExample = "{transport}-{protocol}-r{seed}-{node}-{dev}.pcap"
+
+// readFlowCSVs reads the per-flow CSVs of 'tcpviz stats', checks --group
+// and --pair against their label columns, and merges them
+// (campaign.MergeRows): a flow given twice with the same numbers (the same
+// CSV twice, overlapping shards) is counted once, with a warning; with
+// different numbers it is an input error (exit 2). Without this a
+// repeated CSV doubles every per-run sum (trial13 A5).
+func (f *goodputFlags) readFlowCSVs(w io.Writer, paths []string) ([]campaign.FlowRow, error) {
+	var sets [][]campaign.FlowRow
+	var srcs [][]campaign.RowSource
+	for _, p := range paths {
+		rs, src, err := export.ReadGoodputCSVSources(p)
+		if err != nil {
+			return nil, &exitError{code: 2, err: err}
+		}
+		sets, srcs = append(sets, rs), append(srcs, src)
+	}
+	rows, dups, err := campaign.MergeRows(sets, srcs)
+	if err != nil {
+		return nil, &exitError{code: 2, err: err}
+	}
+	seen := map[string]bool{}
+	var names []string
+	for _, r := range rows {
+		for n := range r.Labels {
+			if !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	slices.Sort(names)
+	fmt.Fprintf(w, "stats: %s from %s\n", count(len(rows), "flow"), count(len(paths), "file"))
+	if err := f.checkGroupIn(names, strings.Join(paths, " ")); err != nil {
+		return nil, err // before any table is written
+	}
+	if len(dups) > 0 {
+		fmt.Fprintf(w, "warning: %s given twice (same file, run, flow and labels, same numbers) counted once, e.g. %s repeats %s\n",
+			count(len(dups), "flow"), dups[0].Again, dups[0].Kept)
+	}
+	return rows, nil
+}
+
+// checkStudy computes the study's tables once to find what only the rows
+// can tell (--order naming a group no run has, …), so that such a mistake
+// stops goodput before it writes any output (trial13 B3).
+func (f *goodputFlags) checkStudy(rows []campaign.FlowRow) error {
+	if f.group == "" {
+		return nil
+	}
+	ao, err := f.study.options()
+	if err != nil {
+		return err
+	}
+	_, _, _, _, err = study.Tables(rows, f.studySpec(), ao)
+	return err
 }

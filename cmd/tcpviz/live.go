@@ -76,6 +76,13 @@ func addLiveFlags(e *env, root *cobra.Command) {
 			return nil
 		}
 		c.RunE = func(cmd *cobra.Command, a []string) error {
+			if lf.filter != "" {
+				// A filter this build cannot compile is a usage error, found
+				// before any capture is opened (trial13 B7).
+				if _, err := live.NewFileFilter(lf.filter, nil); err != nil {
+					return fmt.Errorf("--filter: %w", err)
+				}
+			}
 			if lf.iface == "" {
 				for _, f := range []string{"duration", "count", "write", "every", "no-promisc"} {
 					if cmd.Flags().Changed(f) {
@@ -134,7 +141,7 @@ func (e *env) analyzeFiltered(path string, opts tcpanalysis.Options) (*tcpanalys
 		return nil, err
 	}
 	defer r.Close()
-	r.SetFrameHook(ff.Hook)
+	r.SetFileFilter(ff.Hook) // file frame numbers and time origin (docs/schema.md#selection)
 	rep, err := tcpanalysis.Analyze(r, opts)
 	if err != nil {
 		return nil, err

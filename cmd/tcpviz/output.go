@@ -112,5 +112,5 @@ func (e *env) emit(f *rowFlags, t export.Table, fig func() (saver, error)) error
 		}
 		return t.RowsErr()
 	}
-	return export.WriteAligned(e.stdout, table)
+	return export.WriteColumns(e.stdout, table, !t.KeyValue)
 }

@@ -144,6 +144,9 @@ func checkOutputs(c *cobra.Command, _ []string) error {
 	if err := checkFloatFlags(c); err != nil {
 		return err
 	}
+	if err := checkNumFlags(c); err != nil { // numflags.go
+		return err
+	}
 	for _, ff := range fileFlags {
 		name := ff.name
 		f := c.Flags().Lookup(name)

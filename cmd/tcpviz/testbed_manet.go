@@ -74,7 +74,7 @@ stderr. Exit status 3 if any run failed; Ctrl-C kills the running simulations.`,
   tcpviz testbed manet --seeds 1 --out runs/ --ns3-arg=--ns3::TcpSocket::ConnCount=20`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			bad := func(err error) error { return &exitError{code: 2, err: err} }
+			bad := func(err error) error { return err } // a wrong knob is a usage error: exit 1, as for every verb's options
 			k := manet.Knobs{Preset: preset, Transport: transport, Nodes: nodes, Flows: flows, Speed: speed, Area: area, Time: simTime, Pause: pause,
 				Start: startWin, CBRRate: cbrRate, PktSize: pktSize, NoPcap: noPcap, Extra: ns3Args}
 			sc, err := k.Scenario(cmd.Flags().Changed)

@@ -6,7 +6,9 @@ import (
 )
 
 // TestTestbedManetBadFlags: wrong presets, shards and protocol names are
-// refused with exit status 2 before anything is built.
+// refused with exit status 1 (usage) before anything is built, as are
+// NaN, negative or zero numbers in the string knobs (--time, --pause,
+// --area, --start).
 func TestTestbedManetBadFlags(t *testing.T) {
 	for _, tt := range []struct {
 		args []string
@@ -16,10 +18,15 @@ func TestTestbedManetBadFlags(t *testing.T) {
 		{[]string{"--preset", "paper-base", "--shard", "3/2", "--out", "x"}, "shard"},
 		{[]string{"--protocols", "anthocnet,myrouting", "--out", "x"}, "--routing-hook"},
 		{[]string{"--preset", "paper-base-udp", "--start", "5", "--out", "x"}, "--start"},
+		{[]string{"--time", "NaN", "--out", "x"}, "--time"},
+		{[]string{"--time", "0", "--out", "x"}, "time 0s: want > 0"},
+		{[]string{"--pause", "-3", "--out", "x"}, "--pause"},
+		{[]string{"--area", "NaNx300", "--out", "x"}, "--area"},
+		{[]string{"--start", "NaN,5", "--out", "x"}, "--start"},
 	} {
 		_, _, err := runCLI(t, append([]string{"testbed", "manet"}, tt.args...)...)
-		if exitCode(err) != 2 || err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("testbed manet %q: err %v (exit %d), want exit 2 mentioning %q", tt.args, err, exitCode(err), tt.want)
+		if exitCode(err) != 1 || err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("testbed manet %q: err %v (exit %d), want exit 1 mentioning %q", tt.args, err, exitCode(err), tt.want)
 		}
 	}
 }

@@ -46,13 +46,15 @@ Needs root, iproute2, iperf3, tcpdump, and nft for --pep.`,
 				fmt.Fprintf(e.stdout, "removed %d namespace(s) %v\n", len(names), names)
 				return err
 			}
-			if os.Geteuid() != 0 {
-				return &exitError{2, errors.New("testbed sat needs root (network namespaces, AF_PACKET)")}
-			}
+			// The settings are checked first: a wrong value is a usage
+			// error (exit 1), as for every verb's options.
 			st := sat.Settings{PEP: pep, Window: window, Rate: rate, Loss: loss, Queue: queue, PEPBuf: pepBuf, LANRate: lanRate, Matrix: append(matrix, args...)}
 			axes, err := st.Apply(&cfg)
 			if err != nil {
-				return &exitError{2, err}
+				return err
+			}
+			if os.Geteuid() != 0 {
+				return &exitError{2, errors.New("testbed sat needs root (network namespaces, AF_PACKET)")}
 			}
 			exe, err := os.Executable()
 			if err != nil {

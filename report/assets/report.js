@@ -146,6 +146,12 @@
   // ---------- state ----------
   const st = { mode: 'single', view: 0, runs: [], full: [0, 1], x: [0, 1], panels: [], syncing: false };
 
+  // runOf is a compare run from META.compare's entry c; refOf where run r
+  // is aligned, µs since its connection's first packet: its own (a
+  // server-side half is aligned where its client side is) or its view's.
+  function runOf(c) { return { view: c.view, label: c.label, ref_us: c.ref_us, e2e: c.e2e_kbps, with: c.with }; }
+  function refOf(r) { return r.ref_us != null ? r.ref_us : META.views[r.view].ref_us; }
+
   // layers(panelId): what a panel draws in the current mode. A layer is one
   // stored series with a colour, a shape and an x offset (compare mode).
   function layersFor(pid) {
@@ -161,9 +167,14 @@
       return out;
     }
     const pick = { seq: ['seg', 'retx', 'ooo', 'ack'], rtt: ['rtt_ack', 'rtt_ts'], tput: ['goodput'], win: ['flight'], ev: null };
+    // A server-side half (r.with: its client side's view) takes its client
+    // run's colour, dashed, as in tcpviz compare's figures.
+    const colour = {}, onView = new Set(st.runs.map(r => r.view));
+    st.runs.filter(r => r.with == null || !onView.has(r.with)).forEach((r, k) => { colour[r.view] = RUNC[k % RUNC.length]; });
     st.runs.forEach((r, ri) => {
       const v = META.views[r.view];
-      const c = RUNC[ri % RUNC.length];
+      const half = r.with != null && onView.has(r.with);
+      const c = half ? colour[r.with] : colour[r.view];
       for (const s of v.series) {
         if (s.panel !== pid) continue;
         if (pick[pid] && !pick[pid].includes(s.id)) continue;
@@ -171,8 +182,9 @@
         const base = STYLE[s.id] || { w: 1, sz: 5 };
         const sty = Object.assign({}, base, { c: c });
         if (s.id === 'ack') sty.dash = [4, 3];
+        if (half) sty.dash = s.id === 'ack' ? [1, 3] : [6, 3];
         let nm = r.label + ': ' + s.name;
-        out.push({ s: s, name: nm, color: c, sty: sty, off: v.ref_us * 1e-6, run: r.label });
+        out.push({ s: s, name: nm, color: c, sty: sty, off: refOf(r) * 1e-6, run: r.label });
       }
     });
     return out;
@@ -548,10 +560,12 @@
       xlabel = 'time since the connection\'s first packet (s)';
     } else {
       let lo = Infinity, hi = -Infinity;
-      for (const r of st.runs) { const v = META.views[r.view]; lo = Math.min(lo, -v.ref_us * 1e-6); hi = Math.max(hi, (v.dur_us - v.ref_us) * 1e-6); }
+      for (const r of st.runs) { const v = META.views[r.view]; lo = Math.min(lo, -refOf(r) * 1e-6); hi = Math.max(hi, (v.dur_us - refOf(r)) * 1e-6); }
       st.full = [lo, Math.max(hi, lo + 1e-6)];
       const at = { syn: 'the connection\'s first packet', data: 'the first data segment' }[META.align] || 'the first bulk segment (≥ 512 B payload)';
-      $('viewtitle').textContent = 'compare: ' + st.runs.map(r => r.label).join(' vs ') + ' (each aligned at ' + at + ')';
+      const e2e = st.runs.filter(r => r.e2e != null);
+      $('viewtitle').textContent = 'compare: ' + st.runs.map(r => r.label).join(' vs ') + ' (each aligned at ' + at + ')' +
+        (e2e.length ? '; goodput end to end (as tcpviz compare): ' + e2e.map(r => r.label + ' ' + fmtRate(r.e2e)).join(', ') : '');
       xlabel = 'time since ' + at + ' (s)';
     }
     st.x = st.full.slice();
@@ -608,8 +622,8 @@
         return p.length === 3 ? findView(+p[0], +p[1], p[2]) : Number(k);
       }).filter(ok);
       if (vs.length >= 2) {
-        const lab = {}; (META.compare || []).forEach(c => { lab[c.view] = c.label; });
-        st.mode = 'compare'; st.runs = vs.map(v => ({ view: v, label: lab[v] || runLabel(v) }));
+        const cm = {}; (META.compare || []).forEach(c => { cm[c.view] = c; });
+        st.mode = 'compare'; st.runs = vs.map(v => cm[v] ? runOf(cm[v]) : { view: v, label: runLabel(v) });
       }
     }
     const x = (h.get('x') || '').split(',').map(Number);
@@ -649,9 +663,10 @@
   }
   function drawPicker() {
     const tb = $('picker');
-    const head = ['', 'capture', 'conn', 'a (SYN sender)', 'b', 'start s', 'dur s', 'pkts a→b', 'pkts b→a', 'bytes a→b', 'bytes b→a', 'retx a→b', 'retx b→a', 'goodput a→b', 'goodput b→a', 'handshake', 'wscale a/b', 'data'];
+    const head = ['', 'capture', 'conn', 'a (SYN sender)', 'b', 'start s', 'dur s', 'pkts a→b', 'pkts b→a', 'bytes a→b', 'bytes b→a', 'retx a→b', 'retx b→a', 'goodput a→b (whole conn.)', 'goodput b→a (whole conn.)', 'handshake', 'wscale a/b', 'data'];
     const left = new Set([1, 3, 4]);
-    let h = '<thead><tr>' + head.map((x, i) => '<th data-s="' + i + '" title="sort by this column"' + (left.has(i) ? ' class="l"' : '') + '>' + x + (i === sortCol ? (sortDesc ? ' ▼' : ' ▲') : '') + '</th>').join('') + '</tr></thead><tbody>';
+    const gpTitle = 'delivered bytes × 8 / the connection\'s duration, as tcpviz flows; tcpviz compare\'s goodput end to end is over the receiving application\'s interval (docs/metrics.md#goodput). Sort by this column';
+    let h = '<thead><tr>' + head.map((x, i) => '<th data-s="' + i + '" title="' + (i === 13 || i === 14 ? gpTitle : 'sort by this column') + '"' + (left.has(i) ? ' class="l"' : '') + '>' + x + (i === sortCol ? (sortDesc ? ' ▼' : ' ▲') : '') + '</th>').join('') + '</tr></thead><tbody>';
     const rows = pickerRows();
     const limit = 2000;
     const shown = rows.slice(0, limit);
@@ -737,10 +752,10 @@
       T.timing.inflated = performance.now();
       wire();
       if (META.compare && META.compare.length >= 2) {
-        st.mode = 'compare'; st.runs = META.compare.map(c => ({ view: c.view, label: c.label }));
+        st.mode = 'compare'; st.runs = META.compare.map(runOf);
         for (const c of META.compare) ticked.add(c.view);
       }
-      const x = loadHash();
+      const x = loadHash() || META.x || null; // the verb's --from/--to window
       drawPicker();
       T.timing.picker = performance.now();
       render();

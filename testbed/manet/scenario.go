@@ -4,6 +4,8 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"time"
@@ -131,6 +133,10 @@ func PresetScenario(name string) (Scenario, error) {
 	return s, fmt.Errorf("preset %q: want one of %v", name, Presets)
 }
 
+// dataRate is ns-3's DataRate syntax: a positive number, optionally with
+// an SI or binary prefix and a bit or byte unit per second.
+var dataRate = regexp.MustCompile(`^(0*[1-9][0-9]*(\.[0-9]+)?|0*\.[0-9]*[1-9][0-9]*)([kKMG]i?)?(bps|b/s|Bps|B/s)?$`)
+
 // Validate reports the first knob that the scenario binary would reject.
 func (s Scenario) Validate() error {
 	switch {
@@ -144,8 +150,10 @@ func (s Scenario) Validate() error {
 		return fmt.Errorf("area %gx%g: want positive sides", s.AreaX, s.AreaY)
 	case s.Time <= 0:
 		return fmt.Errorf("time %v: want > 0", s.Time)
-	case s.Speed < 0:
+	case !(s.Speed >= 0 && s.Speed < math.Inf(1)): // NaN too
 		return fmt.Errorf("speed %g: want >= 0", s.Speed)
+	case s.CBRRate != "" && !dataRate.MatchString(s.CBRRate):
+		return fmt.Errorf("CBR rate %q: want a positive ns-3 DataRate such as 100kbps, 512bps or 1.5Mb/s", s.CBRRate)
 	case s.Pause < 0:
 		return fmt.Errorf("pause %v: want >= 0", s.Pause)
 	case s.StartMin < 0 || s.StartMax < s.StartMin:

@@ -27,6 +27,9 @@ func ParseRate(s string) (int64, error) {
 	if mult == 0 {
 		return 0, fmt.Errorf("rate %q: unknown unit %q", s, m[2])
 	}
+	if r := v * mult; !(r >= 1 && r <= 1e12) {
+		return 0, fmt.Errorf("rate %q: want 1 bit/s to 1 Tbit/s", s)
+	}
 	return int64(v * mult), nil
 }
 
@@ -173,6 +176,9 @@ func (c *Config) Set(key, val string) error {
 		if err != nil {
 			return bad(err)
 		}
+		if d < 0 {
+			return bad(fmt.Errorf("negative"))
+		}
 		if key == "delay" {
 			c.Sat.Delay = d
 		} else {
@@ -193,7 +199,7 @@ func (c *Config) Set(key, val string) error {
 		if s != val {
 			f /= 100
 		}
-		if f < 0 || f >= 1 {
+		if !(f >= 0 && f < 1) { // NaN too
 			return bad(fmt.Errorf("loss must be in [0,1) or [0%%,100%%)"))
 		}
 		c.Sat.Loss = f

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// numRule is the range a numeric flag accepts when the user sets it:
+// min ≤ v ≤ max, or min < v (< max) where the bound is open. A value
+// outside it (NaN and ±Inf included) is a usage error, exit 1, before any
+// capture is read. Defaults are not checked: -1 or 0 often stand for
+// "choose" (--conn -1, --interval 0) and are meaningless when typed.
+type numRule struct {
+	min, max         float64
+	minOpen, maxOpen bool
+	what             string // what the value counts, for the message
+}
+
+var (
+	inf = math.Inf(1)
+	// atLeast0 and over0 are the common rules: a count or time that may be
+	// zero, and one for which zero means nothing.
+	atLeast0 = numRule{min: 0, max: inf, what: "a number ≥ 0"}
+	over0    = numRule{min: 0, minOpen: true, max: inf, what: "a number > 0"}
+)
+
+// numRules holds the rule of every numeric flag of every verb, by flag
+// name, or by "verb flag" where one name means different things
+// (TestNumRulesCoverEveryFlag keeps it complete).
+var numRules = map[string]numRule{
+	"conn":        {min: 0, max: inf, what: "a connection index ≥ 0 (as 'tcpviz flows' lists)"},
+	"port":        {min: 1, max: 65535, what: "a port 1-65535"},
+	"wscale":      {min: -1, max: 14, what: "a shift 0-14 (RFC 7323 §2.3), or -1 for unknown"},
+	"dpi":         {min: 30, max: 2400, what: "30 to 2400 dpi"},
+	"font-size":   {min: 4, max: 40, what: "4 to 40 points"},
+	"from":        atLeast0,
+	"to":          atLeast0, // 0: the end
+	"at":          atLeast0,
+	"end":         over0,
+	"level":       {min: 0, max: 1, minOpen: true, maxOpen: true, what: "a confidence level between 0 and 1, e.g. 0.95"},
+	"bytes":       {min: 1, max: inf, what: "a byte count ≥ 1"},
+	"interval":    over0,
+	"path-rtt":    over0,
+	"count":       {min: 1, max: inf, what: "a frame count ≥ 1"},
+	"duration":    over0,
+	"every":       over0,
+	"jobs":        atLeast0, // goodput: 0 = all cores
+	"min-bytes":   {min: -1, max: inf, what: "a byte count, or -1 for auto"},
+	"max-conns":   {min: 1, max: inf, what: "at least 1"},
+	"max-packets": {min: 1, max: inf, what: "at least 1"},
+	"nodes":       {min: 2, max: inf, what: "at least 2 nodes"},
+	"flows":       {min: 1, max: inf, what: "at least 1 flow"},
+	"pkt-size":    {min: 0, max: 65507, what: "a UDP payload 0-65507 bytes (0: the preset's)"},
+	"speed":       atLeast0,
+	"delay":       atLeast0,
+	"jitter":      atLeast0,
+	"lan-delay":   atLeast0,
+	"snaplen":     {min: 0, max: 262144, what: "0-262144 bytes (0: tcpdump's default)"},
+	"seed":        {min: 0, max: inf, what: "a seed ≥ 0"},
+	"manet jobs":  {min: 1, max: inf, what: "at least 1"},
+}
+
+// numericTypes are the pflag value types numRules covers; a duration is
+// checked in seconds.
+var numericTypes = map[string]bool{"int": true, "int64": true, "uint64": true, "float64": true, "float32": true,
+	"duration": true, "float64Slice": true, "float32Slice": true, "intSlice": true}
+
+// ruleOf returns the rule of flag f of verb c.
+func ruleOf(c *cobra.Command, f *pflag.Flag) (numRule, bool) {
+	if r, ok := numRules[c.Name()+" "+f.Name]; ok {
+		return r, true
+	}
+	r, ok := numRules[f.Name]
+	return r, ok
+}
+
+func (r numRule) ok(v float64) bool {
+	lo := v > r.min || (!r.minOpen && v == r.min)
+	hi := v < r.max || (!r.maxOpen && v == r.max)
+	return lo && hi // false for NaN
+}
+
+// checkNumFlags checks every numeric flag the user set on c against its
+// rule (numRules): the one check of numeric options, for every verb,
+// before any capture is read.
+func checkNumFlags(c *cobra.Command) error {
+	var err error
+	c.Flags().Visit(func(f *pflag.Flag) { // only flags set on the command line
+		if err != nil || !numericTypes[f.Value.Type()] {
+			return
+		}
+		r, ok := ruleOf(c, f)
+		if !ok {
+			r = atLeast0
+		}
+		for _, s := range flagValues(f) {
+			v, perr := numValue(f.Value.Type(), s)
+			if perr != nil {
+				continue // pflag refused it already
+			}
+			if !r.ok(v) {
+				what := r.what
+				if f.Value.Type() == "duration" {
+					what = strings.Replace(what, "a number", "a duration", 1) + " (e.g. 100ms, 2s)"
+				}
+				err = fmt.Errorf("--%s %s: want %s", f.Name, s, what)
+				return
+			}
+		}
+	})
+	return err
+}
+
+// flagValues is the value of f as typed, one string per element of a
+// slice flag.
+func flagValues(f *pflag.Flag) []string {
+	if s, ok := f.Value.(pflag.SliceValue); ok {
+		return s.GetSlice()
+	}
+	return []string{f.Value.String()}
+}
+
+// numValue reads one value of a flag of type typ as a float64 (a duration
+// in seconds).
+func numValue(typ, s string) (float64, error) {
+	if typ == "duration" {
+		d, err := time.ParseDuration(s)
+		return d.Seconds(), err
+	}
+	return strconv.ParseFloat(strings.TrimSpace(s), 64)
+}

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// leafCommands walks the command tree: every runnable verb, with its path
+// ("testbed manet").
+func leafCommands(c *cobra.Command, path []string, visit func([]string, *cobra.Command)) {
+	for _, s := range c.Commands() {
+		p := append(append([]string{}, path...), s.Name())
+		if s.Runnable() {
+			visit(p, s)
+		}
+		leafCommands(s, p, visit)
+	}
+}
+
+// TestNumRulesCoverEveryFlag: every numeric flag of every verb has a rule
+// in numRules, so a new flag cannot slip through unchecked.
+func TestNumRulesCoverEveryFlag(t *testing.T) {
+	root := newRoot(&env{ctx: context.Background(), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}})
+	leafCommands(root, nil, func(p []string, c *cobra.Command) {
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if numericTypes[f.Value.Type()] {
+				if _, ok := ruleOf(c, f); !ok {
+					t.Errorf("tcpviz %s --%s (%s): no rule in numRules", strings.Join(p, " "), f.Name, f.Value.Type())
+				}
+			}
+		})
+	})
+}
+
+// badValues are values just outside r (and NaN, ±Inf for floats), as
+// typed on a command line of a flag of type typ.
+func badValues(r numRule, typ string) []string {
+	num := func(v float64) string {
+		if typ == "duration" {
+			return fmt.Sprintf("%gs", v)
+		}
+		return fmt.Sprintf("%g", v)
+	}
+	var out []string
+	if typ == "float64" || typ == "float64Slice" {
+		out = append(out, "NaN", "Inf", "-Inf")
+	}
+	step := 1.0
+	if typ == "float64" || typ == "float64Slice" || typ == "duration" {
+		step = 0.5
+	}
+	if r.minOpen {
+		out = append(out, num(r.min))
+	} else if !(typ == "uint64" && r.min == 0) {
+		out = append(out, num(r.min-step))
+	}
+	if !math.IsInf(r.max, 1) {
+		if r.maxOpen {
+			out = append(out, num(r.max))
+		} else {
+			out = append(out, num(r.max+step))
+		}
+	}
+	return out
+}
+
+// TestNumFlagsRefused: for every verb and every numeric flag, a value
+// outside its rule (NaN, ±Inf, 0 or negative where meaningless, past the
+// maximum) is a usage error naming the flag, exit 1, before any capture is
+// read (the capture named does not exist).
+func TestNumFlagsRefused(t *testing.T) {
+	dir := t.TempDir()
+	never := filepath.Join(dir, "never-read.pcap")
+	args := map[string][]string{
+		"compare":       {"a=" + never},
+		"testbed manet": {"--out", dir},
+		"testbed sat":   {"--out", dir},
+	}
+	root := newRoot(&env{ctx: context.Background(), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}})
+	cases := 0
+	leafCommands(root, nil, func(p []string, c *cobra.Command) {
+		verb := strings.Join(p, " ")
+		a, ok := args[verb]
+		if !ok {
+			a = []string{never}
+		}
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			r, ok := ruleOf(c, f)
+			if !ok || !numericTypes[f.Value.Type()] {
+				return
+			}
+			for _, bad := range badValues(r, f.Value.Type()) {
+				cases++
+				cl := append(append(append([]string{}, p...), a...), "--"+f.Name+"="+bad)
+				_, _, err := runCLI(t, cl...)
+				if exitCode(err) != 1 || strings.Contains(err.Error(), "never-read") || !strings.Contains(err.Error(), "--"+f.Name) {
+					t.Errorf("tcpviz %s: exit %d, %v; want a usage error naming --%s", strings.Join(cl, " "), exitCode(err), err, f.Name)
+				}
+			}
+		})
+	})
+	t.Logf("%d cases", cases)
+	if cases < 150 {
+		t.Errorf("only %d cases: the command tree walk missed verbs", cases)
+	}
+}
+
+// TestTrialBadValues: the values of the fresh-user trial (notes/trial13.md
+// B1, B2), each refused with the message the user sees.
+func TestTrialBadValues(t *testing.T) {
+	never := filepath.Join(t.TempDir(), "never-read.pcap")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"seq", never, "-o", "x.png", "--size", "NaNxNaNcm"}, "--size: size \"NaNxNaNcm\": each side must be between 2 cm and 100 cm"},
+		{[]string{"seq", never, "-o", "x.png", "--size", "0x6cm"}, "each side must be between 2 cm and 100 cm"},
+		{[]string{"seq", never, "-o", "x.png", "--font-size", "NaN"}, "--font-size NaN"},
+		{[]string{"tput", never, "--at", "NaN"}, "--at NaN"},
+		{[]string{"seq", never, "-o", "x.png", "--dpi", "0"}, "--dpi 0: want 30 to 2400 dpi"},
+		{[]string{"seq", never, "--conn", "-1"}, "--conn -1: want a connection index ≥ 0"},
+		{[]string{"tput", never, "--interval", "0"}, "--interval 0s: want a duration > 0 (e.g. 100ms, 2s)"},
+		{[]string{"goodput", never, "--end", "0"}, "--end 0: want a number > 0"},
+		{[]string{"rtt", never, "--port", "0"}, "--port 0: want a port 1-65535"},
+	} {
+		_, _, err := runCLI(t, c.args...)
+		if exitCode(err) != 1 || !strings.Contains(fmt.Sprint(err), c.want) {
+			t.Errorf("tcpviz %s: exit %d, %v; want exit 1 with %q", strings.Join(c.args, " "), exitCode(err), err, c.want)
+		}
+	}
+}
