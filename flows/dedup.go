@@ -63,8 +63,8 @@ func (r FoldReason) String() string {
 
 // dedupEntry is one remembered packet.
 type dedupEntry struct {
-	fp    uint64
-	t     capture.Timestamp
+	fp     uint64
+	t      capture.Timestamp
 	ta     uint32 // hash of the 802.11 transmitter address; 0 off 802.11
 	iface  uint16
 	seqctl uint16 // 802.11 sequence control; valid iff ta != 0
