@@ -65,19 +65,12 @@ func (r FoldReason) String() string {
 type dedupEntry struct {
 	fp     uint64
 	t      capture.Timestamp
-	ta     uint32 // hash of the 802.11 transmitter address; 0 off 802.11
+	ta     [6]byte // 802.11 transmitter address; valid iff wifi
 	iface  uint16
-	seqctl uint16 // 802.11 sequence control; valid iff ta != 0
+	seqctl uint16 // 802.11 sequence control; valid iff wifi
 	ttl    uint8
+	wifi   bool
 	ipid   bool // the IPv4 identification identifies the packet (IPv4, nonzero)
-}
-
-func taHash(s *capture.Segment) uint32 {
-	if !s.WiFi {
-		return 0
-	}
-	a := s.TA
-	return (uint32(a[2])<<24 | uint32(a[3])<<16 | uint32(a[4])<<8 | uint32(a[5])) ^ (uint32(a[0])<<8 | uint32(a[1])) | 1
 }
 
 // dedupRing remembers the last dedupSlots packets of one direction. It
@@ -122,7 +115,6 @@ func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine, idVaries bool, c
 	// the sender's IDs are seen to change (RFC 6864: an atomic, DF,
 	// datagram's ID may be a constant).
 	ipid := !s.IPv6 && s.IPID != 0 && (!s.DF || idVaries)
-	ta := taHash(s)
 	// Two pure ACKs may be sent within a microsecond (duplicate ACKs for a
 	// batch of segments, RFC 5681 §4.2); a segment that occupies sequence
 	// space is not sent twice so soon: only its timestamp may tell.
@@ -140,7 +132,7 @@ func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine, idVaries bool, c
 		case dt > foldWindow:
 		case e.ipid && ipid:
 			return FoldIPID, true
-		case s.Retry && ta != 0 && e.ta == ta && e.seqctl == s.SeqCtl:
+		case s.Retry && s.WiFi && e.wifi && e.ta == s.TA && e.seqctl == s.SeqCtl:
 			// A MAC retry repeats the frame of the same transmitter with
 			// the same sequence number and fragment number; Retry on
 			// another sequence number is a new MSDU whose first attempt
@@ -148,7 +140,7 @@ func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine, idVaries bool, c
 			return FoldRetry, true
 		case e.iface != uint16(s.Iface) && dt <= ifaceWindow:
 			return FoldIface, true
-		case ta != 0 && e.ta != 0 && ta != e.ta:
+		case s.WiFi && e.wifi && e.ta != s.TA:
 			// Another 802.11 transmitter sent the same packet: a relay.
 			return FoldRelay, true
 		case s.TTL < e.ttl && fine && dt <= c.relayWindow(s):
@@ -168,7 +160,7 @@ func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine, idVaries bool, c
 
 // addFP remembers s, whose fingerprint is fp.
 func (r *dedupRing) addFP(s *capture.Segment, fp uint64) {
-	e := dedupEntry{fp: fp, t: s.Time, ta: taHash(s), iface: uint16(s.Iface), seqctl: s.SeqCtl, ttl: s.TTL, ipid: !s.IPv6 && s.IPID != 0}
+	e := dedupEntry{fp: fp, t: s.Time, ta: s.TA, iface: uint16(s.Iface), seqctl: s.SeqCtl, ttl: s.TTL, wifi: s.WiFi, ipid: !s.IPv6 && s.IPID != 0}
 	if len(r.e) < dedupSlots {
 		if r.e == nil {
 			r.e = make([]dedupEntry, 0, 2)
