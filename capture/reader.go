@@ -212,13 +212,13 @@ func Open(path string) (*Reader, error) {
 	return r, nil
 }
 
-// fineTick and PrescanFrames define Segment.FineTime: a capture resolves
-// time finer than fineTick when some frame's stamp is off a multiple of
-// it; a file is judged from its first PrescanFrames records.
-const (
-	fineTick      = 10 * time.Microsecond
-	PrescanFrames = 4096
-)
+// fineTick defines Segment.FineTime: a capture resolves time finer than
+// fineTick when some frame's stamp is off a multiple of it.
+const fineTick = 10 * time.Microsecond
+
+// PrescanFrames is how many records Open reads ahead of the analysis to
+// decide Segment.FineTime for a file (docs/metrics.md#folded-duplicates).
+const PrescanFrames = 4096
 
 // prescanFine reads the timestamps of the first PrescanFrames records of the
 // capture at path (a second, independent reader) and reports whether one of
