@@ -208,7 +208,11 @@ func Open(path string) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.fine = prescanFine(path)
+	// Only a regular file can be read twice: a named pipe or /dev/fd/N
+	// (bash's <(zcat f)) would lose to the pre-scan what it reads.
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+		r.fine = prescanFine(path)
+	}
 	return r, nil
 }
 
@@ -221,7 +225,7 @@ const fineTick = 10 * time.Microsecond
 const PrescanFrames = 4096
 
 // prescanFine reads the timestamps of the first PrescanFrames records of the
-// capture at path (a second, independent reader) and reports whether one of
+// regular file at path (a second, independent reader) and reports whether one of
 // them is off a multiple of fineTick. pcapng stamps are read with their
 // interface's if_tsresol, as Next reads them. A capture that cannot be read
 // reports false: Next then still learns the resolution as it reads.
