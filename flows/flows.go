@@ -139,12 +139,12 @@ type Conn struct {
 	Reused bool
 
 	// The handshake's round trip as far as captured, for the relay window
-	// of copy folding (relayWindow): hsT is the time of the last SYN, then
-	// of the last SYN-ACK; legSyn the SYN→SYN-ACK time, legAck the
-	// SYN-ACK→ACK time (0 until known).
-	hsT            capture.Timestamp
-	hsSyn, hsAck   bool // hsT holds a SYN's (hsSyn) or a SYN-ACK's (hsAck) time
-	legSyn, legAck time.Duration
+	// of copy folding (relayWindow): hsRTT sums the SYN→SYN-ACK and
+	// SYN-ACK→ACK times known so far; hsT is the time of the last SYN
+	// (hsStage 1), then of the last SYN-ACK (hsStage 2); hsStage 3: done.
+	hsStage uint8
+	hsT     capture.Timestamp
+	hsRTT   time.Duration
 }
 
 // relayWindow is how long after a packet a copy of it with a lower TTL is
@@ -154,11 +154,10 @@ type Conn struct {
 // SYN-ACK while no round trip is known. TCP sends nothing twice sooner
 // than one round trip (docs/metrics.md#folded-duplicates).
 func (c *Conn) relayWindow(s *capture.Segment) time.Duration {
-	rtt := c.legSyn + c.legAck
-	if rtt == 0 && s.Flags.Has(capture.SYN) {
+	if c.hsRTT == 0 && s.Flags.Has(capture.SYN) {
 		return synRelayWindow
 	}
-	return max(rtt, ifaceWindow)
+	return max(c.hsRTT, ifaceWindow)
 }
 
 // timeHandshake records the times relayWindow uses; s, sent in direction
@@ -166,18 +165,19 @@ func (c *Conn) relayWindow(s *capture.Segment) time.Duration {
 func (c *Conn) timeHandshake(d Direction, s *capture.Segment) {
 	switch syn, ack := s.Flags.Has(capture.SYN), s.Flags.Has(capture.ACK); {
 	case syn && !ack:
-		if c.legSyn == 0 {
-			c.hsT, c.hsSyn, c.hsAck = s.Time, true, false
+		if c.hsStage <= 1 {
+			c.hsT, c.hsStage = s.Time, 1
 		}
 	case syn:
-		if c.hsSyn && c.legSyn == 0 && s.Time > c.hsT {
-			c.legSyn = s.Time.Sub(c.hsT)
+		if c.hsStage == 1 && s.Time > c.hsT {
+			c.hsRTT += s.Time.Sub(c.hsT)
 		}
-		if c.legAck == 0 {
-			c.hsT, c.hsSyn, c.hsAck = s.Time, false, true
+		if c.hsStage <= 2 {
+			c.hsT, c.hsStage = s.Time, 2
 		}
-	case ack && d == AtoB && c.hsAck && c.legAck == 0 && s.Time > c.hsT:
-		c.legAck = s.Time.Sub(c.hsT)
+	case ack && d == AtoB && c.hsStage == 2 && s.Time > c.hsT:
+		c.hsRTT += s.Time.Sub(c.hsT)
+		c.hsStage = 3
 	}
 }
 
