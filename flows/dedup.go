@@ -61,17 +61,39 @@ func (r FoldReason) String() string {
 	return "unknown"
 }
 
-// dedupEntry is one remembered packet.
+// dedupEntry is one remembered packet, in 24 bytes. Whether its IPv4
+// identification identifies it is not kept: an entry whose fingerprint
+// equals a packet's has that packet's identification (and IP version, being
+// of the same connection).
 type dedupEntry struct {
 	fp     uint64
 	t      capture.Timestamp
-	ta     [6]byte // 802.11 transmitter address; valid iff wifi
-	iface  uint16
-	seqctl uint16 // 802.11 sequence control; valid iff wifi
+	ta     uint32 // taKey of the 802.11 transmitter address; 0 off 802.11
+	seqctl uint16 // 802.11 sequence control; valid iff ta != 0
+	iface  uint8  // ifaceKey of the pcapng interface
 	ttl    uint8
-	wifi   bool
-	ipid   bool // the IPv4 identification identifies the packet (IPv4, nonzero)
 }
+
+// taKey is a 32-bit digest of s's 802.11 transmitter address, never 0, or
+// 0 off 802.11. Two addresses share a digest with a chance of 2^-32.
+func taKey(s *capture.Segment) uint32 {
+	if !s.WiFi {
+		return 0
+	}
+	a := s.TA
+	x := uint64(a[0])<<40 | uint64(a[1])<<32 | uint64(a[2])<<24 | uint64(a[3])<<16 | uint64(a[4])<<8 | uint64(a[5])
+	x = (x ^ x>>29) * 0xbf58476d1ce4e5b9
+	x ^= x >> 32
+	if k := uint32(x); k != 0 {
+		return k
+	}
+	return 1
+}
+
+// ifaceKey is a pcapng interface index in one byte: indexes past 255
+// share 255, so two of them never count as different interfaces (no fold
+// on that evidence alone).
+func ifaceKey(i int) uint8 { return uint8(min(max(i, 0), 255)) }
 
 // dedupRing remembers the last dedupSlots packets of one direction. It
 // grows to dedupSlots entries, so a short connection costs only what it uses.
@@ -115,6 +137,7 @@ func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine, idVaries bool, c
 	// the sender's IDs are seen to change (RFC 6864: an atomic, DF,
 	// datagram's ID may be a constant).
 	ipid := !s.IPv6 && s.IPID != 0 && (!s.DF || idVaries)
+	ta := taKey(s)
 	// Two pure ACKs may be sent within a microsecond (duplicate ACKs for a
 	// batch of segments, RFC 5681 §4.2); a segment that occupies sequence
 	// space is not sent twice so soon: only its timestamp may tell.
@@ -130,17 +153,17 @@ func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine, idVaries bool, c
 		}
 		switch {
 		case dt > foldWindow:
-		case e.ipid && ipid:
+		case ipid:
 			return FoldIPID, true
-		case s.Retry && s.WiFi && e.wifi && e.ta == s.TA && e.seqctl == s.SeqCtl:
+		case s.Retry && ta != 0 && e.ta == ta && e.seqctl == s.SeqCtl:
 			// A MAC retry repeats the frame of the same transmitter with
 			// the same sequence number and fragment number; Retry on
 			// another sequence number is a new MSDU whose first attempt
 			// the monitor missed (a TCP retransmission, or a new dup ACK).
 			return FoldRetry, true
-		case e.iface != uint16(s.Iface) && dt <= ifaceWindow:
+		case e.iface != ifaceKey(s.Iface) && dt <= ifaceWindow:
 			return FoldIface, true
-		case s.WiFi && e.wifi && e.ta != s.TA:
+		case ta != 0 && e.ta != 0 && e.ta != ta:
 			// Another 802.11 transmitter sent the same packet: a relay.
 			return FoldRelay, true
 		case s.TTL < e.ttl && fine && dt <= c.relayWindow(s):
@@ -160,7 +183,7 @@ func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine, idVaries bool, c
 
 // addFP remembers s, whose fingerprint is fp.
 func (r *dedupRing) addFP(s *capture.Segment, fp uint64) {
-	e := dedupEntry{fp: fp, t: s.Time, ta: s.TA, iface: uint16(s.Iface), seqctl: s.SeqCtl, ttl: s.TTL, wifi: s.WiFi, ipid: !s.IPv6 && s.IPID != 0}
+	e := dedupEntry{fp: fp, t: s.Time, ta: taKey(s), seqctl: s.SeqCtl, iface: ifaceKey(s.Iface), ttl: s.TTL}
 	if len(r.e) < dedupSlots {
 		if r.e == nil {
 			r.e = make([]dedupEntry, 0, 2)

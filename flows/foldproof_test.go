@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/internal/pcaptest"
@@ -201,4 +202,12 @@ func TestFoldRelayWindowIsRTT(t *testing.T) {
 	relayed(f, t0, c.Syn(t0, pcaptest.C2S), 5*time.Millisecond)
 	tr, got := readFile(t, f)
 	checkDups(t, tr, got, []bool{false, true}, map[FoldReason]int64{FoldRelay: 1})
+}
+
+// TestDedupEntrySize: a remembered packet costs 24 bytes (16 per direction
+// of a busy connection).
+func TestDedupEntrySize(t *testing.T) {
+	if n := unsafe.Sizeof(dedupEntry{}); n != 24 {
+		t.Errorf("unsafe.Sizeof(dedupEntry{}) = %d, want 24", n)
+	}
 }
