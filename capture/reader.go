@@ -187,8 +187,11 @@ type Reader struct {
 	snaplen  int              // pcap header snap length (0 for pcapng)
 	encap    map[uint16]int64 // frames with an unsupported GRE payload, by protocol type
 	firstTS  int64            // first frame with an out-of-range timestamp
-	firstBW  int64            // first frame with an impossible wire length
-	firstOW  int64            // first frame whose IP length exceeds its wire length
+	// keepNumbers: frames the hook rejects keep their frame number and
+	// can be the time origin (SetFileFilter); firstSeen: First is set.
+	keepNumbers, firstSeen bool
+	firstBW                int64 // first frame with an impossible wire length
+	firstOW                int64 // first frame whose IP length exceeds its wire length
 	// fine: some timestamp of the capture is off a multiple of fineTick
 	// (Segment.FineTime), from the pre-scan or from a frame read so far.
 	fine bool
@@ -479,13 +482,19 @@ func (r *Reader) next(s *Segment) error {
 		}
 		if r.hook != nil && !r.hook(lt, data, ts, ci) {
 			r.stats.Filtered++
+			if r.keepNumbers {
+				r.frame++
+				if !r.firstSeen {
+					r.stats.First, r.firstSeen = ts, true
+				}
+			}
 			continue
 		}
 		r.frame++
 		r.stats.Frames++
-		if r.stats.Frames-r.stats.TimeOutOfRange == 1 {
-			r.stats.First = ts
-		} else if ts < r.last {
+		if !r.firstSeen {
+			r.stats.First, r.firstSeen = ts, true
+		} else if ts < r.last && r.stats.Frames > 1 {
 			r.stats.TimeBackwards++
 		}
 		r.last = ts

@@ -311,7 +311,11 @@ func WriteFlowsTable(w io.Writer, files []FlowsFile) error {
 	head := []string{"conn", "a", "b", "start_s", "dur_s", "pkts a>b", "pkts b>a", "bytes a>b", "bytes b>a",
 		"retx B a>b", "retx B b>a", "goodput a>b kbit/s", "goodput b>a kbit/s", "handshake", "wscale a/b", "folded"}
 	for _, f := range files {
-		fmt.Fprintf(w, "%s: %s, %d frames, %d TCP segments, %d connections\n", f.File, f.Format, f.Frames, f.Segments, f.count())
+		name := f.File
+		if name == "-" {
+			name = "stdin" // as every message names standard input
+		}
+		fmt.Fprintf(w, "%s: %s, %d frames, %d TCP segments, %d connections\n", name, f.Format, f.Frames, f.Segments, f.count())
 		rows := make([][]string, 0, f.count()+1)
 		rows = append(rows, pepHead(head, f))
 		f.rows(func(r *FlowRow) {

@@ -1,6 +1,7 @@
 package tcpanalysis
 
 import (
+	"sort"
 	"time"
 
 	"github.com/tcpviz/tcpviz/capture"
@@ -41,6 +42,8 @@ type dirState struct {
 	tsHead    int
 	lastTSval uint32
 	tsSeen    bool
+	ecrMax    uint32 // highest TSecr the peer echoed of this direction's TSvals, valid iff ecrSeen
+	ecrSeen   bool
 
 	minRTT time.Duration // smallest ACK or TS sample so far (0: none)
 
@@ -51,6 +54,7 @@ type dirState struct {
 	// pmtu holds the byte ranges of segments an ICMP fragmentation-needed
 	// quoted as too big, not yet all sent again; bounded (maxPMTUSpans).
 	pmtu   []pmtuSpan
+	hdr    int   // IP + TCP header bytes of the direction's last data segment
 	finSeq int64 // relative offset of this direction's FIN, valid iff finTx > 0
 	finTx  int   // FIN transmissions seen
 	synTx  int   // SYN transmissions seen
@@ -80,18 +84,48 @@ type pmtuSpan struct{ start, end, sent int64 }
 // maxPMTUSpans bounds the quoted segments remembered per direction.
 const maxPMTUSpans = 64
 
-// quotedTooBig remembers that an ICMP fragmentation-needed quoted the
-// segment starting at relative offset start: the captured original
-// starting there gives its end (else one byte).
-func (ds *dirState) quotedTooBig(start int64) {
+// maxPMTUScan bounds the outstanding segments one ICMP error looks at.
+const maxPMTUScan = 4096
+
+// quotedTooBig remembers what an ICMP fragmentation-needed with next-hop
+// MTU mtu (bytes; 0 if not given) quoting the segment at relative offset
+// start makes the sender resend (RFC 1191 §6.5, RFC 8201 §5; Linux
+// tcp_simple_retransmit): the quoted segment (the captured original
+// starting there, else its first byte), and every outstanding original
+// segment too big for the new MTU — a router that rate-limits its ICMP
+// errors quotes only the first. Too big: payload + the direction's header
+// bytes (IP + TCP with options, as its last data segment had) > mtu.
+func (ds *dirState) quotedTooBig(start int64, mtu int) {
 	end := start + 1
 	if o, ok := ds.originalSeg(start); ok && o.start == start {
 		end = o.end
 	}
+	ds.addPMTU(start, end)
+	if mtu <= 0 || ds.hdr <= 0 {
+		return
+	}
+	out := ds.out[ds.outHead:]
+	if len(out) > maxPMTUScan {
+		out = out[:maxPMTUScan]
+	}
+	for _, o := range out {
+		if int(o.end-o.start)+ds.hdr > mtu && o.end > ds.lastAck {
+			ds.addPMTU(max(o.start, ds.lastAck), o.end)
+		}
+	}
+}
+
+// addPMTU adds [start, end) to the ranges to be resent, joined to the last
+// one when they touch and its resend has not begun.
+func (ds *dirState) addPMTU(start, end int64) {
 	for _, p := range ds.pmtu {
-		if p.start == start {
+		if p.start <= start && end <= p.end {
 			return
 		}
+	}
+	if n := len(ds.pmtu); n > 0 && ds.pmtu[n-1].end == start && ds.pmtu[n-1].sent == ds.pmtu[n-1].start {
+		ds.pmtu[n-1].end = end
+		return
 	}
 	if len(ds.pmtu) >= maxPMTUSpans {
 		ds.pmtu = append(ds.pmtu[:0], ds.pmtu[len(ds.pmtu)-maxPMTUSpans/2:]...)
@@ -145,6 +179,10 @@ type ctlTx struct {
 	frame int64
 	tsval uint32
 	ts    bool
+	// wscale and sackPerm: the SYN carried the window-scale and
+	// SACK-permitted options, which a SYN-ACK may carry only in answer to
+	// a SYN that did (RFC 7323 §2.2, RFC 2018 §2).
+	wscale, sackPerm bool
 }
 
 // maxCtlTx bounds the SYN (SYN-ACK) transmissions remembered.
@@ -208,11 +246,11 @@ func (a *RTTAgg) Mean() time.Duration {
 }
 
 func (cs *connState) keepRTT(o *Options) bool {
-	return o.Detail || o.KeepRTT || cs.Series != nil
+	return o.Detail || o.KeepRTT || (cs.Series != nil && (o.KeepParts == 0 || o.KeepParts&PartRTT != 0))
 }
 
 func (cs *connState) keepEvents(o *Options) bool {
-	return o.Detail || o.KeepEvents || cs.Series != nil
+	return o.Detail || o.KeepEvents || (cs.Series != nil && (o.KeepParts == 0 || o.KeepParts&PartEvents != 0))
 }
 
 // event counts e and keeps it when events are kept; it returns e's index
@@ -265,7 +303,7 @@ func (cs *connState) handshake(s *capture.Segment, p *flows.Packet) {
 	}
 	h := cs.hs
 	syn, ack := s.Flags.Has(capture.SYN), s.Flags.Has(capture.ACK)
-	tx := ctlTx{t: s.Time, frame: s.Frame, tsval: s.Opts.TSval, ts: s.Opts.TS}
+	tx := ctlTx{t: s.Time, frame: s.Frame, tsval: s.Opts.TSval, ts: s.Opts.TS, wscale: s.Opts.WScale >= 0, sackPerm: s.Opts.SACKPerm}
 	switch {
 	case syn && !ack && p.Dir == flows.AtoB && !h.synDone:
 		cs.Handshake.SynTx++
@@ -312,6 +350,21 @@ func answered(txs []ctlTx, s *capture.Segment) (ctlTx, Evidence) {
 	}
 	if len(txs) == 1 {
 		return txs[0], EvSingle
+	}
+	if s.Flags.Has(capture.SYN) && (s.Opts.WScale >= 0 || s.Opts.SACKPerm || s.Opts.TS) {
+		// A SYN-ACK carries window scale, SACK-permitted or timestamps
+		// only in answer to a SYN that offered them: when one copy of
+		// the SYN offered them all and the others did not (a stack that
+		// drops options on its retries), that copy was answered.
+		n, k := 0, 0
+		for i, t := range txs {
+			if (t.wscale || s.Opts.WScale < 0) && (t.sackPerm || !s.Opts.SACKPerm) && (t.ts || !s.Opts.TS) {
+				n, k = n+1, i
+			}
+		}
+		if n == 1 {
+			return txs[k], EvOptions
+		}
 	}
 	return ctlTx{}, EvAmbiguous
 }
@@ -376,10 +429,14 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		return KindNew
 	}
 	end := start + n
+	ds.hdr = s.IPLen - s.PayloadLen
 	st.DataPkts++
 	st.Bytes += n
 	if st.FirstData == 0 || s.Time < st.FirstData {
 		st.FirstData = s.Time
+	}
+	if n >= BulkPayload && (st.FirstBulk == 0 || s.Time < st.FirstBulk) {
+		st.FirstBulk = s.Time
 	}
 	st.LastData = max(st.LastData, s.Time) // the latest, if timestamps go backwards
 	covered := ds.seen.covered(start, end)
@@ -442,7 +499,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 			// original; newer, a retransmission (a real retransmission
 			// carries a fresh TSval). Without one: out of order within one
 			// RTT of the gap opening, a retransmission later.
-			rtt := cs.rttEstimate(ds)
+			rtt := cs.rttEstimate(d)
 			ooo, why := ds.hasGap && (rtt == 0 || s.Time.Sub(ds.gapAt) < rtt), EvOneRTT
 			switch {
 			case tsOlder:
@@ -578,12 +635,30 @@ func (cs *connState) retxClass(ds *dirState, start, end int64) (Class, Evidence)
 	return RTO, EvNoSignal
 }
 
-// rttEstimate is the direction's smallest measured RTT, else the handshake's.
-func (cs *connState) rttEstimate(ds *dirState) time.Duration {
-	if ds.minRTT > 0 {
-		return ds.minRTT
+// rttEstimate is the whole path's RTT as the capture point can know it,
+// for data direction d, wherever the capture point is. The direction's
+// smallest sample times one leg, capture point → its receiver → capture
+// point (at a receiver-side capture only the receiver's turnaround); the
+// other leg, capture point → its sender → capture point, is the reverse
+// direction's smallest sample, else the handshake's leg on that side
+// (SYN-ACK → ACK for a→b data, SYN → SYN-ACK for b→a). Without samples,
+// the handshake's two legs; 0 when nothing was measured. (The handshake
+// leg on the data's own side is not used when samples exist: in a MANET
+// it includes route discovery.)
+func (cs *connState) rttEstimate(d flows.Direction) time.Duration {
+	h := cs.Handshake
+	ds := cs.dir[d]
+	if ds == nil || ds.minRTT == 0 {
+		return h.SynToSynAck + h.SynAckToAck
 	}
-	return cs.Handshake.SynToSynAck + cs.Handshake.SynAckToAck
+	other := h.SynAckToAck
+	if d == flows.BtoA {
+		other = h.SynToSynAck
+	}
+	if rs := cs.dir[d.Reverse()]; rs != nil && rs.minRTT > 0 {
+		other = rs.minRTT
+	}
+	return ds.minRTT + other
 }
 
 // ack processes s as an acknowledgment of the reverse direction's data:
@@ -697,7 +772,12 @@ func (cs *connState) dsack(d flows.Direction, ds *dirState, l, r int64) {
 			rr.claimed = true
 			return
 		}
-		latest = k
+		if l <= rr.start && rr.end <= r {
+			// Only a block that reports every byte of it proves the
+			// copy unneeded (RFC 3708 §2): a repacketized resend that
+			// also carried needed bytes was not spurious.
+			latest = k
+		}
 	}
 	if latest >= 0 {
 		rr := &ds.retx[latest]
@@ -812,6 +892,18 @@ func (cs *connState) timestamps(s *capture.Segment, p *flows.Packet) {
 		if len(ds.tsq)-ds.tsHead > 1<<16 { // never echoed: keep the newest half
 			ds.tsHead = len(ds.tsq) - 1<<15
 		}
+	} else if s.Opts.TSval != ds.lastTSval && (!ds.ecrSeen || seq.Num(ds.ecrMax).Less(seq.Num(s.Opts.TSval))) {
+		// An older TSval seen for the first time after a newer one (a
+		// reordered original): still its first sighting, as pping keeps
+		// every TSval; inserted in order while no echo has passed it.
+		q := ds.tsq[ds.tsHead:]
+		i := sort.Search(len(q), func(i int) bool { return !seq.Num(q[i].val).Less(seq.Num(s.Opts.TSval)) })
+		if i < len(q) && q[i].val != s.Opts.TSval && len(q) < 1<<16 {
+			at := ds.tsHead + i
+			ds.tsq = append(ds.tsq, tsEnt{})
+			copy(ds.tsq[at+1:], ds.tsq[at:])
+			ds.tsq[at] = tsEnt{val: s.Opts.TSval, t: s.Time, frame: s.Frame}
+		}
 	}
 	if !s.Flags.Has(capture.ACK) || s.Opts.TSecr == 0 {
 		return
@@ -819,6 +911,9 @@ func (cs *connState) timestamps(s *capture.Segment, p *flows.Packet) {
 	rd := p.Dir.Reverse()
 	rs := cs.ds(rd)
 	ecr := seq.Num(s.Opts.TSecr)
+	if !rs.ecrSeen || seq.Num(rs.ecrMax).Less(ecr) {
+		rs.ecrMax, rs.ecrSeen = s.Opts.TSecr, true
+	}
 	i := rs.tsHead
 	for i < len(rs.tsq) && seq.Num(rs.tsq[i].val).Less(ecr) {
 		i++

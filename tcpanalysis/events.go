@@ -134,10 +134,15 @@ const (
 	// quoting the segment that first carried these bytes was captured
 	// before the retransmission (RFC 1191, RFC 8201).
 	EvICMPFragNeeded
+	// EvOptions: the SYN was sent more than once and only one copy offered
+	// the options (window scale, SACK-permitted, timestamps) the SYN-ACK
+	// carries, which it may carry only in answer to a SYN that offered
+	// them (RFC 7323 §2.2, RFC 2018 §2): that copy was answered.
+	EvOptions
 	numEvidence
 )
 
-var evidenceNames = [numEvidence]string{"", "acked", "dup_acks", "sack", "no_signal", "tsecr", "dsack", "tsval", "one_rtt", "repeat", "single", "ambiguous", "zero_window", "snd_nxt_minus_1", "icmp_frag_needed"}
+var evidenceNames = [numEvidence]string{"", "acked", "dup_acks", "sack", "no_signal", "tsecr", "dsack", "tsval", "one_rtt", "repeat", "single", "ambiguous", "zero_window", "snd_nxt_minus_1", "icmp_frag_needed", "options"}
 
 // String returns the evidence name used in every output ("" for EvNone).
 func (e Evidence) String() string {
@@ -194,12 +199,12 @@ type WindowPoint struct {
 	Frame int64
 	// Rwnd is the peer's advertised receive window in bytes, valid iff
 	// RwndKnown (the window scale is known).
-	Rwnd      int64
-	RwndKnown bool
+	Rwnd int64
 	// InFlight is the highest sequence sent minus the highest ACK seen, as
 	// tshark's tcp.analysis.bytes_in_flight; InFlightSACK subtracts the
 	// bytes the peer SACKed above the ACK (the pipe of RFC 6675, without
-	// loss marking). Bytes; valid iff an ACK was seen.
+	// loss marking). Bytes; valid iff an ACK was seen (FlightValid).
 	InFlight, InFlightSACK int64
-	FlightValid            bool
+	// The two flags last, so that a point takes 48 bytes, not 56.
+	RwndKnown, FlightValid bool
 }

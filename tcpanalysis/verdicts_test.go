@@ -514,3 +514,123 @@ func TestPMTURetransmission(t *testing.T) {
 		t.Errorf("pmtu count %d, want 2 (and a retransmission class)", cr.Counts[flows.AtoB][PMTU])
 	}
 }
+
+// TestDSACKMustCoverTheRetransmission: a repacketized RTO resend carries
+// the lost bytes 2001..3000 and half of the SACKed 3001..4000; the D-SACK
+// reports only 3001..3500. The resend was needed: not spurious (RFC 3708).
+func TestDSACKMustCoverTheRetransmission(t *testing.T) {
+	c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+	segs := c.Handshake(vms(0), 50*time.Millisecond)
+	segs = append(segs,
+		c.DataAt(vms(51), pcaptest.C2S, 1, 1000),                          // 4
+		c.DataAt(vms(51.1), pcaptest.C2S, 1001, 1000),                     // 5
+		c.Ack(vms(101), pcaptest.S2C, 2001, 65535),                        // 6
+		c.DataAt(vms(102), pcaptest.C2S, 2001, 1000),                      // 7: lost
+		c.DataAt(vms(102.1), pcaptest.C2S, 3001, 1000),                    // 8
+		c.Ack(vms(152), pcaptest.S2C, 2001, 65535, [2]uint32{3001, 4001}), // 9: SACK
+		c.DataAt(vms(402), pcaptest.C2S, 2001, 1500),                      // 10: resend 2001..3500
+		c.Ack(vms(452), pcaptest.S2C, 4001, 65535, [2]uint32{3001, 3501}), // 11: D-SACK of half
+	)
+	r := analyzeSegs(t, segs).Conns[0]
+	if got := events(r, RTO, Fast, Spurious); got != "10:fast:sack" {
+		t.Errorf("events %q, want 10:fast:sack (the D-SACK covers only part of it)", got)
+	}
+	if r.Dir[flows.AtoB].DSACKs != 1 {
+		t.Errorf("DSACKs = %d, want 1", r.Dir[flows.AtoB].DSACKs)
+	}
+}
+
+// TestGapRuleAtTheReceiver: a receiver-side capture (handshake legs 0.1 ms
+// and 50 ms): D2 arrives 4.8 ms after the gap opened. The one-RTT rule
+// takes the whole path (0.1 + 50 ms), not the receiver's 0.1 ms
+// turnaround that its ACK samples measure: out of order, and its ACK gives
+// a sample.
+func TestGapRuleAtTheReceiver(t *testing.T) {
+	c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+	segs := []pcaptest.Segment{c.Syn(vms(0), pcaptest.C2S), c.Syn(vms(0.1), pcaptest.S2C), c.Ack(vms(50.1), pcaptest.C2S, 1, 65535)}
+	segs = append(segs,
+		c.DataAt(vms(51), pcaptest.C2S, 1, 1000),      // 4
+		c.Ack(vms(51.1), pcaptest.S2C, 1001, 65535),   // 5: 0.1 ms
+		c.DataAt(vms(51.2), pcaptest.C2S, 2001, 1000), // 6: gap 1001..2000
+		c.Ack(vms(51.25), pcaptest.S2C, 1001, 65535),  // 7
+		c.DataAt(vms(56), pcaptest.C2S, 1001, 1000),   // 8: 4.8 ms later
+		c.Ack(vms(56.1), pcaptest.S2C, 3001, 65535),   // 9
+	)
+	r := analyzeSegs(t, segs).Conns[0]
+	if got := events(r, RTO, Fast, OutOfOrder); got != "8:out_of_order:one_rtt" {
+		t.Errorf("events %q, want 8:out_of_order:one_rtt", got)
+	}
+	if got := ackSamples(r, flows.AtoB, MethodACK); fmt.Sprint(got) != "[0.1 4.9]" {
+		t.Errorf("ACK samples %v, want [0.1 4.9]", got)
+	}
+}
+
+// TestHandshakeAnsweredByOptions: the SYN is sent twice, the retry without
+// options (a stack that drops them); the SYN-ACK carries window scale, so it
+// answers the first copy (RFC 7323 §2.2): 3020 ms, evidence options.
+func TestHandshakeAnsweredByOptions(t *testing.T) {
+	c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+	c.SynOpts(pcaptest.C2S, pcaptest.SynOptions{WS: true, WScale: 8, SACKPerm: true})
+	first := c.Syn(vms(0), pcaptest.C2S)
+	c.SynOpts(pcaptest.C2S, pcaptest.SynOptions{})
+	retry := c.Syn(vms(3000), pcaptest.C2S)
+	c.SynOpts(pcaptest.S2C, pcaptest.SynOptions{WS: true, WScale: 7})
+	r := analyzeSegs(t, []pcaptest.Segment{first, retry, c.Syn(vms(3020), pcaptest.S2C), c.Ack(vms(3020.1), pcaptest.C2S, 1, 65535)}).Conns[0]
+	if r.Handshake.SynEvidence != EvOptions || r.Handshake.SynToSynAck != 3020*time.Millisecond {
+		t.Errorf("SYN → SYN-ACK %v by %s, want 3.02s by options", r.Handshake.SynToSynAck, r.Handshake.SynEvidence)
+	}
+}
+
+// TestTSvalReorderedFirstSighting: TSval 1031 is first seen after 1032
+// (a reordered original) and echoed 20 ms later: a ts sample of 20 ms.
+func TestTSvalReorderedFirstSighting(t *testing.T) {
+	c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+	c.SynOpts(pcaptest.C2S, pcaptest.SynOptions{TS: true})
+	c.SynOpts(pcaptest.S2C, pcaptest.SynOptions{TS: true})
+	segs := c.Handshake(vms(0), 20*time.Millisecond)
+	late := c.DataAt(vms(30), pcaptest.C2S, 1, 1000)
+	early := c.DataAt(vms(31), pcaptest.C2S, 1001, 1000)
+	late.T = vms(40)
+	ack := c.Ack(vms(60), pcaptest.S2C, 2001, 65535)
+	ack.TSecr = late.TSval
+	r := analyzeSegs(t, append(segs, early, late, ack)).Conns[0]
+	var got []string
+	for _, s := range r.RTT {
+		if s.Method == MethodTS && s.Dir == flows.AtoB && s.Frame == 6 {
+			got = append(got, fmt.Sprint(s.RTT))
+		}
+	}
+	if fmt.Sprint(got) != "[20ms]" {
+		t.Errorf("ts samples at frame 6: %v, want [20ms] (TSval of frame 5, first seen at 40 ms)", got)
+	}
+}
+
+// TestPMTUUnquotedSegment: two 1400-byte segments are too big for a 1280
+// MTU; the router's rate-limited ICMP quotes only the first. The sender
+// resends both at once: all four resends are pmtu.
+func TestPMTUUnquotedSegment(t *testing.T) {
+	c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+	segs := c.Handshake(vms(0), 20*time.Millisecond)
+	d1 := c.Data(vms(21), pcaptest.C2S, 1400)   // 4
+	d2 := c.Data(vms(21.1), pcaptest.C2S, 1400) // 5
+	f := pcaptest.New(pcaptest.Options{Format: pcaptest.PcapNano, LinkType: pcaptest.LinkRaw})
+	for _, s := range append(segs, d1, d2) {
+		f.Add(s.T, 0, s.IP())
+	}
+	f.Add(vms(22), 0, icmpQuote(netip.MustParseAddr("203.0.113.1"), 3, 4, 1280, d1.IP())) // 6
+	for i, x := range [][2]uint32{{1, 1240}, {1241, 160}, {1401, 1240}, {2641, 160}} {
+		f.Add(vms(22.1+float64(i)/10), 0, c.DataAt(vms(22.1+float64(i)/10), pcaptest.C2S, x[0], int(x[1])).IP()) // 7-10
+	}
+	r, err := capture.NewReader(bytes.NewReader(f.Bytes()), "pmtu2.pcap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Analyze(r, Options{Detail: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "7:pmtu:icmp_frag_needed 8:pmtu:icmp_frag_needed 9:pmtu:icmp_frag_needed 10:pmtu:icmp_frag_needed"
+	if got := events(rep.Conns[0], RTO, Fast, PMTU); got != want {
+		t.Errorf("events %q, want %q", got, want)
+	}
+}
