@@ -3,6 +3,7 @@ package tcpanalysis
 import (
 	"errors"
 	"io"
+	"reflect"
 	"runtime"
 	"slices"
 	"sync"
@@ -32,17 +33,22 @@ const (
 	dispatchStep = 32
 )
 
-// errShardRedo is analyzeSharded's error when the shards cannot give what
-// one Analyzer would (shardLiveLimit): AnalyzeFile then reads the file
-// again with one.
+// errShardRedo is analyzeSharded's error when the shards cannot be sure to
+// give what one Analyzer would (shardLiveTotal): AnalyzeFile then reads the
+// file again with one.
 var errShardRedo = errors.New("sharded analysis given up: read again by one analyzer")
 
-// shardLiveLimit, when above 0, is how many connections one shard may hold
-// alive (in Analyzer.live) before the sharded analysis gives up
-// (errShardRedo). It exists for any decision of one Analyzer that depends
-// on how many connections are alive at once in the whole capture, which no
-// shard sees: below the limit on every shard such a decision is known not
-// to be taken. 0: no such decision, no limit.
+// shardLiveTotal bounds the connections the shards together may hold
+// alive (in Analyzer.live): a shard holding more than shardLiveTotal/n
+// gives up (errShardRedo). One Analyzer's decisions may depend on how many
+// connections are alive at once in the whole capture, which no shard sees
+// (table pressure: robustness.md#finished-connections); below the bound on
+// every shard the whole stays below it and such a decision is known not to
+// be taken. A capture with more connections alive at once (a SYN flood, a
+// scan) is read twice, the second time by one Analyzer.
+const shardLiveTotal = 1 << 13
+
+// shardLiveLimit, when above 0, replaces shardLiveTotal/n (tests).
 var shardLiveLimit = 0
 
 // tick kinds.
@@ -74,13 +80,18 @@ type shardBatch struct {
 }
 
 // shards returns how many Analyzers a file is analysed with: one per core
-// up to maxShards, and one when the options need a single analysis in
-// capture order: callbacks; Keep, Only and NewSeries, which are asked by
-// connection index as connections appear; Filter, whose rejected segments
-// count towards releases but not towards the tracker's sweeps.
+// up to maxShards, and one when any function-valued option is set. Those
+// known today all need a single analysis in capture order: callbacks
+// (OnRTT, OnEvent); Keep, Only and NewSeries, which are asked by connection
+// index as connections appear; Filter, whose rejected segments count
+// towards releases but not towards the tracker's sweeps. An option added
+// later is therefore sequential until shard.go handles it.
 func shards(opts *Options) int {
-	if opts.Keep != nil || opts.OnRTT != nil || opts.OnEvent != nil || opts.Only != nil || opts.Filter != nil || opts.NewSeries != nil {
-		return 1
+	v := reflect.ValueOf(opts).Elem()
+	for i := range v.NumField() {
+		if f := v.Field(i); f.Kind() == reflect.Func && !f.IsNil() {
+			return 1
+		}
 	}
 	return min(runtime.GOMAXPROCS(0), maxShards)
 }
@@ -108,7 +119,11 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, err
 	for i := range ins {
 		ins[i] = make(chan *shardBatch, nb)
 	}
-	var abort atomic.Bool // a shard passed shardLiveLimit
+	limit := shardLiveTotal / n
+	if shardLiveLimit > 0 {
+		limit = shardLiveLimit
+	}
+	var abort atomic.Bool // a shard passed the limit
 	// The reader: batches of segments, each marked with its shard, and
 	// the ticks of the whole capture.
 	go func() {
@@ -195,7 +210,7 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, err
 					}
 					if b.shard[i] == me {
 						a.Add(&b.segs[i])
-						if shardLiveLimit > 0 && len(a.live) > shardLiveLimit {
+						if len(a.live) > limit {
 							abort.Store(true)
 						}
 					}
