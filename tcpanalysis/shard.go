@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"io"
+	"reflect"
 	"runtime"
 	"slices"
 	"sync"
@@ -33,17 +34,22 @@ const (
 	dispatchStep = 32
 )
 
-// errShardRedo is analyzeSharded's error when the shards cannot give what
-// one Analyzer would (shardLiveLimit): AnalyzeFile then reads the file
-// again with one.
+// errShardRedo is analyzeSharded's error when the shards cannot be sure to
+// give what one Analyzer would (shardLiveTotal): AnalyzeFile then reads the
+// file again with one.
 var errShardRedo = errors.New("sharded analysis given up: read again by one analyzer")
 
-// shardLiveLimit, when above 0, is how many connections one shard may hold
-// alive (in Analyzer.live) before the sharded analysis gives up
-// (errShardRedo). It exists for any decision of one Analyzer that depends
-// on how many connections are alive at once in the whole capture, which no
-// shard sees: below the limit on every shard such a decision is known not
-// to be taken. 0: no such decision, no limit.
+// shardLiveTotal bounds the connections the shards together may hold
+// alive (in Analyzer.live): a shard holding more than shardLiveTotal/n
+// gives up (errShardRedo). One Analyzer's decisions may depend on how many
+// connections are alive at once in the whole capture, which no shard sees
+// (table pressure: robustness.md#finished-connections); below the bound on
+// every shard the whole stays below it and such a decision is known not to
+// be taken. A capture with more connections alive at once (a SYN flood, a
+// scan) is read twice, the second time by one Analyzer.
+const shardLiveTotal = maxLive
+
+// shardLiveLimit, when above 0, replaces shardLiveTotal/n (tests).
 var shardLiveLimit = 0
 
 // tick kinds.
@@ -75,13 +81,19 @@ type shardBatch struct {
 }
 
 // shards returns how many Analyzers a file is analysed with: one per core
-// up to maxShards, and one when the options need a single analysis in
-// capture order: callbacks; Keep, Only and NewSeries, which are asked by
-// connection index as connections appear; Filter, whose rejected segments
-// count towards releases but not towards the tracker's sweeps.
+// up to maxShards, and one when any function-valued option is set. Those
+// known today all need a single analysis in capture order: callbacks
+// (OnRTT, OnEvent); Keep, Only and NewSeries, which are asked by connection
+// index as connections appear; Filter, whose rejected segments count
+// towards releases but not towards the tracker's sweeps. An option added
+// later is therefore sequential until shard.go handles it.
 func shards(opts *Options) int {
-	if opts.Keep != nil || opts.OnRTT != nil || opts.OnEvent != nil || opts.Only != nil || opts.Filter != nil || opts.NewSeries != nil {
-		return 1
+	v := reflect.ValueOf(opts).Elem()
+	for i := range v.NumField() {
+		// OnDone is called by the merger (mergeStream).
+		if f := v.Field(i); f.Kind() == reflect.Func && !f.IsNil() && v.Type().Field(i).Name != "OnDone" {
+			return 1
+		}
 	}
 	return min(runtime.GOMAXPROCS(0), maxShards)
 }
@@ -116,7 +128,7 @@ type shardReport struct {
 // shard has passed the batch that ended it.
 func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, []string, error) {
 	const nb = nBatches + 2
-	limit := maxLive / n // below it on every shard, the table never passes maxLive
+	limit := shardLiveTotal / n // below it on every shard, the table never passes maxLive
 	if shardLiveLimit > 0 {
 		limit = shardLiveLimit
 	}

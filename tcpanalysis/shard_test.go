@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -290,5 +291,28 @@ func TestShardOfSpreads(t *testing.T) {
 	}
 	if cnt != [2]int{4, 4} {
 		t.Errorf("bulk benchmark connections per shard: %v, want [4 4]", cnt)
+	}
+}
+
+// TestShardsFallBack: any function-valued option makes the analysis one
+// Analyzer's; none spreads it over the cores.
+func TestShardsFallBack(t *testing.T) {
+	want := min(runtime.GOMAXPROCS(0), maxShards)
+	if got := shards(&Options{Detail: true, Ifaces: []int{1}}); got != want {
+		t.Errorf("shards without callbacks = %d, want %d", got, want)
+	}
+	if got := shards(&Options{OnDone: func(*ConnResult, capture.Timestamp) {}}); got != want {
+		t.Errorf("shards with OnDone (the merger calls it) = %d, want %d", got, want)
+	}
+	for name, o := range map[string]Options{
+		"Keep":    {Keep: func(int) bool { return true }},
+		"OnRTT":   {OnRTT: func(*ConnResult, RTTSample) {}},
+		"OnEvent": {OnEvent: func(*ConnResult, Event) {}},
+		"Only":    {Only: func(int) bool { return true }},
+		"Filter":  {Filter: func(*capture.Segment) bool { return true }},
+	} {
+		if got := shards(&o); got != 1 {
+			t.Errorf("shards with %s = %d, want 1", name, got)
+		}
 	}
 }
