@@ -30,7 +30,7 @@ var allowed = map[string][]string{
 	"internal/pcaptest/cmd/gensynth": {"internal/pcaptest"},
 	"cmd/tcpviz":                     {"*"},
 	"compare":                        {"query", "plot", "tcpanalysis", "flows", "capture", "pep", "internal/seq"},
-	"export":                         {"query", "campaign", "tcpanalysis", "flows", "capture"},
+	"export":                         {"query", "campaign", "tcpanalysis", "flows", "capture", "internal/atomicfile"},
 	"pep":                            {"tcpanalysis", "flows", "capture", "internal/seq"},
 	"report":                         {"query", "tcpanalysis", "flows", "capture", "pep", "internal/seq"},
 	"study":                          {"campaign", "stats", "plot"},

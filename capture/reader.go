@@ -188,8 +188,11 @@ type Reader struct {
 	snaplen  int              // pcap header snap length (0 for pcapng)
 	encap    map[uint16]int64 // frames with an unsupported GRE payload, by protocol type
 	firstTS  int64            // first frame with an out-of-range timestamp
-	firstBW  int64            // first frame with an impossible wire length
-	firstOW  int64            // first frame whose IP length exceeds its wire length
+	// keepNumbers: frames the hook rejects keep their frame number and
+	// can be the time origin (SetFileFilter); firstSeen: First is set.
+	keepNumbers, firstSeen bool
+	firstBW                int64 // first frame with an impossible wire length
+	firstOW                int64 // first frame whose IP length exceeds its wire length
 }
 
 // Open opens the capture at path ("-" reads standard input). gzip and zstd
@@ -420,14 +423,20 @@ func (r *Reader) next(s *Segment) error {
 		}
 		if r.hook != nil && !r.hook(lt, data, ts, ci) {
 			r.stats.Filtered++
+			if r.keepNumbers {
+				r.frame++
+				if !r.firstSeen {
+					r.stats.First, r.firstSeen = ts, true
+				}
+			}
 			continue
 		}
 		r.frame++
 		r.stats.Frames++
-		if r.stats.Frames-r.stats.TimeOutOfRange == 1 {
-			r.stats.First = ts
+		if !r.firstSeen {
+			r.stats.First, r.firstSeen = ts, true
 			r.first.set(ts)
-		} else if ts < r.last {
+		} else if ts < r.last && r.stats.Frames > 1 {
 			r.stats.TimeBackwards++
 		}
 		r.last = ts

@@ -34,4 +34,12 @@ type FrameHook func(link int, data []byte, t Timestamp, ci gopacket.CaptureInfo)
 
 // SetFrameHook installs h (nil removes it). Call it before the first Next.
 // Capture filters (--filter) and copying frames to a file (-w) are hooks.
-func (r *Reader) SetFrameHook(h FrameHook) { r.hook = h }
+func (r *Reader) SetFrameHook(h FrameHook) { r.hook, r.keepNumbers = h, false }
+
+// SetFileFilter installs h as a filter over a capture file (--filter on a
+// file): unlike SetFrameHook, a frame h rejects keeps its place — frame
+// numbers stay the file's, and the file's first frame stays the origin of
+// Stats.First (every t_s), filtered or not, as tshark's display filter
+// keeps frame.number and frame.time_relative. Rejected frames are counted
+// in Stats.Filtered only.
+func (r *Reader) SetFileFilter(h FrameHook) { r.hook, r.keepNumbers = h, true }

@@ -62,6 +62,13 @@ type Run struct {
 	Result *tcpanalysis.ConnResult
 	Dir    flows.Direction
 	Ref    capture.Timestamp
+	// RefUsed is the reference point Ref is: the one asked for, or what
+	// it fell back to when the run's direction has none (query.Ref.Resolve).
+	RefUsed query.Ref
+	// From and To are the selected window, seconds after Ref (To 0: to
+	// the end): Summary's rows hold what lies in it, or say that they are
+	// whole-connection numbers.
+	From, To time.Duration
 	// PEP is the one-capture evidence for a proxy acknowledging Dir's data
 	// (pep.Detect on Result; set by NewRun and NewPairRun).
 	PEP pep.Verdict
@@ -78,26 +85,40 @@ type Run struct {
 // NewRun builds a one-capture run: r's direction d aligned at align, with
 // the PEP evidence from r.
 func NewRun(spec Spec, r *tcpanalysis.ConnResult, d flows.Direction, align string) (Run, error) {
-	ref, err := RefTime(r, d, align)
+	ref, used, err := resolve(r, d, align)
 	if err != nil {
 		return Run{}, err
 	}
-	return Run{Spec: spec, Result: r, Dir: d, Ref: ref, PEP: pep.Detect(r, d)}, nil
+	return Run{Spec: spec, Result: r, Dir: d, Ref: ref, RefUsed: used, PEP: pep.Detect(r, d)}, nil
+}
+
+// resolve is RefTime with the reference point actually used.
+func resolve(r *tcpanalysis.ConnResult, d flows.Direction, align string) (capture.Timestamp, query.Ref, error) {
+	if align == "" {
+		align = "bulk"
+	}
+	ref, err := query.ParseRef(align)
+	if err != nil {
+		return 0, ref, err
+	}
+	t, used := ref.Resolve(r, d)
+	return t, used, nil
 }
 
 // RefTime returns the reference time named align ("syn", "data" or
 // "bulk", any case; "" is bulk) of connection r in direction d: see
 // query.Ref, which it wraps. Errors wrap query.ErrRef.
 func RefTime(r *tcpanalysis.ConnResult, d flows.Direction, align string) (capture.Timestamp, error) {
-	if align == "" {
-		align = "bulk"
-	}
-	ref, err := query.ParseRef(align)
-	if err != nil {
-		return 0, err
-	}
-	return ref.Time(r, d), nil
+	t, _, err := resolve(r, d, align)
+	return t, err
 }
+
+// Windowed reports whether the run's rows are limited to a window
+// (From or To set).
+func (r Run) Windowed() bool { return r.From > 0 || r.To > 0 }
+
+// InWindow reports whether t, a time since r.Ref, lies in r's window.
+func (r Run) InWindow(t time.Duration) bool { return t >= r.From && (r.To <= 0 || t <= r.To) }
 
 // Row is one line of the summary table: a metric's value per run (NaN when
 // it does not apply) and how to print it.
@@ -139,18 +160,22 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 		}
 		return ss.End.Seconds()
 	})
-	for _, t := range append([]float64{1, 5, 10}, at...) {
+	for i, t := range append([]float64{1, 5, 10}, at...) {
 		t := t
-		if !lasted(runs, t) {
-			continue
+		if !lasted(runs, t) || (i < 3 && !inWindows(runs, secs(t))) {
+			continue // default rows only inside the window
 		}
-		add(fmt.Sprintf("sent after %g s", t), query.Bytes, func(r Run) float64 {
+		out := "" // an --at row outside the window says so
+		if !inWindows(runs, secs(t)) {
+			out = " (outside the window)"
+		}
+		add(fmt.Sprintf("sent after %g s%s", t, out), query.Bytes, func(r Run) float64 {
 			return float64(tcpanalysis.SentAt(r.Result, r.Dir, r.Ref, secs(t)))
 		})
-		add(fmt.Sprintf("acked to sender after %g s", t), query.Bytes, func(r Run) float64 {
+		add(fmt.Sprintf("acked to sender after %g s%s", t, out), query.Bytes, func(r Run) float64 {
 			return float64(tcpanalysis.AckedAt(r.Result, r.Dir, r.Ref, secs(t)))
 		})
-		add(fmt.Sprintf("delivered after %g s", t), query.Bytes, func(r Run) float64 {
+		add(fmt.Sprintf("delivered after %g s%s", t, out), query.Bytes, func(r Run) float64 {
 			rc, ok := r.receiver()
 			if !ok {
 				return math.NaN()
@@ -181,7 +206,9 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 			add(fmt.Sprintf("RTT %s %s", m, q), query.Milliseconds, func(r Run) float64 {
 				var ds []time.Duration
 				for _, s := range r.Result.RTT {
-					if s.Method == m && s.Dir == r.Dir {
+					// The handshake is the connection's, whatever the
+					// window (it precedes every reference point but syn).
+					if s.Method == m && s.Dir == r.Dir && (m == tcpanalysis.MethodHandshake || r.InWindow(s.Time.Sub(r.Ref))) {
 						ds = append(ds, s.RTT)
 					}
 				}
@@ -207,8 +234,14 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 	add("RTT client↔PEP", query.Milliseconds, split(func(s *pep.SplitResult) float64 { return s.ClientPEPRTT.Seconds() * 1000 }))
 	add("RTT PEP↔server", query.Milliseconds, split(func(s *pep.SplitResult) float64 { return s.PEPServerRTT.Seconds() * 1000 }))
 	add("held in PEP max", query.Bytes, split(func(s *pep.SplitResult) float64 { return float64(s.MaxHeldBytes) }))
-	add("goodput end to end", query.Kbps, func(r Run) float64 { return r.EndToEndKbps() })
-	add("accepted by PEP", query.Kbps, func(r Run) float64 {
+	whole := ""
+	for _, r := range runs {
+		if r.Windowed() {
+			whole = " (whole connection)"
+		}
+	}
+	add("goodput end to end"+whole, query.Kbps, func(r Run) float64 { return r.EndToEndKbps() })
+	add("accepted by PEP"+whole, query.Kbps, func(r Run) float64 {
 		if !r.ProxyAcked() {
 			return math.NaN()
 		}
@@ -216,7 +249,18 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 	})
 	for _, c := range []tcpanalysis.Class{tcpanalysis.RTO, tcpanalysis.Fast, tcpanalysis.Spurious, tcpanalysis.DupAck, tcpanalysis.ZeroWindow} {
 		c := c
-		add(c.String(), query.Count, func(r Run) float64 { return float64(r.Result.Counts[r.Dir][c]) })
+		add(c.String(), query.Count, func(r Run) float64 {
+			if !r.Windowed() {
+				return float64(r.Result.Counts[r.Dir][c])
+			}
+			n := 0
+			for _, ev := range r.Result.Events {
+				if ev.Dir == r.Dir && ev.Class == c && r.InWindow(ev.Time.Sub(r.Ref)) {
+					n++
+				}
+			}
+			return float64(n)
+		})
 	}
 	return rows
 }
@@ -230,6 +274,17 @@ func lasted(runs []Run, t float64) bool {
 			end = r.Server.Conn.Last
 		}
 		if end.Sub(r.Ref) >= secs(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// inWindows reports whether t (since each run's reference point) lies in
+// some run's window.
+func inWindows(runs []Run, t time.Duration) bool {
+	for _, r := range runs {
+		if r.InWindow(t) {
 			return true
 		}
 	}

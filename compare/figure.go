@@ -11,7 +11,6 @@ import (
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
-	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
 // formatS prints seconds with 6 decimals (µs), as export.FormatS.
@@ -42,7 +41,8 @@ func FigureSeries(runs []Run, views []*query.View, m query.Metric, sel query.Sel
 			d.Color, d.Dashed = col, true
 			series = append(series, d)
 		}
-		if d, ok := deliveredRate(runs[i], legacyMetric(m), v.Interval, in, sel.To); ok {
+		if d, ok := deliveredRate(runs[i], v, legacyMetric(m)); ok {
+			d = extendToEnd(d, runs[i], sel.To)
 			d.Color, d.Dashed = col, true
 			series = append(series, d)
 		}
@@ -114,39 +114,39 @@ func deliveredSeries(r Run, metric string, in func(time.Duration) bool, to time.
 
 // deliveredRate is, for --metric tput on a pair run whose sender a PEP
 // acknowledged, the end-to-end goodput over time: the bytes the final
-// receiver acknowledged (server-side capture) per interval w, kbit/s, on
-// the run's time axis, to the end of the connection.
-func deliveredRate(r Run, metric string, w time.Duration, in func(time.Duration) bool, to time.Duration) (plot.Named, bool) {
-	if metric != "tput" || !r.IsPair() || !r.ProxyAcked() || w <= 0 {
+// receiver acknowledged (server-side capture) per interval, kbit/s, on the
+// client side's interval grid (query.View.IntervalsAt: laid from the run's
+// reference point, limited to the selected window, so the run's series
+// and this one share one grid); one point per interval (FigureSeries
+// continues it to the end of the connection).
+func deliveredRate(r Run, v *query.View, metric string) (plot.Named, bool) {
+	if metric != "tput" || !r.IsPair() || !r.ProxyAcked() || v.Interval <= 0 {
 		return plot.Named{}, false
 	}
-	ts, bytes, ok := Delivered(r)
-	if !ok || len(ts) == 0 {
+	rc, ok := r.receiver()
+	if !ok {
 		return plot.Named{}, false
 	}
-	start := ts[0].Truncate(w)
-	if ts[0] < 0 && start != ts[0] {
-		start -= w
-	}
-	end := End(r).Sub(r.Ref)
-	n := int((end-start)/w) + 1
-	if n > tcpanalysis.MaxBins || n <= 0 {
+	iv, err := v.IntervalsAt(rc, r.Dir, r.Ref, End(r))
+	if err != nil || len(iv) == 0 {
 		return plot.Named{}, false
-	}
-	acked := make([]int64, n)
-	var prev int64
-	for i, t := range ts {
-		k := min(max(int((t-start)/w), 0), n-1)
-		acked[k] += bytes[i] - prev
-		prev = bytes[i]
 	}
 	s := plot.Named{Name: r.Label + " delivered (end to end)", Step: true}
-	for k, b := range acked {
-		if t := start + time.Duration(k)*w; in(t) {
-			s.X, s.Y = append(s.X, t.Seconds()), append(s.Y, float64(b)*8/w.Seconds()/1000)
+	for _, b := range iv {
+		s.X, s.Y = append(s.X, b.Start.Sub(r.Ref).Seconds()), append(s.Y, b.Kbps(b.Acked))
+	}
+	return s, true
+}
+
+// RefLabel names the reference point the runs are aligned at: the one
+// they all used, else each run's own (some fell back, query.Ref.Resolve).
+func RefLabel(runs []Run) string {
+	for _, r := range runs[1:] {
+		if r.RefUsed != runs[0].RefUsed {
+			return "each run's reference point"
 		}
 	}
-	return extendToEnd(s, r, to), true
+	return runs[0].RefUsed.Describe()
 }
 
 // PairYLabel names the seq axis when pair runs add their delivered
@@ -216,8 +216,7 @@ func WriteCSV(w io.Writer, runs []Run, views []*query.View, m query.Metric) erro
 			cw.Write([]string{label, m.String(), formatS(v.CaptureS(p.Time)), formatS(v.RefS(p.Time)), strconv.FormatFloat(p.V, 'f', 3, 64)})
 		}
 		// The end-to-end goodput of a pair whose sender a PEP acknowledged.
-		in := func(d time.Duration) bool { return d >= v.Sel.From && (v.Sel.To <= 0 || d <= v.Sel.To) }
-		if d, ok := deliveredRate(runs[i], legacyMetric(m), v.Interval, in, v.Sel.To); ok {
+		if d, ok := deliveredRate(runs[i], v, legacyMetric(m)); ok {
 			off := v.CaptureS(v.Ref)
 			for j := range d.X {
 				cw.Write([]string{d.Name, m.String(), formatS(off + d.X[j]), formatS(d.X[j]), strconv.FormatFloat(d.Y[j], 'f', 3, 64)})

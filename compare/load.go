@@ -35,6 +35,9 @@ type Reader struct {
 	// Interval is the goodput interval of the pair runs' views (0: the
 	// 1-2-5 default).
 	Interval time.Duration
+	// Warn, when set, receives the warnings of a pair's selection that
+	// Report did not see (query.WarnRefFallback).
+	Warn func([]query.Warning)
 }
 
 // Load analyses every spec (LABEL=FILE[#conn] or LABEL=CLIENT+SERVER[#conn])
@@ -57,6 +60,7 @@ func Load(specs []Spec, sel query.Selection, rd Reader) ([]Run, []*query.View, e
 			if err != nil {
 				return nil, nil, err
 			}
+			run.From, run.To = sel.From, sel.To
 			runs, views = append(runs, run), append(views, v)
 			continue
 		}
@@ -87,6 +91,10 @@ func Load(specs []Spec, sel query.Selection, rd Reader) ([]Run, []*query.View, e
 		if err != nil {
 			return nil, nil, err
 		}
+		if rd.Warn != nil { // the selection's (a reference point fallback); Report gave the capture's
+			rd.Warn(v.Warnings[len(query.Warnings(cl)):])
+		}
+		run.From, run.To = sel.From, sel.To
 		runs, views = append(runs, run), append(views, v)
 	}
 	return runs, views, nil

@@ -71,11 +71,11 @@ func NewPairRun(spec Spec, client, server *tcpanalysis.Report, align string) (Ru
 	}
 	sr := pep.AnalyzeSplit(client, server, pairs[best:best+1])[0]
 	r := Run{Spec: spec, Result: client.Conns[sr.Client], Dir: sr.Dir, Server: server.Conns[sr.Server], Split: &sr, Swapped: swapped}
-	ref, err := RefTime(r.Result, r.Dir, align)
+	ref, used, err := resolve(r.Result, r.Dir, align)
 	if err != nil {
 		return Run{}, err
 	}
-	r.Ref = ref
+	r.Ref, r.RefUsed = ref, used
 	r.PEP = pep.Detect(r.Result, r.Dir)
 	return r, nil
 }

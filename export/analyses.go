@@ -2,6 +2,8 @@ package export
 
 import (
 	"fmt"
+	"iter"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -15,22 +17,49 @@ import (
 // Row schemas of the per-analysis outputs (docs/schema.md). rtt/2,
 // retrans/3, window/2, tput/2: t_s is seconds since the capture's first
 // frame in every output, conn_t_s seconds since the connection's first
-// packet (retrans/2 added the evidence column).
+// packet (retrans/2 added the evidence column; tput/3 lays its intervals
+// from the reference point, cut to the --from/--to window).
 const (
 	RTTSchema     = "tcpviz.rtt/2"
 	RetransSchema = "tcpviz.retrans/3"
 	WindowSchema  = "tcpviz.window/2"
-	TputSchema    = "tcpviz.tput/2"
+	TputSchema    = "tcpviz.tput/3"
 )
 
 // Table is one output of a per-analysis verb: the rows (CSV/JSON, with
 // their schema and header; built only when asked, they can be millions) and
 // the human summary table (first row: the column names).
 type Table struct {
-	Schema  string
-	Header  []string
-	Rows    [][]string
+	Schema string
+	Header []string
+	Rows   [][]string
+	// Each, when set, yields the rows one at a time instead of Rows (a
+	// million-row output is never held); the slice it yields is reused
+	// for the next row.
+	Each iter.Seq[[]string]
+	// EachErr, when set, reports an error that ended Each early (a
+	// temporary file that could not be read back).
+	EachErr func() error
 	Summary [][]string
+	// KeyValue says the summary is metric/value pairs: printed
+	// left-aligned, each value read as a sentence.
+	KeyValue bool
+}
+
+// RowsErr is EachErr's error, if any.
+func (t Table) RowsErr() error {
+	if t.EachErr == nil {
+		return nil
+	}
+	return t.EachErr()
+}
+
+// AllRows yields the rows: Each when set, else Rows.
+func (t Table) AllRows() iter.Seq[[]string] {
+	if t.Each != nil {
+		return t.Each
+	}
+	return slices.Values(t.Rows)
 }
 
 // times are the two time columns of every row: since the capture's first
@@ -82,21 +111,22 @@ func MethodName(m query.Metric) string {
 	return tcpanalysis.MethodHandshake.String()
 }
 
-// RTT is the rtt output (docs/schema.md#rtt) of every connection of v in
-// the selected directions: samples of the RTT metrics in want (rows only
-// with withRows) and, per connection, direction and method, count, min,
-// p50, mean, p95 and max in ms. Over the whole connection the table reads
-// the analyzer's quantiles (query.Options.RTT); with a time range it needs
-// the samples (query.Options.RTTSamples).
+// RTT is the rtt output (docs/schema.md#rtt) of v's connection (every
+// verb reads one, query.Selection.Pick) in the selected directions, in the
+// selected window: samples of the RTT metrics in want (rows only with
+// withRows) and, per direction and method, count, min, p50, mean, p95 and
+// max in ms. When the window is the whole connection (query.View.Whole)
+// the table reads the analyzer's quantiles (query.Options.RTT); otherwise
+// it needs the samples (query.Options.RTTSamples).
 func RTT(v *query.View, want map[query.Metric]bool, withRows bool) Table {
 	sel := v.Sel
-	whole := sel.From == 0 && sel.To == 0
 	metrics := []query.Metric{query.MetricRTTHandshake, query.MetricRTT, query.MetricRTTTS}
 	header := []string{"conn", "dir", "method", "t_s", "conn_t_s", "rtt_ms", "frame"}
 	var rows [][]string
 	table := [][]string{{"conn", "dir", "method", "count", "min_ms", "p50_ms", "mean_ms", "p95_ms", "max_ms"}}
-	for _, r := range v.Conns {
+	for _, r := range []*tcpanalysis.ConnResult{v.Conn} {
 		for _, d := range sel.Dir.Dirs() {
+			whole := v.Whole(r, d)
 			for _, m := range metrics {
 				if !want[m] {
 					continue
@@ -128,12 +158,12 @@ func RTT(v *query.View, want map[query.Metric]bool, withRows bool) Table {
 		}
 	}
 	sortRowsByFrame(rows, 6)
-	return Table{RTTSchema, header, rows, table}
+	return Table{Schema: RTTSchema, Header: header, Rows: rows, Summary: refColumn(v, table)}
 }
 
 // Retrans is the retrans output (docs/schema.md#retrans): every event of
-// every connection of v in the selected directions and time range (rows
-// only with withRows), and the counts per class.
+// v's connection in the selected directions and window (rows only with
+// withRows), and the counts per class.
 func Retrans(v *query.View, withRows bool) Table {
 	sel := v.Sel
 	header := []string{"conn", "dir", "t_s", "conn_t_s", "frame", "class", "seq", "len", "original_frame", "evidence"}
@@ -143,7 +173,7 @@ func Retrans(v *query.View, withRows bool) Table {
 		head = append(head, c.String())
 	}
 	table := [][]string{head}
-	for _, r := range v.Conns {
+	for _, r := range []*tcpanalysis.ConnResult{v.Conn} {
 		for _, d := range sel.Dir.Dirs() {
 			evs := Events(v, r, d)
 			counts := map[tcpanalysis.Class]int{}
@@ -167,7 +197,29 @@ func Retrans(v *query.View, withRows bool) Table {
 		}
 	}
 	sortRowsByFrame(rows, 4)
-	return Table{RetransSchema, header, rows, table}
+	return Table{Schema: RetransSchema, Header: header, Rows: rows, Summary: refColumn(v, table)}
+}
+
+// refColumn adds, when --ref is not syn, a column "ref" after conn and dir
+// (the first two columns) naming the reference point each row's window
+// counts from: the one asked for, or what it fell back to in that
+// direction (query.Ref.Resolve; docs/metrics.md#slow-start).
+func refColumn(v *query.View, table [][]string) [][]string {
+	if v.Sel.Ref == query.RefSYN || len(table) == 0 {
+		return table
+	}
+	for i, row := range table {
+		ref := "ref"
+		if i > 0 {
+			d := flows.AtoB
+			if row[1] == flows.BtoA.String() {
+				d = flows.BtoA
+			}
+			ref = v.RefUsedOf(v.Conn, d).String()
+		}
+		table[i] = append(append(append([]string{}, row[:2]...), ref), row[2:]...)
+	}
+	return table
 }
 
 // Events are the events of r in data direction d inside the selection's
@@ -190,94 +242,144 @@ func Window(v *query.View) Table {
 	sel := v.Sel
 	r, d := v.Conn, v.Dir
 	header := []string{"conn", "dir", "t_s", "conn_t_s", "frame", "rwnd_bytes", "inflight_bytes", "inflight_sack_bytes"}
-	var rows [][]string
-	for _, w := range r.Series.Window[d] {
-		if !sel.InRange(w.Time, v.Ref) {
-			continue
+	rows := func(yield func([]string) bool) {
+		if r.Series == nil {
+			return
 		}
-		rw, fl, fs := "", "", ""
-		if w.RwndKnown {
-			rw = strconv.FormatInt(w.Rwnd, 10)
+		row := make([]string, len(header))
+		conn, dir := strconv.Itoa(r.Conn.Index), d.String()
+		for _, w := range r.Series.Window[d] {
+			if !sel.InRange(w.Time, v.Ref) {
+				continue
+			}
+			rw, fl, fs := "", "", ""
+			if w.RwndKnown {
+				rw = strconv.FormatInt(w.Rwnd, 10)
+			}
+			if w.FlightValid {
+				fl, fs = strconv.FormatInt(w.InFlight, 10), strconv.FormatInt(w.InFlightSACK, 10)
+			}
+			t, ct := times(v, r, w.Time)
+			row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7] = conn, dir, t, ct, strconv.FormatInt(w.Frame, 10), rw, fl, fs
+			if !yield(row) {
+				return
+			}
 		}
-		if w.FlightValid {
-			fl, fs = strconv.FormatInt(w.InFlight, 10), strconv.FormatInt(w.InFlightSACK, 10)
-		}
-		t, ct := times(v, r, w.Time)
-		rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), t, ct, strconv.FormatInt(w.Frame, 10), rw, fl, fs})
 	}
-	t0 := r.Conn.First
-	table := [][]string{{"conn", "dir", "zero-window start_s", "end_s", "duration_ms", "frames"}}
+	// start_s/end_s count from the capture's first frame as t_s does
+	// (docs/schema.md: one meaning per column name), conn_start_s and
+	// conn_end_s from the connection's first packet as conn_t_s.
+	table := [][]string{{"conn", "dir", "zero-window start_s", "end_s", "conn_start_s", "conn_end_s", "duration_ms", "frames"}}
 	for _, z := range r.ZeroWindows {
 		if z.Dir != d || !sel.InRange(z.Start, v.Ref) {
 			continue
 		}
+		t, ct := times(v, r, z.Start)
 		if z.End == 0 {
-			table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), FormatSeconds(z.Start.Sub(t0)), "open at the end", FormatMS(r.Conn.Last.Sub(z.Start)) + "+", fmt.Sprintf("%d-", z.StartFrame)})
+			table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), t, "open at the end", ct, "", FormatMS(r.Conn.Last.Sub(z.Start)) + "+", fmt.Sprintf("%d-", z.StartFrame)})
 		} else {
-			table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), FormatSeconds(z.Start.Sub(t0)), FormatSeconds(z.End.Sub(t0)), FormatMS(z.End.Sub(z.Start)), fmt.Sprintf("%d-%d", z.StartFrame, z.EndFrame)})
+			te, cte := times(v, r, z.End)
+			table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), t, te, ct, cte, FormatMS(z.End.Sub(z.Start)), fmt.Sprintf("%d-%d", z.StartFrame, z.EndFrame)})
 		}
 	}
 	if len(table) == 1 {
-		table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), "none", "", "", ""})
+		table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), "none", "", "", "", "", ""})
 	}
-	return Table{WindowSchema, header, rows, table}
+	return Table{Schema: WindowSchema, Header: header, Each: rows, Summary: table}
 }
 
 // Tput is the tput output (docs/schema.md#tput) of v's connection and
-// direction: throughput and goodput per v.Interval, and the summary
-// (slow-start end, bytes acknowledged at 1, 5, 10 s — those the connection
-// lasted — and at each of at, time to toBytes when > 0, goodput). Errors:
-// tcpanalysis.ErrTooManyBins.
+// direction: throughput and goodput per interval of v.Interval laid from
+// the reference point (query.View.Intervals), and the summary: the
+// reference point actually used, the selected window, slow-start end,
+// bytes acknowledged at 1, 5, 10 s (those inside the window and the
+// connection) and at each of at, time to toBytes when > 0, the bytes sent
+// and acknowledged in the window (what the rows add up to) and goodput.
+// Errors: tcpanalysis.ErrTooManyBins.
 func Tput(v *query.View, at []float64, toBytes int64) (Table, error) {
 	sel := v.Sel
 	r, d, w := v.Conn, v.Dir, v.Interval
-	bins, err := tcpanalysis.Bins(r, d, w)
+	iv, err := v.Intervals(r, d)
 	if err != nil {
 		return Table{}, err
 	}
 	header := []string{"conn", "dir", "t_s", "conn_t_s", "interval_s", "throughput_kbps", "goodput_kbps", "cum_acked_bytes"}
 	var rows [][]string
-	kb := func(b int64) float64 { return float64(b) * 8 / w.Seconds() / 1000 }
-	for _, b := range bins {
-		start := r.Conn.First + capture.Timestamp(b.Start)
-		if !sel.InRange(start, v.Ref) {
-			continue
-		}
-		t, ct := times(v, r, start)
-		rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), t, ct, FormatSeconds(w),
-			strconv.FormatFloat(kb(b.Bytes), 'f', 3, 64), strconv.FormatFloat(kb(b.Acked), 'f', 3, 64), strconv.FormatInt(b.CumAcked, 10)})
+	var sent, acked int64
+	for _, b := range iv {
+		sent, acked = sent+b.Bytes, acked+b.Acked
+		t, ct := times(v, r, b.Start)
+		rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), t, ct, FormatSeconds(b.Width),
+			strconv.FormatFloat(b.Kbps(b.Bytes), 'f', 3, 64), strconv.FormatFloat(b.Kbps(b.Acked), 'f', 3, 64), strconv.FormatInt(b.CumAcked, 10)})
 	}
 	ref := v.Ref
 	lasted := r.Conn.Last.Sub(ref)
+	lo, hi, _ := v.Span(r, d)
 	ss := tcpanalysis.SlowStartEnd(r, d, ref)
 	table := [][]string{{"metric", "value"}}
 	table = append(table, []string{"connection", fmt.Sprintf("%d, data %s", r.Conn.Index, fmt.Sprintf("%s → %s", r.Conn.Half[d].Addr, r.Conn.Half[d.Reverse()].Addr))})
-	table = append(table, []string{"interval", w.String()})
-	table = append(table, []string{"times from", fmt.Sprintf("%s, %.3f s after the connection's first packet", sel.Ref.Describe(), ref.Sub(r.Conn.First).Seconds())})
+	table = append(table, []string{"interval", w.String() + ", laid from the reference point"})
+	table = append(table, []string{"reference point", RefText(v, r, d)})
+	table = append(table, []string{"window", WindowText(v, r, d)})
 	if ss.Rule != tcpanalysis.SlowStartNotEnded {
-		table = append(table, []string{"slow start ended", fmt.Sprintf("%.3f s (rule: %s, frame %d)", ss.End.Seconds(), ss.Rule, ss.Frame)})
+		table = append(table, []string{"slow start ended", fmt.Sprintf("%.3f s after the reference point (rule: %s, frame %d)", ss.End.Seconds(), ss.Rule, ss.Frame)})
 	} else {
 		table = append(table, []string{"slow start ended", "not detected"})
 	}
+	inWindow := func(t time.Duration) bool { return t >= sel.From && (sel.To <= 0 || t <= sel.To) }
 	for i, t := range append([]float64{1, 5, 10}, at...) {
-		if i < 3 && secs(t) > lasted {
-			continue // default rows only while the connection lasted
+		if i < 3 && (secs(t) > lasted || !inWindow(secs(t))) {
+			continue // default rows only inside the window and the connection
 		}
 		val := fmt.Sprintf("%d bytes (sent up to %d)", tcpanalysis.AckedAt(r, d, ref, secs(t)), tcpanalysis.SentAt(r, d, ref, secs(t)))
 		if secs(t) > lasted {
 			val += fmt.Sprintf("; the connection ended %.3f s after the reference point", lasted.Seconds())
 		}
+		if !inWindow(secs(t)) {
+			val += "; outside the selected window"
+		}
 		table = append(table, []string{fmt.Sprintf("acked after %g s", t), val})
 	}
 	if toBytes > 0 {
 		if tt, ok := tcpanalysis.TimeTo(r, d, ref, toBytes); ok {
-			table = append(table, []string{fmt.Sprintf("time to %d bytes", toBytes), fmt.Sprintf("%.3f s", tt.Seconds())})
+			table = append(table, []string{fmt.Sprintf("time to %d bytes", toBytes), fmt.Sprintf("%.3f s after the reference point", tt.Seconds())})
 		} else {
 			table = append(table, []string{fmt.Sprintf("time to %d bytes", toBytes), "never"})
 		}
 	}
-	table = append(table, []string{"goodput", fmt.Sprintf("%.1f kbit/s over %.3f s", r.GoodputKbps(d), r.Duration().Seconds())})
-	return Table{TputSchema, header, rows, table}, nil
+	table = append(table, []string{"sent in window", fmt.Sprintf("%d payload bytes (retransmissions included; the throughput rows add up to it)", sent)})
+	table = append(table, []string{"acked in window", fmt.Sprintf("%d bytes (the goodput rows add up to it)", acked)})
+	// Over the part of the window the connection lasted.
+	if span := min(hi, r.Conn.Last).Sub(lo); span > 0 {
+		table = append(table, []string{"goodput in window", fmt.Sprintf("%.1f kbit/s over %.3f s", float64(acked)*8/span.Seconds()/1000, span.Seconds())})
+	}
+	table = append(table, []string{"goodput, whole connection", fmt.Sprintf("%.1f kbit/s over %.3f s (docs/metrics.md#goodput)", r.GoodputKbps(d), r.Duration().Seconds())})
+	return Table{Schema: TputSchema, Header: header, Rows: rows, Summary: table, KeyValue: true}, nil
+}
+
+// RefText describes the reference point used on connection r in direction
+// d: its name, what it fell back from, and its time since the
+// connection's first packet and the capture's first frame.
+func RefText(v *query.View, r *tcpanalysis.ConnResult, d flows.Direction) string {
+	ref, used := v.Sel.Ref.Resolve(r, d)
+	s := fmt.Sprintf("%s (%s)", used.Describe(), used)
+	if used != v.Sel.Ref {
+		s += fmt.Sprintf(", since %s sent no %s (--ref %s)", d, v.Sel.Ref.Needs(), v.Sel.Ref)
+	}
+	return s + fmt.Sprintf(": %.6f s after the connection's first packet, t_s %.6f", ref.Sub(r.Conn.First).Seconds(), v.CaptureS(ref))
+}
+
+// WindowText describes the selected window of connection r in direction d.
+func WindowText(v *query.View, r *tcpanalysis.ConnResult, d flows.Direction) string {
+	lo, hi, clipped := v.Span(r, d)
+	sel := v.Sel
+	switch {
+	case v.Whole(r, d):
+		return "the whole connection"
+	case clipped:
+		return fmt.Sprintf("%g to %g s after the reference point (t_s %.6f to %.6f)", sel.From.Seconds(), sel.To.Seconds(), v.CaptureS(lo), v.CaptureS(hi))
+	}
+	return fmt.Sprintf("%g s after the reference point to the end (t_s %.6f to %.6f)", sel.From.Seconds(), v.CaptureS(lo), v.CaptureS(hi))
 }
 
 func secs(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

@@ -310,7 +310,11 @@ func WriteFlowsCSV(w io.Writer, files []FlowsFile) error {
 func WriteFlowsTable(w io.Writer, files []FlowsFile) error {
 	head := flowsTableHead
 	for _, f := range files {
-		fmt.Fprintf(w, "%s: %s, %d frames, %d TCP segments, %d connections\n", f.File, f.Format, f.Frames, f.Segments, f.count())
+		name := f.File
+		if name == "-" {
+			name = "stdin" // as every message names standard input
+		}
+		fmt.Fprintf(w, "%s: %s, %d frames, %d TCP segments, %d connections\n", name, f.Format, f.Frames, f.Segments, f.count())
 		rows := make([][]string, 0, f.count()+1)
 		rows = append(rows, pepHead(head, f))
 		f.rows(func(r *FlowRow) { rows = append(rows, r.tableCells()) })

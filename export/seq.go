@@ -1,10 +1,14 @@
 package export
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"io"
-	"sort"
+	"iter"
+	"math"
+	"slices"
 	"strconv"
 
 	"github.com/tcpviz/tcpviz/capture"
@@ -30,76 +34,120 @@ type SeqRow struct {
 }
 
 // SeqRows are the points of the chosen connection and direction inside
-// the selection's time range.
-func SeqRows(v *query.View) []SeqRow {
-	r, d, t0 := v.Conn, v.Dir, v.Conn.Conn.First
-	in := func(t capture.Timestamp) bool { return v.Sel.InRange(t, v.Ref) }
-	var rows []SeqRow
-	for _, s := range r.Series.Segs[d] {
-		if in(s.Time) {
-			rows = append(rows, SeqRow{"data", v.CaptureS(s.Time), s.Time.Sub(t0).Seconds(), s.Frame, s.Start, s.End, s.Kind.String(), s.Flags.String(), true})
-		}
-	}
-	for _, a := range r.Series.Acks[d] {
-		if in(a.Time) {
-			cl := "window_known"
-			if !a.WindowKnown {
-				cl = "window_unknown"
-			}
-			rows = append(rows, SeqRow{"ack", v.CaptureS(a.Time), a.Time.Sub(t0).Seconds(), a.Frame, a.Ack, a.Ack + a.Window, cl, "", a.WindowKnown})
-		}
-	}
-	for _, s := range r.Series.SACKs[d] {
-		if in(s.Time) {
-			rows = append(rows, SeqRow{"sack", v.CaptureS(s.Time), s.Time.Sub(t0).Seconds(), s.Frame, s.Left, s.Right, "", "", true})
-		}
-	}
-	// Frame order, data before ACK info of the same frame.
-	sortSeq(rows)
-	return rows
-}
+// the selection's time range, in the order of SeqPoints.
+func SeqRows(v *query.View) []SeqRow { return slices.Collect(SeqPoints(v)) }
 
-func sortSeq(rows []SeqRow) {
-	rank := map[string]int{"data": 0, "ack": 1, "sack": 2}
-	sort.SliceStable(rows, func(i, j int) bool {
-		if rows[i].Frame != rows[j].Frame {
-			return rows[i].Frame < rows[j].Frame
+// SeqPoints yields the points of SeqRows one at a time, without holding
+// them: the data segments, ACKs and SACK blocks (each kept in frame order)
+// merged into frame order, data before the ACK information of the same
+// frame, then its SACK blocks.
+func SeqPoints(v *query.View) iter.Seq[SeqRow] {
+	return func(yield func(SeqRow) bool) {
+		r, d, t0 := v.Conn, v.Dir, v.Conn.Conn.First
+		if r.Series == nil {
+			return
 		}
-		return rank[rows[i].Type] < rank[rows[j].Type]
-	})
+		segs, acks, sacks := r.Series.Segs[d], r.Series.Acks[d], r.Series.SACKs[d]
+		const none = math.MaxInt64
+		var i, j, k int
+		for {
+			fs, fa, fk := int64(none), int64(none), int64(none)
+			if i < len(segs) {
+				fs = segs[i].Frame
+			}
+			if j < len(acks) {
+				fa = acks[j].Frame
+			}
+			if k < len(sacks) {
+				fk = sacks[k].Frame
+			}
+			var row SeqRow
+			var t capture.Timestamp
+			switch {
+			case fs == none && fa == none && fk == none:
+				return
+			case fs <= fa && fs <= fk:
+				s := segs[i]
+				i++
+				t = s.Time
+				row = SeqRow{"data", v.CaptureS(s.Time), s.Time.Sub(t0).Seconds(), s.Frame, s.Start, s.End, s.Kind.String(), s.Flags.String(), true}
+			case fa <= fk:
+				a := acks[j]
+				j++
+				t = a.Time
+				cl := "window_known"
+				if !a.WindowKnown {
+					cl = "window_unknown"
+				}
+				row = SeqRow{"ack", v.CaptureS(a.Time), a.Time.Sub(t0).Seconds(), a.Frame, a.Ack, a.Ack + a.Window, cl, "", a.WindowKnown}
+			default:
+				s := sacks[k]
+				k++
+				t = s.Time
+				row = SeqRow{"sack", v.CaptureS(s.Time), s.Time.Sub(t0).Seconds(), s.Frame, s.Left, s.Right, "", "", true}
+			}
+			if v.Sel.InRange(t, v.Ref) && !yield(row) {
+				return
+			}
+		}
+	}
 }
 
 // WriteSeqJSON writes the seq JSON document of v's connection and
-// direction (rows from SeqRows).
-func WriteSeqJSON(w io.Writer, v *query.View, rows []SeqRow) error {
+// direction (rows from SeqRows or SeqPoints); the points are encoded one
+// at a time.
+func WriteSeqJSON(w io.Writer, v *query.View, rows iter.Seq[SeqRow]) error {
 	r, d := v.Conn, v.Dir
 	type jrow struct {
 		SeqRow
 		End *int64 `json:"end"`
 	}
-	js := make([]jrow, len(rows))
-	for i := range rows {
-		js[i].SeqRow = rows[i]
-		if rows[i].known {
-			v := rows[i].End
-			js[i].End = &v
-		}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(map[string]any{
+	head, err := json.MarshalIndent(map[string]any{
 		"schema": SeqSchema, "file": v.File, "conn": r.Conn.Index, "dir": d.String(),
 		"src": r.Conn.Half[d].Addr.String(), "dst": r.Conn.Half[d.Reverse()].Addr.String(),
 		"wscale_known": r.Conn.Half[d.Reverse()].WScale >= 0,
-		"points":       js,
-	})
+		"points":       []jrow{},
+	}, "", "  ")
+	if err != nil {
+		return err
+	}
+	// The document as json.Encoder with a two-space indent writes it (keys
+	// sorted, so "points" comes before "schema"), its points streamed.
+	open := bytes.Index(head, []byte(`"points": []`)) + len(`"points": [`)
+	bw := bufio.NewWriter(w)
+	bw.Write(head[:open])
+	n := 0
+	for row := range rows {
+		j := jrow{SeqRow: row}
+		if row.known {
+			e := row.End
+			j.End = &e
+		}
+		b, err := json.MarshalIndent(j, "    ", "  ")
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteString("\n    ")
+		bw.Write(b)
+		n++
+	}
+	if n > 0 {
+		bw.WriteString("\n  ")
+	}
+	bw.Write(head[open:])
+	bw.WriteByte('\n')
+	return bw.Flush()
 }
 
-// WriteSeqCSV writes seq rows as CSV with a header.
-func WriteSeqCSV(w io.Writer, rows []SeqRow) error {
+// WriteSeqCSV writes seq rows (SeqRows or SeqPoints) as CSV with a
+// header, one at a time.
+func WriteSeqCSV(w io.Writer, rows iter.Seq[SeqRow]) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"type", "t_s", "conn_t_s", "frame", "start", "end", "class", "flags"})
-	for _, r := range rows {
+	for r := range rows {
 		end := strconv.FormatInt(r.End, 10)
 		if !r.known {
 			end = ""

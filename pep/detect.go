@@ -192,6 +192,12 @@ func stat(r *tcpanalysis.ConnResult, d flows.Direction, m tcpanalysis.Method) rt
 		return rttStat{n, lo, p50}
 	}
 	if a := r.RTTAgg[d][m]; a.N > 0 {
+		// Samples not kept: the bounded quantiles when the analysis kept
+		// them (tcpanalysis.Options.RTTQuantiles; the same nearest-rank
+		// median, exact up to ExactQuantileLimit samples), else the mean.
+		if p50, ok := a.Quantile(0.5); ok {
+			return rttStat{int(a.N), a.Min, p50}
+		}
 		return rttStat{int(a.N), a.Min, a.Mean()}
 	}
 	return rttStat{}

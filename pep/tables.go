@@ -71,8 +71,12 @@ func AcceptedRows(table [][]string, r *tcpanalysis.ConnResult, d flows.Direction
 		switch {
 		case strings.HasPrefix(row[0], "acked after"):
 			row[0] = "accepted by PEP after" + strings.TrimPrefix(row[0], "acked after")
-		case row[0] == "goodput":
+		case row[0] == "goodput", row[0] == "goodput, whole connection":
 			row[0] = "accepted by PEP (not end-to-end goodput)"
+		case row[0] == "acked in window":
+			row[0] = "accepted by PEP in window"
+		case row[0] == "goodput in window":
+			row[0] = "accepted by PEP in window, rate"
 		}
 	}
 	return table

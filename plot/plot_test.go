@@ -14,7 +14,6 @@ import (
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/cmpimg"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/tcpviz/tcpviz/flows"
@@ -458,9 +457,9 @@ func TestDashedKinds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, b := f.Legend[0].Thumbs[0].(*plotter.Line), f.Legend[1].Thumbs[0].(*plotter.Line)
-	if a.LineStyle.Color != b.LineStyle.Color || len(a.LineStyle.Dashes) != 0 || len(b.LineStyle.Dashes) == 0 {
-		t.Errorf("sent %v %v, delivered %v %v: want one colour, solid and dashed", a.LineStyle.Color, a.LineStyle.Dashes, b.LineStyle.Color, b.LineStyle.Dashes)
+	a, b := f.Legend[0].Thumbs[0].(*xyLine).style, f.Legend[1].Thumbs[0].(*xyLine).style
+	if a.Color != b.Color || len(a.Dashes) != 0 || len(b.Dashes) == 0 {
+		t.Errorf("sent %v %v, delivered %v %v: want one colour, solid and dashed", a.Color, a.Dashes, b.Color, b.Dashes)
 	}
 }
 

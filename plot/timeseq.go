@@ -1,10 +1,12 @@
 package plot
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -51,6 +53,15 @@ type bars struct {
 func (b *bars) Plot(c draw.Canvas, p *gplot.Plot) {
 	trX, trY := p.Transforms(&c)
 	c.SetLineStyle(b.style)
+	stroke := func(x, y0, y1 vg.Length) {
+		var path vg.Path
+		path.Move(vg.Point{X: x, Y: y0})
+		path.Line(vg.Point{X: x, Y: y1})
+		c.Stroke(path)
+	}
+	reduce := len(b.x) > reduceAbove
+	var col []devBar // the bars of the device column being filled
+	colOf := func(x vg.Length) float64 { return math.Floor(float64(x / columnWidth(c))) }
 	for i := range b.x {
 		// Only what lies within the axes (a zoomed figure): a bar is cut
 		// at the edges, one outside is not drawn.
@@ -62,11 +73,42 @@ func (b *bars) Plot(c draw.Canvas, p *gplot.Plot) {
 		if y1-y0 < vg.Points(0.6) { // keep one-byte segments visible
 			y1 = y0 + vg.Points(0.6)
 		}
-		var path vg.Path
-		path.Move(vg.Point{X: x, Y: y0})
-		path.Line(vg.Point{X: x, Y: y1})
-		c.Stroke(path)
+		if !reduce {
+			stroke(x, y0, y1)
+			continue
+		}
+		if len(col) > 0 && colOf(col[0].x) != colOf(x) {
+			for _, m := range mergeBars(col) {
+				stroke(m.x, m.y0, m.y1)
+			}
+			col = col[:0]
+		}
+		col = append(col, devBar{x, y0, y1})
 	}
+	for _, m := range mergeBars(col) {
+		stroke(m.x, m.y0, m.y1)
+	}
+}
+
+// devBar is a bar in device units.
+type devBar struct{ x, y0, y1 vg.Length }
+
+// mergeBars merges the bars of one device column whose extents overlap or
+// touch into one, drawn at the x of the lowest; bars apart stay apart.
+func mergeBars(col []devBar) []devBar {
+	if len(col) < 2 {
+		return col
+	}
+	slices.SortStableFunc(col, func(a, b devBar) int { return cmp.Compare(a.y0, b.y0) })
+	out := col[:1]
+	for _, b := range col[1:] {
+		if last := &out[len(out)-1]; b.y0 <= last.y1 {
+			last.y1 = max(last.y1, b.y1)
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
 }
 
 func (b *bars) DataRange() (xmin, xmax, ymin, ymax float64) {
@@ -84,64 +126,6 @@ func (b *bars) DataRange() (xmin, xmax, ymin, ymax float64) {
 func (b *bars) Thumbnail(c *draw.Canvas) {
 	x := (c.Min.X + c.Max.X) / 2
 	c.StrokeLine2(b.style, x, c.Min.Y, x, c.Max.Y)
-}
-
-// thinSteps keeps, of a step line with more than maxBars points, the first
-// and last point of every one of maxBars time columns, and the points where
-// the value changes direction within a column are folded into those two:
-// enough for a figure a few thousand pixels wide.
-func thinSteps(pts plotter.XYs) plotter.XYs {
-	if len(pts) <= maxBars {
-		return pts
-	}
-	lo, hi := pts[0].X, pts[len(pts)-1].X
-	w := (hi - lo) / maxBars
-	if w <= 0 {
-		return pts
-	}
-	out := plotter.XYs{pts[0]}
-	col := 0
-	for i := 1; i < len(pts); i++ {
-		c := int((pts[i].X - lo) / w)
-		if c != col {
-			out = append(out, pts[i-1], pts[i])
-			col = c
-		}
-	}
-	return append(out, pts[len(pts)-1])
-}
-
-// maxBars is how many bars one series draws at most; beyond it, bars that
-// fall in the same of maxBars time columns are merged into one spanning
-// them (the figure is a few thousand pixels wide at most, so nothing
-// visible is lost, and a million-segment connection still renders fast).
-const maxBars = 8000
-
-func (b *bars) compact() {
-	if len(b.x) <= maxBars {
-		return
-	}
-	lo, hi := b.x[0], b.x[0]
-	for _, x := range b.x {
-		lo, hi = min(lo, x), max(hi, x)
-	}
-	w := (hi - lo) / maxBars
-	if w <= 0 {
-		return
-	}
-	var x, y0, y1 []float64
-	col := -1
-	for i := range b.x {
-		c := int((b.x[i] - lo) / w)
-		if c != col || len(x) == 0 {
-			x, y0, y1 = append(x, b.x[i]), append(y0, b.y0[i]), append(y1, b.y1[i])
-			col = c
-			continue
-		}
-		n := len(x) - 1
-		y0[n], y1[n] = min(y0[n], b.y0[i]), max(y1[n], b.y1[i])
-	}
-	b.x, b.y0, b.y1 = x, y0, y1
 }
 
 func (b *bars) add(x, y0, y1 float64) {
@@ -186,7 +170,9 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 	style := func(col color.Color, w float64) draw.LineStyle {
 		return draw.LineStyle{Color: col, Width: vg.Points(w)}
 	}
-	data := &bars{style: style(ColData, 1)}
+	// Sized once: a million-segment connection's bars never grow.
+	nseg := len(r.Series.Segs[d])
+	data := &bars{style: style(ColData, 1), x: make([]float64, 0, nseg), y0: make([]float64, 0, nseg), y1: make([]float64, 0, nseg)}
 	retx := &bars{style: style(ColRetx, 1.3)}
 	ooo := &bars{style: style(ColOOO, 1.3)}
 	var synfin plotter.XYs
@@ -219,7 +205,7 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 	// view; the receive-window edge widens it only when nothing else is
 	// there (it is often far above the data, and then off the axes).
 	wlo, whi := math.Inf(1), math.Inf(-1)
-	var ackXY, winXY plotter.XYs
+	ackXY, winXY := make(plotter.XYs, 0, len(r.Series.Acks[d])), make(plotter.XYs, 0, len(r.Series.Acks[d]))
 	var prevAck, prevWin *plotter.XY // the values holding when the view starts
 	var lastT float64
 	winKnown := true
@@ -287,7 +273,6 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 			}
 		}
 	}
-	ackXY, winXY = thinSteps(ackXY), thinSteps(winXY)
 	if len(winXY) > 0 {
 		l, err := plotter.NewLine(winXY)
 		if err != nil {
@@ -295,7 +280,7 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		}
 		l.StepStyle = plotter.PostStep
 		l.LineStyle = style(ColWindow, 1)
-		p.Add(l)
+		p.Add(&reducedLine{Line: l})
 		fig.Legend = append(fig.Legend, Entry{"receive window (ACK + rwnd)", []gplot.Thumbnailer{l}})
 		vis = append(vis, func(b box) bool { return b.step(winXY) })
 	}
@@ -306,12 +291,9 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		}
 		l.StepStyle = plotter.PostStep
 		l.LineStyle = style(ColAck, 1.2)
-		p.Add(l)
+		p.Add(&reducedLine{Line: l})
 		fig.Legend = append(fig.Legend, Entry{"cumulative ACK", []gplot.Thumbnailer{l}})
 		vis = append(vis, func(b box) bool { return b.step(ackXY) })
-	}
-	for _, b := range []*bars{data, retx, ooo, sack} {
-		b.compact()
 	}
 	for _, b := range []struct {
 		b    *bars

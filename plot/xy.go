@@ -282,8 +282,9 @@ func panel(s XYSpec, first int, lim *limits) (p *gplot.Plot, es []Entry, ab *abo
 		var thumb gplot.Thumbnailer
 		ly := layer{n: len(x), pts: se.Scatter, filled: se.Mark.filled()}
 		for _, part := range splitGaps(x, y) {
+			px, py := x[part[0]:part[1]], y[part[0]:part[1]]
 			if se.Scatter {
-				sc, err := plotter.NewScatter(part)
+				sc, err := plotter.NewScatter(xys{px, py})
 				if err != nil {
 					return nil, nil, nil, err
 				}
@@ -292,18 +293,11 @@ func panel(s XYSpec, first int, lim *limits) (p *gplot.Plot, es []Entry, ab *abo
 				thumb = sc
 				continue
 			}
-			ln, err := plotter.NewLine(part)
-			if err != nil {
-				return nil, nil, nil, err
-			}
-			ln.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(1.2)}
+			ln := &xyLine{x: px, y: py, step: se.Step, style: draw.LineStyle{Color: col, Width: vg.Points(1.2)}}
 			if se.Dashed {
-				ln.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(2.5)}
+				ln.style.Dashes = []vg.Length{vg.Points(4), vg.Points(2.5)}
 			}
-			if se.Step {
-				ln.StepStyle = plotter.PostStep
-			}
-			ly.ps = append(ly.ps, ln)
+			ly.ps = append(ly.ps, ln) // per device column when long
 			thumb = ln
 		}
 		layers = append(layers, ly)
@@ -409,22 +403,25 @@ func (grid) Plot(c draw.Canvas, p *gplot.Plot) {
 	g.Plot(c, p)
 }
 
-// splitGaps cuts a series at NaN values of y (gonum/plot rejects NaN).
-func splitGaps(x, y []float64) []plotter.XYs {
-	var out []plotter.XYs
-	var cur plotter.XYs
+// splitGaps cuts a series at NaN and infinite values of y (gonum/plot
+// rejects them): the index ranges [from, to) of the parts between.
+func splitGaps(x, y []float64) [][2]int {
+	var out [][2]int
+	start := -1
 	for i := range x {
 		if math.IsNaN(y[i]) || math.IsInf(y[i], 0) {
-			if len(cur) > 0 {
-				out = append(out, cur)
-				cur = nil
+			if start >= 0 {
+				out = append(out, [2]int{start, i})
+				start = -1
 			}
 			continue
 		}
-		cur = append(cur, plotter.XY{X: x[i], Y: y[i]})
+		if start < 0 {
+			start = i
+		}
 	}
-	if len(cur) > 0 {
-		out = append(out, cur)
+	if start >= 0 {
+		out = append(out, [2]int{start, len(x)})
 	}
 	return out
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/tcpviz/tcpviz/capture"
@@ -36,6 +38,21 @@ type Options struct {
 	// instead of the path (for example "-" for standard input that the
 	// caller spooled to a file itself).
 	Name string
+	// Parts are the series parts the caller reads from the chosen
+	// connection (tcpanalysis.Options.KeepParts; 0: every part, with its
+	// RTT samples and events). A verb keeps only what it prints: the
+	// memory of a kept connection grows with its packets.
+	Parts tcpanalysis.SeriesParts
+	// OneConn says the caller reads the chosen connection only (View.Conn):
+	// a pass that knows the connection analyses only it
+	// (tcpanalysis.Options.Only), so View.Report and View.Conns hold, for
+	// every other connection, its addresses, times, packets and payload
+	// bytes only, and View.Warnings only the capture's and Conn's.
+	OneConn bool
+	// OnRTT, when set, is called with every RTT sample of the pass that
+	// makes the View (tcpanalysis.Options.OnRTT), for output streamed
+	// while the capture is read (export.RTTRows).
+	OnRTT func(*tcpanalysis.ConnResult, tcpanalysis.RTTSample)
 	// AnalyzeFile, when set, replaces tcpanalysis.AnalyzeFile for every
 	// pass (for example to apply a capture filter).
 	AnalyzeFile func(path string, opts tcpanalysis.Options) (*tcpanalysis.Report, error)
@@ -43,8 +60,10 @@ type Options struct {
 
 // OnePassLimit is the capture size in bytes up to which Analyze keeps
 // every connection's series in one pass (memory grows with packets);
-// larger captures without a connection index take a summary pass to choose
-// the connection first, and a second pass to keep its series.
+// larger captures without a connection index take a counting pass to
+// choose the connection first (connections tracked and their payload bytes
+// counted, nothing analysed: about half the time of a full analysis), and a
+// second pass to keep its series.
 const OnePassLimit = 16 << 20
 
 // View is one analysed capture seen through a Selection: the matching
@@ -62,8 +81,11 @@ type View struct {
 	// Conn's series are kept.
 	Conn *tcpanalysis.ConnResult
 	Dir  flows.Direction
-	// Ref is Sel.Ref's time on Conn in Dir.
-	Ref capture.Timestamp
+	// Ref is Sel.Ref's time on Conn in Dir, and RefUsed the reference
+	// point it is: Sel.Ref, or what it fell back to when Conn has none in
+	// Dir (Ref.Resolve; a WarnRefFallback warning says so).
+	Ref     capture.Timestamp
+	RefUsed Ref
 	// Picked is true when Conn was chosen by the largest rule, not named.
 	Picked bool
 	// Interval is the goodput/throughput interval width of Series.
@@ -75,10 +97,13 @@ type View struct {
 
 // Analyze reads the capture at path and returns the View of sel. With
 // sel.Conn set, or a capture of at most OnePassLimit bytes, it is one pass;
-// otherwise a summary pass chooses the connection and a second pass keeps
-// its series. Errors: those of tcpanalysis.AnalyzeFile (a
-// *capture.FrameError naming the file and frame, fs errors), a Selection
-// error, or Pick's ErrNoMatch / ErrNoConn.
+// otherwise a counting pass chooses the connection and a second pass keeps
+// its series (with OneConn, a pass over that connection's addresses and
+// ports only). With RTT, RTTSamples or Events, a large capture and no
+// connection named, it is one full pass that keeps no series. Errors:
+// those of tcpanalysis.AnalyzeFile (a *capture.FrameError naming the file
+// and frame, fs errors), a Selection error, or Pick's ErrNoMatch /
+// ErrNoConn.
 func Analyze(path string, sel Selection, o Options) (*View, error) {
 	if err := sel.Validate(); err != nil {
 		return nil, err
@@ -98,6 +123,12 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 	opts := o.Analysis
 	opts.RTTQuantiles = o.RTT
 	opts.KeepRTT, opts.KeepEvents = o.RTTSamples, o.Events
+	opts.KeepParts = o.Parts
+	if o.OneConn {
+		// RTT medians for the PEP verdict (pep.Detect) without every
+		// sample: bounded per connection, and one connection analysed.
+		opts.RTTQuantiles = true
+	}
 	limit := int64(OnePassLimit)
 	if o.OnePassLimit > 0 {
 		limit = o.OnePassLimit
@@ -106,35 +137,70 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 	if st, err := os.Stat(p); err == nil && st.Size() <= limit {
 		small = true
 	}
+	// Two passes when the connection is not named and the capture is
+	// large, unless every connection's samples or events are asked for
+	// (then one full pass, and no series).
 	twoPass := false
+	pass1 := opts
 	switch {
 	case sel.Conn >= 0:
 		want := sel.Conn
-		opts.Keep = func(i int) bool { return i == want }
+		pass1.Keep = func(i int) bool { return i == want }
+		if o.OneConn {
+			pass1.Only = pass1.Keep
+			if sel.Dir != Auto {
+				pass1.KeepDirs[sel.Dir.Of(nil)] = true
+			}
+		}
 	case small:
-		opts.Keep = func(int) bool { return true }
+		pass1.Keep = func(int) bool { return true }
+	case o.RTT || o.RTTSamples || o.Events:
+		pass1.Keep = nil
 	default:
-		opts.Keep, twoPass = nil, true
+		// The counting pass: Pick needs each connection's key and payload
+		// bytes only.
+		twoPass = true
+		pass1.Keep, pass1.Only = nil, func(int) bool { return false }
 	}
-	rep, err := analyze(p, opts)
+	if !twoPass {
+		pass1.OnRTT = o.OnRTT
+	}
+	rep, err := analyze(p, pass1)
 	if err != nil {
 		return nil, err
 	}
 	rep.File = path
+	renameIn(rep, p, path)
 	r, err := sel.Pick(rep)
 	if err != nil {
 		return nil, err
 	}
-	if twoPass && !(o.RTT || o.RTTSamples || o.Events) {
+	if twoPass && o.OneConn {
+		return onePair(path, p, rep, r, sel, o, opts, analyze)
+	}
+	if twoPass {
 		idx := r.Conn.Index
 		opts.Keep = func(i int) bool { return i == idx }
+		opts.OnRTT = o.OnRTT
 		if rep, err = analyze(p, opts); err != nil {
 			return nil, err
 		}
 		rep.File = path
+		renameIn(rep, p, path)
 		r = rep.Conns[idx]
 	}
 	return newView(path, rep, r, sel, o), nil
+}
+
+// renameIn names the capture name instead of the file read (a spooled
+// standard input) in the reader's warnings.
+func renameIn(rep *tcpanalysis.Report, file, name string) {
+	if file == name {
+		return
+	}
+	for i, w := range rep.Warnings {
+		rep.Warnings[i] = strings.ReplaceAll(w, file, name)
+	}
 }
 
 // FromReport is the View of sel on a report analysed elsewhere (a live
@@ -156,7 +222,8 @@ func FromReport(rep *tcpanalysis.Report, sel Selection, o Options) (*View, error
 func newView(path string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, sel Selection, o Options) *View {
 	v := &View{File: path, Report: rep, Sel: sel, Conns: sel.Matching(rep), Conn: r, Picked: sel.Conn < 0, Warnings: Warnings(rep)}
 	v.Dir = sel.Dir.Of(r)
-	v.Ref = v.RefOf(r, v.Dir)
+	v.Ref, v.RefUsed = sel.Ref.Resolve(r, v.Dir)
+	v.Warnings = append(v.Warnings, v.refWarnings()...)
 	v.Interval = o.Interval
 	if v.Interval <= 0 {
 		v.Interval = NiceInterval(r.Conn.Duration())
@@ -168,9 +235,86 @@ func newView(path string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, se
 	return v
 }
 
-// RefOf is the reference time of connection r in direction d (Sel.Ref).
+// onePair is the second pass of a OneConn view: only the segments of the
+// chosen connection's addresses and ports (its flows.Key) are tracked and
+// analysed (tcpanalysis.Options.Filter). The connections on that key are
+// those of the counting pass rep1, in the same order, so the k-th of them
+// is the k-th the pass finds; the View's Report is rep1's with the chosen
+// connection's result in its place, and the pass's warnings (the reader's,
+// and those of the chosen connection).
+func onePair(path, p string, rep1 *tcpanalysis.Report, r1 *tcpanalysis.ConnResult, sel Selection, o Options, opts tcpanalysis.Options,
+	analyze func(string, tcpanalysis.Options) (*tcpanalysis.Report, error)) (*View, error) {
+	key, idx := r1.Conn.Key, r1.Conn.Index
+	var onKey []int // indexes of rep1's connections on key
+	k := -1
+	for _, c := range rep1.Conns {
+		if c.Conn.Key == key {
+			if c.Conn.Index == idx {
+				k = len(onKey)
+			}
+			onKey = append(onKey, c.Conn.Index)
+		}
+	}
+	d := sel.Dir.Of(r1) // the counting pass counts what DataDirection reads
+	opts.Filter = func(s *capture.Segment) bool {
+		// flows.KeyOf(s.Src, s.Dst) == key, ports first (cheapest).
+		if p := s.Src.Port(); p != key.Lo.Port() && p != key.Hi.Port() {
+			return false
+		}
+		return (s.Src == key.Lo && s.Dst == key.Hi) || (s.Src == key.Hi && s.Dst == key.Lo)
+	}
+	opts.Keep = func(i int) bool { return i == k }
+	opts.Only = opts.Keep
+	opts.KeepDirs[d] = true
+	opts.NewSeries = func(int) *tcpanalysis.Series { return sized(r1, d, o.Parts) }
+	opts.OnRTT = o.OnRTT
+	rep2, err := analyze(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	renameIn(rep2, p, path)
+	if len(rep2.Conns) != len(onKey) || k < 0 || rep2.Conns[k].Conn.First != r1.Conn.First {
+		return nil, fmt.Errorf("%s: the second pass found %d connections on %s, the first %d: does the file change?", path, len(rep2.Conns), key.Lo, len(onKey))
+	}
+	r := rep2.Conns[k]
+	r.Conn.Index = idx
+	rep := *rep2
+	rep.File = path
+	rep.Conns = slices.Clone(rep1.Conns)
+	rep.Conns[idx] = r
+	return newView(path, &rep, r, sel, o), nil
+}
+
+// sized is the Series of direction d of r with the capacity the counting
+// pass's packet counts bound: a data segment, or an ACK of d's data, per
+// packet of its direction, a window point per packet of either.
+func sized(r *tcpanalysis.ConnResult, d flows.Direction, parts tcpanalysis.SeriesParts) *tcpanalysis.Series {
+	if parts == 0 {
+		parts = tcpanalysis.PartsAll
+	}
+	s := &tcpanalysis.Series{}
+	n, rn := int(r.Dir[d].Pkts), int(r.Dir[d.Reverse()].Pkts)
+	if parts&tcpanalysis.PartSegs != 0 {
+		s.Segs[d] = make([]tcpanalysis.SegPoint, 0, n)
+	}
+	if parts&tcpanalysis.PartAcks != 0 {
+		s.Acks[d] = make([]tcpanalysis.AckPoint, 0, rn)
+	}
+	if parts&tcpanalysis.PartWindow != 0 {
+		s.Window[d] = make([]tcpanalysis.WindowPoint, 0, n+rn)
+	}
+	return s
+}
+
+// RefOf is the reference time of connection r for the outputs of
+// direction d (Sel.Ref): a connection's reference point is that of its
+// data direction (Sel.Dir.Of(r): --dir, else DataDirection), so both
+// directions of one connection — the data and the ACKs that answer it —
+// share one time axis and one --from/--to window (docs/metrics.md#slow-start).
+// d is accepted for the callers' symmetry; it does not change the time.
 func (v *View) RefOf(r *tcpanalysis.ConnResult, d flows.Direction) capture.Timestamp {
-	return v.Sel.Ref.Time(r, d)
+	t, _ := v.Sel.Ref.Resolve(r, v.Sel.Dir.Of(r))
+	return t
 }
 
 // CaptureS is t in seconds since the capture's first frame: the t_s
@@ -185,14 +329,19 @@ func (v *View) ConnS(t capture.Timestamp) float64 { return t.Sub(v.Conn.Conn.Fir
 func (v *View) RefS(t capture.Timestamp) float64 { return t.Sub(v.Ref).Seconds() }
 
 // Note says which connection and direction were chosen and why, or "" when
-// the caller named the connection.
+// the caller named the connection. Every verb reads that one connection
+// (Selection.Pick): the note says how many others matched.
 func (v *View) Note() string {
 	if !v.Picked {
 		return ""
 	}
 	c := v.Conn
-	return fmt.Sprintf("%s: using conn %d (%s ↔ %s, %d payload bytes; the largest matching; --conn N picks another), data %s",
-		v.File, c.Conn.Index, c.Conn.Half[0].Addr, c.Conn.Half[1].Addr, PayloadBytes(c), v.Dir)
+	of := "the only one matching"
+	if n := len(v.Conns); n > 1 {
+		of = fmt.Sprintf("the largest of %d matching", n)
+	}
+	return fmt.Sprintf("%s: using conn %d (%s ↔ %s, %d payload bytes; %s; --conn N picks another), data %s",
+		v.File, c.Conn.Index, c.Conn.Half[0].Addr, c.Conn.Half[1].Addr, PayloadBytes(c), of, v.Dir)
 }
 
 func (v *View) anyInRange() bool {
@@ -200,12 +349,22 @@ func (v *View) anyInRange() bool {
 	if r.Series == nil {
 		return true
 	}
-	for _, s := range r.Series.Segs[d] {
+	ser := r.Series
+	if len(ser.Segs[d]) == 0 && len(ser.Acks[d]) == 0 {
+		// Only the window part kept: its points are at the same data
+		// segments and ACKs.
+		for _, w := range ser.Window[d] {
+			if v.Sel.InRange(w.Time, v.Ref) {
+				return true
+			}
+		}
+	}
+	for _, s := range ser.Segs[d] {
 		if v.Sel.InRange(s.Time, v.Ref) {
 			return true
 		}
 	}
-	for _, a := range r.Series.Acks[d] {
+	for _, a := range ser.Acks[d] {
 		if v.Sel.InRange(a.Time, v.Ref) {
 			return true
 		}

@@ -8,9 +8,10 @@ import (
 )
 
 // The goodput of the largest connection of a capture in its first 5 s after
-// the bulk transfer started, per 1 s interval (intervals start at the
-// connection's first packet, 0.6 s before the bulk start; 289.6 kbit/s is
-// 25 segments of 1448 bytes acknowledged in one second).
+// the bulk transfer started, per 1 s interval (intervals are laid from the
+// reference point, the bulk start; 115.8 kbit/s is the initial window of 10
+// segments of 1448 bytes acknowledged in the first second, and the five
+// intervals add up to the 127 424 bytes acknowledged 5 s after it).
 func Example() {
 	sel := query.All()
 	sel.Ref, sel.To = query.RefBulk, 5*time.Second
@@ -30,9 +31,9 @@ func Example() {
 	}
 	// Output:
 	// conn 0, data ab, interval 1s
-	// 0.4 s  289.6 kbit/s
-	// 1.4 s  231.7 kbit/s
-	// 2.4 s  382.3 kbit/s
-	// 3.4 s  57.9 kbit/s
-	// 4.4 s  57.9 kbit/s
+	// 0.0 s  115.8 kbit/s
+	// 1.0 s  405.4 kbit/s
+	// 2.0 s  0.0 kbit/s
+	// 3.0 s  405.4 kbit/s
+	// 4.0 s  92.7 kbit/s
 }

@@ -152,19 +152,30 @@ func ParseRef(s string) (Ref, error) {
 	return RefSYN, fmt.Errorf("%w %q: want syn, data or bulk", ErrRef, s)
 }
 
-// Time returns the reference time of connection r in direction d. RefBulk
-// needs r's Series; without it RefBulk falls back to RefData.
+// Time returns the reference time of connection r in direction d (see
+// Resolve).
 func (r Ref) Time(c *tcpanalysis.ConnResult, d flows.Direction) capture.Timestamp {
-	switch r {
-	case RefData:
-		return tcpanalysis.FirstData(c, d)
-	case RefBulk:
-		if c.Series == nil {
-			return tcpanalysis.FirstData(c, d)
+	t, _ := r.Resolve(c, d)
+	return t
+}
+
+// Resolve returns the reference time of connection c in direction d and
+// the reference point actually used: a reference point is per connection
+// and direction, and when the one asked for does not exist there, the next
+// one does — RefBulk falls back to RefData when d sent no segment of at
+// least tcpanalysis.BulkPayload bytes, RefData to RefSYN when d sent no
+// data (docs/metrics.md#slow-start).
+func (r Ref) Resolve(c *tcpanalysis.ConnResult, d flows.Direction) (capture.Timestamp, Ref) {
+	if r == RefBulk {
+		if tcpanalysis.HasBulk(c, d) {
+			return tcpanalysis.BulkStart(c, d), RefBulk
 		}
-		return tcpanalysis.BulkStart(c, d)
+		r = RefData
 	}
-	return c.Conn.First
+	if r == RefData && c.Dir[d].FirstData != 0 {
+		return c.Dir[d].FirstData, RefData
+	}
+	return c.Conn.First, RefSYN
 }
 
 // Selection says what to analyse in one capture. Start from All(): the
@@ -276,7 +287,7 @@ func (s Selection) Pick(rep *tcpanalysis.Report) (*tcpanalysis.ConnResult, error
 }
 
 // InRange reports whether time t lies in [From, To] after the reference
-// time ref (View.RefOf of the connection and direction t belongs to).
+// time ref (View.RefOf of the connection t belongs to).
 func (s Selection) InRange(t, ref capture.Timestamp) bool {
 	dt := t.Sub(ref)
 	return dt >= s.From && (s.To <= 0 || dt <= s.To)

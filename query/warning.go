@@ -27,6 +27,10 @@ const (
 	// WarnEmptyRange: the selection's time range holds no data segment or
 	// ACK of the chosen connection.
 	WarnEmptyRange
+	// WarnRefFallback: the reference point asked for does not exist in
+	// direction Dir of connection Conn; Ref is the one used instead
+	// (Ref.Resolve).
+	WarnRefFallback
 )
 
 // Warning is a problem that did not stop the analysis. Conn is -1 when it
@@ -37,7 +41,9 @@ type Warning struct {
 	Conn  int
 	Dir   flows.Direction
 	Count int64
-	Text  string
+	// Ref is the reference point used instead (WarnRefFallback).
+	Ref  Ref
+	Text string
 }
 
 // String is the one-line message printed after "warning: ".
@@ -47,7 +53,7 @@ func (w Warning) String() string {
 		return fmt.Sprintf("%s conn %d: %d ACKs acknowledge %s data the capture never saw (dropped by the capture, or sent past it)", w.File, w.Conn, w.Count, w.Dir)
 	case WarnTimeBackwards:
 		return fmt.Sprintf("%s: %d frames are stamped earlier than the frame before them; analysed in file order", w.File, w.Count)
-	case WarnEmptyRange:
+	case WarnEmptyRange, WarnRefFallback:
 		return fmt.Sprintf("%s conn %d: %s", w.File, w.Conn, w.Text)
 	}
 	return w.Text

@@ -83,6 +83,11 @@ type Options struct {
 	// Focus names the panel the page scrolls to when it opens: seq, rtt,
 	// tput, win or ev; empty for the top.
 	Focus string
+	// X, when set, is the time range the page opens zoomed to, in seconds
+	// on its x axis (since the connection's first packet; in compare mode
+	// since the runs' reference point): the verbs' --from/--to window. An
+	// address with x= overrides it.
+	X *[2]float64
 }
 
 // ErrNoSeries means no connection of the captures had its series kept, so
@@ -156,6 +161,7 @@ type meta struct {
 	Compare  []compareMeta `json:"compare,omitempty"`
 	Focus    string        `json:"focus,omitempty"`
 	Align    string        `json:"align,omitempty"`
+	X        *[2]float64   `json:"x,omitempty"`
 }
 
 var shapeNames = [...]string{shapeBars: "bars", shapeLine: "line", shapePoints: "points", shapeLane: "lane", shapeSpan: "span"}
@@ -169,7 +175,10 @@ func Write(w io.Writer, caps []Capture, o Options) error {
 	default:
 		return fmt.Errorf("report: align %q: want bulk, data or syn", o.Align)
 	}
-	m := meta{Title: o.Title, Open: -1, Focus: o.Focus, Align: o.Align}
+	m := meta{Title: o.Title, Open: -1, Focus: o.Focus, Align: o.Align, X: o.X}
+	if o.X != nil && !(o.X[1] > o.X[0]) {
+		m.X = nil
+	}
 	var b blob
 	viewOf := map[[3]int]int{} // capture, conn, dir → view
 	var best int64 = -1

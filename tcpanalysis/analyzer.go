@@ -92,7 +92,9 @@ const (
 	PartAcks                           // Series.Acks
 	PartSACKs                          // Series.SACKs
 	PartWindow                         // Series.Window
-	PartsAll   = PartSegs | PartAcks | PartSACKs | PartWindow
+	PartRTT                            // ConnResult.RTT of a kept connection
+	PartEvents                         // ConnResult.Events of a kept connection
+	PartsAll   = PartSegs | PartAcks | PartSACKs | PartWindow | PartRTT | PartEvents
 )
 
 // DirStats are the counts of one direction of a connection
@@ -128,6 +130,10 @@ type DirStats struct {
 	// FirstData and LastData are the times of the first and last segment
 	// with payload (zero if none).
 	FirstData, LastData capture.Timestamp
+	// FirstBulk is the time of the first segment with at least BulkPayload
+	// payload bytes (zero if none): the reference point "bulk"
+	// (docs/metrics.md#slow-start).
+	FirstBulk capture.Timestamp
 	// MaxTTL is the highest IP TTL (hop limit) of the segments sent in this
 	// direction: the sender's own, unrelayed packets carry the highest.
 	MaxTTL uint8
@@ -215,8 +221,35 @@ type Options struct {
 	// nil keeps none. Memory for a kept connection grows with its packets.
 	Keep func(index int) bool
 	// KeepParts limits which parts of a kept Series are filled (a verb that
-	// draws the window needs no SACK blocks); 0 keeps every part.
+	// draws the window needs no SACK blocks), and whether a kept
+	// connection also keeps every RTT sample (PartRTT) and event
+	// (PartEvents); 0 keeps every part. KeepRTT, KeepEvents and Detail
+	// still keep theirs.
 	KeepParts SeriesParts
+	// Only, when set, limits the analysis to the connections it selects
+	// (by index): the others are still tracked (their indexes, addresses,
+	// times), their packets and payload bytes counted (DirStats.Pkts,
+	// WireBytes, DataPkts, Bytes) and their highest ACK kept (MaxAck,
+	// AckSeen, so AckedBytes and DeliveredBytes), nothing else. A verb that
+	// needs one connection of a large capture sets it to skip the work for
+	// the rest.
+	Only func(index int) bool
+	// Filter, when set, leaves out the segments it rejects: a second pass
+	// over one connection's addresses and ports (flows.Key) tracks and
+	// analyses those alone. Connection indexes then count the connections
+	// Filter lets through. Rejected segments still count towards the
+	// periodic release of finished connections' state, so it happens at
+	// the same packets as without Filter.
+	Filter func(s *capture.Segment) bool
+	// NewSeries, when set, returns the empty Series a kept connection
+	// fills: with capacities from an earlier pass, its slices never grow
+	// (a growing slice holds its old and new arrays at once).
+	NewSeries func(index int) *Series
+	// KeepDirs limits the kept series to the data directions set
+	// (KeepDirs[flows.AtoB], KeepDirs[flows.BtoA]): Segs[d], Acks[d],
+	// SACKs[d] and Window[d] of the others stay empty. Both false keeps
+	// both.
+	KeepDirs [2]bool
 	// Ifaces, when not empty, limits Analyze and AnalyzeFile to the
 	// segments of these pcapng interfaces (for example one side of a PEP
 	// when both were captured in one file). Empty: every interface.
@@ -422,6 +455,7 @@ type connState struct {
 	opts     *Options
 	zwClosed []ZeroWindowPeriod
 	released bool
+	skip     bool // not selected by Options.Only: counted, not analysed
 	hsDone   bool
 	synSeen  [2]bool // a bare SYN was counted before the direction's state existed
 	dir      [2]*dirState
@@ -464,7 +498,8 @@ func New(opts Options) *Analyzer {
 }
 
 // Add processes one segment and returns the result of the connection it
-// belongs to (nil for an ICMP error about no connection of the capture).
+// belongs to (nil for an ICMP error about no connection of the capture, or
+// a segment Options.Filter rejects).
 func (a *Analyzer) Add(s *capture.Segment) *ConnResult {
 	a.added++
 	if a.added == 1 {
@@ -473,14 +508,23 @@ func (a *Analyzer) Add(s *capture.Segment) *ConnResult {
 	if a.added%releaseEvery == 0 {
 		a.release(s.Time)
 	}
+	if a.opts.Filter != nil && !a.opts.Filter(s) {
+		return nil
+	}
 	if s.ICMP != capture.ICMPNone {
 		return a.icmp(s)
 	}
 	p := a.tracker.Add(s)
 	if p.New {
 		cs := &connState{ConnResult: ConnResult{Summary: Summary{Conn: p.Conn}}, opts: &a.opts}
-		if a.opts.Keep != nil && a.opts.Keep(p.Conn.Index) {
-			cs.Series = &Series{}
+		if a.opts.Only != nil && !a.opts.Only(p.Conn.Index) {
+			cs.skip = true
+		} else if a.opts.Keep != nil && a.opts.Keep(p.Conn.Index) {
+			if a.opts.NewSeries != nil {
+				cs.Series = a.opts.NewSeries(p.Conn.Index)
+			} else {
+				cs.Series = &Series{}
+			}
 		}
 		a.res = append(a.res, cs)
 		a.live = append(a.live, cs)
@@ -517,6 +561,20 @@ func (a *Analyzer) Add(s *capture.Segment) *ConnResult {
 	}
 	st.Pkts++
 	st.WireBytes += int64(s.WireLen)
+	if cs.skip {
+		if s.PayloadLen > 0 {
+			st.DataPkts++
+			st.Bytes += int64(s.PayloadLen)
+		}
+		if p.AckValid {
+			rs := &cs.Dir[d.Reverse()]
+			if !rs.AckSeen || p.Ack > rs.MaxAck {
+				rs.MaxAck = p.Ack
+			}
+			rs.AckSeen = true
+		}
+		return &cs.ConnResult
+	}
 	st.MaxTTL = max(st.MaxTTL, s.TTL)
 	cs.handshake(s, &p)
 	kind := cs.data(s, &p, &a.opts)
@@ -530,11 +588,14 @@ func (a *Analyzer) Add(s *capture.Segment) *ConnResult {
 		if parts == 0 {
 			parts = PartsAll
 		}
-		if s.SeqLen() > 0 && parts&PartSegs != 0 {
+		dirs := a.opts.KeepDirs
+		if !dirs[0] && !dirs[1] {
+			dirs = [2]bool{true, true}
+		}
+		if s.SeqLen() > 0 && parts&PartSegs != 0 && dirs[d] {
 			ser.Segs[d] = append(ser.Segs[d], SegPoint{Time: s.Time, Frame: s.Frame, Start: p.Seq, End: p.End, Payload: s.PayloadLen, Flags: s.Flags, Kind: kind})
 		}
-		if p.AckValid {
-			rd := d.Reverse()
+		if rd := d.Reverse(); p.AckValid && dirs[rd] {
 			if parts&PartAcks != 0 {
 				ser.Acks[rd] = append(ser.Acks[rd], AckPoint{Time: s.Time, Frame: s.Frame, Ack: p.Ack, Window: win, WindowKnown: winKnown})
 			}
@@ -549,7 +610,7 @@ func (a *Analyzer) Add(s *capture.Segment) *ConnResult {
 			if parts&PartWindow == 0 {
 				break
 			}
-			if (wd == d && (s.PayloadLen > 0 || s.Flags.Has(capture.FIN))) || (wd != d && p.AckValid) {
+			if dirs[wd] && ((wd == d && (s.PayloadLen > 0 || s.Flags.Has(capture.FIN))) || (wd != d && p.AckValid)) {
 				ser.Window[wd] = append(ser.Window[wd], cs.windowPoint(wd, s))
 			}
 		}

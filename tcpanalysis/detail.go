@@ -246,11 +246,11 @@ func (a *RTTAgg) Mean() time.Duration {
 }
 
 func (cs *connState) keepRTT(o *Options) bool {
-	return o.Detail || o.KeepRTT || cs.Series != nil
+	return o.Detail || o.KeepRTT || (cs.Series != nil && (o.KeepParts == 0 || o.KeepParts&PartRTT != 0))
 }
 
 func (cs *connState) keepEvents(o *Options) bool {
-	return o.Detail || o.KeepEvents || cs.Series != nil
+	return o.Detail || o.KeepEvents || (cs.Series != nil && (o.KeepParts == 0 || o.KeepParts&PartEvents != 0))
 }
 
 // event counts e and keeps it when events are kept; it returns e's index
@@ -434,6 +434,9 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 	st.Bytes += n
 	if st.FirstData == 0 || s.Time < st.FirstData {
 		st.FirstData = s.Time
+	}
+	if n >= BulkPayload && (st.FirstBulk == 0 || s.Time < st.FirstBulk) {
+		st.FirstBulk = s.Time
 	}
 	st.LastData = max(st.LastData, s.Time) // the latest, if timestamps go backwards
 	covered := ds.seen.covered(start, end)

@@ -199,12 +199,12 @@ type WindowPoint struct {
 	Frame int64
 	// Rwnd is the peer's advertised receive window in bytes, valid iff
 	// RwndKnown (the window scale is known).
-	Rwnd      int64
-	RwndKnown bool
+	Rwnd int64
 	// InFlight is the highest sequence sent minus the highest ACK seen, as
 	// tshark's tcp.analysis.bytes_in_flight; InFlightSACK subtracts the
 	// bytes the peer SACKed above the ACK (the pipe of RFC 6675, without
-	// loss marking). Bytes; valid iff an ACK was seen.
+	// loss marking). Bytes; valid iff an ACK was seen (FlightValid).
 	InFlight, InFlightSACK int64
-	FlightValid            bool
+	// The two flags last, so that a point takes 48 bytes, not 56.
+	RwndKnown, FlightValid bool
 }

@@ -3,6 +3,7 @@ package tcpanalysis
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"time"
@@ -151,17 +152,40 @@ func FirstData(r *ConnResult, d flows.Direction) capture.Timestamp {
 	return r.Conn.First
 }
 
+// BulkPayload is the payload size, in bytes, from which a segment starts
+// the bulk transfer (BulkStart).
+const BulkPayload = 512
+
 // BulkStart returns the time of direction d's first segment with at least
-// 512 payload bytes — the start of a bulk transfer, after a short request or
-// a cookie such as iperf3's 37 bytes — or FirstData if there is none. r's
-// Series must be kept.
+// BulkPayload payload bytes — the start of a bulk transfer, after a short
+// request or a cookie such as iperf3's 37 bytes — or FirstData if there is
+// none (HasBulk says which). It reads DirStats.FirstBulk, else r's Series.
 func BulkStart(r *ConnResult, d flows.Direction) capture.Timestamp {
-	for _, s := range r.Series.Segs[d] {
-		if s.Payload >= 512 {
-			return s.Time
-		}
+	if t, ok := bulk(r, d); ok {
+		return t
 	}
 	return FirstData(r, d)
+}
+
+// HasBulk reports whether direction d sent a segment of at least
+// BulkPayload payload bytes.
+func HasBulk(r *ConnResult, d flows.Direction) bool {
+	_, ok := bulk(r, d)
+	return ok
+}
+
+func bulk(r *ConnResult, d flows.Direction) (capture.Timestamp, bool) {
+	if t := r.Dir[d].FirstBulk; t != 0 {
+		return t, true
+	}
+	if r.Series != nil {
+		for _, s := range r.Series.Segs[d] {
+			if s.Payload >= BulkPayload {
+				return s.Time, true
+			}
+		}
+	}
+	return 0, false
 }
 
 // SlowStartRule says which rule ended slow start
@@ -189,11 +213,67 @@ func (r SlowStartRule) String() string {
 // SlowStart is where slow start ended for one direction
 // (docs/metrics.md#slow-start).
 type SlowStart struct {
-	End  time.Duration // since the direction's first data segment
+	// End is the time of Frame since the reference point SlowStartEnd was
+	// given.
+	End  time.Duration
 	Rule SlowStartRule // SlowStartNotEnded: End and Frame are meaningless
 	// Frame is the packet that marks the end (the retransmission, or the
 	// first segment of the round that did not double).
 	Frame int64
+}
+
+// FlightPoints yields the bytes in flight of direction d at the points of
+// Series.Window[d] (its data segments and FINs, and the ACKs of its data):
+// Time, Frame, InFlight and FlightValid. When the window part was not kept
+// (Options.KeepParts) they are rebuilt from the segments and ACKs: the
+// highest sequence sent (a bare SYN not counted) minus the highest ACK,
+// both so far; a connection whose state was released and started afresh
+// (a late packet after its close) is not rebuilt that way.
+func FlightPoints(r *ConnResult, d flows.Direction) iter.Seq[WindowPoint] {
+	return func(yield func(WindowPoint) bool) {
+		ser := r.Series
+		if len(ser.Window[d]) > 0 || (len(ser.Segs[d]) == 0 && len(ser.Acks[d]) == 0) {
+			for _, w := range ser.Window[d] {
+				if !yield(w) {
+					return
+				}
+			}
+			return
+		}
+		segs, acks := ser.Segs[d], ser.Acks[d]
+		var high, ack int64
+		ackSeen := false
+		for i, j := 0, 0; i < len(segs) || j < len(acks); {
+			var w WindowPoint
+			if j == len(acks) || (i < len(segs) && segs[i].Frame < acks[j].Frame) {
+				s := segs[i]
+				i++
+				if s.Payload > 0 || s.Flags&(capture.SYN|capture.ACK|capture.FIN|capture.RST) != capture.SYN {
+					// A bare SYN is counted before the direction has
+					// state (Analyzer.Add): not in its highest sequence.
+					high = max(high, s.End)
+				}
+				if s.Payload == 0 && !s.Flags.Has(capture.FIN) {
+					continue // a SYN: no window point
+				}
+				w = WindowPoint{Time: s.Time, Frame: s.Frame}
+			} else {
+				a := acks[j]
+				j++
+				if !ackSeen || a.Ack > ack {
+					ack = a.Ack
+				}
+				ackSeen = true
+				w = WindowPoint{Time: a.Time, Frame: a.Frame}
+			}
+			if ackSeen {
+				w.FlightValid, w.InFlight = true, max(0, high-ack)
+			}
+			if !yield(w) {
+				return
+			}
+		}
+	}
 }
 
 // SlowStartEnd finds the end of slow start in direction d: the first
@@ -203,7 +283,8 @@ type SlowStart struct {
 // minimum RTT (this direction's ACK or TS samples plus the reverse
 // direction's TS samples, else the handshake RTT),
 // starting at t0 (FirstData or BulkStart); End is relative to t0. r's
-// Series and RTT must be kept.
+// Series (segments and ACKs, or the window points) and events must be
+// kept.
 func SlowStartEnd(r *ConnResult, d flows.Direction, t0 capture.Timestamp) SlowStart {
 	res := SlowStart{}
 	for _, e := range r.Events {
@@ -239,20 +320,24 @@ func SlowStartEnd(r *ConnResult, d flows.Direction, t0 capture.Timestamp) SlowSt
 	var prev, cur int64
 	round := 0
 	var roundFrame int64
-	for _, w := range r.Series.Window[d] {
+	var roundTime capture.Timestamp
+	for w := range FlightPoints(r, d) {
 		if !w.FlightValid || w.Time < t0 {
 			continue
 		}
 		k := int(w.Time.Sub(t0) / rtt)
 		if k != round {
 			if round >= 1 && prev > 0 && float64(cur) < 1.5*float64(prev) {
-				end := time.Duration(round) * rtt
+				// The round's first packet, which Frame names (not the
+				// round's nominal start round × rtt, which may fall
+				// between packets).
+				end := roundTime.Sub(t0)
 				if res.Rule == SlowStartNotEnded || end < res.End {
 					res = SlowStart{End: end, Rule: SlowStartGrowth, Frame: roundFrame}
 				}
 				break
 			}
-			prev, cur, round, roundFrame = cur, 0, k, w.Frame
+			prev, cur, round, roundFrame, roundTime = cur, 0, k, w.Frame, w.Time
 		}
 		cur = max(cur, w.InFlight)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -41,12 +42,15 @@ func (f *anaFlags) check() (query.Selection, outKind, error) {
 
 const selectionHelp = `
 Selection, the same in every verb (package query): --conn N, --port P and
---host H keep the connections that match all of them; the figure shows the
-matching one that carried most payload bytes. --dir ab|ba (a2b, b2a; a = the
-SYN sender) picks the data direction, default the one that delivered more.
---from/--to keep what lies in that many seconds after --ref.
-Time columns: t_s counts from the capture's first frame, conn_t_s from the
-connection's first packet (docs/schema.md).`
+--host H keep the connections that match all of them; tables, rows and
+figures all read the matching one that carried most payload bytes (stderr
+says which). --dir ab|ba (a2b, b2a; a = the SYN sender) picks the data
+direction, default the one that delivered more. --from/--to limit every
+row, table and figure to that many seconds after --ref, the reference point
+of the connection's data direction, shared by both directions (bulk falls
+back to data, then syn, with a warning).
+Time columns: t_s counts from the capture's first frame (with --filter too),
+conn_t_s from the connection's first packet (docs/schema.md).`
 
 func newRTTCmd(e *env) *cobra.Command {
 	var f anaFlags
@@ -114,15 +118,30 @@ server side.` + selectionHelp,
 			// Percentiles over a whole connection come from bounded
 			// quantiles; every sample is kept only for rows, a figure or a
 			// time range.
-			samples := f.rf.wantRows() || kind != outNone || sel.From > 0 || sel.To > 0
-			v, err := e.view(args[0], &f.af, sel, query.Options{RTT: true, RTTSamples: samples, Events: pepMode}, kind == outImage)
+			samples := f.rf.wantRows() || kind != outNone || sel.From > 0 || sel.To > 0 || sel.Ref != query.RefSYN
+			qo := query.Options{RTT: true, RTTSamples: samples, Events: pepMode}
+			// Rows of whole connections are streamed while the capture is
+			// read, not built from samples held in memory (a window from
+			// --ref data/bulk needs the reference point first).
+			var rows *export.RTTRows
+			if f.rf.wantRows() && sel.From == 0 && sel.To == 0 && sel.Ref == query.RefSYN {
+				if rows, err = export.NewRTTRows(sel, want); err != nil {
+					return err
+				}
+				defer rows.Close()
+				qo.RTTSamples, qo.OnRTT = false, rows.OnRTT
+			}
+			v, err := e.view(args[0], &f.af, sel, qo, kind == outImage)
 			if err != nil {
 				return err
 			}
 			if kind == outHTML {
 				return e.htmlOne(f.rf.out, v, "rtt")
 			}
-			t := export.RTT(v, want, f.rf.wantRows())
+			t := export.RTT(v, want, f.rf.wantRows() && rows == nil)
+			if rows != nil {
+				t.Each, t.EachErr = rows.Rows(v), rows.Err
+			}
 			if pepMode && kind == outNone && !f.rf.csv && !f.rf.json {
 				if err := export.WriteAligned(e.stdout, t.Summary); err != nil {
 					return err
@@ -154,7 +173,7 @@ server side.` + selectionHelp,
 						}
 					}
 					if len(sp.Series) > 0 {
-						specs = append(specs, sp)
+						specs = append(specs, inWindow(sp, sel))
 					}
 				}
 				return plot.Stack(fmt.Sprintf("%s — conn %d: RTT at the capture point", e.runName(args[0]), v.Conn.Conn.Index), specs)
@@ -173,7 +192,17 @@ server side.` + selectionHelp,
 // xAxis is the x axis of a single-connection figure: seconds since the
 // reference point.
 func xAxis(v *query.View) plot.Axis {
-	return plot.Axis{Label: "time since " + v.Sel.Ref.Describe(), Unit: plot.UnitSeconds}
+	return plot.Axis{Label: "time since " + v.RefUsed.Describe(), Unit: plot.UnitSeconds}
+}
+
+// inWindow fixes a single-connection figure's x range to the --from/--to
+// window (seconds since the reference point) when --to is given, as
+// compare does; without --to the data's range is drawn.
+func inWindow(spec plot.XYSpec, sel query.Selection) plot.XYSpec {
+	if sel.To > 0 {
+		spec.XFrom, spec.XTo = sel.From.Seconds(), sel.To.Seconds()
+	}
+	return spec
 }
 
 // axisOf is the axis of a metric: its label and unit.
@@ -223,8 +252,8 @@ evidence (what decided the class: docs/metrics.md#evidence).` + selectionHelp,
 						series = append(series, s)
 					}
 				}
-				return plot.XY(plot.XYSpec{Title: fmt.Sprintf("%s — conn %d: events, data %s", e.runName(args[0]), v.Conn.Conn.Index, plot.Endpoints(v.Conn.Conn, v.Dir)),
-					X: xAxis(v), Y: plot.Axis{Label: "relative sequence number", Unit: plot.UnitBytes}, Series: series})
+				return plot.XY(inWindow(plot.XYSpec{Title: fmt.Sprintf("%s — conn %d: events, data %s", e.runName(args[0]), v.Conn.Conn.Index, plot.Endpoints(v.Conn.Conn, v.Dir)),
+					X: xAxis(v), Y: plot.Axis{Label: "relative sequence number", Unit: plot.UnitBytes}, Series: series}, sel))
 			})
 		},
 	}
@@ -251,7 +280,15 @@ conn_t_s, frame, rwnd_bytes, inflight_bytes, inflight_sack_bytes.` + selectionHe
 			if err != nil {
 				return err
 			}
-			v, err := e.view(args[0], &f.af, sel, query.Options{}, kind == outImage)
+			// The window points only (and the segments for --ref bulk).
+			qo := query.Options{OneConn: true, Parts: tcpanalysis.PartWindow}
+			if sel.Ref == query.RefBulk {
+				qo.Parts |= tcpanalysis.PartSegs
+			}
+			if kind == outHTML {
+				qo = query.Options{}
+			}
+			v, err := e.view(args[0], &f.af, sel, qo, kind == outImage)
 			if err != nil {
 				return err
 			}
@@ -260,18 +297,24 @@ conn_t_s, frame, rwnd_bytes, inflight_bytes, inflight_sack_bytes.` + selectionHe
 			}
 			r, d, t := v.Conn, v.Dir, export.Window(v)
 			return e.emit(&f.rf, t, func() (saver, error) {
+				// The analysis' garbage goes first, so the heap grows from
+				// the kept points, not from twice the analysis' peak.
+				runtime.GC()
 				var ss []plot.Named
 				for _, m := range []query.Metric{query.MetricWindow, query.MetricInFlight, query.MetricInFlightSACK} {
 					name := map[query.Metric]string{query.MetricWindow: "receive window (rwnd)", query.MetricInFlight: "in flight (tshark)", query.MetricInFlightSACK: "in flight (SACK-aware)"}[m]
-					if s := v.Series(m); len(s.Points) > 0 {
-						ss = append(ss, plot.Named{Name: name, Step: true, X: s.X(v.Ref), Y: s.Y()})
+					if x, y := v.XY(m, v.Ref); len(x) > 0 {
+						ss = append(ss, plot.Named{Name: name, Step: true, X: x, Y: y})
 					}
 				}
+				// The figure holds its points: the window points (a million
+				// on a large capture) can go before it is drawn.
+				r.Series.Window[d] = nil
 				title := fmt.Sprintf("%s — conn %d: window, data %s", e.runName(args[0]), r.Conn.Index, plot.Endpoints(r.Conn, d))
 				if r.Conn.Half[d.Reverse()].WScale < 0 {
 					title += "\nwindow scale unknown: rwnd not drawn"
 				}
-				return plot.XY(plot.XYSpec{Title: title, Series: ss, X: xAxis(v), Y: plot.Axis{Label: "bytes", Unit: plot.UnitBytes}})
+				return plot.XY(inWindow(plot.XYSpec{Title: title, Series: ss, X: xAxis(v), Y: plot.Axis{Label: "bytes", Unit: plot.UnitBytes}}, sel))
 			})
 		},
 	}
@@ -312,7 +355,14 @@ cum_acked_bytes.` + selectionHelp,
 			if err := checkProgress(at, toBytes, 0); err != nil {
 				return err
 			}
-			v, err := e.view(args[0], &f.af, sel, query.Options{Interval: interval}, kind == outImage)
+			// Bins, acknowledged bytes and slow start: segments, ACKs and
+			// events of the chosen connection (bytes in flight rebuilt
+			// from them: tcpanalysis.FlightPoints).
+			qo := query.Options{Interval: interval, OneConn: true, Parts: tcpanalysis.PartSegs | tcpanalysis.PartAcks | tcpanalysis.PartEvents}
+			if kind == outHTML {
+				qo = query.Options{Interval: interval}
+			}
+			v, err := e.view(args[0], &f.af, sel, qo, kind == outImage)
 			if err != nil {
 				return err
 			}
@@ -334,10 +384,17 @@ cum_acked_bytes.` + selectionHelp,
 					if m == query.MetricGoodput {
 						name = tputAckLegend(r, d)
 					}
-					ss = append(ss, plot.Named{Name: name, Step: true, X: s.X(v.Ref), Y: s.Y()})
+					x, y := s.X(v.Ref), s.Y()
+					// The last interval's step runs to its end.
+					if iv, _ := v.Intervals(r, d); len(iv) > 0 && len(x) > 0 {
+						last := iv[len(iv)-1]
+						x, y = append(x, v.RefS(last.Start)+last.Width.Seconds()), append(y, y[len(y)-1])
+					}
+					ss = append(ss, plot.Named{Name: name, Step: true, X: x, Y: y})
 				}
-				return plot.XY(plot.XYSpec{Title: fmt.Sprintf("%s — conn %d: data %s, %s intervals", e.runName(args[0]), r.Conn.Index, plot.Endpoints(r.Conn, d), intervalLabel(w)),
-					X: xAxis(v), Y: plot.Axis{Label: "rate", Unit: plot.UnitKbps}, Series: ss})
+				spec := plot.XYSpec{Title: fmt.Sprintf("%s — conn %d: data %s, %s intervals", e.runName(args[0]), r.Conn.Index, plot.Endpoints(r.Conn, d), intervalLabel(w)),
+					X: xAxis(v), Y: plot.Axis{Label: "rate", Unit: plot.UnitKbps}, Series: ss}
+				return plot.XY(inWindow(spec, sel))
 			})
 		},
 	}

@@ -108,8 +108,12 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 				return err
 			}
 			for _, r := range runs {
-				fmt.Fprintf(e.stdout, "%s: %s conn %d, data %s, aligned at %s (%.3f s after its first packet)\n",
-					r.Label, r.File, r.Result.Conn.Index, plot.Endpoints(r.Result.Conn, r.Dir), sel.Ref.Describe(), r.Ref.Sub(r.Result.Conn.First).Seconds())
+				fb := ""
+				if r.RefUsed != sel.Ref {
+					fb = fmt.Sprintf(", as its direction %s sent no %s", r.Dir, sel.Ref.Needs())
+				}
+				fmt.Fprintf(e.stdout, "%s: %s conn %d, data %s, aligned at %s%s (%.3f s after its first packet)\n",
+					r.Label, r.File, r.Result.Conn.Index, plot.Endpoints(r.Result.Conn, r.Dir), r.RefUsed.Describe(), fb, r.Ref.Sub(r.Result.Conn.First).Seconds())
 			}
 			compare.WriteNotes(e.stdout, runs)
 			if pepMode {
@@ -154,7 +158,7 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 				name = e.fig.label
 			}
 			spec := plot.XYSpec{Title: fmt.Sprintf("%s: %s", name, ya.Label), Series: series, Y: ya,
-				X: plot.Axis{Label: "time since " + sel.Ref.Describe(), Unit: plot.UnitSeconds}, Robust: m.Samples()}
+				X: plot.Axis{Label: "time since " + compare.RefLabel(runs), Unit: plot.UnitSeconds}, Robust: m.Samples()}
 			if sel.To > 0 {
 				spec.XFrom, spec.XTo = sel.From.Seconds(), sel.To.Seconds()
 			}

@@ -24,7 +24,7 @@ func (e *env) compareRuns(specs []compare.Spec, af *analysisFlags, sel query.Sel
 			return e.view(path, af, s, query.Options{Interval: interval}, false)
 		},
 		Report:   func(path string, o tcpanalysis.Options) (*tcpanalysis.Report, error) { return e.analyze(path, o) },
-		Analysis: opts, Interval: interval,
+		Analysis: opts, Interval: interval, Warn: e.warn,
 	})
 	if errors.Is(err, compare.ErrPair) {
 		return nil, nil, &exitError{code: 2, err: err}

@@ -87,7 +87,7 @@ func (e *env) runName(path string) string {
 		return e.fig.label
 	}
 	if path == "-" {
-		return "standard input"
+		return "stdin"
 	}
 	dir := filepath.Base(filepath.Dir(path))
 	if dir == "." || dir == "/" {

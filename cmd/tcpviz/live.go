@@ -141,7 +141,7 @@ func (e *env) analyzeFiltered(path string, opts tcpanalysis.Options) (*tcpanalys
 		return nil, err
 	}
 	defer r.Close()
-	r.SetFrameHook(ff.Hook)
+	r.SetFileFilter(ff.Hook) // file frame numbers and time origin (docs/schema.md#selection)
 	rep, err := tcpanalysis.Analyze(r, opts)
 	if err != nil {
 		return nil, err

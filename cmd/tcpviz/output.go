@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -48,15 +49,19 @@ type saver interface {
 }
 
 // rowsOut writes table rows as CSV or JSON (objects keyed by the header).
-func rowsOut(w io.Writer, asJSON bool, schema string, header []string, rows [][]string) error {
+func rowsOut(w io.Writer, asJSON bool, schema string, header []string, rows iter.Seq[[]string]) error {
 	if !asJSON {
+		// One row at a time (export.Table.Each streams them).
 		cw := csv.NewWriter(w)
 		cw.Write(header)
-		cw.WriteAll(rows)
+		for r := range rows {
+			cw.Write(r)
+		}
+		cw.Flush()
 		return cw.Error()
 	}
-	out := make([]map[string]any, 0, len(rows))
-	for _, r := range rows {
+	out := []map[string]any{}
+	for r := range rows {
 		m := map[string]any{}
 		for i, h := range header {
 			if r[i] == "" {
@@ -77,11 +82,16 @@ func rowsOut(w io.Writer, asJSON bool, schema string, header []string, rows [][]
 // emit writes rows (CSV/JSON to -o or standard output), a figure (-o with
 // an image extension) or the summary table.
 func (e *env) emit(f *rowFlags, t export.Table, fig func() (saver, error)) error {
-	schema, header, rows, table := t.Schema, t.Header, t.Rows, t.Summary
+	schema, header, rows, table := t.Schema, t.Header, t.AllRows(), t.Summary
 	ext := strings.ToLower(filepath.Ext(f.out))
 	switch {
 	case f.out != "" && (ext == ".csv" || ext == ".json"):
-		if err := writeFileAtomic(f.out, func(fh *os.File) error { return rowsOut(fh, ext == ".json", schema, header, rows) }); err != nil {
+		if err := writeFileAtomic(f.out, func(fh *os.File) error {
+			if err := rowsOut(fh, ext == ".json", schema, header, rows); err != nil {
+				return err
+			}
+			return t.RowsErr()
+		}); err != nil {
 			return err
 		}
 		fmt.Fprintln(e.stdout, f.out)
@@ -97,7 +107,10 @@ func (e *env) emit(f *rowFlags, t export.Table, fig func() (saver, error)) error
 		fmt.Fprintln(e.stdout, f.out)
 		return nil
 	case f.csv || f.json:
-		return rowsOut(e.stdout, f.json, schema, header, rows)
+		if err := rowsOut(e.stdout, f.json, schema, header, rows); err != nil {
+			return err
+		}
+		return t.RowsErr()
 	}
-	return export.WriteAligned(e.stdout, table)
+	return export.WriteColumns(e.stdout, table, !t.KeyValue)
 }

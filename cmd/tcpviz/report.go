@@ -159,7 +159,14 @@ func isHTML(out string) bool { return strings.ToLower(filepath.Ext(out)) == ".ht
 // scrolled to the verb's panel (seq, rtt, tput, win).
 func (e *env) htmlOne(out string, v *query.View, panel string) error {
 	pick := report.Pick{Conn: v.Conn.Conn.Index, Dir: v.Dir}
-	return e.writeReport(out, []report.Capture{{Report: v.Report}}, report.Options{Open: &pick, Focus: panel})
+	o := report.Options{Open: &pick, Focus: panel}
+	if sel := v.Sel; sel.From > 0 || sel.To > 0 || v.Ref != v.Conn.Conn.First {
+		// Open zoomed to the window, on the report's axis (seconds since
+		// the connection's first packet).
+		lo, hi, _ := v.Span(v.Conn, v.Dir)
+		o.X = &[2]float64{v.ConnS(lo), v.ConnS(hi)}
+	}
+	return e.writeReport(out, []report.Capture{{Report: v.Report}}, o)
 }
 
 // htmlCompare writes the report of compare's runs opened in compare mode,
@@ -181,7 +188,17 @@ func (e *env) htmlCompare(out string, runs []compare.Run, align string) error {
 			picks = append(picks, report.Pick{Capture: len(caps) - 1, Conn: r.Server.Conn.Index, Dir: r.Dir, Label: r.Label + " server side (delivered end to end)", At: r.Ref, HalfOf: &client})
 		}
 	}
-	return e.writeReport(out, caps, report.Options{Compare: picks, Align: align, Title: "tcpviz compare: " + compare.JoinLabels(runs)})
+	o := report.Options{Compare: picks, Align: align, Title: "tcpviz compare: " + compare.JoinLabels(runs)}
+	if r := runs[0]; r.Windowed() { // open zoomed to --from/--to (since each run's reference point)
+		hi := r.To
+		if hi <= 0 {
+			for _, r := range runs {
+				hi = max(hi, compare.End(r).Sub(r.Ref))
+			}
+		}
+		o.X = &[2]float64{r.From.Seconds(), hi.Seconds()}
+	}
+	return e.writeReport(out, caps, o)
 }
 
 // demoCapture is one shipped capture written out by demo: its name in

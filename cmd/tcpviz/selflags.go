@@ -7,11 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
 // selFlags are the selection flags every per-connection verb shares, with
@@ -75,7 +77,8 @@ func (f *selFlags) selection() (query.Selection, error) {
 func secs(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 // view analyses one capture through sel, prints its warnings, and says
-// which connection it chose when the user did not name one (note).
+// which connection it chose when the user did not name one (every verb
+// reads that one connection; note is no longer consulted).
 func (e *env) view(path string, af *analysisFlags, sel query.Selection, o query.Options, note bool) (*query.View, error) {
 	opts, err := af.options()
 	if err != nil {
@@ -87,16 +90,44 @@ func (e *env) view(path string, af *analysisFlags, sel query.Selection, o query.
 		return nil, err
 	}
 	defer cleanup()
-	o.Name = path
+	o.Name = displayName(path)
 	v, err := query.Analyze(p, sel, o)
 	if err != nil {
 		return nil, inputError(err)
 	}
 	e.warn(v.Warnings)
-	if n := v.Note(); note && n != "" {
+	if n := v.Note(); n != "" {
 		fmt.Fprintln(e.stderr, n)
 	}
 	return v, nil
+}
+
+// spooled maps a spooled standard input's temporary file to the name
+// messages give it ("stdin"), for the verbs that read the spool directly
+// (e.analyze).
+var spooled sync.Map
+
+// renameSpooled names a spooled standard input "stdin" in rep and its
+// reader's warnings instead of its temporary file.
+func renameSpooled(rep *tcpanalysis.Report, path string) {
+	name, ok := spooled.Load(path)
+	if !ok {
+		return
+	}
+	n := name.(string)
+	rep.File = n
+	for i, w := range rep.Warnings {
+		rep.Warnings[i] = strings.ReplaceAll(w, path, n)
+	}
+}
+
+// displayName is how messages name a capture: "stdin" for "-" (the
+// default output names and figure titles say stdin too).
+func displayName(path string) string {
+	if path == "-" {
+		return "stdin"
+	}
+	return path
 }
 
 // outKind is what -o asks for, from its extension.
@@ -138,7 +169,13 @@ func defaultOut(path string, conn int, dir fmt.Stringer, kind string) string {
 		return fmt.Sprintf("stdin.conn%d.%s.%s.png", conn, dir, kind)
 	}
 	base := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".gz"), ".zst")
-	if d := filepath.Base(filepath.Dir(filepath.Clean(path))); d != "." && d != string(filepath.Separator) && d != ".." {
+	// The directory from the absolute path: the same name however the
+	// path is written (full.pcap in h/, h/full.pcap, ./h/../h/full.pcap).
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = filepath.Clean(path)
+	}
+	if d := filepath.Base(filepath.Dir(abs)); d != "." && d != string(filepath.Separator) && d != ".." {
 		base = d + "_" + base
 	}
 	return fmt.Sprintf("%s.conn%d.%s.%s.png", base, conn, dir, kind)
@@ -171,7 +208,8 @@ func spoolStdin(path string, stdin io.Reader) (string, func(), error) {
 		return "", nil, err
 	}
 	addTemp(f.Name()) // removed on SIGINT/SIGTERM too
-	cleanup := func() { os.Remove(f.Name()); dropTemp(f.Name()) }
+	spooled.Store(f.Name(), displayName(path))
+	cleanup := func() { os.Remove(f.Name()); dropTemp(f.Name()); spooled.Delete(f.Name()) }
 	if _, err := io.Copy(f, stdin); err != nil {
 		f.Close()
 		cleanup()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/tcpviz/tcpviz/export"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
 func newSeqCmd(e *env) *cobra.Command {
@@ -49,7 +51,7 @@ The output format follows the -o extension: .png, .svg, .pdf (the figure),
 			if err := checkProgress(nil, 0, pathRTT); err != nil {
 				return err
 			}
-			v, err := e.view(args[0], &af, sel, query.Options{Events: pepMode}, true)
+			v, err := e.view(args[0], &af, sel, seqQuery(out, pepMode), true)
 			if err != nil {
 				return err
 			}
@@ -88,6 +90,15 @@ The output format follows the -o extension: .png, .svg, .pdf (the figure),
 	return c
 }
 
+// seqQuery keeps what seq prints: the segments, ACKs and SACK blocks of the
+// chosen connection only, unless --pep or the HTML report needs more.
+func seqQuery(out string, pepMode bool) query.Options {
+	if pepMode || isHTML(out) {
+		return query.Options{Events: pepMode}
+	}
+	return query.Options{OneConn: true, Parts: tcpanalysis.PartSegs | tcpanalysis.PartAcks | tcpanalysis.PartSACKs}
+}
+
 // writeSeq writes the time-sequence graph or points of v's connection;
 // o's range must be the selection's.
 func writeSeq(out string, v *query.View, o plot.TimeSeqOptions, st plot.Style) error {
@@ -96,18 +107,24 @@ func writeSeq(out string, v *query.View, o plot.TimeSeqOptions, st plot.Style) e
 	return writeFileAtomic(out, func(f *os.File) error {
 		switch ext {
 		case ".csv":
-			return export.WriteSeqCSV(f, export.SeqRows(v))
+			return export.WriteSeqCSV(f, export.SeqPoints(v))
 		case ".json":
-			return export.WriteSeqJSON(f, v, export.SeqRows(v))
+			return export.WriteSeqJSON(f, v, export.SeqPoints(v))
 		}
 		format := plot.FormatOf(out)
 		if format == "" {
 			return fmt.Errorf("unknown output format %q: use .png, .svg, .pdf, .csv or .json", ext)
 		}
+		// The garbage of the analysis goes first, so the heap grows from
+		// the kept series, not from twice the analysis' peak.
+		runtime.GC()
 		p, err := plot.TimeSeq(r, o)
 		if err != nil {
 			return err
 		}
+		// The figure holds what it draws: the series (a million points on
+		// a large capture) can go before it is drawn.
+		r.Series = nil
 		return p.SaveStyle(f, format, st)
 	})
 }

@@ -140,7 +140,7 @@
     { id: 'tput', title: 'Throughput and goodput', y: 'bit rate', h: 170, zero: true, rate: true },
     { id: 'win', title: 'Receive window and bytes in flight', y: 'bytes', h: 170, zero: true, bytes: true },
     { id: 'ev', title: 'Events', y: '', h: 150, lanes: true },
-    { id: 'more', title: 'Other metrics (every metric of package query the panels above do not draw)', y: 'value (unit in the legend)', h: 170, zero: true },
+    { id: 'more', title: 'Other metrics (every metric of package query the panels above do not draw)', y: 'value (see legend)', h: 170, zero: true },
   ];
 
   // ---------- state ----------
@@ -755,7 +755,7 @@
         st.mode = 'compare'; st.runs = META.compare.map(runOf);
         for (const c of META.compare) ticked.add(c.view);
       }
-      const x = loadHash();
+      const x = loadHash() || META.x || null; // the verb's --from/--to window
       drawPicker();
       T.timing.picker = performance.now();
       render();

@@ -154,10 +154,20 @@ func TestSatRunPEPvsNoPEP(t *testing.T) {
 			if len(rtts) < 2 {
 				t.Fatalf("client capture has %d complete handshakes, want ≥ 2 (control + data)", len(rtts))
 			}
+			// The delay is emulated in user space: on a busy machine a
+			// handshake can wait for the emulator to be scheduled (the
+			// first one once took 707 ms for a 600 ms path). Every
+			// handshake has at least the path's delay; the fastest one
+			// is within the window, and none is more than 200 ms late.
+			fastest := rtts[0]
 			for i, r := range rtts {
-				if r < tt.minRTT || r > tt.maxRTT {
-					t.Errorf("handshake %d: SYN→SYN-ACK at the client = %v, want in [%v, %v]", i, r, tt.minRTT, tt.maxRTT)
+				fastest = min(fastest, r)
+				if r < tt.minRTT || r > tt.maxRTT+200*time.Millisecond {
+					t.Errorf("handshake %d: SYN→SYN-ACK at the client = %v, want in [%v, %v + 200 ms]", i, r, tt.minRTT, tt.maxRTT)
 				}
+			}
+			if fastest > tt.maxRTT {
+				t.Errorf("fastest handshake %v, want ≤ %v", fastest, tt.maxRTT)
 			}
 			t.Logf("%s: handshake RTTs %v, summary %+v", name, rtts, res.Client)
 			if res.Client.ACKRTTMedian <= 0 || res.Client.ACKRTTMedian > tt.maxBulkRTT+100*time.Millisecond {

@@ -1,0 +1,392 @@
+package main
+
+import (
+	"encoding/csv"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Findings of trial 13 about the reference point, the --from/--to window
+// and the selection, each checked as a rule with real values.
+
+// pairOn is the PEP run's client and server side (satOff, satOn:
+// compare_test.go).
+const pairOn = "../../testdata/sat-pair/pep-on_window-20KB/client.pcap.gz+../../testdata/sat-pair/pep-on_window-20KB/server.pcap.gz"
+
+// readCSV parses CSV text into header-indexed records.
+func readCSV(t *testing.T, text string) (map[string]int, [][]string) {
+	t.Helper()
+	recs, err := csv.NewReader(strings.NewReader(text)).ReadAll()
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("bad CSV (%v):\n%s", err, text)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	return col, recs[1:]
+}
+
+func num(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatalf("%q: %v", s, err)
+	}
+	return v
+}
+
+// tableInt reads the first integer of the value of a tput summary row.
+func tableInt(t *testing.T, table, key string) int64 {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(key) + `\s+(\d+)`).FindStringSubmatch(table)
+	if m == nil {
+		t.Fatalf("no row %q in\n%s", key, table)
+	}
+	n, _ := strconv.ParseInt(m[1], 10, 64)
+	return n
+}
+
+// A1, A3: tput's intervals are laid from the reference point and cut to
+// the window; they add up to the bytes sent and acknowledged in it, which
+// the table states.
+func TestTputIntervalsFromRef(t *testing.T) {
+	for _, c := range []struct {
+		name          string
+		args          []string
+		sent, acked   int64
+		firstT, lastW string // first row's t_s, last row's interval_s
+	}{
+		// Every payload byte of the capture (the initial window included:
+		// 14 480 B in the first interval), 5792 B retransmitted.
+		{"bulk", nil, 584992, 579200, "0.600000", "1.000000"},
+		{"syn", []string{"--ref", "syn"}, 584992, 579200, "0.000000", "1.000000"},
+		{"range", []string{"--from", "2", "--to", "4.5"}, 17376, 55024, "2.600000", "0.500000"},
+		// The PEP run: every byte but iperf3's 37-byte cookie, which
+		// precedes the bulk start (the trial saw 829 768 of 1 664 717).
+		{"pep", []string{"--interval", "200ms"}, 1664680, 1655992, "3.071352", "0.200000"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			file := synth
+			if c.name == "pep" {
+				file = satOn
+			}
+			out, _, err := runCLI(t, append([]string{"tput", file, "--csv"}, c.args...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			col, rows := readCSV(t, out)
+			var sent, acked float64
+			for _, r := range rows {
+				w := num(t, r[col["interval_s"]])
+				sent += num(t, r[col["throughput_kbps"]]) * w * 1000 / 8
+				acked += num(t, r[col["goodput_kbps"]]) * w * 1000 / 8
+			}
+			if math.Abs(sent-float64(c.sent)) > 1 || math.Abs(acked-float64(c.acked)) > 1 {
+				t.Errorf("intervals add up to %.1f B sent, %.1f B acked; want %d, %d", sent, acked, c.sent, c.acked)
+			}
+			if got := rows[0][col["t_s"]]; got != c.firstT {
+				t.Errorf("first interval at t_s %s, want %s (the reference point + --from)", got, c.firstT)
+			}
+			if got := rows[len(rows)-1][col["interval_s"]]; got != c.lastW {
+				t.Errorf("last interval_s %s, want %s", got, c.lastW)
+			}
+			table, _, err := runCLI(t, append([]string{"tput", file}, c.args...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(table, "accepted by PEP in window") {
+				table = strings.Replace(table, "accepted by PEP in window", "acked in window", 1)
+			}
+			if s, a := tableInt(t, table, "sent in window"), tableInt(t, table, "acked in window"); s != c.sent || a != c.acked {
+				t.Errorf("table: sent %d, acked %d in window; want %d, %d", s, a, c.sent, c.acked)
+			}
+			if c.name == "range" && strings.Contains(table, "after 5 s") {
+				t.Errorf("--from 2 --to 4.5: a default 'after 5 s' row outside the window:\n%s", table)
+			}
+			// The key/value table is left-aligned and names the reference
+			// point (was "times from  the first bulk segment").
+			if strings.Contains(table, "times from") || !regexp.MustCompile(`(?m)^reference point +the `).MatchString(table) {
+				t.Errorf("reference point row:\n%s", table)
+			}
+		})
+	}
+}
+
+// A1: compare's series of a pair share one grid laid from the reference
+// point, and add up to the table's bytes (less the cookie before it).
+func TestCompareOneGrid(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "c.csv")
+	if _, _, err := runCLI(t, "compare", "pep="+pairOn, "--metric", "tput", "--interval", "500ms", "-o", out); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(out)
+	col, rows := readCSV(t, string(b))
+	grid := map[string][]string{}
+	sum := map[string]float64{}
+	for _, r := range rows {
+		l := r[col["label"]]
+		grid[l] = append(grid[l], r[col["ref_t_s"]])
+		sum[l] += num(t, r[col["value"]]) * 0.5 * 1000 / 8
+	}
+	acc, del := grid["pep accepted by PEP"], grid["pep delivered (end to end)"]
+	if len(acc) == 0 || len(del) == 0 || acc[0] != "0.000000" || del[0] != "0.000000" {
+		t.Fatalf("series start at %v and %v, want both at ref_t_s 0", acc[:1], del[:1])
+	}
+	for i := range min(len(acc), len(del)) {
+		if acc[i] != del[i] {
+			t.Fatalf("interval %d: accepted at %s, delivered at %s: two grids", i, acc[i], del[i])
+		}
+	}
+	// 2 044 397 B accepted by the PEP after 10 s (the table), 37 of them
+	// (the cookie) before the bulk start; 385 205 B delivered.
+	if a, d := sum["pep accepted by PEP"], sum["pep delivered (end to end)"]; math.Abs(a-2044360) > 1 || math.Abs(d-385168) > 1 {
+		t.Errorf("accepted %.1f B, delivered %.1f B; want 2044360, 385168", a, d)
+	}
+}
+
+// A3: compare's table honours --from/--to: its RTT percentile is rtt's
+// over the same window, events are counted in it, goodput rows say they
+// are whole-connection numbers.
+func TestCompareWindow(t *testing.T) {
+	cmp, _, err := runCLI(t, "compare", "a="+satOff, "--from", "2", "--to", "4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rtt, _, err := runCLI(t, "rtt", satOff, "--ref", "bulk", "--from", "2", "--to", "4", "--dir", "ab", "--method", "ack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// rtt: 26 ACK samples, p50 614.791 ms (the whole connection: 615.1).
+	if !regexp.MustCompile(`ab\s+bulk\s+ack\s+26\s+613\.908\s+614\.791`).MatchString(rtt) {
+		t.Errorf("rtt --ref bulk --from 2 --to 4:\n%s", rtt)
+	}
+	if !regexp.MustCompile(`RTT ack p50\s+ms\s+614\.8\n`).MatchString(cmp) {
+		t.Errorf("compare --from 2 --to 4: want RTT ack p50 614.8 (rtt's over the window):\n%s", cmp)
+	}
+	if !strings.Contains(cmp, "goodput end to end (whole connection)") || strings.Contains(cmp, "after 5 s") {
+		t.Errorf("compare --from 2 --to 4: goodput not marked whole-connection, or a row outside the window:\n%s", cmp)
+	}
+}
+
+// A4, B6: a direction without the reference point asked for falls back,
+// says so, and every output names the one used.
+func TestRefFallback(t *testing.T) {
+	for _, c := range []struct {
+		args       []string
+		stdout     []string // substrings
+		stderrWarn string
+	}{
+		// One window per connection: the ACK direction (no bulk segment
+		// of its own) counts from the data direction's bulk start.
+		{[]string{"rtt", satOff, "--ref", "bulk", "--from", "2", "--to", "4"},
+			[]string{"   ab  bulk", "   ba  bulk"}, ""},
+		{[]string{"rtt", synth, "--ref", "bulk", "--dir", "ba"},
+			[]string{"   ba  syn"}, "direction ba: times count from the connection's first packet (--ref syn)"},
+		{[]string{"tput", synth, "--dir", "ba"},
+			[]string{"the connection's first packet (syn), since ba sent no segment with ≥ 512 payload bytes (--ref bulk)"}, "direction ba"},
+		// iperf3's control connection: a 37-byte cookie, no bulk.
+		{[]string{"tput", satOff, "--conn", "0", "--dir", "ab"},
+			[]string{"the first data segment (data), since ab sent no segment"}, "direction ab: times count from the first data segment (--ref data)"},
+		{[]string{"compare", "a=" + synth, "--dir", "ba"},
+			[]string{"aligned at the connection's first packet, as its direction ba sent no segment with ≥ 512 payload bytes"}, "direction ba"},
+	} {
+		out, errb, err := runCLI(t, c.args...)
+		if err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		for _, s := range c.stdout {
+			if !strings.Contains(out, s) {
+				t.Errorf("%v: no %q in\n%s", c.args, s, out)
+			}
+		}
+		if c.stderrWarn == "" && strings.Contains(errb, "warning: ") {
+			t.Errorf("%v: a warning:\n%s", c.args, errb)
+		}
+		if !strings.Contains(errb, c.stderrWarn) || (c.stderrWarn != "" && !strings.Contains(errb, "warning: ")) {
+			t.Errorf("%v: no warning %q in\n%s", c.args, c.stderrWarn, errb)
+		}
+	}
+	// A4: both directions' rows lie 2-4 s after the bulk start (1.228 s
+	// after the SYN): conn_t_s in [3.228, 5.228] (the trial saw ba's
+	// rows SYN-based, 2.457-3.995).
+	out, _, err := runCLI(t, "rtt", satOff, "--ref", "bulk", "--from", "2", "--to", "4", "--csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	col, rows := readCSV(t, out)
+	dirs := map[string]int{}
+	for _, r := range rows {
+		dirs[r[col["dir"]]]++
+		if ct := num(t, r[col["conn_t_s"]]); ct < 3.227 || ct > 5.229 {
+			t.Errorf("row %v outside the window 3.228-5.228 s after the SYN", r)
+		}
+	}
+	if dirs["ab"] != 52 || dirs["ba"] != 26 {
+		t.Errorf("rows per direction %v, want ab 52 (26 ack + 26 ts), ba 26", dirs)
+	}
+}
+
+// A6: the zero-window table's start_s is t_s (since the capture's first
+// frame) of its first frame; conn_start_s is conn_t_s.
+func TestZeroWindowColumns(t *testing.T) {
+	out, _, err := runCLI(t, "window", satOn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _, err := runCLI(t, "window", satOn, "--csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Frame 1445: t_s 3.774739, conn_t_s 1.931346 in the rows.
+	if !strings.Contains(rows, ",3.774739,1.931346,1445,") {
+		t.Fatalf("frame 1445 not at t_s 3.774739, conn_t_s 1.931346")
+	}
+	if !regexp.MustCompile(`start_s\s+end_s\s+conn_start_s\s+conn_end_s`).MatchString(out) ||
+		!regexp.MustCompile(`3\.774739\s+open at the end\s+1\.931346`).MatchString(out) {
+		t.Errorf("zero-window table:\n%s", out)
+	}
+}
+
+// B13: every verb reads one connection, the largest matching, and says
+// which and how many matched.
+func TestOneSelectionRule(t *testing.T) {
+	for _, args := range [][]string{
+		{"rtt", satOff}, {"retrans", satOff}, {"window", satOff}, {"tput", satOff}, {"seq", satOff, "-o", filepath.Join(t.TempDir(), "s.csv")},
+	} {
+		out, errb, err := runCLI(t, append(args, "--csv")...)
+		if args[0] == "seq" {
+			out, errb, err = runCLI(t, args...)
+			b, _ := os.ReadFile(args[3])
+			out = string(b)
+		}
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		if !strings.Contains(errb, "using conn 1 (") || !strings.Contains(errb, "the largest of 2 matching") {
+			t.Errorf("%v: stderr does not say which connection:\n%s", args, errb)
+		}
+		col, rows := readCSV(t, out)
+		if _, ok := col["conn"]; !ok {
+			continue // seq: one connection's points, no conn column
+		}
+		for _, r := range rows {
+			if r[0] != "1" {
+				t.Errorf("%v: a row of conn %s; want conn 1 only", args, r[0])
+				break
+			}
+		}
+	}
+}
+
+// B14: with --filter, t_s and frame numbers are those of the file.
+func TestFilterKeepsTimeBase(t *testing.T) {
+	// The data connection only: the capture's first frame (the control
+	// connection's SYN) does not pass.
+	all, _, err := runCLI(t, "rtt", satOff, "--csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	filt, _, err := runCLI(t, "rtt", satOff, "--csv", "--filter", "tcp port 43528")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1, r1 := readCSV(t, all)
+	c2, r2 := readCSV(t, filt)
+	byFrame := map[string]string{}
+	for _, r := range r1 {
+		byFrame[r[c1["frame"]]] = r[c1["t_s"]]
+	}
+	if len(r2) < 50 {
+		t.Fatalf("%d rows with the filter", len(r2))
+	}
+	for _, r := range r2 {
+		if ts, ok := byFrame[r[c2["frame"]]]; !ok || ts != r[c2["t_s"]] {
+			t.Fatalf("--filter: frame %s at t_s %s; without the filter %q", r[c2["frame"]], r[c2["t_s"]], ts)
+		}
+	}
+}
+
+// B15: standard input is "stdin" in every message; default figure names
+// do not depend on how the path is written; slow start ends at its
+// frame's time; each warning is printed once.
+func TestMessagesNits(t *testing.T) {
+	f, err := os.Open(satOff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out, errb strings.Builder
+	if err := run(t.Context(), []string{"rtt", "-", "--ref", "bulk", "--dir", "ba"}, f, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errb.String(), "warning: stdin conn 1:") || !strings.Contains(errb.String(), "stdin: using conn 1") || strings.Contains(errb.String(), os.TempDir()) {
+		t.Errorf("standard input not named stdin:\n%s", errb.String())
+	}
+
+	// (flows reads the process's standard input itself: not in-process.)
+	for _, args := range [][]string{{"report", "-", "-o", filepath.Join(t.TempDir(), "r.html")}} {
+		data, _ := os.ReadFile(synth)
+		cut := data[:len(data)-30] // a reader warning too
+		var o, e strings.Builder
+		if err := run(t.Context(), args, strings.NewReader(string(cut)), &o, &e); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		if !strings.Contains(e.String(), "warning: stdin: frame ") || strings.Contains(e.String(), os.TempDir()) {
+			t.Errorf("%v: standard input not named stdin:\n%s", args, e.String())
+		}
+	}
+
+	abs, _ := filepath.Abs(synth)
+	a := defaultOut(synth, 0, stringer("ab"), "seq")
+	b := defaultOut(abs, 0, stringer("ab"), "seq")
+	c := defaultOut("../../testdata/synthetic/../synthetic/geo-600ms-loss.pcap", 0, stringer("ab"), "seq")
+	if a != "synthetic_geo-600ms-loss.pcap.conn0.ab.seq.png" || b != a || c != a {
+		t.Errorf("default names %q, %q, %q; want synthetic_geo-600ms-loss.pcap.conn0.ab.seq.png", a, b, c)
+	}
+	wd, _ := os.Getwd()
+	if got := defaultOut("x.pcap", 1, stringer("ba"), "seq"); got != filepath.Base(wd)+"_x.pcap.conn1.ba.seq.png" {
+		t.Errorf("defaultOut(x.pcap) = %q: the current directory's name missing", got)
+	}
+
+	// Slow start ended at frame 65, 1.803 s after the bulk start (0.6 s
+	// after the SYN): frame 65 is at conn_t_s 2.403.
+	tp, _, err := runCLI(t, "tput", synth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(tp, "1.803 s after the reference point (rule: growth, frame 65)") {
+		t.Errorf("slow start:\n%s", tp)
+	}
+	rows, _, _ := runCLI(t, "window", synth, "--csv")
+	if !strings.Contains(rows, ",2.403") || !regexp.MustCompile(`(?m)^0,ab,[0-9.]+,2\.403[0-9]*,65,`).MatchString(rows) {
+		t.Errorf("frame 65 is not at conn_t_s 2.403")
+	}
+
+	// A capture cut mid-record: one warning per verb.
+	data, _ := os.ReadFile(synth)
+	cut := filepath.Join(t.TempDir(), "cut.pcap")
+	os.WriteFile(cut, data[:len(data)-30], 0o644)
+	for _, v := range []string{"tput", "seq", "rtt", "retrans", "window"} {
+		args := []string{v, cut}
+		if v == "seq" {
+			args = append(args, "-o", filepath.Join(t.TempDir(), "s.csv"))
+		}
+		_, e, err := runCLI(t, args...)
+		if err != nil {
+			t.Fatalf("%s: %v", v, err)
+		}
+		if n := strings.Count(e, "capture cut mid-record"); n != 1 {
+			t.Errorf("%s: the cut warning printed %d times:\n%s", v, n, e)
+		}
+	}
+}
+
+type stringer string
+
+func (s stringer) String() string { return string(s) }

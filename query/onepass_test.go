@@ -1,0 +1,126 @@
+package query
+
+import (
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
+)
+
+// testCaptures are the repository's captures (the synthetic one, the
+// satellite runs with and without a PEP, the MANET runs), and ../shared's
+// cases and corpus when present.
+func testCaptures(t *testing.T) []string {
+	var out []string
+	for _, g := range []string{"../testdata/synthetic/*.pcap", "../testdata/sat/*/*.pcap", "../testdata/manet/*-1-0.pcap.gz"} {
+		m, err := filepath.Glob(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, m...)
+	}
+	// ../shared's hand-made cases and corpus, when present.
+	for _, g := range []string{"../../shared/cases/*.pcap", "../../shared/corpus/*.pcap", "../../shared/corpus/*.pcapng"} {
+		m, _ := filepath.Glob(g)
+		out = append(out, m...)
+	}
+	if len(out) < 4 {
+		t.Fatalf("found %d test captures", len(out))
+	}
+	return out
+}
+
+// TestCountingPass: the counting pass (tcpanalysis.Options.Only selecting
+// nothing) picks the connection and data direction a full analysis picks,
+// and the two passes of a OneConn view give the series of one pass.
+func TestCountingPass(t *testing.T) {
+	for _, path := range testCaptures(t) {
+		full, err := tcpanalysis.AnalyzeFile(path, tcpanalysis.Options{})
+		if err != nil || len(full.Conns) == 0 {
+			continue // not a capture this test is about (its own tests say why)
+		}
+		count, err := tcpanalysis.AnalyzeFile(path, tcpanalysis.Options{Only: func(int) bool { return false }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range full.Conns {
+			c := count.Conns[i]
+			for d := range r.Dir {
+				a, b := r.Dir[d], c.Dir[d]
+				if a.Bytes != b.Bytes || a.Pkts != b.Pkts || a.DeliveredBytes != b.DeliveredBytes || a.AckedBytes != b.AckedBytes {
+					t.Errorf("%s conn %d dir %d: full %d/%d/%d/%d bytes/pkts/delivered/acked, counting %d/%d/%d/%d", path, i, d,
+						a.Bytes, a.Pkts, a.DeliveredBytes, a.AckedBytes, b.Bytes, b.Pkts, b.DeliveredBytes, b.AckedBytes)
+				}
+			}
+			if DataDirection(r) != DataDirection(c) {
+				t.Errorf("%s conn %d: data direction %v, counting %v", path, i, DataDirection(r), DataDirection(c))
+			}
+		}
+		one, err := Analyze(path, All(), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		two, err := Analyze(path, All(), Options{OnePassLimit: 1, OneConn: true, Parts: tcpanalysis.PartSegs | tcpanalysis.PartAcks | tcpanalysis.PartSACKs | tcpanalysis.PartWindow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if one.Conn.Conn.Index != two.Conn.Conn.Index || one.Dir != two.Dir || one.Ref != two.Ref {
+			t.Fatalf("%s: one pass conn %d %v, two passes conn %d %v", path, one.Conn.Conn.Index, one.Dir, two.Conn.Conn.Index, two.Dir)
+		}
+		d := one.Dir
+		a, b := one.Conn.Series, two.Conn.Series
+		if !same(a.Segs[d], b.Segs[d]) || !same(a.Acks[d], b.Acks[d]) || !same(a.SACKs[d], b.SACKs[d]) || !same(a.Window[d], b.Window[d]) {
+			t.Errorf("%s: the two-pass series of conn %d differ from one pass", path, one.Conn.Conn.Index)
+		}
+		if rd := d.Reverse(); len(b.Segs[rd])+len(b.Acks[rd])+len(b.Window[rd]) != 0 || len(two.Conn.RTT)+len(two.Conn.Events) != 0 {
+			t.Errorf("%s: the reverse direction, RTT samples or events were kept", path)
+		}
+		if one.Conn.Dir != two.Conn.Dir {
+			t.Errorf("%s: summaries differ", path)
+		}
+	}
+}
+
+// TestFlightPoints: the bytes in flight rebuilt from segments and ACKs
+// (tput keeps no window points) are those the analysis recorded, and so is
+// the end of slow start.
+func TestFlightPoints(t *testing.T) {
+	compared := 0
+	defer func() { t.Logf("%d flight points compared", compared) }()
+	for _, path := range testCaptures(t) {
+		rep, err := tcpanalysis.AnalyzeFile(path, tcpanalysis.Options{Keep: func(int) bool { return true }})
+		if err != nil {
+			continue
+		}
+		for _, r := range rep.Conns {
+			for _, d := range []flows.Direction{flows.AtoB, flows.BtoA} {
+				bare := *r
+				ser := *r.Series
+				ser.Window = [2][]tcpanalysis.WindowPoint{}
+				bare.Series = &ser
+				var want, got []tcpanalysis.WindowPoint
+				for w := range tcpanalysis.FlightPoints(r, d) {
+					want = append(want, tcpanalysis.WindowPoint{Time: w.Time, Frame: w.Frame, InFlight: w.InFlight, FlightValid: w.FlightValid})
+				}
+				for w := range tcpanalysis.FlightPoints(&bare, d) {
+					got = append(got, w)
+				}
+				compared += len(want)
+				if len(want) > 0 && !reflect.DeepEqual(got, want) {
+					t.Errorf("%s conn %d %v: %d rebuilt flight points differ from the %d recorded", path, r.Conn.Index, d, len(got), len(want))
+				}
+				t0 := tcpanalysis.FirstData(r, d)
+				if a, b := tcpanalysis.SlowStartEnd(r, d, t0), tcpanalysis.SlowStartEnd(&bare, d, t0); a != b {
+					t.Errorf("%s conn %d %v: slow start %+v, rebuilt %+v", path, r.Conn.Index, d, b, a)
+				}
+			}
+		}
+	}
+}
+
+// same reports whether a and b hold the same points (nil and empty alike).
+func same[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || reflect.DeepEqual(a, b))
+}

@@ -1,0 +1,195 @@
+package query
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
+)
+
+// The selected window of a connection is [ref + From, ref + To] (To 0: to
+// the connection's last packet), ref being the connection's reference
+// point in its data direction (View.RefOf), shared by both directions.
+// Every row, table and series of a View is limited to it
+// (docs/schema.md#selection).
+
+// RefUsedOf is the reference point actually used on connection r (for
+// the outputs of either direction; see RefOf): Sel.Ref, or what it fell
+// back to in r's data direction (Ref.Resolve).
+func (v *View) RefUsedOf(r *tcpanalysis.ConnResult, d flows.Direction) Ref {
+	_, used := v.Sel.Ref.Resolve(r, v.Sel.Dir.Of(r))
+	return used
+}
+
+// Whole reports whether the selected window of connection r in direction
+// d is the whole connection: no --from/--to and the reference point is
+// the connection's first packet.
+func (v *View) Whole(r *tcpanalysis.ConnResult, d flows.Direction) bool {
+	return v.Sel.From == 0 && v.Sel.To == 0 && v.RefOf(r, d) == r.Conn.First
+}
+
+// Span returns the selected window of connection r in direction d: from
+// ref + From to ref + To, or to r's last packet when To is 0 (clipped
+// false).
+func (v *View) Span(r *tcpanalysis.ConnResult, d flows.Direction) (lo, hi capture.Timestamp, clipped bool) {
+	ref := v.RefOf(r, d)
+	lo = ref + capture.Timestamp(v.Sel.From)
+	if v.Sel.To > 0 {
+		return lo, ref + capture.Timestamp(v.Sel.To), true
+	}
+	return lo, r.Conn.Last, false
+}
+
+// Interval is one interval of the throughput and goodput series
+// (docs/metrics.md#throughput-over-time).
+type Interval struct {
+	// Start and Width: the interval is [Start, Start + Width). Width is
+	// View.Interval but where the selected window cuts an interval: the
+	// first starts at ref + From, the last ends at ref + To.
+	Start capture.Timestamp
+	Width time.Duration
+	// Bytes are the payload bytes sent in the interval (retransmissions
+	// included), Acked the bytes newly acknowledged in it (goodput).
+	Bytes, Acked int64
+	// CumAcked is the highest acknowledged payload byte count at the end
+	// of the interval (as tcpanalysis.AckedAt: since the first data byte,
+	// acknowledgements before the window included).
+	CumAcked int64
+}
+
+// Kbps returns bytes per interval i as kbit/s (bytes × 8 / width / 1000).
+func (i Interval) Kbps(bytes int64) float64 {
+	if i.Width <= 0 {
+		return 0
+	}
+	return float64(bytes) * 8 / i.Width.Seconds() / 1000
+}
+
+// Intervals cuts direction d of connection r (whose Series must be kept)
+// into intervals of View.Interval laid from the reference point: interval
+// k starts at ref + k × width, so every verb and every run of a
+// comparison shares one grid. Only the selected window is cut (Span): the
+// first interval starts at ref + From, the last ends at ref + To (or is
+// whole, holding the connection's last packet); so the intervals' Bytes
+// add up to every payload byte sent in the window and their Acked to
+// every byte acknowledged in it. Errors: tcpanalysis.ErrTooManyBins,
+// wrapped with the span.
+func (v *View) Intervals(r *tcpanalysis.ConnResult, d flows.Direction) ([]Interval, error) {
+	return v.IntervalsAt(r, d, v.RefOf(r, d), r.Conn.Last)
+}
+
+// IntervalsAt is Intervals of connection r in direction d on the grid of
+// another reference time ref (a capture on the same clock: the server side
+// of a PEP pair on its client side's grid), to end when To is 0.
+func (v *View) IntervalsAt(r *tcpanalysis.ConnResult, d flows.Direction, ref, end capture.Timestamp) ([]Interval, error) {
+	w := v.Interval
+	if r.Series == nil || w <= 0 {
+		return nil, nil
+	}
+	lo, hi, clipped := ref+capture.Timestamp(v.Sel.From), end, false
+	if v.Sel.To > 0 {
+		hi, clipped = ref+capture.Timestamp(v.Sel.To), true
+	}
+	if hi < lo {
+		return nil, nil
+	}
+	k0 := int64(lo.Sub(ref) / w)
+	kn := int64(hi.Sub(ref) / w)
+	if clipped && kn > k0 && ref+capture.Timestamp(time.Duration(kn)*w) == hi {
+		kn-- // hi on a boundary: the last interval ends there
+	}
+	if kn-k0 >= tcpanalysis.MaxBins {
+		return nil, fmt.Errorf("%w: the window spans %.0f s, %d intervals of %v; a timestamp may jump, or choose a longer interval", tcpanalysis.ErrTooManyBins, hi.Sub(lo).Seconds(), kn-k0, w)
+	}
+	n := int(kn-k0) + 1
+	out := make([]Interval, n)
+	for i := range out {
+		start := ref + capture.Timestamp(time.Duration(k0+int64(i))*w)
+		end := start + capture.Timestamp(w)
+		start = max(start, lo)
+		if clipped {
+			end = min(end, hi)
+		}
+		out[i].Start, out[i].Width = start, end.Sub(start)
+	}
+	idx := func(t capture.Timestamp) int {
+		return int(min(max(int64(t.Sub(ref)/w)-k0, 0), int64(n-1)))
+	}
+	for _, s := range r.Series.Segs[d] {
+		if s.Payload > 0 && v.Sel.InRange(s.Time, ref) {
+			out[idx(s.Time)].Bytes += int64(s.Payload)
+		}
+	}
+	var high int64
+	fin := r.Conn.Half[d]
+	for _, a := range r.Series.Acks[d] {
+		val := a.Ack - 1
+		if fin.FinSeen && a.Ack > fin.FinRel {
+			val = fin.FinRel - 1
+		}
+		if a.Time.Sub(ref) < v.Sel.From {
+			high = max(high, val) // acknowledged before the window
+			continue
+		}
+		if !v.Sel.InRange(a.Time, ref) {
+			continue
+		}
+		if val > high {
+			out[idx(a.Time)].Acked += val - max(high, 0)
+			high = val
+		}
+	}
+	// The level before the window, then each interval's new bytes.
+	cum := int64(0)
+	for _, a := range r.Series.Acks[d] {
+		if a.Time.Sub(ref) >= v.Sel.From {
+			break
+		}
+		val := a.Ack - 1
+		if fin.FinSeen && a.Ack > fin.FinRel {
+			val = fin.FinRel - 1
+		}
+		cum = max(cum, val)
+	}
+	for i := range out {
+		cum += out[i].Acked
+		out[i].CumAcked = cum
+	}
+	return out, nil
+}
+
+// WindowTotals are the payload bytes sent and newly acknowledged in the
+// selected window of connection r in direction d: the totals the
+// intervals add up to.
+func (v *View) WindowTotals(r *tcpanalysis.ConnResult, d flows.Direction) (sent, acked int64, err error) {
+	iv, err := v.Intervals(r, d)
+	for _, i := range iv {
+		sent += i.Bytes
+		acked += i.Acked
+	}
+	return sent, acked, err
+}
+
+// refWarnings is the WarnRefFallback warning of the chosen connection,
+// when its data direction has no Sel.Ref.
+func (v *View) refWarnings() []Warning {
+	if used := v.RefUsed; v.Sel.Ref != RefSYN && used != v.Sel.Ref {
+		return []Warning{{Kind: WarnRefFallback, File: v.File, Conn: v.Conn.Conn.Index, Dir: v.Dir, Ref: used,
+			Text: fmt.Sprintf("no %s in direction %s: times count from %s (--ref %s) instead", v.Sel.Ref.Needs(), v.Dir, used.Describe(), used)}}
+	}
+	return nil
+}
+
+// Needs names what a reference point looks for in a direction ("data
+// segment", …), for messages saying it was not found.
+func (r Ref) Needs() string {
+	switch r {
+	case RefBulk:
+		return fmt.Sprintf("segment with ≥ %d payload bytes", tcpanalysis.BulkPayload)
+	case RefData:
+		return "data segment"
+	}
+	return "packet"
+}
