@@ -427,6 +427,7 @@ func (r *Reader) next(s *Segment) error {
 				r.frame++
 				if !r.firstSeen {
 					r.stats.First, r.firstSeen = ts, true
+					r.first.set(ts)
 				}
 			}
 			continue
