@@ -88,6 +88,7 @@ func (d *decoder) decode(lt int, data []byte) verdict {
 	d.off = 0
 	d.s.WiFi = false
 	d.s.Retry = false
+	d.s.SeqCtl = 0
 	d.s.RadioSignal = false
 	d.s.ICMP = ICMPNone
 	switch lt {
@@ -282,6 +283,7 @@ func (d *decoder) wifi(b []byte) verdict {
 	d.s.Retry = fc1&0x08 != 0
 	copy(d.s.RA[:], b[4:10])
 	copy(d.s.TA[:], b[10:16])
+	d.s.SeqCtl = binary.LittleEndian.Uint16(b[22:24])
 	if fc1&0x40 != 0 {
 		return vProtected
 	}

@@ -193,6 +193,9 @@ type Reader struct {
 	keepNumbers, firstSeen bool
 	firstBW                int64 // first frame with an impossible wire length
 	firstOW                int64 // first frame whose IP length exceeds its wire length
+	// fine: some timestamp of the capture is off a multiple of fineTick
+	// (Segment.FineTime), from the pre-scan or from a frame read so far.
+	fine bool
 }
 
 // Open opens the capture at path ("-" reads standard input). gzip and zstd
@@ -205,6 +208,63 @@ func Open(path string) (*Reader, error) {
 	if path == "-" {
 		return NewReader(os.Stdin, "stdin")
 	}
+	r, err := openFile(path)
+	if err != nil {
+		return nil, err
+	}
+	// Only a regular file can be read twice: a named pipe or /dev/fd/N
+	// (bash's <(zcat f)) would lose to the pre-scan what it reads.
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+		r.fine = prescanFine(path)
+	}
+	return r, nil
+}
+
+// fineTick defines Segment.FineTime: a capture resolves time finer than
+// fineTick when some frame's stamp is off a multiple of it.
+const fineTick = 10 * time.Microsecond
+
+// PrescanFrames is how many records Open reads ahead of the analysis to
+// decide Segment.FineTime for a file (docs/metrics.md#folded-duplicates).
+const PrescanFrames = 4096
+
+// prescanFine reads the timestamps of the first PrescanFrames records of the
+// regular file at path (a second, independent reader) and reports whether one of
+// them is off a multiple of fineTick. pcapng stamps are read with their
+// interface's if_tsresol, as Next reads them. A capture that cannot be read
+// reports false: Next then still learns the resolution as it reads.
+func prescanFine(path string) bool {
+	r, err := openFile(path)
+	if err != nil {
+		return false
+	}
+	defer r.Close()
+	if r.done || r.src == nil {
+		return false
+	}
+	for range PrescanFrames {
+		_, ci, err := r.src.ZeroCopyReadPacketData()
+		if err != nil {
+			return false
+		}
+		if !timeInRange(ci.Timestamp) {
+			continue
+		}
+		ts := Timestamp(ci.Timestamp.UnixNano())
+		if r.ng != nil {
+			if _, bin := r.ifaceInfo(ci.InterfaceIndex); bin != 0 {
+				ts = binaryTime(ts, bin)
+			}
+		}
+		if int64(ts)%int64(fineTick) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// openFile is Open for a path other than "-", without the pre-scan.
+func openFile(path string) (*Reader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -442,6 +502,9 @@ func (r *Reader) next(s *Segment) error {
 		}
 		r.last = ts
 		r.stats.Last = ts
+		if !r.fine && int64(ts)%int64(fineTick) != 0 {
+			r.fine = true
+		}
 		if r.ng != nil && !SupportedLink(lt) {
 			r.stats.UnsupportedLink++
 			continue
@@ -463,6 +526,7 @@ func (r *Reader) next(s *Segment) error {
 				r.warnings = append(r.warnings, fmt.Sprintf("%s: frame %d: the IP length field claims more bytes than the frame's original length %d; payload bounded by the frame", r.name, r.frame, ci.Length))
 			}
 		}
+		s.FineTime = r.fine
 		if v == vICMP {
 			r.stats.ICMPQuotes++
 			s.Frame = r.frame

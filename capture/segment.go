@@ -118,10 +118,24 @@ type Segment struct {
 	WiFi   bool
 	Retry  bool
 	TA, RA [6]byte
+	// SeqCtl is the 802.11 Sequence Control field as sent: the 12-bit
+	// sequence number in bits 4–15, the fragment number in bits 0–3
+	// (IEEE 802.11-2020 §9.2.4.4). A frame with Retry set repeats the
+	// earlier frame with the same TA and SeqCtl, and no other. Valid iff
+	// WiFi.
+	SeqCtl uint16
 	// RadioSignal reports that a radiotap header carried an antenna signal
 	// (dBm) field: the capturing radio received the frame rather than sent
 	// it (as ns-3 and Linux monitor mode record it).
 	RadioSignal bool
+
+	// FineTime reports that the capture is known to stamp time finer than
+	// 10 µs: some frame's timestamp is off a multiple of 10 µs. For a file
+	// opened by path the Reader decides it before the first frame from a
+	// pre-scan of the first PrescanFrames records, so it is the same for
+	// every frame; for a stream (standard input, NewReader) it turns true
+	// at the first such frame read (docs/metrics.md#folded-duplicates).
+	FineTime bool
 
 	// ICMP is not ICMPNone when the frame is an ICMP error quoting a TCP
 	// segment rather than a TCP segment: then Src, Dst and Seq are the

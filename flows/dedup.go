@@ -14,15 +14,23 @@ import (
 // not enough: genuine duplicate ACKs are byte-identical too. A candidate is
 // folded only on positive evidence that the capture saw one packet twice
 // (FoldReason): a nonzero IPv4 identification repeated, the 802.11 Retry
-// bit, another pcapng interface, a relay's copy (a lower TTL or another
-// 802.11 transmitter), or an identical timestamp in a capture whose own
+// bit on a frame with the same transmitter and sequence control, another
+// pcapng interface, a relay's copy (a lower TTL within one round trip, or
+// another 802.11 transmitter), or, for a segment that occupies sequence
+// space (payload, SYN, FIN), an identical timestamp in a capture whose own
 // timestamps show a resolution finer than 10 µs.
 const (
 	dedupSlots = 16
 	// foldWindow bounds how far apart a copy may be from its original.
 	foldWindow = 10 * time.Second
-	// ifaceWindow bounds copies on two interfaces where no IP ID tells.
+	// ifaceWindow bounds copies on two interfaces where no IP ID tells,
+	// and is the least relay window (relayWindow).
 	ifaceWindow = 2 * time.Millisecond
+	// synRelayWindow is the relay window of a SYN or SYN-ACK before the
+	// handshake has given a round-trip time: no TCP resends a SYN by timer
+	// sooner than its initial RTO (1 s, RFC 6298 §2.1), nor any segment
+	// sooner than its least RTO (200 ms in Linux, TCP_RTO_MIN).
+	synRelayWindow = 200 * time.Millisecond
 	// fineTick: a capture that stamped some packet off a multiple of this
 	// has shown a timestamp resolution fine enough that two packets with
 	// one timestamp are one packet (docs/metrics.md#folded-duplicates).
@@ -36,10 +44,10 @@ type FoldReason uint8
 // Fold reasons, in the order they are tested.
 const (
 	FoldIPID      FoldReason = iota // the same nonzero IPv4 identification (RFC 6864: unique per packet in flight)
-	FoldRetry                       // the 802.11 Retry bit: a MAC-layer retransmission of the same frame
+	FoldRetry                       // the 802.11 Retry bit on the same transmitter and sequence control: a MAC-layer retransmission of that frame
 	FoldIface                       // the same packet on another pcapng interface within 2 ms
-	FoldRelay                       // a relay's copy: lower TTL / hop limit, or another 802.11 transmitter
-	FoldTimestamp                   // an identical timestamp in a capture shown to resolve < 10 µs
+	FoldRelay                       // a relay's copy: lower TTL / hop limit within one round trip, or another 802.11 transmitter
+	FoldTimestamp                   // a segment with payload, SYN or FIN at an identical timestamp in a capture shown to resolve < 10 µs
 	NumFoldReasons
 )
 
@@ -53,23 +61,39 @@ func (r FoldReason) String() string {
 	return "unknown"
 }
 
-// dedupEntry is one remembered packet.
+// dedupEntry is one remembered packet, in 24 bytes. Whether its IPv4
+// identification identifies it is not kept: an entry whose fingerprint
+// equals a packet's has that packet's identification (and IP version, being
+// of the same connection).
 type dedupEntry struct {
-	fp    uint64
-	t     capture.Timestamp
-	ta    uint32 // hash of the 802.11 transmitter address; 0 off 802.11
-	iface uint16
-	ttl   uint8
-	ipid  bool // the IPv4 identification identifies the packet (IPv4, nonzero)
+	fp     uint64
+	t      capture.Timestamp
+	ta     uint32 // taKey of the 802.11 transmitter address; 0 off 802.11
+	seqctl uint16 // 802.11 sequence control; valid iff ta != 0
+	iface  uint8  // ifaceKey of the pcapng interface
+	ttl    uint8
 }
 
-func taHash(s *capture.Segment) uint32 {
+// taKey is a 32-bit digest of s's 802.11 transmitter address, never 0, or
+// 0 off 802.11. Two addresses share a digest with a chance of 2^-32.
+func taKey(s *capture.Segment) uint32 {
 	if !s.WiFi {
 		return 0
 	}
 	a := s.TA
-	return (uint32(a[2])<<24 | uint32(a[3])<<16 | uint32(a[4])<<8 | uint32(a[5])) ^ (uint32(a[0])<<8 | uint32(a[1])) | 1
+	x := uint64(a[0])<<40 | uint64(a[1])<<32 | uint64(a[2])<<24 | uint64(a[3])<<16 | uint64(a[4])<<8 | uint64(a[5])
+	x = (x ^ x>>29) * 0xbf58476d1ce4e5b9
+	x ^= x >> 32
+	if k := uint32(x); k != 0 {
+		return k
+	}
+	return 1
 }
+
+// ifaceKey is a pcapng interface index in one byte: indexes past 255
+// share 255, so two of them never count as different interfaces (no fold
+// on that evidence alone).
+func ifaceKey(i int) uint8 { return uint8(min(max(i, 0), 255)) }
 
 // dedupRing remembers the last dedupSlots packets of one direction. It
 // grows to dedupSlots entries, so a short connection costs only what it uses.
@@ -99,8 +123,9 @@ func fingerprint(s *capture.Segment) uint64 {
 // seenFP reports whether s, whose fingerprint is fp, copies a packet in
 // the ring, and the evidence. fine reports that the capture has shown a
 // timestamp resolution finer than fineTick; idVaries that the IPv4
-// identification of this direction was seen to change between packets.
-func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine, idVaries bool) (FoldReason, bool) {
+// identification of this direction was seen to change between packets;
+// c is the packet's connection (for its relay window, Conn.relayWindow).
+func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine, idVaries bool, c *Conn) (FoldReason, bool) {
 	if r == nil {
 		return 0, false
 	}
@@ -112,7 +137,11 @@ func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine, idVaries bool) (
 	// the sender's IDs are seen to change (RFC 6864: an atomic, DF,
 	// datagram's ID may be a constant).
 	ipid := !s.IPv6 && s.IPID != 0 && (!s.DF || idVaries)
-	ta := taHash(s)
+	ta := taKey(s)
+	// Two pure ACKs may be sent within a microsecond (duplicate ACKs for a
+	// batch of segments, RFC 5681 §4.2); a segment that occupies sequence
+	// space is not sent twice so soon: only its timestamp may tell.
+	stampTells := s.PayloadLen > 0 || s.Flags&(capture.SYN|capture.FIN) != 0
 	for i := range r.e {
 		e := &r.e[i]
 		if e.fp != fp {
@@ -124,22 +153,28 @@ func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine, idVaries bool) (
 		}
 		switch {
 		case dt > foldWindow:
-		case e.ipid && ipid:
+		case ipid:
 			return FoldIPID, true
-		case s.Retry:
+		case s.Retry && ta != 0 && e.ta == ta && e.seqctl == s.SeqCtl:
+			// A MAC retry repeats the frame of the same transmitter with
+			// the same sequence number and fragment number; Retry on
+			// another sequence number is a new MSDU whose first attempt
+			// the monitor missed (a TCP retransmission, or a new dup ACK).
 			return FoldRetry, true
-		case e.iface != uint16(s.Iface) && dt <= ifaceWindow:
+		case e.iface != ifaceKey(s.Iface) && dt <= ifaceWindow:
 			return FoldIface, true
-		case ta != 0 && e.ta != 0 && ta != e.ta:
+		case ta != 0 && e.ta != 0 && e.ta != ta:
 			// Another 802.11 transmitter sent the same packet: a relay.
 			return FoldRelay, true
-		case s.TTL < e.ttl && fine && dt <= ifaceWindow:
-			// The same packet again, one or more hops on, within 2 ms in a
-			// capture that resolves time finely: a router seen on both
-			// sides. (At coarse resolution a lower TTL may as well be a
+		case s.TTL < e.ttl && fine && dt <= c.relayWindow(s):
+			// The same packet again, one or more hops on, within one round
+			// trip in a capture that resolves time finely: a router seen
+			// on both sides. TCP resends nothing sooner than a round trip
+			// (an RTO exceeds the RTT; a fast retransmission waits for
+			// ACKs). (At coarse resolution a lower TTL may as well be a
 			// route change between genuine duplicate ACKs.)
 			return FoldRelay, true
-		case dt == 0 && fine:
+		case dt == 0 && fine && stampTells:
 			return FoldTimestamp, true
 		}
 	}
@@ -148,7 +183,7 @@ func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine, idVaries bool) (
 
 // addFP remembers s, whose fingerprint is fp.
 func (r *dedupRing) addFP(s *capture.Segment, fp uint64) {
-	e := dedupEntry{fp: fp, t: s.Time, ta: taHash(s), iface: uint16(s.Iface), ttl: s.TTL, ipid: !s.IPv6 && s.IPID != 0}
+	e := dedupEntry{fp: fp, t: s.Time, ta: taKey(s), seqctl: s.SeqCtl, iface: ifaceKey(s.Iface), ttl: s.TTL}
 	if len(r.e) < dedupSlots {
 		if r.e == nil {
 			r.e = make([]dedupEntry, 0, 2)

@@ -459,21 +459,23 @@ func TestFoldFrom80211Capture(t *testing.T) {
 
 // TestFoldFromPcapngInterfaces: an IPv6 pcapng capture on two interfaces.
 // A burst of duplicate ACKs on one interface is genuine; the same packet on
-// the other interface 500 µs later, or again with an identical timestamp, is
-// a copy.
+// the other interface 500 µs later is a copy. A data segment again with an
+// identical timestamp is a copy when the capture resolves time finely; a
+// pure ACK again with an identical timestamp never is (a receiver may send
+// several duplicate ACKs within a microsecond).
 func TestFoldFromPcapngInterfaces(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		ns   int
-		// the copy with an identical timestamp is folded only when the
-		// capture shows a resolution finer than 10 µs
-		wantDup9 bool
+		// the data copy with an identical timestamp is folded only when
+		// the capture shows a resolution finer than 10 µs
+		wantDupData bool
 	}{{"ns timestamps", 123, true}, {"timestamps on 100 µs", 0, false}} {
-		t.Run(tc.name, func(t *testing.T) { foldFromPcapngInterfaces(t, tc.ns, tc.wantDup9) })
+		t.Run(tc.name, func(t *testing.T) { foldFromPcapngInterfaces(t, tc.ns, tc.wantDupData) })
 	}
 }
 
-func foldFromPcapngInterfaces(t *testing.T, ns int, wantDup9 bool) {
+func foldFromPcapngInterfaces(t *testing.T, ns int, wantDupData bool) {
 	t0 := time.Date(2025, 3, 4, 5, 6, 7, ns, time.UTC)
 	ms := time.Millisecond
 	c := pcaptest.NewConn(cli6, srv6, 1000, 5000)
@@ -485,17 +487,18 @@ func foldFromPcapngInterfaces(t *testing.T, ns int, wantDup9 bool) {
 	}
 	d := c.Data(t0.Add(2*ms), pcaptest.S2C, 100)
 	f.Add(d.T, i0, d.IP())
+	f.Add(d.T, i0, d.IP()) // data again with an identical timestamp
 	var last pcaptest.Segment
 	for i := range 3 { // three genuine duplicate ACKs, 100 µs apart
 		last = c.Ack(t0.Add(3*ms+time.Duration(i)*100*us), pcaptest.C2S, 1, 65535)
 		f.Add(last.T, i0, last.IP())
 	}
 	f.Add(last.T.Add(500*us), i1, last.IP()) // copy on the other interface
-	f.Add(last.T, i0, last.IP())             // copy with an identical timestamp
+	f.Add(last.T, i0, last.IP())             // a pure ACK with an identical timestamp: no proof
 	f.Add(last.T.Add(5*ms), i1, last.IP())   // too late for an interface copy
 
 	tr, got := readAll(t, f.Bytes(), Options{WScale: -1})
-	wantDup := []bool{false, false, false, false, false, false, false, true, wantDup9, false}
+	wantDup := []bool{false, false, false, false, wantDupData, false, false, false, true, false, false}
 	if len(got) != len(wantDup) {
 		t.Fatalf("got %d segments, want %d", len(got), len(wantDup))
 	}
@@ -505,7 +508,7 @@ func foldFromPcapngInterfaces(t *testing.T, ns int, wantDup9 bool) {
 		}
 	}
 	want := int64(1)
-	if wantDup9 {
+	if wantDupData {
 		want = 2
 	}
 	if cn := tr.Conns()[0]; cn.Folded != want {

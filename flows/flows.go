@@ -137,6 +137,48 @@ type Conn struct {
 	// Reused reports that this connection started on a 4-tuple that an
 	// earlier connection of the capture used (port reuse).
 	Reused bool
+
+	// The handshake's round trip as far as captured, for the relay window
+	// of copy folding (relayWindow): hsRTT sums the SYN→SYN-ACK and
+	// SYN-ACK→ACK times known so far; hsT is the time of the last SYN
+	// (hsStage 1), then of the last SYN-ACK (hsStage 2); hsStage 3: done.
+	hsStage uint8
+	hsT     capture.Timestamp
+	hsRTT   time.Duration
+}
+
+// relayWindow is how long after a packet a copy of it with a lower TTL is
+// folded as a relay's copy (FoldRelay): the connection's round-trip time
+// as the captured handshake gives it (SYN→SYN-ACK plus SYN-ACK→ACK, or
+// the part captured), at least ifaceWindow; synRelayWindow for a SYN or
+// SYN-ACK while no round trip is known. TCP sends nothing twice sooner
+// than one round trip (docs/metrics.md#folded-duplicates).
+func (c *Conn) relayWindow(s *capture.Segment) time.Duration {
+	if c.hsRTT == 0 && s.Flags.Has(capture.SYN) {
+		return synRelayWindow
+	}
+	return max(c.hsRTT, ifaceWindow)
+}
+
+// timeHandshake records the times relayWindow uses; s, sent in direction
+// d, was not folded.
+func (c *Conn) timeHandshake(d Direction, s *capture.Segment) {
+	switch syn, ack := s.Flags.Has(capture.SYN), s.Flags.Has(capture.ACK); {
+	case syn && !ack:
+		if c.hsStage <= 1 {
+			c.hsT, c.hsStage = s.Time, 1
+		}
+	case syn:
+		if c.hsStage == 1 && s.Time > c.hsT {
+			c.hsRTT += s.Time.Sub(c.hsT)
+		}
+		if c.hsStage <= 2 {
+			c.hsT, c.hsStage = s.Time, 2
+		}
+	case ack && d == AtoB && c.hsStage == 2 && s.Time > c.hsT:
+		c.hsRTT += s.Time.Sub(c.hsT)
+		c.hsStage = 3
+	}
 }
 
 // Duration returns Last − First.
@@ -208,8 +250,10 @@ type Tracker struct {
 	conns []*Conn
 	n     int // connections opened so far: the next index
 	added int // segments added, for the periodic sweep
-	// fine reports that some timestamp seen so far is off a multiple of
-	// fineTick: the capture resolves finer than that (see dedup.go).
+	// fine reports that the capture resolves time finer than fineTick:
+	// the reader says so (capture.Segment.FineTime, from its pre-scan of
+	// a file) or some timestamp seen so far is off a multiple of fineTick
+	// (see dedup.go).
 	fine bool
 }
 
@@ -305,14 +349,14 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 			h.MAC, h.MACKnown, h.macTTL = s.TA, true, s.TTL
 		}
 	}
-	if !t.fine && int64(s.Time)%int64(fineTick) != 0 {
+	if !t.fine && (s.FineTime || int64(s.Time)%int64(fineTick) != 0) {
 		t.fine = true
 	}
 	var fp uint64
 	if !t.opts.NoFold {
 		fp = fingerprint(s)
 	}
-	if why, dup := c.Half[d].dedup.seenFP(s, fp, t.fine, c.Half[d].idVaries); !t.opts.NoFold && !p.New && dup {
+	if why, dup := c.Half[d].dedup.seenFP(s, fp, t.fine, c.Half[d].idVaries, c); !t.opts.NoFold && !p.New && dup {
 		c.Folded++
 		c.FoldedBy[why]++
 		if s.Time > c.Last {
@@ -343,6 +387,7 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 	if s.Time < c.First {
 		c.First = s.Time
 	}
+	c.timeHandshake(d, s)
 	t.handshake(c, d, s)
 	h := &c.Half[d]
 	if !h.BaseKnown {
