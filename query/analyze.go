@@ -51,7 +51,8 @@ type Options struct {
 	OneConn bool
 	// OnRTT, when set, is called with every RTT sample of the pass that
 	// makes the View (tcpanalysis.Options.OnRTT), for output streamed
-	// while the capture is read (export.RTTRows).
+	// while the capture is read (export.RTTRows); without a connection
+	// named, that pass analyses every connection.
 	OnRTT func(*tcpanalysis.ConnResult, tcpanalysis.RTTSample)
 	// AnalyzeFile, when set, replaces tcpanalysis.AnalyzeFile for every
 	// pass (for example to apply a capture filter).
@@ -99,8 +100,8 @@ type View struct {
 // sel.Conn set, or a capture of at most OnePassLimit bytes, it is one pass;
 // otherwise a counting pass chooses the connection and a second pass keeps
 // its series (with OneConn, a pass over that connection's addresses and
-// ports only). With RTT, RTTSamples or Events, a large capture and no
-// connection named, it is one full pass that keeps no series. Errors:
+// ports only). With RTT, RTTSamples, Events or OnRTT, a large capture and
+// no connection named, it is one full pass that keeps no series. Errors:
 // those of tcpanalysis.AnalyzeFile (a *capture.FrameError naming the file
 // and frame, fs errors), a Selection error, or Pick's ErrNoMatch /
 // ErrNoConn.
@@ -154,7 +155,7 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 		}
 	case small:
 		pass1.Keep = func(int) bool { return true }
-	case o.RTT || o.RTTSamples || o.Events:
+	case o.RTT || o.RTTSamples || o.Events || o.OnRTT != nil:
 		pass1.Keep = nil
 	default:
 		// The counting pass: Pick needs each connection's key and payload

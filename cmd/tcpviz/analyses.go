@@ -129,7 +129,8 @@ server side.` + selectionHelp,
 					return err
 				}
 				defer rows.Close()
-				qo.RTTSamples, qo.OnRTT = false, rows.OnRTT
+				// Rows only: no summary table, so no quantiles either.
+				qo.RTT, qo.RTTSamples, qo.OnRTT = false, false, rows.OnRTT
 			}
 			v, err := e.view(args[0], &f.af, sel, qo, kind == outImage)
 			if err != nil {
