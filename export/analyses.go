@@ -133,7 +133,11 @@ func RTT(v *query.View, want map[query.Metric]bool, withRows bool) Table {
 				}
 				var ds []time.Duration
 				if !whole || withRows {
-					for _, p := range v.SeriesOf(r, d, m).Points {
+					s := v.SeriesOf(r, d, m)
+					if m == query.MetricRTTHandshake {
+						s = v.HandshakeOf(r, d) // the connection's, whatever the window
+					}
+					for _, p := range s.Points {
 						ds = append(ds, time.Duration(p.V*float64(time.Millisecond)))
 						if withRows {
 							t, ct := times(v, r, p.Time)

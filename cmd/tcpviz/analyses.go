@@ -168,7 +168,11 @@ server side.` + selectionHelp,
 							continue
 						}
 						name := map[query.Metric]string{query.MetricRTT: "ACK-based (Karn)", query.MetricRTTTS: "TSval/TSecr", query.MetricRTTHandshake: "handshake"}[m]
-						if s := v.SeriesOf(v.Conn, d, m); len(s.Points) > 0 {
+						s := v.SeriesOf(v.Conn, d, m)
+						if m == query.MetricRTTHandshake {
+							s = v.HandshakeOf(v.Conn, d) // the connection's, whatever the window
+						}
+						if len(s.Points) > 0 {
 							sp.Series = append(sp.Series, plot.Named{Name: name, Scatter: true, Color: plot.Colour(i),
 								Mark: []plot.Mark{plot.MarkDot, plot.MarkRing, plot.MarkTriangle}[i], X: s.X(v.Ref), Y: s.Y()})
 						}
