@@ -80,6 +80,10 @@ type Run struct {
 	// (LABEL=SERVER+CLIENT) and NewPairRun put it back in order: File is
 	// then the client side (see SwappedPair).
 	Swapped bool
+	// Start and ServerStart are the first frames of File and ServerFile
+	// (0 when not known): the origin of the captures' own time base, as
+	// flows' start_s counts from it.
+	Start, ServerStart capture.Timestamp
 }
 
 // NewRun builds a one-capture run: r's direction d aligned at align, with

@@ -60,7 +60,7 @@ func Load(specs []Spec, sel query.Selection, rd Reader) ([]Run, []*query.View, e
 			if err != nil {
 				return nil, nil, err
 			}
-			run.From, run.To = sel.From, sel.To
+			run.From, run.To, run.Start = sel.From, sel.To, v.Report.Start
 			runs, views = append(runs, run), append(views, v)
 			continue
 		}

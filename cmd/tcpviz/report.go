@@ -176,13 +176,22 @@ func (e *env) htmlCompare(out string, runs []compare.Run, align string) error {
 	var caps []report.Capture
 	var picks []report.Pick
 	for _, r := range runs {
-		rep := &tcpanalysis.Report{File: r.File, Start: r.Result.Conn.First, Conns: []*tcpanalysis.ConnResult{r.Result}}
+		// Start: the capture's first frame, so that the picker's start_s
+		// is flows' (trial14 A1).
+		start, srvStart := r.Start, r.ServerStart
+		if start == 0 {
+			start = r.Result.Conn.First
+		}
+		if srvStart == 0 && r.Server != nil {
+			srvStart = r.Server.Conn.First
+		}
+		rep := &tcpanalysis.Report{File: r.File, Start: start, Conns: []*tcpanalysis.ConnResult{r.Result}}
 		caps = append(caps, report.Capture{Label: r.Label, Report: rep})
 		picks = append(picks, report.Pick{Capture: len(caps) - 1, Conn: r.Result.Conn.Index, Dir: r.Dir, Label: r.Label, EndToEndKbps: r.EndToEndKbps()})
 		if r.Server != nil && r.Server.Series != nil {
 			// The server side of a pair: what was delivered end to end,
 			// aligned where the client side is (one clock).
-			srv := &tcpanalysis.Report{File: r.ServerFile, Start: r.Server.Conn.First, Conns: []*tcpanalysis.ConnResult{r.Server}}
+			srv := &tcpanalysis.Report{File: r.ServerFile, Start: srvStart, Conns: []*tcpanalysis.ConnResult{r.Server}}
 			caps = append(caps, report.Capture{Label: r.Label + " server side", Report: srv})
 			client := len(picks) - 1
 			picks = append(picks, report.Pick{Capture: len(caps) - 1, Conn: r.Server.Conn.Index, Dir: r.Dir, Label: r.Label + " server side (delivered end to end)", At: r.Ref, HalfOf: &client})

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"fmt"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"testing"
 )
 
@@ -44,5 +47,25 @@ func TestRTTHandshakeWhateverRef(t *testing.T) {
 	}
 	if hs["ab"] != "613.098000" || hs["ba"] != "0.073000" {
 		t.Errorf("handshake rows with --ref bulk --from 2 --to 4: %v, want ab 613.098000, ba 0.073000", hs)
+	}
+}
+
+// A1: compare mode's picker gives start_s as flows does (seconds since
+// the capture's first frame): the 20 KB pair runs' data connections start
+// 1.835723 (client side) / 1.835306 (server side) without the PEP and
+// 1.837751 / 1.840429 with it.
+func TestCompareReportStart(t *testing.T) {
+	const p = "../../testdata/sat-pair/"
+	out := filepath.Join(t.TempDir(), "cmp.html")
+	if _, _, err := runCLI(t, "compare", "nopep="+p+"pep-off_window-20KB/client.pcap.gz+"+p+"pep-off_window-20KB/server.pcap.gz",
+		"pep="+p+"pep-on_window-20KB/client.pcap.gz+"+p+"pep-on_window-20KB/server.pcap.gz", "-o", out); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range reportMeta(t, out)["conns"].([]any) {
+		got = append(got, fmt.Sprintf("%.6f", c.(map[string]any)["start_s"].(float64)))
+	}
+	if want := []string{"1.835723", "1.835306", "1.837751", "1.840429"}; !slices.Equal(got, want) {
+		t.Errorf("picker start_s %v, want %v (flows')", got, want)
 	}
 }
