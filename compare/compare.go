@@ -157,7 +157,15 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 			rows = append(rows, row)
 		}
 	}
-	add("slow start ended", query.Seconds, func(r Run) float64 {
+	// Rows of the whole connection say so when a window is given: the
+	// slow-start end, the per-leg RTTs and the PEP's held bytes, goodput.
+	whole := ""
+	for _, r := range runs {
+		if r.Windowed() {
+			whole = " (whole connection)"
+		}
+	}
+	add("slow start ended"+whole, query.Seconds, func(r Run) float64 {
 		ss := tcpanalysis.SlowStartEnd(r.Result, r.Dir, r.Ref)
 		if ss.Rule == tcpanalysis.SlowStartNotEnded {
 			return math.NaN()
@@ -235,15 +243,9 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 			return f(r.Split)
 		}
 	}
-	add("RTT client↔PEP", query.Milliseconds, split(func(s *pep.SplitResult) float64 { return s.ClientPEPRTT.Seconds() * 1000 }))
-	add("RTT PEP↔server", query.Milliseconds, split(func(s *pep.SplitResult) float64 { return s.PEPServerRTT.Seconds() * 1000 }))
-	add("held in PEP max", query.Bytes, split(func(s *pep.SplitResult) float64 { return float64(s.MaxHeldBytes) }))
-	whole := ""
-	for _, r := range runs {
-		if r.Windowed() {
-			whole = " (whole connection)"
-		}
-	}
+	add("RTT client↔PEP"+whole, query.Milliseconds, split(func(s *pep.SplitResult) float64 { return s.ClientPEPRTT.Seconds() * 1000 }))
+	add("RTT PEP↔server"+whole, query.Milliseconds, split(func(s *pep.SplitResult) float64 { return s.PEPServerRTT.Seconds() * 1000 }))
+	add("held in PEP max"+whole, query.Bytes, split(func(s *pep.SplitResult) float64 { return float64(s.MaxHeldBytes) }))
 	add("goodput end to end"+whole, query.Kbps, func(r Run) float64 { return r.EndToEndKbps() })
 	add("accepted by PEP"+whole, query.Kbps, func(r Run) float64 {
 		if !r.ProxyAcked() {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -67,5 +68,35 @@ func TestCompareReportStart(t *testing.T) {
 	}
 	if want := []string{"1.835723", "1.835306", "1.837751", "1.840429"}; !slices.Equal(got, want) {
 		t.Errorf("picker start_s %v, want %v (flows')", got, want)
+	}
+}
+
+// A3: summary rows that are the whole connection's say so when a window
+// is given: slow start ended 1.226 s after the bulk start, outside
+// [2, 6]; the pair's per-leg RTTs (13.3, 603.1 ms) and held bytes
+// (1682360) are whole-connection numbers.
+func TestSummaryRowsOutsideWindow(t *testing.T) {
+	const p = "../../testdata/sat-pair/"
+	out, _, err := runCLI(t, "tput", p+"pep-off_window-20KB/client.pcap.gz", "--from", "2", "--to", "6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "1.226 s after the reference point (rule: growth, frame 58); outside the window") {
+		t.Errorf("tput --from 2 --to 6: slow-start row not marked outside the window:\n%s", out)
+	}
+	out, _, err = runCLI(t, "tput", p+"pep-off_window-20KB/client.pcap.gz", "--from", "1", "--to", "6")
+	if err != nil || strings.Contains(out, "outside the window") {
+		t.Errorf("tput --from 1 --to 6 (slow start ends inside): %v\n%s", err, out)
+	}
+	out, _, err = runCLI(t, "compare", "nopep="+p+"pep-off_window-20KB/client.pcap.gz+"+p+"pep-off_window-20KB/server.pcap.gz",
+		"pep="+p+"pep-on_window-20KB/client.pcap.gz+"+p+"pep-on_window-20KB/server.pcap.gz", "--from", "2", "--to", "6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{`slow start ended \(whole connection\)\s+s\s+1\.226\s+0\.021`, `RTT client↔PEP \(whole connection\)\s+ms\s+–\s+13\.3`,
+		`RTT PEP↔server \(whole connection\)\s+ms\s+–\s+603\.1`, `held in PEP max \(whole connection\)\s+bytes\s+–\s+1682360`} {
+		if !regexp.MustCompile(w).MatchString(out) {
+			t.Errorf("compare --from 2 --to 6: no row %q in\n%s", w, out)
+		}
 	}
 }
