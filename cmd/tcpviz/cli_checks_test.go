@@ -83,9 +83,10 @@ func TestGoodputGroupChecked(t *testing.T) {
 			t.Errorf("goodput %v wrote %s", c.args, out)
 		}
 	}
-	// Knowable only from the rows: still refused before -o is written.
+	// Knowable from the file names: refused before a capture is read
+	// (trial14 B5; trial14_test.go), and -o is not written.
 	stdout, _, err := runCLI(t, "goodput", "../../testdata/manet", "--labels", manetLabels, "--group", "protocol", "--order", "aodv,foo", "-o", out)
-	if exitCode(err) != 1 || !strings.Contains(err.Error(), "order names protocol=foo, but no run has it") || stdout != "" {
+	if exitCode(err) != 1 || !strings.Contains(err.Error(), "--order names protocol=foo, but no capture's name gives it") || stdout != "" {
 		t.Errorf("goodput --order aodv,foo: exit %d, %v, stdout %q", exitCode(err), err, stdout)
 	}
 	if _, err := os.Stat(out); err == nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -97,6 +98,35 @@ func TestSummaryRowsOutsideWindow(t *testing.T) {
 		`RTT PEP↔server \(whole connection\)\s+ms\s+–\s+603\.1`, `held in PEP max \(whole connection\)\s+bytes\s+–\s+1682360`} {
 		if !regexp.MustCompile(w).MatchString(out) {
 			t.Errorf("compare --from 2 --to 6: no row %q in\n%s", w, out)
+		}
+	}
+}
+
+// B5: goodput's --order/--pairs repeats, groups no file name gives, and
+// a bad or lone --starts-rename are usage errors (exit 1) found before a
+// capture is read: the captures here are not captures at all.
+func TestGoodputStudyFlagsUpFront(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"tcp-aodv-r1-0-0.pcap", "tcp-olsr-r1-0-0.pcap", "tcp-aodv-r2-0-0.pcap"} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("not a capture"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := []string{"goodput", dir, "--labels", manetLabels, "--group", "protocol", "--pair", "seed"}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--order", "aodv,aodv"}, "--order names aodv twice"},
+		{[]string{"--order", "aodv,foo"}, "--order names protocol=foo, but no capture's name gives it (groups: aodv, olsr)"},
+		{[]string{"--pairs", "aodv:foo"}, "--pairs aodv:foo names protocol=foo, but no capture's name gives it (groups: aodv, olsr)"},
+		{[]string{"--pairs", "aodv:olsr,aodv:olsr"}, "--pairs names aodv:olsr twice"},
+		{[]string{"--starts-rename", "run=seed"}, "--starts-rename renames columns of --starts FILE: give --starts too"},
+		{[]string{"--starts", filepath.Join(dir, "none.csv"), "--starts-rename", "run"}, `--starts-rename "run": want OLD=NEW`},
+	} {
+		_, _, err := runCLI(t, append(base, c.args...)...)
+		if exitCode(err) != 1 || err == nil || err.Error() != c.want {
+			t.Errorf("%v: exit %d, %v; want exit 1, %q", c.args, exitCode(err), err, c.want)
 		}
 	}
 }
