@@ -7,6 +7,8 @@ package compare
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -47,9 +49,13 @@ func ParseSpec(s string) (Spec, error) {
 		}
 		sp.File, sp.Conn = sp.File[:j], n
 	}
+	explicit := !strings.HasSuffix(sp.File, "+") // FILE+ is one two-interface pcapng
 	sp.File, sp.ServerFile = splitFile(sp.File)
 	if sp.File == "" {
 		return Spec{}, fmt.Errorf("run %q: want LABEL=FILE[#conn] or LABEL=CLIENT+SERVER[#conn]", s)
+	}
+	if explicit && sp.IsPair() && sameCapture(sp.File, sp.ServerFile) {
+		return Spec{}, fmt.Errorf("run %q: %s is given as both the client and the server side; a pair is two captures, one on each side of the PEP (one pcapng holding both sides as interfaces 0 and 1: LABEL=FILE+)", s, sp.File)
 	}
 	return sp, nil
 }
@@ -351,4 +357,16 @@ func SummaryTable(runs []Run, rows []Row) [][]string {
 		table = append(table, line)
 	}
 	return table
+}
+
+// sameCapture reports whether a and b name one file: the same path, or
+// two paths of one file (os.SameFile; stat opens nothing, so a FIFO does
+// not block).
+func sameCapture(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
