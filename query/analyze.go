@@ -329,14 +329,16 @@ func (v *View) ConnS(t capture.Timestamp) float64 { return t.Sub(v.Conn.Conn.Fir
 // RefS is t in seconds since the reference point Ref.
 func (v *View) RefS(t capture.Timestamp) float64 { return t.Sub(v.Ref).Seconds() }
 
-// Note says which connection and direction were chosen and why, or "" when
-// the caller named the connection. Every verb reads that one connection
-// (Selection.Pick): the note says how many others matched.
+// Note says which connection and direction were chosen and why. Every
+// verb reads that one connection (Selection.Pick): the note says how many
+// others matched, or, when the caller named the connection (--conn N),
+// its endpoints and the data direction used.
 func (v *View) Note() string {
-	if !v.Picked {
-		return ""
-	}
 	c := v.Conn
+	if !v.Picked {
+		return fmt.Sprintf("%s: using conn %d (%s ↔ %s, %d payload bytes; as --conn %d asks), data %s",
+			v.File, c.Conn.Index, c.Conn.Half[0].Addr, c.Conn.Half[1].Addr, PayloadBytes(c), c.Conn.Index, v.Dir)
+	}
 	of := "the only one matching"
 	if n := len(v.Conns); n > 1 {
 		of = fmt.Sprintf("the largest of %d matching", n)

@@ -130,3 +130,19 @@ func TestGoodputStudyFlagsUpFront(t *testing.T) {
 		}
 	}
 }
+
+// B7: an explicit --conn N still says which connection and data
+// direction every verb reads.
+func TestExplicitConnNote(t *testing.T) {
+	const want = "client.pcap: using conn 0 (10.77.1.2:34704 ↔ 10.77.2.2:5201, 823 payload bytes; as --conn 0 asks), data ab"
+	for _, v := range []string{"rtt", "retrans", "window", "tput"} {
+		_, errb, err := runCLI(t, v, satOff, "--conn", "0")
+		if err != nil || !strings.Contains(errb, want) {
+			t.Errorf("%s --conn 0: %v; stderr lacks %q:\n%s", v, err, want, errb)
+		}
+	}
+	_, errb, err := runCLI(t, "seq", satOff, "--conn", "0", "--dir", "ba", "-o", filepath.Join(t.TempDir(), "s.csv"))
+	if err != nil || !strings.Contains(errb, "as --conn 0 asks), data ba") {
+		t.Errorf("seq --conn 0 --dir ba: %v\n%s", err, errb)
+	}
+}
