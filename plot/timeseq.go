@@ -43,7 +43,15 @@ type TimeSeqOptions struct {
 	// Run names the run in the title: its label or file name.
 	Run   string
 	Title string // empty: a title naming the run, connection and endpoints
+	// AckName names the ACK line in the legend; empty: "cumulative ACK".
+	// A direction a split-TCP PEP acknowledged says so (PEPAckName).
+	AckName string
 }
+
+// PEPAckName is the ACK line's name when a split-TCP PEP acknowledged the
+// data (docs/metrics.md#pep): its ACKs say what the PEP accepted, not what
+// reached the receiver.
+const PEPAckName = "ACK from the PEP (accepted, not end-to-end)"
 
 // bars draws vertical segments [Y0, Y1] at X, one colour for all.
 type bars struct {
@@ -307,7 +315,11 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		l.StepStyle = plotter.PostStep
 		l.LineStyle = style(ColAck, 1.2)
 		p.Add(&reducedLine{Line: l})
-		fig.Legend = append(fig.Legend, Entry{"cumulative ACK", []gplot.Thumbnailer{l}})
+		name := "cumulative ACK"
+		if o.AckName != "" {
+			name = o.AckName
+		}
+		fig.Legend = append(fig.Legend, Entry{name, []gplot.Thumbnailer{l}})
 		vis = append(vis, func(b box) bool { return b.step(ackXY) })
 	}
 	for _, b := range []struct {

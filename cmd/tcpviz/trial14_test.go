@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tcpviz/tcpviz/plot"
+	"github.com/tcpviz/tcpviz/query"
 )
 
 // Findings of the second fresh-user trial (notes/trial14.md), each
@@ -144,5 +147,31 @@ func TestExplicitConnNote(t *testing.T) {
 	_, errb, err := runCLI(t, "seq", satOff, "--conn", "0", "--dir", "ba", "-o", filepath.Join(t.TempDir(), "s.csv"))
 	if err != nil || !strings.Contains(errb, "as --conn 0 asks), data ba") {
 		t.Errorf("seq --conn 0 --dir ba: %v\n%s", err, errb)
+	}
+}
+
+// C11: seq names the ACK line of a direction a split-TCP PEP acknowledged
+// as the PEP's, in the figure's legend; without a PEP it stays the
+// cumulative ACK.
+func TestSeqPEPAckLegend(t *testing.T) {
+	for _, c := range []struct{ file, want string }{
+		{satOn, "ACK from the PEP (accepted, not end-to-end)"},
+		{satOff, "cumulative ACK"},
+	} {
+		v, err := query.Analyze(c.file, query.All(), seqQuery("x.png", false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := plot.TimeSeq(v.Conn, seqOptions(v, "run"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, e := range f.Legend {
+			names = append(names, e.Name)
+		}
+		if !slices.Contains(names, c.want) {
+			t.Errorf("%s: legend %q lacks %q", c.file, names, c.want)
+		}
 	}
 }
