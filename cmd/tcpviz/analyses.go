@@ -405,7 +405,7 @@ cum_acked_bytes.` + selectionHelp,
 	}
 	f.register(c, query.RefBulk)
 	e.addFigFlags(c)
-	c.Flags().DurationVar(&interval, "interval", 0, "interval width, e.g. 100ms (default: 1, 2 or 5 × 10^k, at most 50 intervals)")
+	secondsVar(c.Flags(), &interval, "interval", 0, "interval width, e.g. 100ms or 0.1 (seconds) (default: 1, 2 or 5 × 10^k, at most 50 intervals)")
 	c.Flags().Float64SliceVar(&at, "at", nil, "also report bytes acknowledged this many seconds after --ref (repeatable)")
 	c.Flags().Int64Var(&toBytes, "bytes", 0, "report the time until this many bytes were acknowledged")
 	return c

@@ -175,3 +175,30 @@ func TestSeqPEPAckLegend(t *testing.T) {
 		}
 	}
 }
+
+// B8: --interval takes plain seconds as --from/--to do (3 = 3s, 0.7 =
+// 700ms); the first row of --from 2.3 --interval 0.7 is cut to 0.5 s
+// (the grid is laid from the reference point: docs/schema.md#tput).
+func TestIntervalPlainSeconds(t *testing.T) {
+	first := func(args ...string) []string {
+		t.Helper()
+		out, _, err := runCLI(t, append([]string{"tput", satOff, "--csv"}, args...)...)
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		col, rows := readCSV(t, out)
+		return []string{rows[0][col["interval_s"]], rows[0][col["t_s"]]}
+	}
+	for _, c := range []struct{ a, b string }{{"3", "3s"}, {"0.7", "700ms"}} {
+		if x, y := first("--interval", c.a), first("--interval", c.b); !slices.Equal(x, y) || x[0] != map[string]string{"3": "3.000000", "0.7": "0.700000"}[c.a] {
+			t.Errorf("--interval %s: first row %v; --interval %s: %v", c.a, x, c.b, y)
+		}
+	}
+	if got := first("--from", "2.3", "--interval", "0.7"); got[0] != "0.500000" {
+		t.Errorf("--from 2.3 --interval 0.7: first interval_s %s, want 0.500000", got[0])
+	}
+	_, _, err := runCLI(t, "tput", satOff, "--interval", "abc")
+	if exitCode(err) != 1 || !strings.Contains(err.Error(), "want seconds (e.g. 0.5) or a duration (e.g. 500ms)") {
+		t.Errorf("--interval abc: exit %d, %v", exitCode(err), err)
+	}
+}
