@@ -119,7 +119,7 @@ func TestStatsReproducesGoodput(t *testing.T) {
 	if err != nil || got != want {
 		t.Errorf("stats flows.csv flows.csv: %v\n%s\nwant goodput's tables\n%s", err, got, want)
 	}
-	if w := "warning: 24 flows given twice (same file, run, flow and labels, same numbers) counted once, e.g. " + csv + " line 2 repeats " + csv + " line 2"; !strings.Contains(stderr, w) {
+	if w := "warning: 24 flows given twice (same file, run, flow and labels, same numbers) counted once, e.g. " + csv + " (argument 2) line 2 repeats " + csv + " (argument 1) line 2"; !strings.Contains(stderr, w) {
 		t.Errorf("stats flows.csv flows.csv: stderr %q lacks %q", stderr, w)
 	}
 }

@@ -183,6 +183,9 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 	if err := f.checkStartsRename(); err != nil {
 		return err
 	}
+	if err := f.checkParquetName(); err != nil {
+		return err
+	}
 	f.study.name = e.campaignName(args)
 	if f.jobs < 0 {
 		return fmt.Errorf("--jobs %d: want ≥ 0", f.jobs)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -88,4 +89,18 @@ func (f *goodputFlags) checkGroupsOfFiles(files []string, labels func(string) (m
 		}
 	}
 	return nil
+}
+
+// checkParquetName refuses a --parquet file whose name says another format
+// (x.csv would hold Parquet; trial14 B9): .parquet, .pq or no extension.
+func (f *goodputFlags) checkParquetName() error {
+	if f.parquetOut == "" {
+		return nil
+	}
+	switch ext := strings.ToLower(filepath.Ext(f.parquetOut)); ext {
+	case "", ".parquet", ".pq":
+		return nil
+	default:
+		return fmt.Errorf("--parquet %s: the file would hold Parquet under a %s name; name it .parquet (-o FILE.csv or FILE.json writes CSV or JSON)", f.parquetOut, ext)
+	}
 }

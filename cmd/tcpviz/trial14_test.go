@@ -202,3 +202,20 @@ func TestIntervalPlainSeconds(t *testing.T) {
 		t.Errorf("--interval abc: exit %d, %v", exitCode(err), err)
 	}
 }
+
+// B9: goodput --parquet x.csv is refused (Parquet under a CSV name),
+// exit 1, nothing written; x.parquet is accepted.
+func TestParquetName(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "x.csv")
+	_, _, err := runCLI(t, "goodput", "../../testdata/manet", "--parquet", out)
+	if exitCode(err) != 1 || !strings.Contains(err.Error(), "the file would hold Parquet under a .csv name") {
+		t.Errorf("--parquet x.csv: exit %d, %v", exitCode(err), err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("--parquet x.csv wrote %s", out)
+	}
+	if err := (&goodputFlags{parquetOut: "x.parquet"}).checkParquetName(); err != nil {
+		t.Errorf("x.parquet: %v", err)
+	}
+}
