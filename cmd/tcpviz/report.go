@@ -81,6 +81,11 @@ that cannot be read is left out with a warning (exit status 3, partial).`,
 			if len(caps) == 0 {
 				return &exitError{code: 2, err: fmt.Errorf("none of the %s could be read", count(len(args), "capture"))}
 			}
+			if len(caps) == 1 && len(args) == 1 {
+				// One capture: named with its run folder, as figure
+				// titles (runName), not the bare client.pcap (trial14 C13).
+				caps[0].Label = e.runName(args[0])
+			}
 			if err := e.writeReport(out, caps, report.Options{Title: title}); err != nil {
 				return err
 			}
@@ -166,7 +171,7 @@ func (e *env) htmlOne(out string, v *query.View, panel string) error {
 		lo, hi, _ := v.Span(v.Conn, v.Dir)
 		o.X = &[2]float64{v.ConnS(lo), v.ConnS(hi)}
 	}
-	return e.writeReport(out, []report.Capture{{Report: v.Report}}, o)
+	return e.writeReport(out, []report.Capture{{Label: e.runName(v.File), Report: v.Report}}, o)
 }
 
 // htmlCompare writes the report of compare's runs opened in compare mode,

@@ -219,3 +219,18 @@ func TestParquetName(t *testing.T) {
 		t.Errorf("x.parquet: %v", err)
 	}
 }
+
+// C13: a one-capture report is titled with the run folder, as figure
+// titles are (report and a graph verb's -o x.html).
+func TestReportTitleNamesRun(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{{"report", satOn}, {"seq", satOn}} {
+		out := filepath.Join(dir, args[0]+".html")
+		if _, _, err := runCLI(t, append(args, "-o", out)...); err != nil {
+			t.Fatal(err)
+		}
+		if got := reportMeta(t, out)["title"]; got != "tcpviz report: pep-on_window-20KB/client.pcap" {
+			t.Errorf("%s -o x.html: title %q, want the run folder named", args[0], got)
+		}
+	}
+}
