@@ -87,6 +87,9 @@ func Load(specs []Spec, sel query.Selection, rd Reader) ([]Run, []*query.View, e
 		if run.Dir == flows.BtoA {
 			s.Dir = query.BA
 		}
+		if run.Swapped { // given server side first: the series are the client side's
+			cl = sv
+		}
 		v, err := query.FromReport(cl, s, query.Options{Interval: rd.Interval})
 		if err != nil {
 			return nil, nil, err

@@ -234,3 +234,24 @@ func TestReportTitleNamesRun(t *testing.T) {
 		}
 	}
 }
+
+// A pair given server side first (LABEL=SERVER+CLIENT) is put back in
+// order for its series too, not only for its summary: the seq rows are
+// those of the pair given in order (they came from the server-side
+// capture: 423 rows instead of 1557).
+func TestSwappedPairSeries(t *testing.T) {
+	const p = "../../testdata/sat-pair/pep-on_window-20KB/"
+	dir := t.TempDir()
+	var got [2]string
+	for i, run := range []string{"a=" + p + "client.pcap.gz+" + p + "server.pcap.gz", "a=" + p + "server.pcap.gz+" + p + "client.pcap.gz"} {
+		out := filepath.Join(dir, fmt.Sprintf("%d.csv", i))
+		if _, _, err := runCLI(t, "compare", run, "--metric", "seq", "-o", out); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(out)
+		got[i] = string(b)
+	}
+	if n := strings.Count(got[0], "\n"); got[1] != got[0] || n != 1558 {
+		t.Errorf("seq rows: %d in order, %d swapped (want the same 1557 rows and header)", n, strings.Count(got[1], "\n"))
+	}
+}
