@@ -365,20 +365,7 @@ func (st *liveState) rtt(method string) error {
 		}
 		return out
 	}
-	st.en.onDone = func(lc *liveConn) {
-		if st.sel.ok(lc) {
-			st.summary(fmt.Sprintf("connection %d is over (%s):", lc.idx, endpoints(lc)), append([][]string{head}, rows(lc)...))
-		}
-	}
-	st.out.final = func() error {
-		table := [][]string{head}
-		st.en.open(func(lc *liveConn) {
-			if st.sel.ok(lc) {
-				table = append(table, rows(lc)...)
-			}
-		})
-		return st.summary("RTT summary of the open connections:", table)
-	}
+	st.perConnTables(head, rows, "RTT summary of the open connections:")
 	return nil
 }
 
@@ -426,6 +413,12 @@ func (st *liveState) retrans() {
 		}
 		return out
 	}
+	st.perConnTables(head, rows, "event counts of the open connections:")
+}
+
+// perConnTables prints a connection's rows (under head) when it is over,
+// and at the end the rows of every connection still open, titled final.
+func (st *liveState) perConnTables(head []string, rows func(*liveConn) [][]string, final string) {
 	st.en.onDone = func(lc *liveConn) {
 		if st.sel.ok(lc) {
 			st.summary(fmt.Sprintf("connection %d is over (%s):", lc.idx, endpoints(lc)), append([][]string{head}, rows(lc)...))
@@ -438,7 +431,7 @@ func (st *liveState) retrans() {
 				table = append(table, rows(lc)...)
 			}
 		})
-		return st.summary("event counts of the open connections:", table)
+		return st.summary(final, table)
 	}
 }
 

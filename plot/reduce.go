@@ -105,18 +105,7 @@ func (l *reducedLine) Plot(c draw.Canvas, plt *gplot.Plot) {
 	if l.LineStyle.Width == 0 {
 		return
 	}
-	c.SetLineStyle(l.LineStyle)
-	for _, ln := range c.ClipLinesXY(ps) {
-		if len(ln) == 0 {
-			continue
-		}
-		var p vg.Path
-		p.Move(ln[0])
-		for _, pt := range ln[1:] {
-			p.Line(pt)
-		}
-		c.Stroke(p)
-	}
+	strokeClipped(c, l.LineStyle, ps)
 }
 
 // GlyphBoxes implements gplot.GlyphBoxer: of the boxes plotter.Line
@@ -233,8 +222,13 @@ func (l *xyLine) Plot(c draw.Canvas, plt *gplot.Plot) {
 	if l.style.Width == 0 {
 		return
 	}
-	c.SetLineStyle(l.style)
-	for _, ln := range c.ClipLinesXY(out) {
+	strokeClipped(c, l.style, out)
+}
+
+// strokeClipped draws the polyline ps with style st, clipped to the canvas.
+func strokeClipped(c draw.Canvas, st draw.LineStyle, ps []vg.Point) {
+	c.SetLineStyle(st)
+	for _, ln := range c.ClipLinesXY(ps) {
 		if len(ln) == 0 {
 			continue
 		}
