@@ -192,7 +192,13 @@ func (e *env) htmlCompare(out string, runs []compare.Run, align string) error {
 		}
 		rep := &tcpanalysis.Report{File: r.File, Start: start, Conns: []*tcpanalysis.ConnResult{r.Result}}
 		caps = append(caps, report.Capture{Label: r.Label, Report: rep})
-		picks = append(picks, report.Pick{Capture: len(caps) - 1, Conn: r.Result.Conn.Index, Dir: r.Dir, Label: r.Label, EndToEndKbps: r.EndToEndKbps()})
+		// Aligned where compare aligns it; a run that fell back to another
+		// reference point names it in its label (trial14 C12).
+		label := r.Label
+		if r.RefUsed.String() != align {
+			label += " (aligned at " + r.RefUsed.Describe() + ")"
+		}
+		picks = append(picks, report.Pick{Capture: len(caps) - 1, Conn: r.Result.Conn.Index, Dir: r.Dir, Label: label, At: r.Ref, EndToEndKbps: r.EndToEndKbps()})
 		if r.Server != nil && r.Server.Series != nil {
 			// The server side of a pair: what was delivered end to end,
 			// aligned where the client side is (one clock).

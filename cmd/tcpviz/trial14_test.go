@@ -255,3 +255,22 @@ func TestSwappedPairSeries(t *testing.T) {
 		t.Errorf("seq rows: %d in order, %d swapped (want the same 1557 rows and header)", n, strings.Count(got[1], "\n"))
 	}
 }
+
+// C12: a compare figure names each run's reference point when some fell
+// back (the control connection has no bulk segment: its first data
+// segment, 0.611 s after its SYN), in the PNG's x label (compare
+// TestRefLabel) and in the HTML report's run labels.
+func TestCompareFallbackNamed(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "c.html")
+	if _, _, err := runCLI(t, "compare", "x=../../testdata/sat-pair/pep-off_window-20KB/client.pcap.gz#0", "y="+synth, "-o", out); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range reportMeta(t, out)["compare"].([]any) {
+		m := c.(map[string]any)
+		got = append(got, fmt.Sprintf("%s %v", m["label"], m["ref_us"]))
+	}
+	if want := []string{"x (aligned at the first data segment) 611432", "y 600000"}; !slices.Equal(got, want) {
+		t.Errorf("compare runs %q, want %q", got, want)
+	}
+}
