@@ -148,6 +148,11 @@ func TestExplicitConnNote(t *testing.T) {
 	if err != nil || !strings.Contains(errb, "as --conn 0 asks), data ba") {
 		t.Errorf("seq --conn 0 --dir ba: %v\n%s", err, errb)
 	}
+	// compare has no --conn: its runs name a connection as FILE#N.
+	_, errb, err = runCLI(t, "compare", "x="+satOff+"#0", "y="+satOn)
+	if err != nil || !strings.Contains(errb, "823 payload bytes; as FILE#0 asks), data ab") || !strings.Contains(errb, "the largest of 2 matching; FILE#N picks another), data ab") {
+		t.Errorf("compare x=FILE#0 y=FILE: %v\n%s", err, errb)
+	}
 }
 
 // C11: seq names the ACK line of a direction a split-TCP PEP acknowledged
