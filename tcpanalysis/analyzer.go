@@ -515,6 +515,9 @@ func (a *Analyzer) Add(s *capture.Segment) *ConnResult {
 		return a.icmp(s)
 	}
 	p := a.tracker.Add(s)
+	if p.Late {
+		return nil
+	}
 	if p.New {
 		cs := &connState{ConnResult: ConnResult{Summary: Summary{Conn: p.Conn}}, opts: &a.opts}
 		if a.opts.Only != nil && !a.opts.Only(p.Conn.Index) {
@@ -751,6 +754,13 @@ func (a *Analyzer) connWarnings() []string {
 		}
 	}
 	var ws []string
+	if n := a.tracker.Late; n > 0 {
+		noun := "segments"
+		if n == 1 {
+			noun = "segment"
+		}
+		ws = append(ws, fmt.Sprintf("%d %s arrived on the 4-tuple of a connection that was over (silent for 2 s after both FINs were acknowledged or an RST, or 10 s after other closes) and were not a new SYN: left out of every connection (tshark counts them in that stream's frames; docs/robustness.md#finished-connections)", n, noun))
+	}
 	if d.negRTT > 0 {
 		ws = append(ws, fmt.Sprintf("%d RTT samples in %d connections dropped: the capture's timestamps go backwards between a packet and its answer", d.negRTT, d.negConns))
 	}
