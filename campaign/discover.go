@@ -23,9 +23,10 @@ type Listing struct {
 // glob patterns into a Listing. A path that exists is taken literally, even
 // if its name holds the glob characters * ? [ ]; only a path that does not
 // exist is read as a pattern. A pattern that matches nothing, or a literal
-// path that does not exist, is an error: nothing was analysed. Symbolic
-// links found inside directories are followed to files, not to directories
-// (no loop can then make the walk endless). List never opens a file, so a
+// path that does not exist, is an error: nothing was analysed. A symbolic
+// link given as an argument is followed, to a file or a directory; links
+// found inside directories are followed to files, not to directories (no
+// loop can then make the walk endless). List never opens a file, so a
 // FIFO cannot block it.
 func List(args []string) (*Listing, error) {
 	l := &Listing{}
@@ -72,7 +73,15 @@ func List(args []string) (*Listing, error) {
 				file(p, st)
 				continue
 			}
-			filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+			// A directory given as an argument through a symlink is
+			// walked (WalkDir does not follow a root that is a link: the
+			// trailing separator makes it); links to directories found
+			// inside it are still skipped.
+			root := p
+			if lst, err := os.Lstat(p); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+				root = p + string(filepath.Separator)
+			}
+			filepath.WalkDir(root, func(q string, d fs.DirEntry, err error) error {
 				if err != nil {
 					fail(q, err) // unreadable directory: list it, go on
 					if d != nil && d.IsDir() {

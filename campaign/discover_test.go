@@ -74,6 +74,33 @@ func TestList(t *testing.T) {
 	}
 }
 
+// TestListSymlinkedDir: a directory given through a symlink is walked
+// (trial14 B4); a link inside it back to an ancestor is skipped, so no
+// loop.
+func TestListSymlinkedDir(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real")
+	os.MkdirAll(filepath.Join(real, "sub"), 0o755)
+	writeCapture(t, filepath.Join(real, "a.pcap"))
+	writeCapture(t, filepath.Join(real, "sub", "b.pcap"))
+	os.Symlink("..", filepath.Join(real, "sub", "up.pcap")) // a loop if followed
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink("real", link); err != nil {
+		t.Skipf("symlink: %v", err)
+	}
+	l, err := List([]string{link})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Join(link, "a.pcap"), filepath.Join(link, "sub", "b.pcap")}
+	if strings.Join(l.Files, "|") != strings.Join(want, "|") {
+		t.Errorf("Files = %q, want %q", l.Files, want)
+	}
+	if len(l.Notes) != 1 || !strings.Contains(l.Notes[0], "up.pcap: skipped: a link to a directory") {
+		t.Errorf("Notes = %q, want the link to a directory skipped", l.Notes)
+	}
+}
+
 // TestWorkerPanic: a capture whose analysis panics is a failed capture and
 // the others are still analysed.
 func TestWorkerPanic(t *testing.T) {

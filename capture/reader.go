@@ -235,7 +235,14 @@ const PrescanFrames = 4096
 // interface's if_tsresol, as Next reads them. A capture that cannot be read
 // reports false: Next then still learns the resolution as it reads.
 func prescanFine(path string) bool {
-	r, err := openFile(path)
+	// Read through a buffer, not a second mapping: a mapped window is
+	// populated whole (32 MB of resident pages next to the main reader's).
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	r, err := NewReader(f, path)
 	if err != nil {
 		return false
 	}

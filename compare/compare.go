@@ -7,6 +7,8 @@ package compare
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -47,9 +49,13 @@ func ParseSpec(s string) (Spec, error) {
 		}
 		sp.File, sp.Conn = sp.File[:j], n
 	}
+	explicit := !strings.HasSuffix(sp.File, "+") // FILE+ is one two-interface pcapng
 	sp.File, sp.ServerFile = splitFile(sp.File)
 	if sp.File == "" {
 		return Spec{}, fmt.Errorf("run %q: want LABEL=FILE[#conn] or LABEL=CLIENT+SERVER[#conn]", s)
+	}
+	if explicit && sp.IsPair() && sameCapture(sp.File, sp.ServerFile) {
+		return Spec{}, fmt.Errorf("run %q: %s is given as both the client and the server side; a pair is two captures, one on each side of the PEP (one pcapng holding both sides as interfaces 0 and 1: LABEL=FILE+)", s, sp.File)
 	}
 	return sp, nil
 }
@@ -80,6 +86,10 @@ type Run struct {
 	// (LABEL=SERVER+CLIENT) and NewPairRun put it back in order: File is
 	// then the client side (see SwappedPair).
 	Swapped bool
+	// Start and ServerStart are the first frames of File and ServerFile
+	// (0 when not known): the origin of the captures' own time base, as
+	// flows' start_s counts from it.
+	Start, ServerStart capture.Timestamp
 }
 
 // NewRun builds a one-capture run: r's direction d aligned at align, with
@@ -153,7 +163,15 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 			rows = append(rows, row)
 		}
 	}
-	add("slow start ended", query.Seconds, func(r Run) float64 {
+	// Rows of the whole connection say so when a window is given: the
+	// slow-start end, the per-leg RTTs and the PEP's held bytes, goodput.
+	whole := ""
+	for _, r := range runs {
+		if r.Windowed() {
+			whole = " (whole connection)"
+		}
+	}
+	add("slow start ended"+whole, query.Seconds, func(r Run) float64 {
 		ss := tcpanalysis.SlowStartEnd(r.Result, r.Dir, r.Ref)
 		if ss.Rule == tcpanalysis.SlowStartNotEnded {
 			return math.NaN()
@@ -231,15 +249,9 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 			return f(r.Split)
 		}
 	}
-	add("RTT client↔PEP", query.Milliseconds, split(func(s *pep.SplitResult) float64 { return s.ClientPEPRTT.Seconds() * 1000 }))
-	add("RTT PEP↔server", query.Milliseconds, split(func(s *pep.SplitResult) float64 { return s.PEPServerRTT.Seconds() * 1000 }))
-	add("held in PEP max", query.Bytes, split(func(s *pep.SplitResult) float64 { return float64(s.MaxHeldBytes) }))
-	whole := ""
-	for _, r := range runs {
-		if r.Windowed() {
-			whole = " (whole connection)"
-		}
-	}
+	add("RTT client↔PEP"+whole, query.Milliseconds, split(func(s *pep.SplitResult) float64 { return s.ClientPEPRTT.Seconds() * 1000 }))
+	add("RTT PEP↔server"+whole, query.Milliseconds, split(func(s *pep.SplitResult) float64 { return s.PEPServerRTT.Seconds() * 1000 }))
+	add("held in PEP max"+whole, query.Bytes, split(func(s *pep.SplitResult) float64 { return float64(s.MaxHeldBytes) }))
 	add("goodput end to end"+whole, query.Kbps, func(r Run) float64 { return r.EndToEndKbps() })
 	add("accepted by PEP"+whole, query.Kbps, func(r Run) float64 {
 		if !r.ProxyAcked() {
@@ -345,4 +357,16 @@ func SummaryTable(runs []Run, rows []Row) [][]string {
 		table = append(table, line)
 	}
 	return table
+}
+
+// sameCapture reports whether a and b name one file: the same path, or
+// two paths of one file (os.SameFile; stat opens nothing, so a FIFO does
+// not block).
+func sameCapture(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }

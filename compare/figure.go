@@ -139,11 +139,17 @@ func deliveredRate(r Run, v *query.View, metric string) (plot.Named, bool) {
 }
 
 // RefLabel names the reference point the runs are aligned at: the one
-// they all used, else each run's own (some fell back, query.Ref.Resolve).
+// they all used, else each run's own, named per run (some fell back,
+// query.Ref.Resolve): "each run's reference point (x: the first data
+// segment; y: the first bulk segment)".
 func RefLabel(runs []Run) string {
 	for _, r := range runs[1:] {
 		if r.RefUsed != runs[0].RefUsed {
-			return "each run's reference point"
+			var each []string
+			for _, r := range runs {
+				each = append(each, r.Label+": "+r.RefUsed.Describe())
+			}
+			return "each run's reference point (" + strings.Join(each, "; ") + ")"
 		}
 	}
 	return runs[0].RefUsed.Describe()

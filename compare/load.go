@@ -60,7 +60,7 @@ func Load(specs []Spec, sel query.Selection, rd Reader) ([]Run, []*query.View, e
 			if err != nil {
 				return nil, nil, err
 			}
-			run.From, run.To = sel.From, sel.To
+			run.From, run.To, run.Start = sel.From, sel.To, v.Report.Start
 			runs, views = append(runs, run), append(views, v)
 			continue
 		}
@@ -86,6 +86,9 @@ func Load(specs []Spec, sel query.Selection, rd Reader) ([]Run, []*query.View, e
 		s.Conn, s.Dir = run.Result.Conn.Index, query.AB
 		if run.Dir == flows.BtoA {
 			s.Dir = query.BA
+		}
+		if run.Swapped { // given server side first: the series are the client side's
+			cl = sv
 		}
 		v, err := query.FromReport(cl, s, query.Options{Interval: rd.Interval})
 		if err != nil {

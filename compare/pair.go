@@ -70,7 +70,7 @@ func NewPairRun(spec Spec, client, server *tcpanalysis.Report, align string) (Ru
 		return Run{}, fmt.Errorf("run %s: connection %d of %s has no partner in %s", spec.Label, spec.Conn, spec.File, spec.ServerFile)
 	}
 	sr := pep.AnalyzeSplit(client, server, pairs[best:best+1])[0]
-	r := Run{Spec: spec, Result: client.Conns[sr.Client], Dir: sr.Dir, Server: server.Conns[sr.Server], Split: &sr, Swapped: swapped}
+	r := Run{Spec: spec, Result: client.Conns[sr.Client], Dir: sr.Dir, Server: server.Conns[sr.Server], Split: &sr, Swapped: swapped, Start: client.Start, ServerStart: server.Start}
 	ref, used, err := resolve(r.Result, r.Dir, align)
 	if err != nil {
 		return Run{}, err

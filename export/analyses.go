@@ -133,7 +133,11 @@ func RTT(v *query.View, want map[query.Metric]bool, withRows bool) Table {
 				}
 				var ds []time.Duration
 				if !whole || withRows {
-					for _, p := range v.SeriesOf(r, d, m).Points {
+					s := v.SeriesOf(r, d, m)
+					if m == query.MetricRTTHandshake {
+						s = v.HandshakeOf(r, d) // the connection's, whatever the window
+					}
+					for _, p := range s.Points {
 						ds = append(ds, time.Duration(p.V*float64(time.Millisecond)))
 						if withRows {
 							t, ct := times(v, r, p.Time)
@@ -321,12 +325,16 @@ func Tput(v *query.View, at []float64, toBytes int64) (Table, error) {
 	table = append(table, []string{"interval", w.String() + ", laid from the reference point"})
 	table = append(table, []string{"reference point", RefText(v, r, d)})
 	table = append(table, []string{"window", WindowText(v, r, d)})
+	inWindow := func(t time.Duration) bool { return t >= sel.From && (sel.To <= 0 || t <= sel.To) }
 	if ss.Rule != tcpanalysis.SlowStartNotEnded {
-		table = append(table, []string{"slow start ended", fmt.Sprintf("%.3f s after the reference point (rule: %s, frame %d)", ss.End.Seconds(), ss.Rule, ss.Frame)})
+		val := fmt.Sprintf("%.3f s after the reference point (rule: %s, frame %d)", ss.End.Seconds(), ss.Rule, ss.Frame)
+		if !inWindow(ss.End) { // the whole connection's, not the window's
+			val += "; outside the window"
+		}
+		table = append(table, []string{"slow start ended", val})
 	} else {
 		table = append(table, []string{"slow start ended", "not detected"})
 	}
-	inWindow := func(t time.Duration) bool { return t >= sel.From && (sel.To <= 0 || t <= sel.To) }
 	for i, t := range append([]float64{1, 5, 10}, at...) {
 		if i < 3 && (secs(t) > lasted || !inWindow(secs(t))) {
 			continue // default rows only inside the window and the connection

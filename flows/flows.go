@@ -231,6 +231,10 @@ type Packet struct {
 	Dup bool
 	// New reports that this segment opened Conn.
 	New bool
+	// Late reports a segment on the 4-tuple of a connection the tracker
+	// forgot (it was over) that is not a new SYN: Conn is nil, and it is
+	// left out of every metric (counted in Tracker.Late).
+	Late bool
 	// Seq and End are the segment's relative offsets in its direction's
 	// sequence space (End = Seq + SeqLen); Seq 0 is the ISN.
 	Seq, End int64
@@ -258,7 +262,24 @@ type Tracker struct {
 	// shard: the Tracker holds one shard of a capture's connections and
 	// its caller sweeps it (shard.go).
 	shard bool
+	// gone remembers the 4-tuples of forgotten connections for a while
+	// (at most maxGone, none older than goneAge), so that a late segment
+	// of one is told apart from a new connection; goneQ is their order.
+	gone  map[Key]capture.Timestamp
+	goneQ []Key
+	// Late counts segments that arrived on the 4-tuple of a forgotten
+	// connection and were not a new SYN: left out (Packet.Late).
+	Late int64
 }
+
+// maxGone and goneAge bound the forgotten 4-tuples remembered: a segment
+// of a connection more than goneAge after it was forgotten (twice Linux's
+// 60 s TIME-WAIT), or after maxGone later connections were forgotten,
+// opens a new connection instead.
+const (
+	maxGone = 1 << 16
+	goneAge = 120 * time.Second
+)
 
 type cacheEntry struct {
 	k Key
@@ -296,6 +317,18 @@ func (t *Tracker) Conns() []*Conn { return t.conns }
 func (t *Tracker) Forget(c *Conn) {
 	if t.live[c.Key] == c {
 		delete(t.live, c.Key)
+		if t.gone == nil {
+			t.gone = make(map[Key]capture.Timestamp)
+		}
+		if len(t.goneQ) >= maxGone {
+			old := t.goneQ[0]
+			t.goneQ = t.goneQ[1:]
+			delete(t.gone, old)
+		}
+		if _, ok := t.gone[c.Key]; !ok {
+			t.goneQ = append(t.goneQ, c.Key)
+		}
+		t.gone[c.Key] = c.Last
 	}
 	if slot := &t.cache[cacheSlotOf(c.Key.Lo, c.Key.Hi)]; slot.c == c {
 		*slot = cacheEntry{}
@@ -334,6 +367,17 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 		c = nil
 	}
 	p := Packet{}
+	if c == nil && !syn && t.gone != nil {
+		if at, ok := t.gone[k]; ok && s.Time.Sub(at) <= goneAge {
+			// A late segment of a connection that is over (a FIN
+			// retransmitted after the last ACK, data after an RST): not
+			// a new connection, as tshark's tcp.stream would not make
+			// one; left out and counted.
+			t.Late++
+			p.Late = true
+			return p
+		}
+	}
 	if c == nil {
 		old := t.live[k]
 		c = t.newConn(k, s)

@@ -17,6 +17,11 @@ import (
 // SweepEvery segments, and the moment a timestamp first shows a fine
 // resolution (IsFine).
 
+// MaxGone is how many forgotten connections' 4-tuples a Tracker remembers
+// (the oldest is dropped first): a sharded caller must know when shards
+// could disagree with one Tracker about a late segment.
+const MaxGone = maxGone
+
 // SweepEvery is how many segments (calls of Add) pass between two sweeps
 // of a Tracker's idle connections.
 const SweepEvery = sweepEvery

@@ -434,18 +434,35 @@ func TestFitTitle(t *testing.T) {
 
 // TestZoomLegend: zoomed into the loss at 3 s, the legend lists what
 // shows (the ACK line holding across the view, the retransmission, SACK
-// blocks), not the window edge far above, and y fits the view with room
-// for the retransmission's ring.
+// blocks) and names the window edge far above (ACK 65 KB + 262144 B
+// window = 327 KB: more than 4× the view's y span), and y fits the view
+// with room for the retransmission's ring (docs/metrics.md#seq-zoom).
 func TestZoomLegend(t *testing.T) {
 	f, err := TimeSeq(geo(t), TimeSeqOptions{Dir: flows.AtoB, From: 3002500 * time.Microsecond, To: 3003500 * time.Microsecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := names(f.Legend), []string{"cumulative ACK", "retransmission", "SACK block"}; !slices.Equal(got, want) {
+	if got, want := names(f.Legend), []string{"receive window (ACK + rwnd), above the axis (up to 327 KB)", "cumulative ACK", "retransmission", "SACK block"}; !slices.Equal(got, want) {
 		t.Errorf("legend = %q, want %q", got, want)
 	}
 	if y := f.Panels[0].Y; y.Min > 65161 || y.Max-y.Min > 10e3 {
 		t.Errorf("y axis [%g, %g], want it fitted around 65-71 KB", y.Min, y.Max)
+	}
+}
+
+// TestZoomKeepsWindow: zoomed to 10-14 s (data and ACKs 245-335 KB, the
+// window edge 507-592 KB: the axis grows less than 4×) the receive-window
+// line stays within the axes and in the legend (trial14 C10).
+func TestZoomKeepsWindow(t *testing.T) {
+	f, err := TimeSeq(geo(t), TimeSeqOptions{Dir: flows.AtoB, From: 10 * time.Second, To: 14 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names(f.Legend); len(got) == 0 || got[0] != "receive window (ACK + rwnd)" {
+		t.Errorf("legend = %q, want the receive-window line first", got)
+	}
+	if y := f.Panels[0].Y; y.Min > 245e3 || y.Max < 590e3 || y.Max > 640e3 {
+		t.Errorf("y axis [%g, %g], want it to hold 245-590 KB", y.Min, y.Max)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -42,7 +43,15 @@ type TimeSeqOptions struct {
 	// Run names the run in the title: its label or file name.
 	Run   string
 	Title string // empty: a title naming the run, connection and endpoints
+	// AckName names the ACK line in the legend; empty: "cumulative ACK".
+	// A direction a split-TCP PEP acknowledged says so (PEPAckName).
+	AckName string
 }
+
+// PEPAckName is the ACK line's name when a split-TCP PEP acknowledged the
+// data (docs/metrics.md#pep): its ACKs say what the PEP accepted, not what
+// reached the receiver.
+const PEPAckName = "ACK from the PEP (accepted, not end-to-end)"
 
 // bars draws vertical segments [Y0, Y1] at X, one colour for all.
 type bars struct {
@@ -201,12 +210,15 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 	}
 	zoomed := o.From > 0 || o.To > 0
 	var vis []func(box) bool // per legend entry: does it show within the axes
-	// A zoomed figure fits y to the segments, SACK blocks and ACK line in
-	// view; the receive-window edge widens it only when nothing else is
-	// there (it is often far above the data, and then off the axes).
+	// A zoomed figure fits y to what is in view (docs/metrics.md#seq-zoom):
+	// the segments, SACK blocks and ACK line, and the receive-window edge
+	// when that at most quadruples the axis; an edge further above (a
+	// window far larger than the flight) is named in the legend as above
+	// the axis, with its highest value.
 	wlo, whi := math.Inf(1), math.Inf(-1)
 	ackXY, winXY := make(plotter.XYs, 0, len(r.Series.Acks[d])), make(plotter.XYs, 0, len(r.Series.Acks[d]))
 	var prevAck, prevWin *plotter.XY // the values holding when the view starts
+	winAbove := math.NaN()           // zoomed: the window edge's highest value, when off the axes
 	var lastT float64
 	winKnown := true
 	for _, a := range r.Series.Acks[d] {
@@ -260,8 +272,14 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		}
 		ackXY = hold(ackXY, prevAck, true)
 		winXY = hold(winXY, prevWin, false)
-		if math.IsInf(ylo, 0) && !math.IsInf(wlo, 0) {
+		switch {
+		case math.IsInf(wlo, 0):
+		case math.IsInf(ylo, 0):
 			ylo, yhi = wlo, whi
+		case max(yhi, whi)-min(ylo, wlo) <= winFit*max(yhi-ylo, 1):
+			ylo, yhi = min(ylo, wlo), max(yhi, whi)
+		default:
+			winAbove = whi
 		}
 	}
 	sack := &bars{style: style(ColSACK, 0.8)}
@@ -281,8 +299,13 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		l.StepStyle = plotter.PostStep
 		l.LineStyle = style(ColWindow, 1)
 		p.Add(&reducedLine{Line: l})
-		fig.Legend = append(fig.Legend, Entry{"receive window (ACK + rwnd)", []gplot.Thumbnailer{l}})
-		vis = append(vis, func(b box) bool { return b.step(winXY) })
+		name := "receive window (ACK + rwnd)"
+		if !math.IsNaN(winAbove) {
+			sc := scaleFor(UnitBytes, winAbove)
+			name += ", above the axis (up to " + strconv.FormatFloat(winAbove/sc.Div, 'f', 0, 64) + " " + sc.Name + ")"
+		}
+		fig.Legend = append(fig.Legend, Entry{name, []gplot.Thumbnailer{l}})
+		vis = append(vis, func(b box) bool { return !math.IsNaN(winAbove) || b.step(winXY) })
 	}
 	if len(ackXY) > 0 {
 		l, err := plotter.NewLine(ackXY)
@@ -292,7 +315,11 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		l.StepStyle = plotter.PostStep
 		l.LineStyle = style(ColAck, 1.2)
 		p.Add(&reducedLine{Line: l})
-		fig.Legend = append(fig.Legend, Entry{"cumulative ACK", []gplot.Thumbnailer{l}})
+		name := "cumulative ACK"
+		if o.AckName != "" {
+			name = o.AckName
+		}
+		fig.Legend = append(fig.Legend, Entry{name, []gplot.Thumbnailer{l}})
 		vis = append(vis, func(b box) bool { return b.step(ackXY) })
 	}
 	for _, b := range []struct {
@@ -347,7 +374,7 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		if o.To > 0 {
 			to = o.To.Seconds()
 		}
-		setAxis(&p.X, "time since connection start", UnitSeconds, o.From.Seconds(), to, false, false)
+		setAxis(&p.X, "time since the connection's first packet", UnitSeconds, o.From.Seconds(), to, false, false)
 		// y fits what is in view, with room for the marks at its ends
 		// (a ring on the lowest segment stays whole).
 		pad := (yhi - ylo) * 0.08
@@ -365,7 +392,7 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		}
 		fig.Legend = keep
 	} else {
-		setAxis(&p.X, "time since connection start", UnitSeconds, xlo, xhi, true, false)
+		setAxis(&p.X, "time since the connection's first packet", UnitSeconds, xlo, xhi, true, false)
 		setAxis(&p.Y, "relative sequence number", UnitBytes, ylo, yhi, true, true)
 	}
 	if !winKnown {
@@ -374,6 +401,10 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 	fig.Panels = []*gplot.Plot{p}
 	return fig, nil
 }
+
+// winFit is how many times the span of the data in view a zoomed
+// time-sequence graph's y axis may grow to include the receive-window edge.
+const winFit = 4
 
 // box is the data range within a figure's axes.
 type box struct{ x0, x1, y0, y1 float64 }

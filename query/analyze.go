@@ -329,20 +329,31 @@ func (v *View) ConnS(t capture.Timestamp) float64 { return t.Sub(v.Conn.Conn.Fir
 // RefS is t in seconds since the reference point Ref.
 func (v *View) RefS(t capture.Timestamp) float64 { return t.Sub(v.Ref).Seconds() }
 
-// Note says which connection and direction were chosen and why, or "" when
-// the caller named the connection. Every verb reads that one connection
-// (Selection.Pick): the note says how many others matched.
-func (v *View) Note() string {
-	if !v.Picked {
-		return ""
-	}
+// Note says which connection and direction were chosen and why. Every
+// verb reads that one connection (Selection.Pick): the note says how many
+// others matched, or, when the caller named the connection (--conn N),
+// its endpoints and the data direction used.
+func (v *View) Note() string { return v.NoteAs("--conn") }
+
+// NoteAs is Note for a caller that names a connection otherwise than
+// with --conn N: how is that way without the index ("FILE#" for compare's
+// runs: "FILE#N picks another", "as FILE#0 asks").
+func (v *View) NoteAs(how string) string {
 	c := v.Conn
+	sep := " "
+	if strings.HasSuffix(how, "#") {
+		sep = ""
+	}
+	if !v.Picked {
+		return fmt.Sprintf("%s: using conn %d (%s ↔ %s, %d payload bytes; as %s%s%d asks), data %s",
+			v.File, c.Conn.Index, c.Conn.Half[0].Addr, c.Conn.Half[1].Addr, PayloadBytes(c), how, sep, c.Conn.Index, v.Dir)
+	}
 	of := "the only one matching"
 	if n := len(v.Conns); n > 1 {
 		of = fmt.Sprintf("the largest of %d matching", n)
 	}
-	return fmt.Sprintf("%s: using conn %d (%s ↔ %s, %d payload bytes; %s; --conn N picks another), data %s",
-		v.File, c.Conn.Index, c.Conn.Half[0].Addr, c.Conn.Half[1].Addr, PayloadBytes(c), of, v.Dir)
+	return fmt.Sprintf("%s: using conn %d (%s ↔ %s, %d payload bytes; %s; %s%sN picks another), data %s",
+		v.File, c.Conn.Index, c.Conn.Half[0].Addr, c.Conn.Half[1].Addr, PayloadBytes(c), of, how, sep, v.Dir)
 }
 
 func (v *View) anyInRange() bool {

@@ -376,6 +376,14 @@ func TestBrowserAddress(t *testing.T) {
 			t.Errorf("#%s opens %q, want %q", hash, got, want)
 		}
 	}
+	// A connection the report does not hold opens the default view and
+	// says so (trial14 B9: it used to be silent).
+	if got := title("f=1&c=3&d=ab"); !strings.Contains(got, "conn 1, data ") {
+		t.Errorf("#f=1&c=3&d=ab opens %q, want the default view", got)
+	}
+	if st := eval[string](t, ctx, `document.getElementById('status').textContent`); !strings.Contains(st, "the address names capture 1 conn 3 direction ab, which this report does not hold") {
+		t.Errorf("#f=1&c=3&d=ab: status %q does not say the connection is not in the report", st)
+	}
 	// Zoomed, the address names the capture, connection and direction.
 	eval[bool](t, ctx, `window.tcpviz.stale = true, location.hash = 'f=1&c=1&d=ab', location.reload(), true`)
 	waitReady(t, ctx)

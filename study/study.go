@@ -52,8 +52,8 @@ func WriteTeX(w io.Writer, s Spec, t *campaign.Tables) error {
 		return nil
 	}
 	fmt.Fprintln(w)
-	o.Caption = fmt.Sprintf("%s: paired per-%s differences (first $-$ second): t-CI of the mean difference, two-sided exact Wilcoxon signed-rank $p$, %ss with a positive difference",
-		texText(s.Name), texText(s.key()), texText(s.key()))
+	o.Caption = fmt.Sprintf("%s: paired per-%s differences (first $-$ second): t-based %s CI of the mean difference, two-sided exact Wilcoxon signed-rank $p$, %ss with a positive difference",
+		texText(s.Name), texText(s.key()), texText(fmt.Sprintf("%g %%", s.Level*100)), texText(s.key()))
 	o.Label = "tab:goodput-paired"
 	o.Wide = true // four columns of intervals: too wide for one column of a paper
 	return stats.WritePairsTeX(w, o, t.Pairs)

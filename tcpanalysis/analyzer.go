@@ -295,6 +295,7 @@ type Analyzer struct {
 	added   int
 	live    []*connState // connections whose scratch state is held
 	shard   bool         // one shard of a capture: its caller runs release (shard.go)
+	forgot  int64        // connections the tracker was told to forget (shard.go)
 	liveCap int          // len(live) that triggers a release before the next periodic one
 	done    doneStats    // of the connections streamed out
 	// start returns the capture's first frame time for Options.OnDone;
@@ -412,6 +413,7 @@ func (cs *connState) synOnly() bool {
 // freed, and with Options.OnDone its result is streamed out.
 func (a *Analyzer) over(cs *connState) {
 	a.tracker.Forget(cs.Conn)
+	a.forgot++
 	cs.releaseScratch(true)
 	cs.released = true
 	if a.opts.OnDone != nil {
@@ -517,6 +519,9 @@ func (a *Analyzer) Add(s *capture.Segment) *ConnResult {
 		return a.icmp(s)
 	}
 	p := a.tracker.Add(s)
+	if p.Late {
+		return nil
+	}
 	if p.New {
 		cs := &connState{ConnResult: ConnResult{Summary: Summary{Conn: p.Conn}}, opts: &a.opts}
 		if a.opts.Only != nil && !a.opts.Only(p.Conn.Index) {
@@ -752,12 +757,20 @@ func (a *Analyzer) connWarnings() []string {
 			d.add(&cs.ConnResult)
 		}
 	}
-	return d.warnings()
+	return d.warnings(a.tracker.Late)
 }
 
-// warnings are the Report's warnings about the connections d counts.
-func (d *doneStats) warnings() []string {
+// warnings are the Report's warnings about the connections d counts and
+// the late segments the tracker left out (flows.Tracker.Late).
+func (d *doneStats) warnings(late int64) []string {
 	var ws []string
+	if n := late; n > 0 {
+		noun := "segments"
+		if n == 1 {
+			noun = "segment"
+		}
+		ws = append(ws, fmt.Sprintf("%d %s arrived on the 4-tuple of a connection that was over (silent for 2 s after both FINs were acknowledged or an RST, or 10 s after other closes) and were not a new SYN: left out of every connection (tshark counts them in that stream's frames; docs/robustness.md#finished-connections)", n, noun))
+	}
 	if d.negRTT > 0 {
 		ws = append(ws, fmt.Sprintf("%d RTT samples in %d connections dropped: the capture's timestamps go backwards between a packet and its answer", d.negRTT, d.negConns))
 	}

@@ -140,7 +140,8 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, []s
 	for i := range ins {
 		ins[i] = make(chan *shardBatch, nb)
 	}
-	var abort atomic.Bool // a shard passed the limit
+	var abort atomic.Bool   // a shard passed the limit
+	var forgot atomic.Int64 // connections the shards' trackers forgot
 	// The reader: batches of segments, each marked with its shard, and
 	// the ticks of the whole capture.
 	go func() {
@@ -226,7 +227,9 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, []s
 					for ; ti < len(b.ticks) && b.ticks[ti].pos == i; ti++ {
 						switch t := &b.ticks[ti]; t.kind {
 						case tickRelease:
+							f := a.forgot
 							a.release(t.now)
+							forgot.Add(a.forgot - f)
 						case tickSweep:
 							a.tracker.Sweep(t.now)
 						case tickFine:
@@ -234,8 +237,18 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, []s
 						}
 					}
 					if b.shard[i] == me {
-						opened := a.base + len(a.res)
+						opened, late := a.base+len(a.res), a.tracker.Late
 						a.Add(&b.segs[i])
+						if a.tracker.Late != late && forgot.Load()+shardLiveTotal >= flows.MaxGone {
+							// A late segment on a forgotten 4-tuple: one
+							// tracker forgets the oldest of flows.MaxGone
+							// 4-tuples, which no shard can tell once that
+							// many may have been forgotten (the shards
+							// behind this one may forget up to
+							// shardLiveTotal more at their next release).
+							abort.Store(true)
+							tripped = true
+						}
 						if stream && a.base+len(a.res) > opened {
 							rep.created = append(rep.created, a.res[len(a.res)-1].Conn)
 						}
@@ -288,7 +301,7 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, []s
 		}
 	}
 	if stream {
-		return nil, ds.warnings(), nil
+		return nil, ds.warnings(late(as)), nil
 	}
 	// Merge the shards' connections by first packet.
 	parts := make([][]*ConnResult, n)
@@ -312,7 +325,7 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, []s
 		ds.add(c)
 		out = append(out, c)
 	}
-	return out, ds.warnings(), nil
+	return out, ds.warnings(late(as)), nil
 }
 
 // mergeStream numbers the connections the shards report by first packet
@@ -382,3 +395,13 @@ func (b *bitset) set(i int) {
 }
 
 func (b bitset) has(i int) bool { return i/64 < len(b) && b[i/64]&(1<<(i%64)) != 0 }
+
+// late sums the segments the shards' trackers left out as late
+// (flows.Tracker.Late).
+func late(as []*Analyzer) int64 {
+	var n int64
+	for _, a := range as {
+		n += a.tracker.Late
+	}
+	return n
+}

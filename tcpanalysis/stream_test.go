@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"os"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -91,8 +92,11 @@ func TestStreamSameResults(t *testing.T) {
 }
 
 // TestLateSegmentAfterClose: a segment on the 4-tuple of a connection that
-// closed and was silent for more than 10 s opens a new connection
-// (docs/robustness.md#finished-connections), with or without streaming.
+// closed and was silent for more than 10 s, and so is over
+// (docs/robustness.md#finished-connections), does not open a new
+// connection (tshark's tcp.stream would not): it is left out, counted and
+// warned about, with or without streaming. A new SYN on that 4-tuple
+// later is a new connection.
 func TestLateSegmentAfterClose(t *testing.T) {
 	f := pcaptest.New(pcaptest.Options{Format: pcaptest.PcapMicro, LinkType: pcaptest.LinkRaw})
 	c := pcaptest.NewConn(netip.MustParseAddrPort("10.0.0.1:40000"), netip.MustParseAddrPort("10.0.0.2:80"), 100, 900)
@@ -114,6 +118,11 @@ func TestLateSegmentAfterClose(t *testing.T) {
 	// The client's last ACK, 30 s late, after them in the file.
 	late := c.Ack(t0.Add(30*time.Second), pcaptest.C2S, 2, 65535)
 	f.Add(late.T, 0, late.IP())
+	// A new connection on the same 4-tuple, 40 s in.
+	c2 := pcaptest.NewConn(netip.MustParseAddrPort("10.0.0.1:40000"), netip.MustParseAddrPort("10.0.0.2:80"), 5000, 9000)
+	for _, s := range c2.Handshake(t0.Add(40*time.Second), time.Millisecond) {
+		f.Add(s.T, 0, s.IP())
+	}
 	for _, stream := range []bool{false, true} {
 		r, err := capture.NewReader(bytes.NewReader(f.Bytes()), "late.pcap")
 		if err != nil {
@@ -132,14 +141,17 @@ func TestLateSegmentAfterClose(t *testing.T) {
 			conns = rep.Conns
 		}
 		if len(conns) != 3 {
-			t.Fatalf("stream %v: %d connections, want 3", stream, len(conns))
+			t.Fatalf("stream %v: %d connections, want 3 (the late ACK is no connection; the new SYN is)", stream, len(conns))
+		}
+		if !strings.Contains(strings.Join(rep.Warnings, "\n"), "1 segment arrived on the 4-tuple of a connection that was over") {
+			t.Errorf("stream %v: warnings %q", stream, rep.Warnings)
 		}
 		byIndex := map[int]*ConnResult{}
 		for _, c := range conns {
 			byIndex[c.Conn.Index] = c
 		}
 		first, again := byIndex[0], byIndex[2]
-		if first == nil || again == nil || first.Dir[0].Pkts != 3 || first.Dir[1].Pkts != 2 || again.Dir[0].Pkts != 1 || again.Conn.Key != first.Conn.Key {
+		if first == nil || again == nil || first.Dir[0].Pkts != 3 || first.Dir[1].Pkts != 2 || again.Dir[0].Pkts != 2 || !again.Conn.HandshakeSeen || again.Conn.Key != first.Conn.Key {
 			t.Fatalf("stream %v: conns %+v", stream, conns)
 		}
 	}

@@ -168,7 +168,11 @@ server side.` + selectionHelp,
 							continue
 						}
 						name := map[query.Metric]string{query.MetricRTT: "ACK-based (Karn)", query.MetricRTTTS: "TSval/TSecr", query.MetricRTTHandshake: "handshake"}[m]
-						if s := v.SeriesOf(v.Conn, d, m); len(s.Points) > 0 {
+						s := v.SeriesOf(v.Conn, d, m)
+						if m == query.MetricRTTHandshake {
+							s = v.HandshakeOf(v.Conn, d) // the connection's, whatever the window
+						}
+						if len(s.Points) > 0 {
 							sp.Series = append(sp.Series, plot.Named{Name: name, Scatter: true, Color: plot.Colour(i),
 								Mark: []plot.Mark{plot.MarkDot, plot.MarkRing, plot.MarkTriangle}[i], X: s.X(v.Ref), Y: s.Y()})
 						}
@@ -401,7 +405,7 @@ cum_acked_bytes.` + selectionHelp,
 	}
 	f.register(c, query.RefBulk)
 	e.addFigFlags(c)
-	c.Flags().DurationVar(&interval, "interval", 0, "interval width, e.g. 100ms (default: 1, 2 or 5 × 10^k, at most 50 intervals)")
+	secondsVar(c.Flags(), &interval, "interval", 0, "interval width, e.g. 100ms or 0.1 (seconds) (default: 1, 2 or 5 × 10^k, at most 50 intervals)")
 	c.Flags().Float64SliceVar(&at, "at", nil, "also report bytes acknowledged this many seconds after --ref (repeatable)")
 	c.Flags().Int64Var(&toBytes, "bytes", 0, "report the time until this many bytes were acknowledged")
 	return c

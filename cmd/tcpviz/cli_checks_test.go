@@ -83,9 +83,10 @@ func TestGoodputGroupChecked(t *testing.T) {
 			t.Errorf("goodput %v wrote %s", c.args, out)
 		}
 	}
-	// Knowable only from the rows: still refused before -o is written.
+	// Knowable from the file names: refused before a capture is read
+	// (trial14 B5; trial14_test.go), and -o is not written.
 	stdout, _, err := runCLI(t, "goodput", "../../testdata/manet", "--labels", manetLabels, "--group", "protocol", "--order", "aodv,foo", "-o", out)
-	if exitCode(err) != 1 || !strings.Contains(err.Error(), "order names protocol=foo, but no run has it") || stdout != "" {
+	if exitCode(err) != 1 || !strings.Contains(err.Error(), "--order names protocol=foo, but no capture's name gives it") || stdout != "" {
 		t.Errorf("goodput --order aodv,foo: exit %d, %v, stdout %q", exitCode(err), err, stdout)
 	}
 	if _, err := os.Stat(out); err == nil {
@@ -118,7 +119,7 @@ func TestStatsReproducesGoodput(t *testing.T) {
 	if err != nil || got != want {
 		t.Errorf("stats flows.csv flows.csv: %v\n%s\nwant goodput's tables\n%s", err, got, want)
 	}
-	if w := "warning: 24 flows given twice (same file, run, flow and labels, same numbers) counted once, e.g. " + csv + " line 2 repeats " + csv + " line 2"; !strings.Contains(stderr, w) {
+	if w := "warning: 24 flows given twice (same file, run, flow and labels, same numbers) counted once, e.g. " + csv + " (argument 2) line 2 repeats " + csv + " (argument 1) line 2"; !strings.Contains(stderr, w) {
 		t.Errorf("stats flows.csv flows.csv: stderr %q lacks %q", stderr, w)
 	}
 }

@@ -186,7 +186,7 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 	c.Flags().StringVar(&layout, "layout", "overlay", "overlay (one set of axes) or grid (small multiples, shared axes)")
 	c.Flags().Float64SliceVar(&at, "at", nil, "also report bytes acknowledged this many seconds after the reference point")
 	c.Flags().Int64Var(&toBytes, "bytes", 0, "report the time until this many bytes were acknowledged")
-	c.Flags().DurationVar(&interval, "interval", 0, "goodput interval for --metric goodput/throughput (default: the finest of the runs' 1-2-5 defaults)")
+	secondsVar(c.Flags(), &interval, "interval", 0, "goodput interval (e.g. 500ms or 0.5 seconds) for --metric goodput/throughput (default: the finest of the runs' 1-2-5 defaults)")
 	c.Flags().StringVarP(&out, "output", "o", "", "figure (.png, .svg, .pdf), the series as .csv, or the interactive report in compare mode (.html)")
 	c.Flags().BoolVar(&pepMode, "pep", false, "also print, per run, the evidence for or against a split-TCP PEP (see 'tcpviz rtt --help')")
 	c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known, for --pep")

@@ -21,7 +21,7 @@ func (e *env) compareRuns(specs []compare.Spec, af *analysisFlags, sel query.Sel
 	}
 	runs, views, err := compare.Load(specs, sel, compare.Reader{
 		View: func(path string, s query.Selection) (*query.View, error) {
-			return e.view(path, af, s, query.Options{Interval: interval}, false)
+			return e.viewAs(path, af, s, query.Options{Interval: interval}, "FILE#")
 		},
 		Report:   func(path string, o tcpanalysis.Options) (*tcpanalysis.Report, error) { return e.analyze(path, o) },
 		Analysis: opts, Interval: interval, Warn: e.warn,

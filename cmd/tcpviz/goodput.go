@@ -177,6 +177,15 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 	if err := f.study.check(f.group); err != nil {
 		return err
 	}
+	if err := f.study.checkRepeats(); err != nil {
+		return err
+	}
+	if err := f.checkStartsRename(); err != nil {
+		return err
+	}
+	if err := f.checkParquetName(); err != nil {
+		return err
+	}
 	f.study.name = e.campaignName(args)
 	if f.jobs < 0 {
 		return fmt.Errorf("--jobs %d: want ≥ 0", f.jobs)
@@ -242,6 +251,9 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 	files := listing.Files
 	if len(files) == 0 && len(listing.Failed) == 0 {
 		return &exitError{code: 2, err: fmt.Errorf("no capture found under %s", strings.Join(args, " "))}
+	}
+	if err := f.checkGroupsOfFiles(files, o.Labels); err != nil {
+		return err // a usage error: exit 1, before any capture is read
 	}
 	var bar *progressbar.ProgressBar
 	if fd, ok := e.stderr.(*os.File); ok && term.IsTerminal(int(fd.Fd())) {

@@ -216,10 +216,19 @@ const manetLabelsExample = "{transport}-{protocol}-r{seed}-{node}-{dev}.pcap"
 func (f *goodputFlags) readFlowCSVs(w io.Writer, paths []string) ([]campaign.FlowRow, error) {
 	var sets [][]campaign.FlowRow
 	var srcs [][]campaign.RowSource
+	given := map[string]int{}
 	for _, p := range paths {
+		given[p]++
+	}
+	for i, p := range paths {
 		rs, src, err := export.ReadGoodputCSVSources(p)
 		if err != nil {
 			return nil, &exitError{code: 2, err: err}
+		}
+		if given[p] > 1 { // one file given twice: say which argument (trial14 B9)
+			for j := range src {
+				src[j].Name = fmt.Sprintf("%s (argument %d)", p, i+1)
+			}
 		}
 		sets, srcs = append(sets, rs), append(srcs, src)
 	}

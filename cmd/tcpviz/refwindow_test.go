@@ -222,6 +222,9 @@ func TestRefFallback(t *testing.T) {
 	col, rows := readCSV(t, out)
 	dirs := map[string]int{}
 	for _, r := range rows {
+		if r[col["method"]] == "handshake" {
+			continue // the connection's, whatever the window (trial14_test.go)
+		}
 		dirs[r[col["dir"]]]++
 		if ct := num(t, r[col["conn_t_s"]]); ct < 3.227 || ct > 5.229 {
 			t.Errorf("row %v outside the window 3.228-5.228 s after the SYN", r)

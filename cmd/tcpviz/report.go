@@ -81,6 +81,11 @@ that cannot be read is left out with a warning (exit status 3, partial).`,
 			if len(caps) == 0 {
 				return &exitError{code: 2, err: fmt.Errorf("none of the %s could be read", count(len(args), "capture"))}
 			}
+			if len(caps) == 1 && len(args) == 1 {
+				// One capture: named with its run folder, as figure
+				// titles (runName), not the bare client.pcap (trial14 C13).
+				caps[0].Label = e.runName(args[0])
+			}
 			if err := e.writeReport(out, caps, report.Options{Title: title}); err != nil {
 				return err
 			}
@@ -166,7 +171,7 @@ func (e *env) htmlOne(out string, v *query.View, panel string) error {
 		lo, hi, _ := v.Span(v.Conn, v.Dir)
 		o.X = &[2]float64{v.ConnS(lo), v.ConnS(hi)}
 	}
-	return e.writeReport(out, []report.Capture{{Report: v.Report}}, o)
+	return e.writeReport(out, []report.Capture{{Label: e.runName(v.File), Report: v.Report}}, o)
 }
 
 // htmlCompare writes the report of compare's runs opened in compare mode,
@@ -176,13 +181,28 @@ func (e *env) htmlCompare(out string, runs []compare.Run, align string) error {
 	var caps []report.Capture
 	var picks []report.Pick
 	for _, r := range runs {
-		rep := &tcpanalysis.Report{File: r.File, Start: r.Result.Conn.First, Conns: []*tcpanalysis.ConnResult{r.Result}}
+		// Start: the capture's first frame, so that the picker's start_s
+		// is flows' (trial14 A1).
+		start, srvStart := r.Start, r.ServerStart
+		if start == 0 {
+			start = r.Result.Conn.First
+		}
+		if srvStart == 0 && r.Server != nil {
+			srvStart = r.Server.Conn.First
+		}
+		rep := &tcpanalysis.Report{File: r.File, Start: start, Conns: []*tcpanalysis.ConnResult{r.Result}}
 		caps = append(caps, report.Capture{Label: r.Label, Report: rep})
-		picks = append(picks, report.Pick{Capture: len(caps) - 1, Conn: r.Result.Conn.Index, Dir: r.Dir, Label: r.Label, EndToEndKbps: r.EndToEndKbps()})
+		// Aligned where compare aligns it; a run that fell back to another
+		// reference point names it in its label (trial14 C12).
+		label := r.Label
+		if r.RefUsed.String() != align {
+			label += " (aligned at " + r.RefUsed.Describe() + ")"
+		}
+		picks = append(picks, report.Pick{Capture: len(caps) - 1, Conn: r.Result.Conn.Index, Dir: r.Dir, Label: label, At: r.Ref, EndToEndKbps: r.EndToEndKbps()})
 		if r.Server != nil && r.Server.Series != nil {
 			// The server side of a pair: what was delivered end to end,
 			// aligned where the client side is (one clock).
-			srv := &tcpanalysis.Report{File: r.ServerFile, Start: r.Server.Conn.First, Conns: []*tcpanalysis.ConnResult{r.Server}}
+			srv := &tcpanalysis.Report{File: r.ServerFile, Start: srvStart, Conns: []*tcpanalysis.ConnResult{r.Server}}
 			caps = append(caps, report.Capture{Label: r.Label + " server side", Report: srv})
 			client := len(picks) - 1
 			picks = append(picks, report.Pick{Capture: len(caps) - 1, Conn: r.Server.Conn.Index, Dir: r.Dir, Label: r.Label + " server side (delivered end to end)", At: r.Ref, HalfOf: &client})

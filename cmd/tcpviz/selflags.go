@@ -80,6 +80,12 @@ func secs(s float64) time.Duration { return time.Duration(s * float64(time.Secon
 // which connection it chose when the user did not name one (every verb
 // reads that one connection; note is no longer consulted).
 func (e *env) view(path string, af *analysisFlags, sel query.Selection, o query.Options, note bool) (*query.View, error) {
+	return e.viewAs(path, af, sel, o, "--conn")
+}
+
+// viewAs is view for a verb that names a connection as how N (compare:
+// "FILE#"), in the note on which connection it read.
+func (e *env) viewAs(path string, af *analysisFlags, sel query.Selection, o query.Options, how string) (*query.View, error) {
 	opts, err := af.options()
 	if err != nil {
 		return nil, err
@@ -96,7 +102,7 @@ func (e *env) view(path string, af *analysisFlags, sel query.Selection, o query.
 		return nil, inputError(err)
 	}
 	e.warn(v.Warnings)
-	if n := v.Note(); n != "" {
+	if n := v.NoteAs(how); n != "" {
 		fmt.Fprintln(e.stderr, n)
 	}
 	return v, nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tcpviz/tcpviz/export"
+	"github.com/tcpviz/tcpviz/pep"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
@@ -62,10 +63,7 @@ The output format follows the -o extension: .png, .svg, .pdf (the figure),
 			if isHTML(out) {
 				return e.htmlOne(out, v, "seq")
 			}
-			o := plot.TimeSeqOptions{Dir: d, From: v.Ref.Sub(r.Conn.First) + sel.From, Run: e.runName(args[0])}
-			if sel.To > 0 {
-				o.To = v.Ref.Sub(r.Conn.First) + sel.To
-			}
+			o := seqOptions(v, e.runName(args[0]))
 			st, err := e.fig.style()
 			if err != nil {
 				return err
@@ -88,6 +86,22 @@ The output format follows the -o extension: .png, .svg, .pdf (the figure),
 	c.Flags().BoolVar(&pepMode, "pep", false, "also print the evidence for or against a split-TCP PEP on this connection (see 'tcpviz rtt --help')")
 	c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known, for --pep")
 	return c
+}
+
+// seqOptions is what seq's figure shows of v: its direction and the
+// --from/--to window (as offsets from the connection's first packet), the
+// run's name, and an ACK line named as the PEP's when a split-TCP PEP
+// acknowledged the data (as tput's legend; trial14 C11).
+func seqOptions(v *query.View, run string) plot.TimeSeqOptions {
+	r, d, sel := v.Conn, v.Dir, v.Sel
+	o := plot.TimeSeqOptions{Dir: d, From: v.Ref.Sub(r.Conn.First) + sel.From, Run: run}
+	if sel.To > 0 {
+		o.To = v.Ref.Sub(r.Conn.First) + sel.To
+	}
+	if pep.Detect(r, d).Likely {
+		o.AckName = plot.PEPAckName
+	}
+	return o
 }
 
 // seqQuery keeps what seq prints: the segments, ACKs and SACK blocks of the

@@ -608,19 +608,29 @@
       history.replaceState(null, '', '#' + v + (full ? '' : '&x=' + st.x[0].toPrecision(10) + ',' + st.x[1].toPrecision(10)));
     }, 200);
   }
+  // hashWarn says what of the address names nothing this report holds
+  // (a connection that does not exist opens the default view, and says so).
+  const hashWarn = [];
   function loadHash() {
     const h = new URLSearchParams(location.hash.slice(1));
     const ok = v => Number.isInteger(v) && v >= 0 && v < META.views.length;
-    if (h.has('v') && ok(+h.get('v'))) { st.mode = 'single'; st.view = +h.get('v'); }
+    if (h.has('v')) {
+      if (ok(+h.get('v'))) { st.mode = 'single'; st.view = +h.get('v'); } else hashWarn.push('the address names view ' + h.get('v') + ', which this report does not have');
+    }
     if (h.has('c')) {
       const v = findView(h.has('f') ? +h.get('f') : 0, +h.get('c'), h.get('d'));
-      if (v >= 0) { st.mode = 'single'; st.view = v; }
+      if (v >= 0) { st.mode = 'single'; st.view = v; } else {
+        hashWarn.push('the address names ' + (h.has('f') ? 'capture ' + h.get('f') + ' ' : '') + 'conn ' + h.get('c') + (h.get('d') ? ' direction ' + h.get('d') : '') +
+          ', which this report does not hold (or holds without its series); showing the default');
+      }
     }
     if (h.has('cmp')) {
-      const vs = h.get('cmp').split(',').map(k => {
+      const all = h.get('cmp').split(',').map(k => {
         const p = k.split('.');
         return p.length === 3 ? findView(+p[0], +p[1], p[2]) : Number(k);
-      }).filter(ok);
+      });
+      const vs = all.filter(ok);
+      if (vs.length < all.length) hashWarn.push('the address names ' + (all.length - vs.length) + ' compare run(s) this report does not hold');
       if (vs.length >= 2) {
         const cm = {}; (META.compare || []).forEach(c => { cm[c.view] = c; });
         st.mode = 'compare'; st.runs = vs.map(v => cm[v] ? runOf(cm[v]) : { view: v, label: runLabel(v) });
@@ -762,7 +772,7 @@
       if (x) applyX(x[0], x[1], null);
       st.ready = true;
       T.timing.rendered = performance.now();
-      const warn = META.captures.flatMap(c => (c.warnings || []).map(w => c.label + ': ' + w));
+      const warn = META.captures.flatMap(c => (c.warnings || []).map(w => c.label + ': ' + w)).concat(hashWarn);
       $('status').textContent = warn.length ? 'warnings: ' + warn.join('; ') : '';
       if (warn.length) $('status').className = 'warn';
       T.loadMs = performance.now();
