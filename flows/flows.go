@@ -1,6 +1,7 @@
 package flows
 
 import (
+	"hash/maphash"
 	"net/netip"
 	"time"
 
@@ -264,9 +265,15 @@ type Tracker struct {
 	shard bool
 	// gone remembers the 4-tuples of forgotten connections for a while
 	// (at most maxGone, none older than goneAge), so that a late segment
-	// of one is told apart from a new connection; goneQ is their order.
-	gone  map[Key]capture.Timestamp
-	goneQ []Key
+	// of one is told apart from a new connection: by a 64-bit hash of the
+	// 4-tuple (goneSeed; a collision needs a segment without SYN on
+	// another 4-tuple with no live connection, with odds about
+	// maxGone / 2^64), 16 bytes each in the map. goneQ is their order, a
+	// ring of maxGone hashes from goneHead.
+	gone     map[uint64]capture.Timestamp
+	goneQ    []uint64
+	goneHead int
+	goneSeed maphash.Seed
 	// Late counts segments that arrived on the 4-tuple of a forgotten
 	// connection and were not a new SYN: left out (Packet.Late).
 	Late int64
@@ -318,17 +325,20 @@ func (t *Tracker) Forget(c *Conn) {
 	if t.live[c.Key] == c {
 		delete(t.live, c.Key)
 		if t.gone == nil {
-			t.gone = make(map[Key]capture.Timestamp)
+			t.gone = make(map[uint64]capture.Timestamp)
+			t.goneSeed = maphash.MakeSeed()
 		}
-		if len(t.goneQ) >= maxGone {
-			old := t.goneQ[0]
-			t.goneQ = t.goneQ[1:]
-			delete(t.gone, old)
+		h := maphash.Comparable(t.goneSeed, c.Key)
+		if _, ok := t.gone[h]; !ok {
+			if len(t.goneQ) < maxGone {
+				t.goneQ = append(t.goneQ, h)
+			} else {
+				delete(t.gone, t.goneQ[t.goneHead])
+				t.goneQ[t.goneHead] = h
+				t.goneHead = (t.goneHead + 1) % maxGone
+			}
 		}
-		if _, ok := t.gone[c.Key]; !ok {
-			t.goneQ = append(t.goneQ, c.Key)
-		}
-		t.gone[c.Key] = c.Last
+		t.gone[h] = c.Last
 	}
 	if slot := &t.cache[cacheSlotOf(c.Key.Lo, c.Key.Hi)]; slot.c == c {
 		*slot = cacheEntry{}
@@ -368,7 +378,7 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 	}
 	p := Packet{}
 	if c == nil && !syn && t.gone != nil {
-		if at, ok := t.gone[k]; ok && s.Time.Sub(at) <= goneAge {
+		if at, ok := t.gone[maphash.Comparable(t.goneSeed, k)]; ok && s.Time.Sub(at) <= goneAge {
 			// A late segment of a connection that is over (a FIN
 			// retransmitted after the last ACK, data after an RST): not
 			// a new connection, as tshark's tcp.stream would not make

@@ -1,0 +1,5 @@
+//go:build !race
+
+package tcpanalysis
+
+const raceEnabled = false
