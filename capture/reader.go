@@ -430,18 +430,22 @@ func (r *Reader) Next(s *Segment) (err error) {
 		// Frames are decoded in place from the mapping: a file that shrinks
 		// meanwhile faults there, and the fault becomes ErrFileChanged.
 		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-		defer func() {
-			if e := recover(); e != nil {
-				// A memory fault under SetPanicOnFault is a runtime.Error
-				// with the faulting address; anything else is a bug.
-				if _, isFault := e.(interface{ Addr() uintptr }); !isFault {
-					panic(e)
-				}
-				err = r.readErr(fmt.Errorf("%w: a fault reading the mapped file", ErrFileChanged))
-			}
-		}()
+		defer r.faultToErr(&err)
 	}
 	return r.next(s)
+}
+
+// faultToErr, deferred while a mapped file is read, turns a memory fault
+// (a runtime.Error with the faulting address under SetPanicOnFault: the
+// file shrank) into ErrFileChanged naming the file and frame; any other
+// panic is a bug and goes on.
+func (r *Reader) faultToErr(err *error) {
+	if e := recover(); e != nil {
+		if _, isFault := e.(interface{ Addr() uintptr }); !isFault {
+			panic(e)
+		}
+		*err = r.readErr(fmt.Errorf("%w: a fault reading the mapped file", ErrFileChanged))
+	}
 }
 
 // NextBatch fills segs[:n] with the next segments, as n calls of Next
@@ -451,14 +455,7 @@ func (r *Reader) Next(s *Segment) (err error) {
 func (r *Reader) NextBatch(segs []Segment) (n int, err error) {
 	if r.fast {
 		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-		defer func() {
-			if e := recover(); e != nil {
-				if _, isFault := e.(interface{ Addr() uintptr }); !isFault {
-					panic(e)
-				}
-				err = r.readErr(fmt.Errorf("%w: a fault reading the mapped file", ErrFileChanged))
-			}
-		}()
+		defer r.faultToErr(&err)
 	}
 	for n < len(segs) {
 		if err = r.next(&segs[n]); err != nil {
