@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"hash/maphash"
 	"io"
 	"os"
 	"slices"
@@ -75,8 +76,13 @@ type View struct {
 	File   string
 	Report *tcpanalysis.Report
 	Sel    Selection
-	// Conns are the connections that match Sel, in index order.
+	// Conns are the connections that match Sel, in index order; empty
+	// after a streamed counting pass (Options.OneConn on a large capture),
+	// which keeps only their number (Matched).
 	Conns []*tcpanalysis.ConnResult
+	// Matched is how many connections match Sel (len(Conns) when Conns
+	// are kept).
+	Matched int
 	// Conn is the chosen connection (Sel.Conn, else the largest that
 	// matches) and Dir its data direction (Sel.Dir, else DataDirection).
 	// Conn's series are kept.
@@ -142,6 +148,7 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 	// large, unless every connection's samples or events are asked for
 	// (then one full pass, and no series).
 	twoPass := false
+	var cp *countPick
 	pass1 := opts
 	switch {
 	case sel.Conn >= 0:
@@ -155,13 +162,20 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 		}
 	case small:
 		pass1.Keep = func(int) bool { return true }
-	case o.RTT || o.RTTSamples || o.Events || o.OnRTT != nil:
+	case (o.RTT || o.RTTSamples || o.Events || o.OnRTT != nil) && !o.OneConn:
 		pass1.Keep = nil
 	default:
 		// The counting pass: Pick needs each connection's key and payload
 		// bytes only.
 		twoPass = true
 		pass1.Keep, pass1.Only = nil, func(int) bool { return false }
+		if o.OneConn {
+			// Streamed: each connection is dropped when it is over,
+			// keeping the best match so far and, per 4-tuple, the
+			// indexes of its connections (for the second pass).
+			cp = &countPick{sel: sel, seed: maphash.MakeSeed(), onKey: map[uint64][]int32{}}
+			pass1.OnDone = cp.add
+		}
 	}
 	if !twoPass {
 		pass1.OnRTT = o.OnRTT
@@ -172,12 +186,18 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 	}
 	rep.File = path
 	renameIn(rep, p, path)
+	if cp != nil {
+		if cp.best == nil {
+			return nil, fmt.Errorf("%w in %s (%s)", ErrNoMatch, rep.File, sel.describe())
+		}
+		return onePair(path, p, rep, cp.best, cp.rank(), cp.matched, sel, o, opts, analyze)
+	}
 	r, err := sel.Pick(rep)
 	if err != nil {
 		return nil, err
 	}
 	if twoPass && o.OneConn {
-		return onePair(path, p, rep, r, sel, o, opts, analyze)
+		return onePair(path, p, rep, r, -1, 0, sel, o, opts, analyze)
 	}
 	if twoPass {
 		idx := r.Conn.Index
@@ -222,6 +242,7 @@ func FromReport(rep *tcpanalysis.Report, sel Selection, o Options) (*View, error
 
 func newView(path string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, sel Selection, o Options) *View {
 	v := &View{File: path, Report: rep, Sel: sel, Conns: sel.Matching(rep), Conn: r, Picked: sel.Conn < 0, Warnings: Warnings(rep)}
+	v.Matched = len(v.Conns)
 	v.Dir = sel.Dir.Of(r)
 	v.Ref, v.RefUsed = sel.Ref.Resolve(r, v.Dir)
 	v.Warnings = append(v.Warnings, v.refWarnings()...)
@@ -243,17 +264,19 @@ func newView(path string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, se
 // is the k-th the pass finds; the View's Report is rep1's with the chosen
 // connection's result in its place, and the pass's warnings (the reader's,
 // and those of the chosen connection).
-func onePair(path, p string, rep1 *tcpanalysis.Report, r1 *tcpanalysis.ConnResult, sel Selection, o Options, opts tcpanalysis.Options,
+func onePair(path, p string, rep1 *tcpanalysis.Report, r1 *tcpanalysis.ConnResult, k, matched int, sel Selection, o Options, opts tcpanalysis.Options,
 	analyze func(string, tcpanalysis.Options) (*tcpanalysis.Report, error)) (*View, error) {
 	key, idx := r1.Conn.Key, r1.Conn.Index
-	var onKey []int // indexes of rep1's connections on key
-	k := -1
-	for _, c := range rep1.Conns {
-		if c.Conn.Key == key {
-			if c.Conn.Index == idx {
-				k = len(onKey)
+	nOnKey := -1 // unknown after a streamed counting pass
+	if k < 0 {
+		nOnKey, k = 0, -1
+		for _, c := range rep1.Conns {
+			if c.Conn.Key == key {
+				if c.Conn.Index == idx {
+					k = nOnKey
+				}
+				nOnKey++
 			}
-			onKey = append(onKey, c.Conn.Index)
 		}
 	}
 	d := sel.Dir.Of(r1) // the counting pass counts what DataDirection reads
@@ -268,22 +291,44 @@ func onePair(path, p string, rep1 *tcpanalysis.Report, r1 *tcpanalysis.ConnResul
 	opts.Only = opts.Keep
 	opts.KeepDirs[d] = true
 	opts.NewSeries = func(int) *tcpanalysis.Series { return sized(r1, d, o.Parts) }
-	opts.OnRTT = o.OnRTT
+	if o.OnRTT != nil {
+		// The pass numbers the connections on key from 0: the chosen
+		// one is k there, idx in the capture.
+		opts.OnRTT = func(r *tcpanalysis.ConnResult, x tcpanalysis.RTTSample) {
+			if r.Conn.Index != k {
+				return
+			}
+			r.Conn.Index = idx
+			o.OnRTT(r, x)
+			r.Conn.Index = k
+		}
+	}
 	rep2, err := analyze(p, opts)
 	if err != nil {
 		return nil, err
 	}
 	renameIn(rep2, p, path)
-	if len(rep2.Conns) != len(onKey) || k < 0 || rep2.Conns[k].Conn.First != r1.Conn.First {
-		return nil, fmt.Errorf("%s: the second pass found %d connections on %s, the first %d: does the file change?", path, len(rep2.Conns), key.Lo, len(onKey))
+	if (nOnKey >= 0 && len(rep2.Conns) != nOnKey) || k < 0 || k >= len(rep2.Conns) || rep2.Conns[k].Conn.First != r1.Conn.First {
+		return nil, fmt.Errorf("%s: the second pass found %d connections on %s, the first %d: does the file change?", path, len(rep2.Conns), key.Lo, nOnKey)
 	}
 	r := rep2.Conns[k]
 	r.Conn.Index = idx
 	rep := *rep2
 	rep.File = path
-	rep.Conns = slices.Clone(rep1.Conns)
-	rep.Conns[idx] = r
-	return newView(path, &rep, r, sel, o), nil
+	if len(rep1.Conns) > idx {
+		rep.Conns = slices.Clone(rep1.Conns)
+		rep.Conns[idx] = r
+	} else {
+		// A streamed counting pass kept no connection list: the
+		// chosen connection alone (Report.Conns is then not indexed
+		// by Conn.Index).
+		rep.Conns = []*tcpanalysis.ConnResult{r}
+	}
+	v := newView(path, &rep, r, sel, o)
+	if matched > 0 {
+		v.Conns, v.Matched = nil, matched
+	}
+	return v, nil
 }
 
 // sized is the Series of direction d of r with the capacity the counting
@@ -349,7 +394,7 @@ func (v *View) NoteAs(how string) string {
 			v.File, c.Conn.Index, c.Conn.Half[0].Addr, c.Conn.Half[1].Addr, PayloadBytes(c), how, sep, c.Conn.Index, v.Dir)
 	}
 	of := "the only one matching"
-	if n := len(v.Conns); n > 1 {
+	if n := v.Matched; n > 1 {
 		of = fmt.Sprintf("the largest of %d matching", n)
 	}
 	return fmt.Sprintf("%s: using conn %d (%s ↔ %s, %d payload bytes; %s; %s%sN picks another), data %s",
@@ -362,6 +407,11 @@ func (v *View) anyInRange() bool {
 		return true
 	}
 	ser := r.Series
+	if len(ser.Segs[d]) == 0 && len(ser.Acks[d]) == 0 && len(ser.Window[d]) == 0 {
+		// No per-packet part kept (rtt, retrans read samples and
+		// events): nothing to tell an empty range by.
+		return true
+	}
 	if len(ser.Segs[d]) == 0 && len(ser.Acks[d]) == 0 {
 		// Only the window part kept: its points are at the same data
 		// segments and ACKs.
@@ -417,4 +467,42 @@ func spool(path string, r io.Reader) (string, func(), error) {
 	}
 	f.Close()
 	return f.Name(), func() { os.Remove(f.Name()) }, nil
+}
+
+// countPick is a streamed counting pass (tcpanalysis.Options.OnDone): it
+// keeps the largest connection that matches sel (Selection.Pick's rule,
+// ties to the lower index) and, per 4-tuple (a 64-bit hash of its
+// flows.Key), the indexes of its connections, so that the second pass can
+// tell which of the connections on the chosen 4-tuple it is. Memory: one
+// result, and a few bytes per 4-tuple.
+type countPick struct {
+	sel     Selection
+	seed    maphash.Seed
+	onKey   map[uint64][]int32
+	best    *tcpanalysis.ConnResult
+	matched int
+}
+
+func (cp *countPick) add(r *tcpanalysis.ConnResult, _ capture.Timestamp) {
+	h := maphash.Comparable(cp.seed, r.Conn.Key)
+	cp.onKey[h] = append(cp.onKey[h], int32(r.Conn.Index))
+	if !cp.sel.Match(r) {
+		return
+	}
+	cp.matched++
+	if b := cp.best; b == nil || PayloadBytes(r) > PayloadBytes(b) || (PayloadBytes(r) == PayloadBytes(b) && r.Conn.Index < b.Conn.Index) {
+		cp.best = r
+	}
+}
+
+// rank is the position of the best connection among those on its 4-tuple,
+// in index order.
+func (cp *countPick) rank() int {
+	n := 0
+	for _, i := range cp.onKey[maphash.Comparable(cp.seed, cp.best.Conn.Key)] {
+		if int(i) < cp.best.Conn.Index {
+			n++
+		}
+	}
+	return n
 }

@@ -80,6 +80,23 @@ func TestCountingPass(t *testing.T) {
 		if one.Conn.Dir != two.Conn.Dir {
 			t.Errorf("%s: summaries differ", path)
 		}
+		if one.Matched != two.Matched || one.Matched != len(one.Conns) {
+			t.Errorf("%s: %d connections match in one pass, %d after the streamed counting pass", path, one.Matched, two.Matched)
+		}
+		// rtt and retrans: samples and events of the chosen connection
+		// alone, the same as one pass gives it.
+		ev, err := Analyze(path, All(), Options{OnePassLimit: 1, OneConn: true, RTTSamples: true, Events: true, Parts: tcpanalysis.PartRTT | tcpanalysis.PartEvents})
+		if err != nil {
+			t.Fatal(err)
+		}
+		full1, err := Analyze(path, All(), Options{RTTSamples: true, Events: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Conn.Conn.Index != full1.Conn.Conn.Index || len(ev.Conn.RTT) != len(full1.Conn.RTT) || len(ev.Conn.Events) != len(full1.Conn.Events) {
+			t.Errorf("%s: conn %d with %d RTT samples and %d events after two passes; one pass conn %d, %d, %d", path,
+				ev.Conn.Conn.Index, len(ev.Conn.RTT), len(ev.Conn.Events), full1.Conn.Conn.Index, len(full1.Conn.RTT), len(full1.Conn.Events))
+		}
 	}
 }
 

@@ -569,6 +569,18 @@ func (a *Analyzer) Add(s *capture.Segment) *ConnResult {
 	st.Pkts++
 	st.WireBytes += int64(s.WireLen)
 	if cs.skip {
+		// Enough of the handshake for the table-pressure rule (synOnly)
+		// to end a flood's bare SYNs in a counting pass too.
+		switch s.Flags & (capture.SYN | capture.ACK | capture.FIN | capture.RST) {
+		case capture.SYN:
+			if d == flows.AtoB {
+				cs.Handshake.SynTx++
+			}
+		case capture.SYN | capture.ACK:
+			if d == flows.BtoA {
+				cs.Handshake.SynAckTx++
+			}
+		}
 		if s.PayloadLen > 0 {
 			st.DataPkts++
 			st.Bytes += int64(s.PayloadLen)
@@ -772,7 +784,11 @@ func (d *doneStats) warnings(late int64) []string {
 		ws = append(ws, fmt.Sprintf("%d %s arrived on the 4-tuple of a connection that was over (silent for 2 s after both FINs were acknowledged or an RST, or 10 s after other closes) and were not a new SYN: left out of every connection (tshark counts them in that stream's frames; docs/robustness.md#finished-connections)", n, noun))
 	}
 	if d.negRTT > 0 {
-		ws = append(ws, fmt.Sprintf("%d RTT samples in %d connections dropped: the capture's timestamps go backwards between a packet and its answer", d.negRTT, d.negConns))
+		conns := "connections"
+		if d.negConns == 1 {
+			conns = "connection"
+		}
+		ws = append(ws, fmt.Sprintf("%d RTT samples in %d %s dropped: the capture's timestamps go backwards between a packet and its answer", d.negRTT, d.negConns, conns))
 	}
 	if d.degraded > 0 {
 		ws = append(ws, fmt.Sprintf("%d connections (first: conn %d) opened more than %d holes in sequence space: the lowest were joined, so their unique and retransmitted bytes are approximate (docs/robustness.md#caps)", d.degraded, d.firstDegraded, maxSpans))

@@ -261,7 +261,7 @@ func TestNegativeHandshakeDropped(t *testing.T) {
 	if r.Handshake.SynToSynAckOk || r.NegativeRTT != 1 || len(ackSamples(r, flows.AtoB, MethodHandshake)) != 0 {
 		t.Errorf("handshake %+v, NegativeRTT %d: want no SYN→SYN-ACK value, 1 dropped", r.Handshake, r.NegativeRTT)
 	}
-	if !strings.Contains(strings.Join(rep.Warnings, "\n"), "1 RTT samples in 1 connections dropped") {
+	if !strings.Contains(strings.Join(rep.Warnings, "\n"), "1 RTT samples in 1 connection dropped") {
 		t.Errorf("warnings %q lack the dropped-sample note", rep.Warnings)
 	}
 }

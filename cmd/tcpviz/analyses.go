@@ -119,7 +119,13 @@ server side.` + selectionHelp,
 			// quantiles; every sample is kept only for rows, a figure or a
 			// time range.
 			samples := f.rf.wantRows() || kind != outNone || sel.From > 0 || sel.To > 0 || sel.Ref != query.RefSYN
-			qo := query.Options{RTT: true, RTTSamples: samples, Events: pepMode}
+			// One connection is read (the largest matching): a large
+			// capture takes a streamed counting pass, then analyses it.
+			parts := tcpanalysis.PartEvents // no series; events for --pep only
+			if samples {
+				parts |= tcpanalysis.PartRTT
+			}
+			qo := query.Options{RTT: true, RTTSamples: samples, Events: pepMode, OneConn: true, Parts: parts}
 			// Rows of whole connections are streamed while the capture is
 			// read, not built from samples held in memory (a window from
 			// --ref data/bulk needs the reference point first).
@@ -130,7 +136,7 @@ server side.` + selectionHelp,
 				}
 				defer rows.Close()
 				// Rows only: no summary table, so no quantiles either.
-				qo.RTT, qo.RTTSamples, qo.OnRTT = false, false, rows.OnRTT
+				qo.RTT, qo.RTTSamples, qo.OnRTT, qo.Parts = false, false, rows.OnRTT, tcpanalysis.PartEvents
 			}
 			v, err := e.view(args[0], &f.af, sel, qo, kind == outImage)
 			if err != nil {
@@ -236,7 +242,11 @@ evidence (what decided the class: docs/metrics.md#evidence).` + selectionHelp,
 			if err != nil {
 				return err
 			}
-			v, err := e.view(args[0], &f.af, sel, query.Options{Events: true}, kind == outImage)
+			qo := query.Options{Events: true, OneConn: true, Parts: tcpanalysis.PartEvents}
+			if kind == outHTML {
+				qo = query.Options{}
+			}
+			v, err := e.view(args[0], &f.af, sel, qo, kind == outImage)
 			if err != nil {
 				return err
 			}
