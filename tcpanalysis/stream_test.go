@@ -124,22 +124,7 @@ func TestLateSegmentAfterClose(t *testing.T) {
 		f.Add(s.T, 0, s.IP())
 	}
 	for _, stream := range []bool{false, true} {
-		r, err := capture.NewReader(bytes.NewReader(f.Bytes()), "late.pcap")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var conns []*ConnResult
-		opts := Options{}
-		if stream {
-			opts.OnDone = func(c *ConnResult, _ capture.Timestamp) { conns = append(conns, c) }
-		}
-		rep, err := Analyze(r, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !stream {
-			conns = rep.Conns
-		}
+		rep, conns := analyzeStreamed(t, f.Bytes(), "late.pcap", stream)
 		if len(conns) != 3 {
 			t.Fatalf("stream %v: %d connections, want 3 (the late ACK is no connection; the new SYN is)", stream, len(conns))
 		}
@@ -300,22 +285,7 @@ func TestPressureKeepsAnswered(t *testing.T) {
 		f.Add(s.T, 0, s.IP())
 	}
 	for _, stream := range []bool{false, true} {
-		r, err := capture.NewReader(bytes.NewReader(f.Bytes()), "pressure.pcap")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var conns []*ConnResult
-		opts := Options{}
-		if stream {
-			opts.OnDone = func(c *ConnResult, _ capture.Timestamp) { conns = append(conns, c) }
-		}
-		rep, err := Analyze(r, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !stream {
-			conns = rep.Conns
-		}
+		_, conns := analyzeStreamed(t, f.Bytes(), "pressure.pcap", stream)
 		if len(conns) != open+syns {
 			t.Fatalf("stream %v: %d connections, want %d", stream, len(conns), open+syns)
 		}
@@ -329,4 +299,28 @@ func TestPressureKeepsAnswered(t *testing.T) {
 			}
 		}
 	}
+}
+
+// analyzeStreamed analyses the capture data, with Options.OnDone (stream)
+// or without, and returns the report and the connections in the order
+// they were handed out (the report's, without streaming).
+func analyzeStreamed(t *testing.T, data []byte, name string, stream bool) (*Report, []*ConnResult) {
+	t.Helper()
+	r, err := capture.NewReader(bytes.NewReader(data), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var conns []*ConnResult
+	opts := Options{}
+	if stream {
+		opts.OnDone = func(c *ConnResult, _ capture.Timestamp) { conns = append(conns, c) }
+	}
+	rep, err := Analyze(r, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !stream {
+		conns = rep.Conns
+	}
+	return rep, conns
 }
