@@ -145,6 +145,9 @@ server side.` + selectionHelp,
 			if kind == outHTML {
 				return e.htmlOne(f.rf.out, v, "rtt")
 			}
+			if n := query.LegNote(v.Conn, v.Dir); n != "" {
+				fmt.Fprintln(e.stderr, "note:", n)
+			}
 			t := export.RTT(v, want, f.rf.wantRows() && rows == nil)
 			if rows != nil {
 				t.Each, t.EachErr = rows.Rows(v), rows.Err

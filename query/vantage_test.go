@@ -1,0 +1,34 @@
+package query
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
+)
+
+// TestLegNote: a receiver-side capture (ACK samples 0.1 ms, SYN-ACK → ACK
+// 50 ms) gets the note naming both parts; a sender-side one (samples 50 ms,
+// SYN-ACK → ACK 0.1 ms) does not; nor does one without samples.
+func TestLegNote(t *testing.T) {
+	conn := func(sample, synAckToAck time.Duration) *tcpanalysis.ConnResult {
+		r := &tcpanalysis.ConnResult{Summary: tcpanalysis.Summary{Conn: &flows.Conn{Index: 3}}}
+		if sample > 0 {
+			r.RTTAgg[flows.AtoB][tcpanalysis.MethodACK] = tcpanalysis.RTTAgg{N: 1, Min: sample, Max: sample, Sum: sample}
+		}
+		r.Handshake.SynAckToAck, r.Handshake.SynAckToAckOk = synAckToAck, true
+		return r
+	}
+	n := LegNote(conn(100*time.Microsecond, 50*time.Millisecond), flows.AtoB)
+	if !strings.Contains(n, "conn 3: the capture point is not beside the ab sender") || !strings.Contains(n, "smallest 0.100 ms") || !strings.Contains(n, "about 50.000 ms") {
+		t.Errorf("receiver-side note %q", n)
+	}
+	if n := LegNote(conn(50*time.Millisecond, 100*time.Microsecond), flows.AtoB); n != "" {
+		t.Errorf("sender-side capture got a note: %q", n)
+	}
+	if n := LegNote(conn(0, 50*time.Millisecond), flows.AtoB); n != "" {
+		t.Errorf("no samples, note %q", n)
+	}
+}
