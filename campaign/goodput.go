@@ -385,11 +385,13 @@ func fileRows(path string, o Options) ([]FlowRow, fileInfo, error) {
 			curve: ackCurve(r, d), connLast: c.Last.Seconds(), app: appSpanOf(r, d),
 			closed: c.Half[0].FinSeen || c.Half[0].RstSeen || c.Half[1].FinSeen || c.Half[1].RstSeen,
 		}
-		if id.known() && row.Vantage != AtReceiver {
+		if row.Vantage != AtReceiver {
 			// Only the receiver's own capture shows which frames its radio
-			// decoded; elsewhere the frames "to the receiver's MAC" after
-			// its last ACK may be to a relay or lost: count the ACKs only
-			// (docs/metrics.md#vantage).
+			// decoded; elsewhere — and wherever the capturing node is not
+			// known — the frames "to the receiver's MAC" after its last
+			// ACK may be to a relay or lost: count the ACKs only
+			// (docs/metrics.md#vantage). On a wired link the two are
+			// equal.
 			row.Bytes, row.TotalBytes = st.AckedBytes, st.AckedBytes
 		}
 		if snd.ISNKnown {

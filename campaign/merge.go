@@ -6,18 +6,15 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/tcpviz/tcpviz/query"
 )
 
 // Kbps is the goodput rate of bytes delivered over intervalS seconds, in
 // kbit/s (bytes × 8 / intervalS / 1000); 0 for an empty interval. It is
 // the one formula of FlowRow.Kbps, so a reader of the per-flow CSV that
 // has bytes and interval_s recomputes the very float the writer had.
-func Kbps(bytes int64, intervalS float64) float64 {
-	if !(intervalS > 0) {
-		return 0
-	}
-	return float64(bytes) * 8 / intervalS / 1000
-}
+func Kbps(bytes int64, intervalS float64) float64 { return query.RateKbps(bytes, intervalS) }
 
 // ErrConflict is returned by MergeRows when one flow (same file, run,
 // flow 5-tuple and labels) comes with different numbers from two inputs:

@@ -359,7 +359,7 @@ func Tput(v *query.View, at []float64, toBytes int64) (Table, error) {
 	table = append(table, []string{"acked in window", fmt.Sprintf("%d bytes (the goodput rows add up to it)", acked)})
 	// Over the part of the window the connection lasted.
 	if span := min(hi, r.Conn.Last).Sub(lo); span > 0 {
-		table = append(table, []string{"goodput in window", fmt.Sprintf("%.1f kbit/s over %.3f s", float64(acked)*8/span.Seconds()/1000, span.Seconds())})
+		table = append(table, []string{"goodput in window", fmt.Sprintf("%.1f kbit/s over %.3f s", query.RateKbps(acked, span.Seconds()), span.Seconds())})
 	}
 	table = append(table, []string{"goodput, whole connection", fmt.Sprintf("%.1f kbit/s over %.3f s (docs/metrics.md#goodput)", r.GoodputKbps(d), r.Duration().Seconds())})
 	return Table{Schema: TputSchema, Header: header, Rows: rows, Summary: table, KeyValue: true}, nil
@@ -369,10 +369,12 @@ func Tput(v *query.View, at []float64, toBytes int64) (Table, error) {
 // d: its name, what it fell back from, and its time since the
 // connection's first packet and the capture's first frame.
 func RefText(v *query.View, r *tcpanalysis.ConnResult, d flows.Direction) string {
-	ref, used := v.Sel.Ref.Resolve(r, d)
+	// The reference point of a connection is taken in its data
+	// direction, for both directions (View.RefOf).
+	ref, used := v.RefOf(r, d), v.RefUsedOf(r, d)
 	s := fmt.Sprintf("%s (%s)", used.Describe(), used)
 	if used != v.Sel.Ref {
-		s += fmt.Sprintf(", since %s sent no %s (--ref %s)", d, v.Sel.Ref.Needs(), v.Sel.Ref)
+		s += fmt.Sprintf(", since %s sent no %s (--ref %s)", v.Sel.Dir.Of(r), v.Sel.Ref.Needs(), v.Sel.Ref)
 	}
 	return s + fmt.Sprintf(": %.6f s after the connection's first packet, t_s %.6f", ref.Sub(r.Conn.First).Seconds(), v.CaptureS(ref))
 }

@@ -309,7 +309,11 @@ func onePair(path, p string, rep1 *tcpanalysis.Report, r1 *tcpanalysis.ConnResul
 	}
 	renameIn(rep2, p, path)
 	if (nOnKey >= 0 && len(rep2.Conns) != nOnKey) || k < 0 || k >= len(rep2.Conns) || rep2.Conns[k].Conn.First != r1.Conn.First {
-		return nil, fmt.Errorf("%s: the second pass found %d connections on %s, the first %d: does the file change?", path, len(rep2.Conns), key.Lo, nOnKey)
+		first := fmt.Sprint(nOnKey)
+		if nOnKey < 0 {
+			first = fmt.Sprintf("connection %d of them", k+1)
+		}
+		return nil, fmt.Errorf("%s: the second pass found %d connections on %s, the first %s: does the file change?", path, len(rep2.Conns), key.Lo, first)
 	}
 	r := rep2.Conns[k]
 	r.Conn.Index = idx

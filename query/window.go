@@ -59,12 +59,18 @@ type Interval struct {
 	CumAcked int64
 }
 
-// Kbps returns bytes per interval i as kbit/s (bytes × 8 / width / 1000).
-func (i Interval) Kbps(bytes int64) float64 {
-	if i.Width <= 0 {
+// Kbps returns bytes per interval i as kbit/s (RateKbps).
+func (i Interval) Kbps(bytes int64) float64 { return RateKbps(bytes, i.Width.Seconds()) }
+
+// RateKbps is bytes over seconds as kbit/s (bytes × 8 / seconds / 1000); 0 for
+// an empty span. The one rate formula of every output (campaign.Kbps, the
+// tput table and rows), so a rate recomputed from bytes and seconds is the
+// very float printed.
+func RateKbps(bytes int64, seconds float64) float64 {
+	if !(seconds > 0) {
 		return 0
 	}
-	return float64(bytes) * 8 / i.Width.Seconds() / 1000
+	return float64(bytes) * 8 / seconds / 1000
 }
 
 // Intervals cuts direction d of connection r (whose Series must be kept)
@@ -158,18 +164,6 @@ func (v *View) IntervalsAt(r *tcpanalysis.ConnResult, d flows.Direction, ref, en
 		out[i].CumAcked = cum
 	}
 	return out, nil
-}
-
-// WindowTotals are the payload bytes sent and newly acknowledged in the
-// selected window of connection r in direction d: the totals the
-// intervals add up to.
-func (v *View) WindowTotals(r *tcpanalysis.ConnResult, d flows.Direction) (sent, acked int64, err error) {
-	iv, err := v.Intervals(r, d)
-	for _, i := range iv {
-		sent += i.Bytes
-		acked += i.Acked
-	}
-	return sent, acked, err
 }
 
 // refWarnings is the WarnRefFallback warning of the chosen connection,
