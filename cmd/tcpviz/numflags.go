@@ -81,6 +81,9 @@ func ruleOf(c *cobra.Command, f *pflag.Flag) (numRule, bool) {
 }
 
 func (r numRule) ok(v float64) bool {
+	if math.IsInf(v, 0) { // no option counts to infinity
+		return false
+	}
 	lo := v > r.min || (!r.minOpen && v == r.min)
 	hi := v < r.max || (!r.maxOpen && v == r.max)
 	return lo && hi // false for NaN

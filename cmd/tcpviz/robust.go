@@ -4,18 +4,15 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/tcpviz/tcpviz/campaign"
 	"github.com/tcpviz/tcpviz/capture"
@@ -133,7 +130,7 @@ var fileFlags = []struct {
 
 // checkOutputs is the root command's PersistentPreRunE. It notes a live
 // capture (-i), for the signal handler; it refuses NaN, ±Inf and negative
-// values of the float flags (checkFloatFlags); and before any analysis it
+// values of the numeric flags (checkNumFlags); and before any analysis it
 // checks every file flag (fileFlags): the directory exists and is writable,
 // the ending is one the verb writes, and an existing target is a writable
 // regular file (or a link to one).
@@ -141,10 +138,7 @@ func checkOutputs(c *cobra.Command, _ []string) error {
 	if f := c.Flags().Lookup("interface"); f != nil && f.Value.String() != "" {
 		liveCapture.Store(true)
 	}
-	if err := checkFloatFlags(c); err != nil {
-		return err
-	}
-	if err := checkNumFlags(c); err != nil { // numflags.go
+	if err := checkNumFlags(c); err != nil { // numflags.go: NaN, ±Inf and ranges
 		return err
 	}
 	for _, ff := range fileFlags {
@@ -179,53 +173,6 @@ func checkOutputs(c *cobra.Command, _ []string) error {
 	return nil
 }
 
-// signedFloatFlags may be negative; every other float flag counts
-// something that is not (seconds after a reference point, points,
-// a confidence level, a speed).
-var signedFloatFlags = map[string]bool{}
-
-// checkFloatFlags refuses a float flag set to NaN or ±Inf (strconv parses
-// both, and every range check then passes), or to a negative value where
-// none is meaningful: a usage error before any capture is read.
-func checkFloatFlags(c *cobra.Command) error {
-	var err error
-	c.Flags().VisitAll(func(f *pflag.Flag) {
-		if err != nil {
-			return
-		}
-		var vs []float64
-		switch f.Value.Type() {
-		case "float64", "float32":
-			v, perr := strconv.ParseFloat(f.Value.String(), 64)
-			if perr != nil {
-				return
-			}
-			vs = []float64{v}
-		case "float64Slice", "float32Slice":
-			if s, ok := f.Value.(pflag.SliceValue); ok {
-				for _, x := range s.GetSlice() {
-					if v, perr := strconv.ParseFloat(x, 64); perr == nil {
-						vs = append(vs, v)
-					}
-				}
-			}
-		default:
-			return
-		}
-		for _, v := range vs {
-			switch {
-			case math.IsNaN(v) || math.IsInf(v, 0):
-				err = fmt.Errorf("--%s %g: want a finite number", f.Name, v)
-			case v < 0 && !signedFloatFlags[f.Name]:
-				err = fmt.Errorf("--%s %g: want a number ≥ 0", f.Name, v)
-			}
-			if err != nil {
-				return
-			}
-		}
-	})
-	return err
-}
 
 // maxConnNotes is how many connections a per-connection note is printed
 // for, one line each; past it the note is one line with a count.
