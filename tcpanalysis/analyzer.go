@@ -3,6 +3,7 @@ package tcpanalysis
 import (
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"time"
 
@@ -822,7 +823,7 @@ func AnalyzeFile(path string, opts Options) (*Report, error) {
 		return nil, err
 	}
 	defer r.Close()
-	if n := shards(&opts); n > 1 && path != "-" {
+	if n := shards(&opts); n > 1 && rereadable(path) {
 		// Connections spread over one Analyzer per core (shard.go); a
 		// capture the shards cannot analyse exactly as one Analyzer would
 		// is read again by one, which streams out (Options.OnDone) only
@@ -895,4 +896,15 @@ func analyze(r *capture.Reader, opts Options, n int) (*Report, error) {
 	rep.Warnings = r.Warnings()
 	rep.Warnings = append(rep.Warnings, ws...)
 	return rep, nil
+}
+
+// rereadable reports whether path is a regular file: the shards' fallback
+// opens it a second time, which a pipe, a FIFO, /dev/fd/N or standard
+// input cannot give again (capture.Open reads them once).
+func rereadable(path string) bool {
+	if path == "-" {
+		return false
+	}
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }

@@ -485,9 +485,6 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		st.Unique += n - covered
 		ds.resent.add(start, end)
 		c, why := cs.retxClass(ds, start, end)
-		if c == RTO && len(ds.pmtu) > 0 && ds.pmtuResend(start, end) {
-			c, why = PMTU, EvICMPFragNeeded
-		}
 		e := mk(c, ds.original(start), why)
 		cs.noteRetx(ds, s, e, cs.event(o, e))
 	default:
@@ -520,9 +517,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 				if why == EvTSval && cwhy == EvNoSignal {
 					cwhy = EvTSval
 				}
-				if c == RTO && len(ds.pmtu) > 0 && ds.pmtuResend(start, end) {
-					c, cwhy = PMTU, EvICMPFragNeeded
-				}
+
 				e := mk(c, 0, cwhy)
 				cs.noteRetx(ds, s, e, cs.event(o, e))
 			}
@@ -606,8 +601,19 @@ func (cs *connState) spurious(d flows.Direction, r *retxRec, why Evidence) {
 }
 
 // retxClass decides why [start, end) was sent again
-// (docs/metrics.md#events), and the evidence.
+// (docs/metrics.md#events), and the evidence: the fast-retransmit and timer
+// rules, then a timer verdict becomes pmtu when the bytes are those an
+// ICMP fragmentation-needed made the sender resend.
 func (cs *connState) retxClass(ds *dirState, start, end int64) (Class, Evidence) {
+	c, why := cs.retxSignal(ds, start, end)
+	if c == RTO && len(ds.pmtu) > 0 && ds.pmtuResend(start, end) {
+		return PMTU, EvICMPFragNeeded
+	}
+	return c, why
+}
+
+// retxSignal is retxClass without the ICMP rule.
+func (cs *connState) retxSignal(ds *dirState, start, end int64) (Class, Evidence) {
 	if ds.ackSeen && end <= ds.lastAck {
 		return Spurious, EvAcked
 	}
