@@ -23,10 +23,13 @@ const (
 	// liveGenConns is how many connections one generation takes before
 	// the next one starts.
 	liveGenConns = 256
-	// FinishedIdle and AbandonedIdle: a connection is finished when it
-	// closed (FIN both ways, or RST) and stayed silent FinishedIdle, or
-	// stayed silent AbandonedIdle: the same rule tcpanalysis uses to release
-	// its scratch state.
+	// FinishedIdle and AbandonedIdle: a live connection is finished
+	// when it closed (FIN both ways, or RST) and stayed silent
+	// FinishedIdle, or stayed silent AbandonedIdle. File analysis ends a
+	// cleanly closed connection (both FINs acknowledged, or an RST)
+	// sooner, after 2 s (docs/robustness.md#finished-connections); a live
+	// run keeps the longer 10 s, as its summary is printed then, not
+	// rows that a late segment could split.
 	FinishedIdle  = 10 * time.Second
 	AbandonedIdle = 5 * time.Minute
 )
