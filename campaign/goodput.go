@@ -352,7 +352,7 @@ func fileRows(path string, o Options) ([]FlowRow, fileInfo, error) {
 		return nil, fileInfo{}, err
 	}
 	if need, parts := seriesNeeded(rep, boundaries(path, labels, o), o.Interval == nil && o.End <= 0); len(need) > 0 {
-		again, err := tcpanalysis.AnalyzeFile(path, tcpanalysis.Options{Flows: flows.Options{WScale: -1},
+		again, err := tcpanalysis.AnalyzeFile(path, tcpanalysis.Options{Flows: flows.Options{WScale: -1}, RTTQuantiles: true,
 			Keep: func(c int) bool { return need[c] }, KeepParts: parts})
 		if err != nil {
 			return nil, fileInfo{}, err
@@ -447,7 +447,7 @@ func markProxied(path string, rep *tcpanalysis.Report, rows []FlowRow, dirs []fl
 	if len(recheck) == 0 {
 		return
 	}
-	again, err := tcpanalysis.AnalyzeFile(path, tcpanalysis.Options{Flows: flows.Options{WScale: -1}, Keep: func(c int) bool { _, ok := recheck[c]; return ok }})
+	again, err := tcpanalysis.AnalyzeFile(path, tcpanalysis.Options{Flows: flows.Options{WScale: -1}, RTTQuantiles: true, Keep: func(c int) bool { _, ok := recheck[c]; return ok }})
 	if err != nil {
 		return
 	}

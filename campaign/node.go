@@ -255,7 +255,7 @@ func analyzeWithID(path string, id *nodeID) (*tcpanalysis.Report, error) {
 	}
 	defer r.Close()
 	r.SetFrameHook(frameHook(capture.FrameHook(nil), id))
-	return tcpanalysis.Analyze(r, tcpanalysis.Options{Flows: flows.Options{WScale: -1}})
+	return tcpanalysis.Analyze(r, tcpanalysis.Options{Flows: flows.Options{WScale: -1}, RTTQuantiles: true})
 }
 
 // dataDir is the data direction of r under dir. For query.Auto it is
