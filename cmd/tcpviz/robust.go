@@ -173,7 +173,6 @@ func checkOutputs(c *cobra.Command, _ []string) error {
 	return nil
 }
 
-
 // maxConnNotes is how many connections a per-connection note is printed
 // for, one line each; past it the note is one line with a count.
 const maxConnNotes = 5
