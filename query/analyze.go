@@ -378,11 +378,6 @@ func (v *View) ConnS(t capture.Timestamp) float64 { return t.Sub(v.Conn.Conn.Fir
 // RefS is t in seconds since the reference point Ref.
 func (v *View) RefS(t capture.Timestamp) float64 { return t.Sub(v.Ref).Seconds() }
 
-// Note says which connection and direction were chosen and why. Every
-// verb reads that one connection (Selection.Pick): the note says how many
-// others matched, or, when the caller named the connection (--conn N),
-// its endpoints and the data direction used.
-func (v *View) Note() string { return v.NoteAs("--conn") }
 
 // NoteAs is Note for a caller that names a connection otherwise than
 // with --conn N: how is that way without the index ("FILE#" for compare's

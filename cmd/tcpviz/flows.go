@@ -72,7 +72,7 @@ standard input.`,
 						unknown = append(unknown, r.Conn.Index)
 					}
 				}
-				wscaleNote(e.stderr, path, len(unknown), unknown[:min(len(unknown), 5)])
+				wscaleNote(e.stderr, path, len(unknown), unknown[:min(len(unknown), maxConnNotes)])
 			}
 			write := func(w io.Writer) error {
 				switch {

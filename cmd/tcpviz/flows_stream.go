@@ -131,14 +131,14 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 
 // wscaleNote prints flows' one note per file about the n connections
 // without a known window scale; first are the smallest of their indices
-// (up to 5).
+// (up to maxConnNotes).
 func wscaleNote(w io.Writer, path string, n int, first []int) {
 	switch {
 	case n == 1:
 		fmt.Fprintf(w, "note: %s conn %d: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, first[0])
-	case n > 1 && n <= 5:
+	case n > 1 && n <= maxConnNotes:
 		fmt.Fprintf(w, "note: %s %s: window scale unknown (handshake not captured); windows are not converted to bytes; --wscale N overrides\n", path, connList(first, false))
-	case n > 5:
-		fmt.Fprintf(w, "note: %s: %d connections without a captured handshake (%s): window scale unknown, windows not converted to bytes; --wscale N overrides\n", path, n, connList(first[:5], true))
+	case n > maxConnNotes:
+		fmt.Fprintf(w, "note: %s: %d connections without a captured handshake (%s): window scale unknown, windows not converted to bytes; --wscale N overrides\n", path, n, connList(first[:maxConnNotes], true))
 	}
 }
