@@ -378,10 +378,12 @@ func (v *View) ConnS(t capture.Timestamp) float64 { return t.Sub(v.Conn.Conn.Fir
 // RefS is t in seconds since the reference point Ref.
 func (v *View) RefS(t capture.Timestamp) float64 { return t.Sub(v.Ref).Seconds() }
 
-
-// NoteAs is Note for a caller that names a connection otherwise than
-// with --conn N: how is that way without the index ("FILE#" for compare's
-// runs: "FILE#N picks another", "as FILE#0 asks").
+// NoteAs says which connection and direction were chosen and why (every
+// verb reads that one connection, Selection.Pick): how many others
+// matched, or, when the caller named the connection, its endpoints and
+// the data direction used. how is the way a user names one, without the
+// index ("--conn" for the verbs, "FILE#" for compare's runs: "FILE#N
+// picks another", "as FILE#0 asks").
 func (v *View) NoteAs(how string) string {
 	c := v.Conn
 	sep := " "
