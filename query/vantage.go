@@ -18,11 +18,22 @@ import (
 // the reverse direction. It counts when it is over 1 ms and over a
 // quarter of d's smallest sample: a receiver-side or relay capture.
 func LegNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
-	own := minSample(r, d)
-	if own <= 0 {
+	own, other, from, ok := OtherLeg(r, d)
+	if !ok {
 		return ""
 	}
-	other, from := time.Duration(0), ""
+	return fmt.Sprintf("conn %d: the capture point is not beside the %s sender: ack/ts RTT %s time only capture point → receiver → capture point (smallest %s); the other part of the path, capture point → sender → capture point, is about %s (%s). For the path RTT add the two, or capture at the sender (docs/metrics.md#rtt)",
+		r.Conn.Index, d, d, ms(own), ms(other), from)
+}
+
+// OtherLeg returns, when the capture point is not beside the sender of
+// direction d (LegNote's rule), d's smallest sample (own), the other part
+// of the path (other) and what it was read from; ok is false otherwise.
+func OtherLeg(r *tcpanalysis.ConnResult, d flows.Direction) (own, other time.Duration, from string, ok bool) {
+	own = minSample(r, d)
+	if own <= 0 {
+		return 0, 0, "", false
+	}
 	switch a := r.RTTAgg[d.Reverse()][tcpanalysis.MethodTS]; {
 	case d == flows.AtoB && r.Handshake.SynAckToAckOk:
 		other, from = r.Handshake.SynAckToAck, "the handshake's SYN-ACK → ACK"
@@ -34,10 +45,9 @@ func LegNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
 		other, from = a.Min, "the smallest ts sample of "+d.Reverse().String()
 	}
 	if other <= time.Millisecond || other*4 <= own {
-		return ""
+		return 0, 0, "", false
 	}
-	return fmt.Sprintf("conn %d: the capture point is not beside the %s sender: ack/ts RTT %s time only capture point → receiver → capture point (smallest %s); the other part of the path, capture point → sender → capture point, is about %s (%s). For the path RTT add the two, or capture at the sender (docs/metrics.md#rtt)",
-		r.Conn.Index, d, d, ms(own), ms(other), from)
+	return own, other, from, true
 }
 
 // minSample is the smallest ack or ts sample of direction d, 0 if none.

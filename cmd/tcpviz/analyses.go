@@ -168,6 +168,10 @@ server side.` + selectionHelp,
 						continue
 					}
 					title := "data " + plot.Endpoints(v.Conn.Conn, d)
+					if _, other, _, ok := query.OtherLeg(v.Conn, d); ok {
+						// The figure says what the stderr note says.
+						title += fmt.Sprintf(" — capture point not beside the sender: the rest of the path adds ≈ %.1f ms", other.Seconds()*1000)
+					}
 					if d != v.Dir {
 						title = "reverse direction " + plot.Endpoints(v.Conn.Conn, d)
 					}
