@@ -15,10 +15,13 @@ import (
 func TestCompareSameFileBothSides(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "both.pcap")
+	runs := []string{"a=" + satOff + "+" + satOff, "a=" + satOff + "+./" + satOff}
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
+		t.Logf("mkfifo: %v: the FIFO case is skipped", err)
+	} else {
+		runs = append(runs, "a="+fifo+"+"+fifo+"#1")
 	}
-	for _, run := range []string{"a=" + satOff + "+" + satOff, "a=" + satOff + "+./" + satOff, "a=" + fifo + "+" + fifo + "#1"} {
+	for _, run := range runs {
 		_, _, err := runCLI(t, "compare", run)
 		if exitCode(err) != 1 || err == nil || !strings.Contains(err.Error(), "is given as both the client and the server side") {
 			t.Errorf("compare %s: exit %d, %v; want exit 1, refused", run, exitCode(err), err)
