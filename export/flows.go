@@ -103,8 +103,39 @@ type FlowRow struct {
 	// fragmentation-needed (class pmtu, docs/metrics.md#events).
 	PMTUAB int64 `json:"-"`
 	PMTUBA int64 `json:"-"`
-	extra  []string
+	// nums are the CSV columns from hs_syn_synack_ms on that have no
+	// exported field (they are in RTT and Events for JSON), as numbers:
+	// formatted only when the row is written.
+	nums flowNums
 }
+
+// flowNums are the RTT, event and handshake-evidence columns of a flows
+// row, in FlowColumns order (rtt_ack_n_ab … icmp_time_exceeded_ba).
+type flowNums struct {
+	rtt     [2][2]rttCols           // [method: ACK, TS][direction]
+	events  [7][2]int64             // flowEventClasses × direction
+	dsack   [2]int64                // by direction
+	synRetx [2]int64                // syn_retx (a>b), synack_retx (b>a)
+	finRetx [2]int64                // by direction
+	hsEv    [2]tcpanalysis.Evidence // SYN, SYN-ACK
+	negRTT  int64
+	icmp    [3][2]int64 // flowICMPClasses × direction
+}
+
+// rttCols are one direction's and method's RTT summary columns: n, and
+// min, mean and max in ms (empty cells when n is 0).
+type rttCols struct {
+	n              int64
+	min, mean, max time.Duration
+}
+
+// flowEventClasses and flowICMPClasses are the event columns of the flows
+// schema, in order (each with _ab and _ba).
+var (
+	flowEventClasses = [7]tcpanalysis.Class{tcpanalysis.RTO, tcpanalysis.Fast, tcpanalysis.Spurious, tcpanalysis.DupAck, tcpanalysis.ZeroWindow, tcpanalysis.ZWProbe, tcpanalysis.KeepAlive}
+	flowICMPClasses  = [3]tcpanalysis.Class{tcpanalysis.ICMPFragNeeded, tcpanalysis.ICMPUnreachable, tcpanalysis.ICMPTimeExceeded}
+	flowRTTMethods   = [2]tcpanalysis.Method{tcpanalysis.MethodACK, tcpanalysis.MethodTS}
+)
 
 // NewFlowRow builds the row of connection r of capture file (rep); with
 // withJSON it also fills the nested RTT and Events maps of the JSON output.
@@ -149,48 +180,43 @@ func NewFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 		if !ok {
 			return nil
 		}
-		v := d.Seconds() * 1000
+		v := ms(d)
 		return &v
-	}
-	f3 := func(p *float64) string {
-		if p == nil {
-			return ""
-		}
-		return strconv.FormatFloat(*p, 'f', 3, 64)
 	}
 	row.HSSynSynAck = msp(r.Handshake.SynToSynAck, r.Handshake.SynToSynAckOk)
 	row.HSSynAckAck = msp(r.Handshake.SynAckToAck, r.Handshake.SynAckToAckOk)
-	row.extra = append(row.extra, f3(row.HSSynSynAck), f3(row.HSSynAckAck))
 	if withJSON {
 		row.RTT = map[string]any{}
 		row.Events = map[string]int64{}
 	}
-	for _, m := range []tcpanalysis.Method{tcpanalysis.MethodACK, tcpanalysis.MethodTS} {
+	nm := &row.nums
+	for mi, m := range flowRTTMethods {
 		for _, d := range []flows.Direction{flows.AtoB, flows.BtoA} {
-			a := r.RTTAgg[d][m]
-			ok := a.N > 0
-			mn, me, mx := msp(a.Min, ok), msp(a.Mean(), ok), msp(a.Max, ok)
-			row.extra = append(row.extra, strconv.FormatInt(a.N, 10), f3(mn), f3(me), f3(mx))
+			a := &r.RTTAgg[d][m]
+			nm.rtt[mi][d] = rttCols{n: a.N, min: a.Min, mean: a.Mean(), max: a.Max}
 			if withJSON {
-				row.RTT[m.String()+"_"+d.String()] = map[string]any{"n": a.N, "min_ms": mn, "mean_ms": me, "max_ms": mx}
+				ok := a.N > 0
+				row.RTT[m.String()+"_"+d.String()] = map[string]any{"n": a.N, "min_ms": msp(a.Min, ok), "mean_ms": msp(a.Mean(), ok), "max_ms": msp(a.Max, ok)}
 			}
 		}
 	}
-	for _, cl := range []tcpanalysis.Class{tcpanalysis.RTO, tcpanalysis.Fast, tcpanalysis.Spurious, tcpanalysis.DupAck, tcpanalysis.ZeroWindow, tcpanalysis.ZWProbe, tcpanalysis.KeepAlive} {
+	for ci, cl := range flowEventClasses {
 		for _, d := range []flows.Direction{flows.AtoB, flows.BtoA} {
 			v := r.Counts[d][cl]
-			row.extra = append(row.extra, strconv.FormatInt(v, 10))
+			nm.events[ci][d] = v
 			if withJSON {
 				row.Events[cl.String()+"_"+d.String()] = v
 			}
 		}
 	}
-	i := func(v int64) string { return strconv.FormatInt(v, 10) }
-	row.extra = append(row.extra, i(ab.DSACKs), i(ba.DSACKs), i(ab.SynRetx), i(ba.SynRetx), i(ab.FinRetx), i(ba.FinRetx),
-		r.Handshake.SynEvidence.String(), r.Handshake.SynAckEvidence.String(), i(r.NegativeRTT))
-	for _, cl := range []tcpanalysis.Class{tcpanalysis.ICMPFragNeeded, tcpanalysis.ICMPUnreachable, tcpanalysis.ICMPTimeExceeded} {
+	nm.dsack = [2]int64{ab.DSACKs, ba.DSACKs}
+	nm.synRetx = [2]int64{ab.SynRetx, ba.SynRetx}
+	nm.finRetx = [2]int64{ab.FinRetx, ba.FinRetx}
+	nm.hsEv = [2]tcpanalysis.Evidence{r.Handshake.SynEvidence, r.Handshake.SynAckEvidence}
+	nm.negRTT = r.NegativeRTT
+	for ci, cl := range flowICMPClasses {
 		for _, d := range []flows.Direction{flows.AtoB, flows.BtoA} {
-			row.extra = append(row.extra, i(r.Counts[d][cl]))
+			nm.icmp[ci][d] = r.Counts[d][cl]
 			if withJSON {
 				row.Events[cl.String()+"_"+d.String()] = r.Counts[d][cl]
 			}
@@ -214,27 +240,195 @@ func NewFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 	return row
 }
 
-// CSV is the row's record, in FlowColumns order.
+// ms converts a duration to milliseconds, as every RTT column gives it.
+func ms(d time.Duration) float64 { return d.Seconds() * 1000 }
+
+// CSV is the row's record, in FlowColumns order. AppendCSV writes the
+// same record without building it.
 func (r *FlowRow) CSV() []string {
-	i := func(v int64) string { return strconv.FormatInt(v, 10) }
-	f := func(v float64, p int) string { return strconv.FormatFloat(v, 'f', p, 64) }
-	ws := func(p *int) string {
-		if p == nil {
+	rec := make([]string, 0, len(FlowColumns))
+	r.fields(func(f field) { rec = append(rec, f.string()) })
+	return rec
+}
+
+// AppendCSV appends the row's CSV line, as encoding/csv writes CSV()
+// (fields quoted where it would quote them, ended by \n), to dst.
+func (r *FlowRow) AppendCSV(dst []byte) []byte {
+	n := 0
+	r.fields(func(f field) {
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		n++
+		dst = f.appendCSV(dst)
+	})
+	return append(dst, '\n')
+}
+
+// fieldKind says how a field's value is formatted.
+type fieldKind uint8
+
+const (
+	fieldString fieldKind = iota
+	fieldInt
+	fieldFloat    // 'f' with prec digits
+	fieldBool     // i != 0
+	fieldOptFloat // fieldFloat, empty when !ok
+)
+
+// field is one CSV cell before formatting.
+type field struct {
+	kind fieldKind
+	prec int8
+	ok   bool
+	s    string
+	i    int64
+	f    float64
+}
+
+func (f field) string() string {
+	switch f.kind {
+	case fieldInt:
+		return strconv.FormatInt(f.i, 10)
+	case fieldFloat:
+		return strconv.FormatFloat(f.f, 'f', int(f.prec), 64)
+	case fieldOptFloat:
+		if !f.ok {
 			return ""
 		}
-		return strconv.Itoa(*p)
+		return strconv.FormatFloat(f.f, 'f', int(f.prec), 64)
+	case fieldBool:
+		return strconv.FormatBool(f.i != 0)
 	}
-	rec := []string{
-		r.File, strconv.Itoa(r.Conn), r.AAddr, strconv.Itoa(int(r.APort)), r.BAddr, strconv.Itoa(int(r.BPort)),
-		f(r.StartS, 6), f(r.DurationS, 6),
-		i(r.PktsAB), i(r.PktsBA), i(r.WireAB), i(r.WireBA), i(r.BytesAB), i(r.BytesBA), i(r.UniqueAB), i(r.UniqueBA),
-		i(r.RetxBytesAB), i(r.RetxBytesBA), i(r.AckedAB), i(r.AckedBA), i(r.GoodBytesAB), i(r.GoodBytesBA),
-		f(r.TputABKbps, 3), f(r.TputBAKbps, 3), f(r.GoodputAB, 3), f(r.GoodputBA, 3),
-		strconv.FormatBool(r.Handshake), ws(r.WScaleA), ws(r.WScaleB), r.WScaleSource,
-		i(r.RetxSegsAB), i(r.RetxSegsBA), i(r.OOOSegsAB), i(r.OOOSegsBA),
-		i(r.FoldedDups), strconv.FormatBool(r.ReusedPorts),
+	return f.s
+}
+
+// appendCSV appends the cell as encoding/csv writes it: numbers and
+// booleans never need quotes.
+func (f field) appendCSV(dst []byte) []byte {
+	switch f.kind {
+	case fieldInt:
+		return strconv.AppendInt(dst, f.i, 10)
+	case fieldFloat:
+		return strconv.AppendFloat(dst, f.f, 'f', int(f.prec), 64)
+	case fieldOptFloat:
+		if !f.ok {
+			return dst
+		}
+		return strconv.AppendFloat(dst, f.f, 'f', int(f.prec), 64)
+	case fieldBool:
+		return strconv.AppendBool(dst, f.i != 0)
 	}
-	return append(append(rec, r.extra...), strconv.FormatBool(r.PEPAB), strconv.FormatBool(r.PEPBA), i(r.PMTUAB), i(r.PMTUBA))
+	return appendCSVString(dst, f.s)
+}
+
+// appendCSVString appends s as one encoding/csv field: as it is, or, when
+// csv might quote it, through a csv.Writer.
+func appendCSVString(dst []byte, s string) []byte {
+	if !mayNeedQuotes(s) {
+		return append(dst, s...)
+	}
+	var b strings.Builder
+	w := csv.NewWriter(&b)
+	w.Write([]string{s})
+	w.Flush()
+	return append(dst, strings.TrimSuffix(b.String(), "\n")...)
+}
+
+// mayNeedQuotes reports whether encoding/csv could quote s (a superset of
+// its rule: a comma, quote or line break, `\.`, or a first rune that may be
+// a space).
+func mayNeedQuotes(s string) bool {
+	if s == "" {
+		return false
+	}
+	if c := s[0]; c == ' ' || c >= '\t' && c <= '\r' || c >= utf8.RuneSelf || s == `\.` {
+		return true
+	}
+	return strings.ContainsAny(s, ",\"\r\n")
+}
+
+// fields calls f with each cell of the row, in FlowColumns order.
+func (r *FlowRow) fields(f func(field)) {
+	str := func(s string) { f(field{kind: fieldString, s: s}) }
+	num := func(v int64) { f(field{kind: fieldInt, i: v}) }
+	flt := func(v float64, p int8) { f(field{kind: fieldFloat, f: v, prec: p}) }
+	bl := func(v bool) {
+		var i int64
+		if v {
+			i = 1
+		}
+		f(field{kind: fieldBool, i: i})
+	}
+	opt := func(p *float64) {
+		if p == nil {
+			f(field{kind: fieldOptFloat})
+			return
+		}
+		f(field{kind: fieldOptFloat, ok: true, f: *p, prec: 3})
+	}
+	ws := func(p *int) {
+		if p == nil {
+			str("")
+			return
+		}
+		num(int64(*p))
+	}
+	str(r.File)
+	num(int64(r.Conn))
+	str(r.AAddr)
+	num(int64(r.APort))
+	str(r.BAddr)
+	num(int64(r.BPort))
+	flt(r.StartS, 6)
+	flt(r.DurationS, 6)
+	for _, v := range [...]int64{r.PktsAB, r.PktsBA, r.WireAB, r.WireBA, r.BytesAB, r.BytesBA, r.UniqueAB, r.UniqueBA,
+		r.RetxBytesAB, r.RetxBytesBA, r.AckedAB, r.AckedBA, r.GoodBytesAB, r.GoodBytesBA} {
+		num(v)
+	}
+	flt(r.TputABKbps, 3)
+	flt(r.TputBAKbps, 3)
+	flt(r.GoodputAB, 3)
+	flt(r.GoodputBA, 3)
+	bl(r.Handshake)
+	ws(r.WScaleA)
+	ws(r.WScaleB)
+	str(r.WScaleSource)
+	for _, v := range [...]int64{r.RetxSegsAB, r.RetxSegsBA, r.OOOSegsAB, r.OOOSegsBA, r.FoldedDups} {
+		num(v)
+	}
+	bl(r.ReusedPorts)
+	opt(r.HSSynSynAck)
+	opt(r.HSSynAckAck)
+	nm := &r.nums
+	for mi := range nm.rtt {
+		for d := range nm.rtt[mi] {
+			c := &nm.rtt[mi][d]
+			num(c.n)
+			ok := c.n > 0
+			for _, v := range [3]time.Duration{c.min, c.mean, c.max} {
+				f(field{kind: fieldOptFloat, ok: ok, f: ms(v), prec: 3})
+			}
+		}
+	}
+	for ci := range nm.events {
+		num(nm.events[ci][0])
+		num(nm.events[ci][1])
+	}
+	for _, v := range [...]int64{nm.dsack[0], nm.dsack[1], nm.synRetx[0], nm.synRetx[1], nm.finRetx[0], nm.finRetx[1]} {
+		num(v)
+	}
+	str(nm.hsEv[0].String())
+	str(nm.hsEv[1].String())
+	num(nm.negRTT)
+	for ci := range nm.icmp {
+		num(nm.icmp[ci][0])
+		num(nm.icmp[ci][1])
+	}
+	bl(r.PEPAB)
+	bl(r.PEPBA)
+	num(r.PMTUAB)
+	num(r.PMTUBA)
 }
 
 // FlowsFile is one file's part of the flows JSON output.

@@ -49,8 +49,9 @@ func (r *FlowRow) tableCells() []string {
 // whose PEP mark needs a second pass) holds the rows after it back.
 // The output is byte for byte WriteFlowsCSV's or WriteFlowsTable's.
 type FlowsStream struct {
-	csv  *csv.Writer
-	bw   *bufio.Writer // CSV: under csv, also for the rows formatted ahead
+	csv  *csv.Writer   // CSV: the header only
+	bw   *bufio.Writer // CSV: under csv, and every row (FlowRow.AppendCSV)
+	line []byte        // CSV: the row being formatted
 	w    io.Writer
 	file string
 	next int            // CSV: index of the next row to write
@@ -67,6 +68,7 @@ func NewFlowsStream(w io.Writer, asCSV bool) *FlowsStream {
 		s.bw = bufio.NewWriterSize(w, 1<<16)
 		s.csv = csv.NewWriter(s.bw)
 		s.csv.Write(FlowColumns)
+		s.csv.Flush() // into bw: the rows are written there
 	}
 	return s
 }
@@ -82,17 +84,14 @@ func (s *FlowsStream) Put(r *FlowRow) {
 		s.tab.put(r.Conn, r.tableCells())
 		return
 	}
+	s.line = r.AppendCSV(s.line[:0])
 	if r.Conn == s.next {
-		s.csv.Write(r.CSV())
+		s.bw.Write(s.line)
 		s.next++
 		s.flushCSV()
 		return
 	}
-	var b strings.Builder
-	w := csv.NewWriter(&b)
-	w.Write(r.CSV())
-	w.Flush()
-	s.wait[r.Conn] = b.String()
+	s.wait[r.Conn] = string(s.line)
 }
 
 // flushCSV writes the waiting CSV rows that are next in index order.
@@ -102,7 +101,6 @@ func (s *FlowsStream) flushCSV() {
 		if !ok {
 			return
 		}
-		s.csv.Flush()
 		s.bw.WriteString(line)
 		delete(s.wait, s.next)
 		s.next++
@@ -114,7 +112,6 @@ func (s *FlowsStream) flushCSV() {
 func (s *FlowsStream) EndFile(ff *FlowsFile) error {
 	if s.csv != nil {
 		keys := slices.Sorted(maps.Keys(s.wait))
-		s.csv.Flush()
 		for _, k := range keys {
 			s.bw.WriteString(s.wait[k])
 		}

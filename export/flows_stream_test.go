@@ -3,17 +3,21 @@ package export
 import (
 	"bytes"
 	"testing"
+	"time"
 
 	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
 // streamRows are three rows of two files, with IPv6, a PEP mark and
 // unknown window scales.
 func streamRows() [][]FlowRow {
 	w := 7
+	hs := 1.5
 	return [][]FlowRow{
 		{
-			{File: "a.pcap", Conn: 0, AAddr: "10.0.0.1", APort: 40000, BAddr: "10.0.0.2", BPort: 80, PktsAB: 12, BytesAB: 14480, WScaleA: &w, WScaleB: &w, Handshake: true, extra: []string{"1.500", ""}},
+			{File: "a.pcap", Conn: 0, AAddr: "10.0.0.1", APort: 40000, BAddr: "10.0.0.2", BPort: 80, PktsAB: 12, BytesAB: 14480, WScaleA: &w, WScaleB: &w, Handshake: true, HSSynSynAck: &hs,
+				nums: flowNums{rtt: [2][2]rttCols{{{n: 3, min: 1500 * time.Microsecond, mean: 2 * time.Millisecond, max: 3 * time.Millisecond}}}, hsEv: [2]tcpanalysis.Evidence{tcpanalysis.EvSingle}}},
 			{File: "a.pcap", Conn: 1, AAddr: "fe80::1", APort: 1, BAddr: "fe80::2", BPort: 2, PktsBA: 3, GoodputBA: 12.5, PEPBA: true},
 			{File: "a.pcap", Conn: 2, AAddr: "10.0.0.3", APort: 5, BAddr: "10.0.0.2", BPort: 80, RetxBytesAB: 1448},
 		},

@@ -16,6 +16,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/tcpviz/tcpviz/internal/cpuprof"
 )
 
 // exitError carries a process exit status chosen by a verb: 1 for a usage
@@ -95,7 +96,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func main() {
 	ctx, stop := notifySignals()
 	defer stop()
+	stopProf := cpuprof.Start() // $TCPVIZ_CPUPROFILE (docs/performance.md)
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stopProf()
 	if code := interruptCode(); code != 0 {
 		removeTemps()
 		fmt.Fprintf(os.Stderr, "tcpviz: %v: stopped; nothing written\n", syscall.Signal(code-128))

@@ -1,0 +1,49 @@
+package export
+
+import (
+	"bytes"
+	"encoding/csv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tcpviz/tcpviz/tcpanalysis"
+)
+
+// TestAppendCSVAsEncodingCSV: FlowRow.AppendCSV writes what encoding/csv
+// writes for FlowRow.CSV, file names that csv quotes included, and the
+// record has one cell per column.
+func TestAppendCSVAsEncodingCSV(t *testing.T) {
+	w, hs := 14, 0.0125
+	base := FlowRow{Conn: 3, AAddr: "10.0.0.1", APort: 40000, BAddr: "2001:db8::2", BPort: 443,
+		StartS: 1.0000005, DurationS: 12.25, PktsAB: 9, BytesBA: 1 << 40, TputABKbps: 1234.5678, GoodputBA: -0.0004,
+		Handshake: true, WScaleA: &w, WScaleSource: "handshake/syn-ack", HSSynAckAck: &hs, ReusedPorts: true, PEPBA: true, PMTUAB: 2,
+		nums: flowNums{
+			rtt:    [2][2]rttCols{{{n: 2, min: time.Microsecond, mean: 1500 * time.Microsecond, max: 3 * time.Millisecond}}, {{}, {n: 1, min: 7 * time.Second, mean: 7 * time.Second, max: 7 * time.Second}}},
+			events: [7][2]int64{{1, 2}, {3, 4}, {}, {0, 9}},
+			hsEv:   [2]tcpanalysis.Evidence{tcpanalysis.EvTSecr, tcpanalysis.EvAmbiguous}, negRTT: 5, icmp: [3][2]int64{{0, 1}}}}
+	for _, file := range []string{"a.pcap", "", `\.`, " lead.pcap", "\tx", "a,b.pcap", `q"uote.pcap`, "line\nbreak", "cr\r.pcap", "\u00a0nbsp", "é.pcap", "x\u2028y"} {
+		r := base
+		r.File = file
+		var want bytes.Buffer
+		cw := csv.NewWriter(&want)
+		rec := r.CSV()
+		if len(rec) != len(FlowColumns) {
+			t.Fatalf("%q: %d cells, want %d", file, len(rec), len(FlowColumns))
+		}
+		cw.Write(rec)
+		cw.Flush()
+		if got := string(r.AppendCSV([]byte("prefix;"))); got != "prefix;"+want.String() {
+			t.Errorf("%q:\n got %q\nwant %q", file, got, "prefix;"+want.String())
+		}
+	}
+	// Hand-checked cells of the base row.
+	r := base
+	r.File = "a.pcap"
+	got := strings.Join(r.CSV(), ",")
+	for _, cell := range []string{",1.000001,12.250000,9,", ",1234.568,0.000,0.000,-0.000,true,14,,handshake/syn-ack,", ",true,,0.013,2,0.001,1.500,3.000,0,,,,0,,,,1,7000.000,7000.000,7000.000,1,2,3,4,0,0,0,9,", ",tsecr,ambiguous,5,0,1,0,0,0,0,false,true,2,0"} {
+		if !strings.Contains(got, cell) {
+			t.Errorf("row %s\nlacks %s", got, cell)
+		}
+	}
+}

@@ -1,0 +1,58 @@
+// Package cpuprof writes a CPU profile of a whole tcpviz run when the
+// environment variable TCPVIZ_CPUPROFILE names a file, and an allocation
+// profile (pprof "allocs", every allocation sampled at the runtime's
+// default rate) when TCPVIZ_MEMPROFILE does (docs/performance.md): hidden
+// switches for measuring, not user options.
+package cpuprof
+
+import (
+	"fmt"
+	"os"
+	"runtime/pprof"
+)
+
+// Start begins the CPU profile named by $TCPVIZ_CPUPROFILE, if set, and
+// returns the function that ends it and writes the allocation profile to
+// $TCPVIZ_MEMPROFILE, if set. Unset variables make it a no-op; a file that
+// cannot be written is reported on stderr and the run goes on.
+func Start() (stop func()) {
+	cpu := startCPU()
+	mem := os.Getenv("TCPVIZ_MEMPROFILE")
+	return func() {
+		cpu()
+		if mem == "" {
+			return
+		}
+		f, err := os.Create(mem)
+		if err == nil {
+			err = pprof.Lookup("allocs").WriteTo(f, 0)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "tcpviz: TCPVIZ_MEMPROFILE:", err)
+		}
+	}
+}
+
+func startCPU() (stop func()) {
+	path := os.Getenv("TCPVIZ_CPUPROFILE")
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "tcpviz: TCPVIZ_CPUPROFILE:", err)
+		return func() {}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		fmt.Fprintln(os.Stderr, "tcpviz: TCPVIZ_CPUPROFILE:", err)
+		f.Close()
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
+}
