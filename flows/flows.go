@@ -277,6 +277,38 @@ type Tracker struct {
 	// Late counts segments that arrived on the 4-tuple of a forgotten
 	// connection and were not a new SYN: left out (Packet.Late).
 	Late int64
+	// rings are copy-folding rings of connections that are over or idle,
+	// emptied, for the next connections (at most maxFreeRings).
+	rings []*dedupRing
+}
+
+// maxFreeRings bounds the emptied copy-folding rings a Tracker keeps.
+const maxFreeRings = 4096
+
+// dropFold releases c's copy-folding rings into t's free list: c is
+// forgotten, idle past foldWindow, or replaced on its 4-tuple, and no later
+// packet is folded against them.
+func (t *Tracker) dropFold(c *Conn) {
+	for i := range c.Half {
+		if r := c.Half[i].dedup; r != nil {
+			c.Half[i].dedup = nil
+			if len(t.rings) < maxFreeRings {
+				*r = dedupRing{e: r.e[:0]}
+				t.rings = append(t.rings, r)
+			}
+		}
+	}
+}
+
+// newRing returns an empty copy-folding ring.
+func (t *Tracker) newRing() *dedupRing {
+	if n := len(t.rings); n > 0 {
+		r := t.rings[n-1]
+		t.rings[n-1] = nil
+		t.rings = t.rings[:n-1]
+		return r
+	}
+	return &dedupRing{}
 }
 
 // maxGone and goneAge bound the forgotten 4-tuples remembered: a segment
@@ -343,7 +375,7 @@ func (t *Tracker) Forget(c *Conn) {
 	if slot := &t.cache[cacheSlotOf(c.Key.Lo, c.Key.Hi)]; slot.c == c {
 		*slot = cacheEntry{}
 	}
-	c.ReleaseFold()
+	t.dropFold(c)
 }
 
 // Live returns the number of connections the tracker can still add
@@ -395,7 +427,7 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 			// Port reuse. Every later packet on k joins c, so old's
 			// copy-folding state is never looked at again: release it.
 			c.Reused = true
-			old.Half[AtoB].dedup, old.Half[BtoA].dedup = nil, nil
+			t.dropFold(old)
 		}
 		t.live[k] = c
 		*slot = cacheEntry{k, c}
@@ -436,7 +468,7 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 	}
 	if !t.opts.NoFold {
 		if c.Half[d].dedup == nil {
-			c.Half[d].dedup = &dedupRing{}
+			c.Half[d].dedup = t.newRing()
 		}
 		c.Half[d].dedup.addFP(s, fp)
 	}
@@ -615,7 +647,7 @@ func clampWS(ws int16) int {
 func (t *Tracker) sweep(now capture.Timestamp) {
 	for _, c := range t.live {
 		if now.Sub(c.Last) > foldWindow {
-			c.Half[0].dedup, c.Half[1].dedup = nil, nil
+			t.dropFold(c)
 		}
 	}
 }

@@ -291,6 +291,7 @@ type Options struct {
 type Analyzer struct {
 	opts    Options
 	tracker *flows.Tracker
+	pool    scratchPool  // states of connections that are over, for new ones
 	res     []*connState // by Conn.Index − base; nil once streamed out (Options.OnDone)
 	base    int
 	added   int
@@ -458,6 +459,7 @@ func (a *Analyzer) trim() {
 type connState struct {
 	ConnResult
 	opts     *Options
+	pool     *scratchPool // the Analyzer's: where dir and hs come from and go back to
 	zwClosed []ZeroWindowPeriod
 	released bool
 	skip     bool // not selected by Options.Only: counted, not analysed
@@ -471,7 +473,7 @@ type connState struct {
 // ds returns direction d's streaming state, allocating it on first use.
 func (cs *connState) ds(d flows.Direction) *dirState {
 	if cs.dir[d] == nil {
-		cs.dir[d] = &dirState{}
+		cs.dir[d] = cs.pool.newDir()
 	}
 	return cs.dir[d]
 }
@@ -484,14 +486,17 @@ func (cs *connState) releaseScratch(closed bool) {
 		if ds == nil {
 			continue
 		}
-		ds.release()
-		if closed {
+		if !closed {
+			ds.release()
+		} else {
 			if ds.inZW {
 				cs.zwClosed = append(cs.zwClosed, ZeroWindowPeriod{Dir: flows.Direction(d), Start: ds.zwStart, StartFrame: ds.zwFrame})
 			}
 			cs.dir[d] = nil
+			cs.pool.putDir(ds)
 		}
 	}
+	cs.pool.putHS(cs.hs)
 	cs.hs = nil
 }
 
@@ -524,7 +529,7 @@ func (a *Analyzer) Add(s *capture.Segment) *ConnResult {
 		return nil
 	}
 	if p.New {
-		cs := &connState{ConnResult: ConnResult{Summary: Summary{Conn: p.Conn}}, opts: &a.opts}
+		cs := &connState{ConnResult: ConnResult{Summary: Summary{Conn: p.Conn}}, opts: &a.opts, pool: &a.pool}
 		if a.opts.Only != nil && !a.opts.Only(p.Conn.Index) {
 			cs.skip = true
 		} else if a.opts.Keep != nil && a.opts.Keep(p.Conn.Index) {

@@ -299,7 +299,7 @@ func (cs *connState) handshake(s *capture.Segment, p *flows.Packet) {
 		return
 	}
 	if cs.hs == nil {
-		cs.hs = &hsState{}
+		cs.hs = cs.pool.newHS()
 	}
 	h := cs.hs
 	syn, ack := s.Flags.Has(capture.SYN), s.Flags.Has(capture.ACK)
@@ -326,6 +326,7 @@ func (cs *connState) handshake(s *capture.Segment, p *flows.Packet) {
 	case !syn && ack && p.Dir == flows.AtoB && len(h.synAcks) > 0 && p.AckValid && p.Ack == 1:
 		cs.hs, cs.hsDone = nil, true // the handshake is over: free its state
 		from, ev := answered(h.synAcks, s)
+		cs.pool.putHS(h)
 		cs.Handshake.SynAckEvidence = ev
 		if ev != EvAmbiguous && cs.sample(cs.opts, RTTSample{Time: s.Time, Frame: s.Frame, Dir: flows.BtoA, Method: MethodHandshake, RTT: s.Time.Sub(from.t)}) {
 			cs.Handshake.SynAckToAck, cs.Handshake.SynAckToAckOk = s.Time.Sub(from.t), true
