@@ -246,80 +246,83 @@ func ms(d time.Duration) float64 { return d.Seconds() * 1000 }
 // CSV is the row's record, in FlowColumns order. AppendCSV writes the
 // same record without building it.
 func (r *FlowRow) CSV() []string {
-	rec := make([]string, 0, len(FlowColumns))
-	r.fields(func(f field) { rec = append(rec, f.string()) })
-	return rec
+	c := cells{rec: make([]string, 0, len(FlowColumns)), strs: true}
+	r.fields(&c)
+	return c.rec
 }
 
 // AppendCSV appends the row's CSV line, as encoding/csv writes CSV()
 // (fields quoted where it would quote them, ended by \n), to dst.
 func (r *FlowRow) AppendCSV(dst []byte) []byte {
-	n := 0
-	r.fields(func(f field) {
-		if n > 0 {
-			dst = append(dst, ',')
-		}
-		n++
-		dst = f.appendCSV(dst)
-	})
-	return append(dst, '\n')
+	c := cells{b: dst}
+	r.fields(&c)
+	return append(c.b, '\n')
 }
 
-// fieldKind says how a field's value is formatted.
-type fieldKind uint8
-
-const (
-	fieldString fieldKind = iota
-	fieldInt
-	fieldFloat    // 'f' with prec digits
-	fieldBool     // i != 0
-	fieldOptFloat // fieldFloat, empty when !ok
-)
-
-// field is one CSV cell before formatting.
-type field struct {
-	kind fieldKind
-	prec int8
-	ok   bool
-	s    string
-	i    int64
-	f    float64
+// cells receives a row's cells in order: as strings (strs, into rec) or
+// as one CSV line (into b).
+type cells struct {
+	b    []byte
+	rec  []string
+	strs bool
+	n    int
 }
 
-func (f field) string() string {
-	switch f.kind {
-	case fieldInt:
-		return strconv.FormatInt(f.i, 10)
-	case fieldFloat:
-		return strconv.FormatFloat(f.f, 'f', int(f.prec), 64)
-	case fieldOptFloat:
-		if !f.ok {
-			return ""
-		}
-		return strconv.FormatFloat(f.f, 'f', int(f.prec), 64)
-	case fieldBool:
-		return strconv.FormatBool(f.i != 0)
+func (c *cells) sep() {
+	if c.n > 0 {
+		c.b = append(c.b, ',')
 	}
-	return f.s
+	c.n++
 }
 
-// appendCSV appends the cell as encoding/csv writes it: numbers and
-// booleans never need quotes.
-func (f field) appendCSV(dst []byte) []byte {
-	switch f.kind {
-	case fieldInt:
-		return strconv.AppendInt(dst, f.i, 10)
-	case fieldFloat:
-		return strconv.AppendFloat(dst, f.f, 'f', int(f.prec), 64)
-	case fieldOptFloat:
-		if !f.ok {
-			return dst
-		}
-		return strconv.AppendFloat(dst, f.f, 'f', int(f.prec), 64)
-	case fieldBool:
-		return strconv.AppendBool(dst, f.i != 0)
+func (c *cells) str(s string) {
+	if c.strs {
+		c.rec = append(c.rec, s)
+		return
 	}
-	return appendCSVString(dst, f.s)
+	c.sep()
+	c.b = appendCSVString(c.b, s)
+}
+
+func (c *cells) int(v int64) {
+	if c.strs {
+		c.rec = append(c.rec, strconv.FormatInt(v, 10))
+		return
+	}
+	c.sep()
+	if uint64(v) < 10 { // most counts of a short connection
+		c.b = append(c.b, byte('0'+v))
+		return
+	}
+	c.b = strconv.AppendInt(c.b, v, 10)
+}
+
+// float writes v with prec digits ('f'); numbers never need quotes.
+func (c *cells) float(v float64, prec int) {
+	if c.strs {
+		c.rec = append(c.rec, strconv.FormatFloat(v, 'f', prec, 64))
+		return
+	}
+	c.sep()
+	c.b = strconv.AppendFloat(c.b, v, 'f', prec, 64)
+}
+
+func (c *cells) bool(v bool) {
+	if c.strs {
+		c.rec = append(c.rec, strconv.FormatBool(v))
+		return
+	}
+	c.sep()
+	c.b = strconv.AppendBool(c.b, v)
+}
+
+// empty writes an empty cell.
+func (c *cells) empty() {
+	if c.strs {
+		c.rec = append(c.rec, "")
+		return
+	}
+	c.sep()
 }
 
 // appendCSVString appends s as one encoding/csv field: as it is, or, when
@@ -348,87 +351,80 @@ func mayNeedQuotes(s string) bool {
 	return strings.ContainsAny(s, ",\"\r\n")
 }
 
-// fields calls f with each cell of the row, in FlowColumns order.
-func (r *FlowRow) fields(f func(field)) {
-	str := func(s string) { f(field{kind: fieldString, s: s}) }
-	num := func(v int64) { f(field{kind: fieldInt, i: v}) }
-	flt := func(v float64, p int8) { f(field{kind: fieldFloat, f: v, prec: p}) }
-	bl := func(v bool) {
-		var i int64
-		if v {
-			i = 1
-		}
-		f(field{kind: fieldBool, i: i})
-	}
+// fields gives c each cell of the row, in FlowColumns order.
+func (r *FlowRow) fields(c *cells) {
 	opt := func(p *float64) {
 		if p == nil {
-			f(field{kind: fieldOptFloat})
+			c.empty()
 			return
 		}
-		f(field{kind: fieldOptFloat, ok: true, f: *p, prec: 3})
+		c.float(*p, 3)
 	}
 	ws := func(p *int) {
 		if p == nil {
-			str("")
+			c.empty()
 			return
 		}
-		num(int64(*p))
+		c.int(int64(*p))
 	}
-	str(r.File)
-	num(int64(r.Conn))
-	str(r.AAddr)
-	num(int64(r.APort))
-	str(r.BAddr)
-	num(int64(r.BPort))
-	flt(r.StartS, 6)
-	flt(r.DurationS, 6)
+	c.str(r.File)
+	c.int(int64(r.Conn))
+	c.str(r.AAddr)
+	c.int(int64(r.APort))
+	c.str(r.BAddr)
+	c.int(int64(r.BPort))
+	c.float(r.StartS, 6)
+	c.float(r.DurationS, 6)
 	for _, v := range [...]int64{r.PktsAB, r.PktsBA, r.WireAB, r.WireBA, r.BytesAB, r.BytesBA, r.UniqueAB, r.UniqueBA,
 		r.RetxBytesAB, r.RetxBytesBA, r.AckedAB, r.AckedBA, r.GoodBytesAB, r.GoodBytesBA} {
-		num(v)
+		c.int(v)
 	}
-	flt(r.TputABKbps, 3)
-	flt(r.TputBAKbps, 3)
-	flt(r.GoodputAB, 3)
-	flt(r.GoodputBA, 3)
-	bl(r.Handshake)
+	c.float(r.TputABKbps, 3)
+	c.float(r.TputBAKbps, 3)
+	c.float(r.GoodputAB, 3)
+	c.float(r.GoodputBA, 3)
+	c.bool(r.Handshake)
 	ws(r.WScaleA)
 	ws(r.WScaleB)
-	str(r.WScaleSource)
+	c.str(r.WScaleSource)
 	for _, v := range [...]int64{r.RetxSegsAB, r.RetxSegsBA, r.OOOSegsAB, r.OOOSegsBA, r.FoldedDups} {
-		num(v)
+		c.int(v)
 	}
-	bl(r.ReusedPorts)
+	c.bool(r.ReusedPorts)
 	opt(r.HSSynSynAck)
 	opt(r.HSSynAckAck)
 	nm := &r.nums
 	for mi := range nm.rtt {
 		for d := range nm.rtt[mi] {
-			c := &nm.rtt[mi][d]
-			num(c.n)
-			ok := c.n > 0
-			for _, v := range [3]time.Duration{c.min, c.mean, c.max} {
-				f(field{kind: fieldOptFloat, ok: ok, f: ms(v), prec: 3})
+			rc := &nm.rtt[mi][d]
+			c.int(rc.n)
+			for _, v := range [3]time.Duration{rc.min, rc.mean, rc.max} {
+				if rc.n > 0 {
+					c.float(ms(v), 3)
+				} else {
+					c.empty()
+				}
 			}
 		}
 	}
 	for ci := range nm.events {
-		num(nm.events[ci][0])
-		num(nm.events[ci][1])
+		c.int(nm.events[ci][0])
+		c.int(nm.events[ci][1])
 	}
 	for _, v := range [...]int64{nm.dsack[0], nm.dsack[1], nm.synRetx[0], nm.synRetx[1], nm.finRetx[0], nm.finRetx[1]} {
-		num(v)
+		c.int(v)
 	}
-	str(nm.hsEv[0].String())
-	str(nm.hsEv[1].String())
-	num(nm.negRTT)
+	c.str(nm.hsEv[0].String())
+	c.str(nm.hsEv[1].String())
+	c.int(nm.negRTT)
 	for ci := range nm.icmp {
-		num(nm.icmp[ci][0])
-		num(nm.icmp[ci][1])
+		c.int(nm.icmp[ci][0])
+		c.int(nm.icmp[ci][1])
 	}
-	bl(r.PEPAB)
-	bl(r.PEPBA)
-	num(r.PMTUAB)
-	num(r.PMTUBA)
+	c.bool(r.PEPAB)
+	c.bool(r.PEPBA)
+	c.int(r.PMTUAB)
+	c.int(r.PMTUBA)
 }
 
 // FlowsFile is one file's part of the flows JSON output.
