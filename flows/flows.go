@@ -250,7 +250,7 @@ type Packet struct {
 // call NewTracker.
 type Tracker struct {
 	opts  Options
-	cache [256]cacheEntry // direct-mapped front of live: most lookups skip hashing the key
+	cache [1 << cacheBits]cacheEntry // direct-mapped front of live: most lookups skip hashing the key
 	live  map[Key]*Conn
 	conns []*Conn
 	n     int // connections opened so far: the next index
@@ -320,6 +320,9 @@ const (
 	goneAge = 120 * time.Second
 )
 
+// cacheBits is log2 of the slots of Tracker.cache.
+const cacheBits = 10
+
 type cacheEntry struct {
 	k Key
 	c *Conn
@@ -328,11 +331,17 @@ type cacheEntry struct {
 func cacheSlot(s *capture.Segment) int { return cacheSlotOf(s.Src, s.Dst) }
 
 // cacheSlotOf is symmetric in its endpoints, so a Key finds the slot of
-// either direction's segments.
+// either direction's segments: the endpoints are ordered, then mixed. (XOR
+// of the two endpoints, symmetric too, maps every client of a load
+// generator whose address XOR its server's is the same, on the same port,
+// to one slot: 10.1.0.5↔10.2.0.1 and 10.1.0.6↔10.2.0.2. On the short
+// benchmark capture 40 % of lookups then missed the cache.)
 func cacheSlotOf(src, dst netip.AddrPort) int {
-	p := uint32(src.Port()) ^ uint32(dst.Port())
-	p ^= (AddrLow(src.Addr()) ^ AddrLow(dst.Addr())) << 8
-	return int((p * 2654435761) >> 24)
+	a := uint64(AddrLow(src.Addr()))<<16 | uint64(src.Port())
+	b := uint64(AddrLow(dst.Addr()))<<16 | uint64(dst.Port())
+	a, b = min(a, b), max(a, b)
+	x := (a*0x9e3779b97f4a7c15 ^ b) * 0xbf58476d1ce4e5b9
+	return int(x >> (64 - cacheBits))
 }
 
 // sweepEvery is how many segments pass between releases of the copy-folding
@@ -404,6 +413,7 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 			*slot = cacheEntry{k, c}
 		}
 	}
+	old := c // the live connection on k, if any
 	syn := s.Flags.Has(capture.SYN) && !s.Flags.Has(capture.ACK)
 	if c != nil && syn && startsNew(c, s) {
 		c = nil
@@ -421,7 +431,6 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 		}
 	}
 	if c == nil {
-		old := t.live[k]
 		c = t.newConn(k, s)
 		if old != nil {
 			// Port reuse. Every later packet on k joins c, so old's
