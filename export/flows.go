@@ -304,7 +304,7 @@ func (c *cells) float(v float64, prec int) {
 		return
 	}
 	c.sep()
-	c.b = strconv.AppendFloat(c.b, v, 'f', prec, 64)
+	c.b = appendFixed(c.b, v, prec)
 }
 
 func (c *cells) bool(v bool) {
