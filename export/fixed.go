@@ -29,7 +29,7 @@ func appendFixed(dst []byte, v float64, prec int) []byte {
 		mant |= 1 << 52
 	}
 	e := exp - 1075 // v = mant · 2^e
-	var q uint64     // round(|v| · 10^prec)
+	var q uint64    // round(|v| · 10^prec)
 	if e >= 0 {
 		// An integer below 2^63: times 10^prec may pass 2^64.
 		hi, lo := bits.Mul64(mant<<uint(e), pow10[prec])
