@@ -76,7 +76,8 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 			notes[i] = fmt.Sprintf("conn %d: %s", i, v.AckNote())
 			row.MarkPEP(v.Dir)
 		case pep.NeedsDetail(r, v.Dir, v) && len(recheck) < maxPEPRecheck:
-			recheck[i] = &row // given to st after the second pass: the rows after it wait
+			held := row        // a copy, so that row itself stays off the heap
+			recheck[i] = &held // given to st after the second pass: the rows after it wait
 			return
 		}
 		st.Put(&row)
