@@ -13,12 +13,12 @@ import (
 )
 
 // mappedPcap reads classic pcap records straight out of a windowReader's
-// mapping: a record that lies inside the current window is returned as a
-// slice of the mapping (no copy, no read(2)); one that straddles two windows
-// is copied. It follows pcapgo.Reader's rules and messages (header checks,
-// "capture length exceeds snap length", "… original packet length"), so a
-// file reads the same either way. Memory faults from a file that shrinks
-// while mapped are turned into ErrFileChanged by Reader.Next.
+// buffer: a record that lies inside the current window is returned as a
+// slice of it (no copy); one that straddles two windows is copied. It
+// follows pcapgo.Reader's rules and messages (header checks, "capture
+// length exceeds snap length", "… original packet length"), so a file
+// reads the same either way. A file that shrinks while it is read ends
+// with ErrFileChanged (windowReader.mapAt).
 type mappedPcap struct {
 	w       *windowReader
 	big     bool   // big-endian headers
@@ -138,7 +138,7 @@ func (p *mappedPcap) record() (data []byte, sec, nsec int64, capLen, wireLen int
 	return data, sec, nsec, capLen, wireLen, err
 }
 
-// take returns the next n bytes and consumes them: a slice of the mapping
+// take returns the next n bytes and consumes them: a slice of the window
 // when they lie in the current window, else a copy into *buf (a 24-byte
 // header buffer when buf is nil). io.EOF when nothing is left, and
 // io.ErrUnexpectedEOF when fewer than n bytes are.

@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -34,7 +33,7 @@ var (
 	// MaxRecordLen; it is never buffered (docs/robustness.md).
 	ErrRecordTooLong = errors.New("record longer than the capture allows")
 	// ErrFileChanged means the file shrank or changed while it was read
-	// through its memory mapping (a ring-buffer file being rotated).
+	// (a ring-buffer file being rotated): it ended before its size at open.
 	ErrFileChanged = errors.New("file changed while being read (truncated or rotated?)")
 )
 
@@ -146,7 +145,7 @@ type Stats struct {
 }
 
 // peeker is a reader that can show its next bytes without consuming them:
-// a *bufio.Reader, or the sliding mapping of a file.
+// a *bufio.Reader, or the window buffer of a file (windowReader).
 type peeker interface {
 	io.Reader
 	Peek(n int) ([]byte, error)
@@ -171,7 +170,7 @@ type Reader struct {
 	name     string
 	closer   io.Closer
 	src      source
-	fast     bool        // src is a mappedPcap: data slices point into the mapping
+	fast     bool        // src is a mappedPcap: data slices point into its window buffer
 	mp       *mappedPcap // src when fast: records are read without a CaptureInfo
 	ng       *pcapgo.NgReader
 	link     int // pcap link type; pcapng looks it up per interface
@@ -235,8 +234,8 @@ const PrescanFrames = 4096
 // interface's if_tsresol, as Next reads them. A capture that cannot be read
 // reports false: Next then still learns the resolution as it reads.
 func prescanFine(path string) bool {
-	// Read through a buffer, not a second mapping: a mapped window is
-	// populated whole (32 MB of resident pages next to the main reader's).
+	// A reader of its own, through a small buffer (the main reader's
+	// window buffer is not shared).
 	f, err := os.Open(path)
 	if err != nil {
 		return false
@@ -344,7 +343,7 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 	switch binary.LittleEndian.Uint32(m) {
 	case 0xa1b2c3d4, 0xd4c3b2a1, 0xa1b23c4d, 0x4d3cb2a1:
 		if fp, ok, err := fastPcap(bin); ok {
-			// A plain file: records read in place from the mapping.
+			// A plain file: records read in place from the window buffer.
 			if err != nil {
 				return fail(fmt.Errorf("pcap header: %w", cutErr(err)))
 			}
@@ -426,37 +425,14 @@ func (r *Reader) Close() error {
 // first frame, or a pcap whose frames all have an unsupported link type, is a
 // *FrameError.
 func (r *Reader) Next(s *Segment) (err error) {
-	if r.fast {
-		// Frames are decoded in place from the mapping: a file that shrinks
-		// meanwhile faults there, and the fault becomes ErrFileChanged.
-		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-		defer r.faultToErr(&err)
-	}
 	return r.next(s)
-}
-
-// faultToErr, deferred while a mapped file is read, turns a memory fault
-// (a runtime.Error with the faulting address under SetPanicOnFault: the
-// file shrank) into ErrFileChanged naming the file and frame; any other
-// panic is a bug and goes on.
-func (r *Reader) faultToErr(err *error) {
-	if e := recover(); e != nil {
-		if _, isFault := e.(interface{ Addr() uintptr }); !isFault {
-			panic(e)
-		}
-		*err = r.readErr(fmt.Errorf("%w: a fault reading the mapped file", ErrFileChanged))
-	}
 }
 
 // NextBatch fills segs[:n] with the next segments, as n calls of Next
 // would, and returns n and the error that stopped it (io.EOF at the end of
 // the capture, see Next) or nil when segs is full. It costs less per
-// segment than Next: a mapped file's fault handler is set once per batch.
+// segment than Next.
 func (r *Reader) NextBatch(segs []Segment) (n int, err error) {
-	if r.fast {
-		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-		defer r.faultToErr(&err)
-	}
 	for n < len(segs) {
 		if err = r.next(&segs[n]); err != nil {
 			return n, err

@@ -1,14 +1,16 @@
 // Package cpuprof writes a CPU profile of a whole tcpviz run when the
-// environment variable TCPVIZ_CPUPROFILE names a file, and an allocation
+// environment variable TCPVIZ_CPUPROFILE names a file, an allocation
 // profile (pprof "allocs", every allocation sampled at the runtime's
-// default rate) when TCPVIZ_MEMPROFILE does (docs/performance.md): hidden
-// switches for measuring, not user options.
+// default rate) when TCPVIZ_MEMPROFILE does, and an execution trace when
+// TCPVIZ_TRACE does (docs/performance.md): hidden switches for measuring,
+// not user options.
 package cpuprof
 
 import (
 	"fmt"
 	"os"
 	"runtime/pprof"
+	"runtime/trace"
 )
 
 // Start begins the CPU profile named by $TCPVIZ_CPUPROFILE, if set, and
@@ -17,9 +19,11 @@ import (
 // cannot be written is reported on stderr and the run goes on.
 func Start() (stop func()) {
 	cpu := startCPU()
+	tr := startTrace()
 	mem := os.Getenv("TCPVIZ_MEMPROFILE")
 	return func() {
 		cpu()
+		tr()
 		if mem == "" {
 			return
 		}
@@ -53,6 +57,30 @@ func startCPU() (stop func()) {
 	}
 	return func() {
 		pprof.StopCPUProfile()
+		f.Close()
+	}
+}
+
+// startTrace starts the execution trace named by $TCPVIZ_TRACE (go tool
+// trace), if set.
+func startTrace() (stop func()) {
+	path := os.Getenv("TCPVIZ_TRACE")
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = trace.Start(f)
+		if err != nil {
+			f.Close()
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "tcpviz: TCPVIZ_TRACE:", err)
+		return func() {}
+	}
+	return func() {
+		trace.Stop()
 		f.Close()
 	}
 }

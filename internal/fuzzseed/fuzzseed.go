@@ -23,7 +23,7 @@ const (
 	Plain uint8 = iota
 	Gzip
 	Zstd
-	File // written to a temporary file and read through capture.Open (mmap)
+	File // written to a temporary file and read through capture.Open (its window buffer)
 	numWays
 )
 
