@@ -395,6 +395,14 @@ func (t *Tracker) Live() int { return len(t.live) }
 // a TCP segment (s.ICMP == capture.ICMPNone); ICMP errors quoting a
 // segment go to Lookup.
 func (t *Tracker) Add(s *capture.Segment) Packet {
+	var p Packet
+	t.AddTo(s, &p)
+	return p
+}
+
+// AddTo is Add writing its result into *p: the same, without copying the
+// Packet out (the per-packet path of tcpanalysis).
+func (t *Tracker) AddTo(s *capture.Segment, p *Packet) {
 	t.added++
 	if t.added%sweepEvery == 0 && !t.shard {
 		t.sweep(s.Time)
@@ -418,7 +426,7 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 	if c != nil && syn && startsNew(c, s) {
 		c = nil
 	}
-	p := Packet{}
+	*p = Packet{}
 	if c == nil && !syn && t.gone != nil {
 		if at, ok := t.gone[maphash.Comparable(t.goneSeed, k)]; ok && s.Time.Sub(at) <= goneAge {
 			// A late segment of a connection that is over (a FIN
@@ -427,7 +435,7 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 			// one; left out and counted.
 			t.Late++
 			p.Late = true
-			return p
+			return
 		}
 	}
 	if c == nil {
@@ -467,7 +475,7 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 			p.Seq = h.unwrap.Peek(s.Seq)
 			p.End = p.Seq + int64(s.SeqLen())
 		}
-		return p
+		return
 	}
 	if h := &c.Half[d]; !s.IPv6 && s.IPID != 0 { // ID 0 (DF SYN-ACKs, some stacks) says nothing
 		if h.idSeen && s.IPID != h.lastID {
@@ -517,7 +525,6 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 		p.Ack = r.unwrap.Peek(s.Ack)
 		p.AckValid = true
 	}
-	return p
 }
 
 // Lookup returns the live connection a segment from s.Src to s.Dst belongs

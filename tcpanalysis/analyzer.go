@@ -524,7 +524,8 @@ func (a *Analyzer) Add(s *capture.Segment) *ConnResult {
 	if s.ICMP != capture.ICMPNone {
 		return a.icmp(s)
 	}
-	p := a.tracker.Add(s)
+	var p flows.Packet
+	a.tracker.AddTo(s, &p)
 	if p.Late {
 		return nil
 	}

@@ -43,7 +43,8 @@ func BenchmarkStageTrack(b *testing.B) {
 			for b.Loop() {
 				t := flows.NewTracker(flows.Options{WScale: -1})
 				for i := range segs {
-					t.Add(&segs[i])
+					var p flows.Packet
+					t.AddTo(&segs[i], &p)
 				}
 				pkts += int64(len(segs))
 			}
