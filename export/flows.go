@@ -348,7 +348,12 @@ func mayNeedQuotes(s string) bool {
 	if c := s[0]; c == ' ' || c >= '\t' && c <= '\r' || c >= utf8.RuneSelf || s == `\.` {
 		return true
 	}
-	return strings.ContainsAny(s, ",\"\r\n")
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == ',' || c == '"' || c == '\r' || c == '\n' {
+			return true
+		}
+	}
+	return false
 }
 
 // fields gives c each cell of the row, in FlowColumns order.
