@@ -209,6 +209,9 @@ type ConnResult struct {
 	// timestamps went backwards between the two packets; every output
 	// leaves them out and the Report warns once.
 	NegativeRTT int64
+	// index is the connection's index in the whole capture while shards
+	// analyse it (mergeStream sets it; the shard's Conn.Index is its own).
+	index int
 	// Degraded reports that one of the connection's sequence-space sets
 	// reached its cap (maxSpans disjoint holes, docs/robustness.md#caps):
 	// the lowest holes were joined, so its unique and retransmitted byte

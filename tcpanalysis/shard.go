@@ -114,7 +114,7 @@ func shardOf(s *capture.Segment, n int) uint8 {
 // batch, in order, and the results it streamed out.
 type shardReport struct {
 	k       int
-	created []*flows.Conn
+	created []*ConnResult
 	done    []*ConnResult
 	last    bool // after the end of the capture: the rest of the results
 }
@@ -250,7 +250,7 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, []s
 							tripped = true
 						}
 						if stream && a.base+len(a.res) > opened {
-							rep.created = append(rep.created, a.res[len(a.res)-1].Conn)
+							rep.created = append(rep.created, &a.res[len(a.res)-1].ConnResult)
 						}
 						if len(a.live) > limit {
 							abort.Store(true)
@@ -336,13 +336,11 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, []s
 func mergeStream(r *capture.Reader, opts *Options, n int, reports <-chan shardReport) doneStats {
 	var ds doneStats
 	queue := make([][]shardReport, n) // per shard, reports not yet merged
-	index := map[*flows.Conn]int{}    // open connections' global indices
-	next := 0
+	next := 0                         // the next global index
 	var last []*ConnResult
 	emit := func(done []*ConnResult) {
 		for _, res := range done {
-			res.Conn.Index = index[res.Conn]
-			delete(index, res.Conn)
+			res.Conn.Index, res.index = res.index, 0 // the result as one Analyzer gives it
 		}
 		slices.SortFunc(done, func(x, y *ConnResult) int { return x.Conn.Index - y.Conn.Index })
 		start, _ := r.FirstFrameTime()
@@ -365,16 +363,16 @@ func mergeStream(r *capture.Reader, opts *Options, n int, reports <-chan shardRe
 			if !ready {
 				break
 			}
-			var created []*flows.Conn
+			var created []*ConnResult
 			var done []*ConnResult
 			for k := range queue {
 				created = append(created, queue[k][0].created...)
 				done = append(done, queue[k][0].done...)
 				queue[k] = queue[k][1:]
 			}
-			slices.SortFunc(created, func(x, y *flows.Conn) int { return cmp.Compare(x.FirstFrame, y.FirstFrame) })
+			slices.SortFunc(created, func(x, y *ConnResult) int { return cmp.Compare(x.Conn.FirstFrame, y.Conn.FirstFrame) })
 			for _, c := range created {
-				index[c] = next
+				c.index = next // the shard does not touch this field
 				next++
 			}
 			emit(done)
