@@ -142,18 +142,18 @@ type Result struct {
 	// IntervalWarnings say where an interval reaches outside the run's
 	// captures (docs/metrics.md#interval): its bytes outside them are
 	// unknown and counted as 0.
-	IntervalWarnings []string
+	IntervalWarnings []Warning
 	// VantageWarnings say, for runs of per-node 802.11 captures (each
 	// capture telling its node's addresses, docs/metrics.md#vantage),
 	// which flows are not read at their receiver and why: no capture of
 	// the run was taken on the receiver's node, or its capture holds none
 	// of the flow, or it was cut. At most VantageWarningsPerRun lines per
 	// run, then a count, then a summary line.
-	VantageWarnings []string
+	VantageWarnings []Warning
 	// VantageNotes count the flows whose receiver's capture holds none of
 	// them and which delivered nothing where they were read: consistent
 	// rows (nothing reached the receiver), not warnings.
-	VantageNotes []string
+	VantageNotes []Warning
 	// Dropped are the flows Options.MinBytes dropped.
 	Dropped []FlowRow
 	// RunEnd is, per run key, the last frame of any of its captures,

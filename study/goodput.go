@@ -219,15 +219,7 @@ func (out *Outcome) captureWarnings() {
 			out.add(campaign.Caution, campaign.WarnCaptureCut, "%s (its flows are used up to there; column capture_warnings)", m)
 		}
 	}
-	for _, m := range res.IntervalWarnings {
-		out.add(campaign.Caution, campaign.WarnInterval, "%s", m)
-	}
-	for _, m := range res.VantageWarnings {
-		out.add(campaign.Caution, campaign.WarnVantage, "%s", m)
-	}
-	for _, m := range res.VantageNotes {
-		out.add(campaign.Note, campaign.WarnNoReceiver, "%s", m)
-	}
+	out.Warnings = append(append(append(out.Warnings, res.IntervalWarnings...), res.VantageWarnings...), res.VantageNotes...)
 }
 
 // checkLabels refuses a run whose captures disagree on the group or pair
