@@ -157,7 +157,11 @@ const (
 
 // Prefix is what a line of the severity starts with.
 func (s Severity) Prefix() string {
-	return [...]string{Info: "", Note: "note: ", Caution: "warning: ", Loud: "WARNING: ", Failure: "error: "}[s]
+	p := [...]string{Info: "", Note: "note: ", Caution: "warning: ", Loud: "WARNING: ", Failure: "error: "}
+	if int(s) < len(p) {
+		return p[s]
+	}
+	return "warning: "
 }
 
 // WarningKind says what a Warning is about.
