@@ -66,4 +66,4 @@ func pipeline(r *capture.Reader, f func(*capture.Segment)) error {
 // The shards' late-segment check (shard.go) holds only while a shard lags
 // the reader by less than one release interval: fewer segments in flight
 // than releaseEvery.
-const _ = uint(releaseEvery - (nBatches+2)*batchLen - 1)
+const _ = uint(releaseEvery - max(nBatches+2, shardBatches)*batchLen - 1)

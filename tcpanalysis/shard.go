@@ -28,10 +28,18 @@ import (
 // the order a single Analyzer numbers connections in.
 
 // maxShards bounds the analysis goroutines of one file; dispatchStep is
-// how many segments are read at a time before they are marked.
+// how many segments are read at a time before they are marked;
+// shardBatches is how many batches of segments are in use at once
+// (reading, queued, analysed). A batch is free again once every shard has
+// passed it, so a shard can run ahead of the slowest by at most
+// shardBatches batches: 16 (8 MB of segments) let one shard's burst of
+// releases pass without stalling the others and the reader, where 6 left
+// the two cores idle 15 % of the time on the short benchmark capture
+// (docs/performance.md).
 const (
 	maxShards    = 8
 	dispatchStep = 32
+	shardBatches = 16
 )
 
 // errShardRedo is analyzeSharded's error when the shards cannot be sure to
@@ -127,7 +135,7 @@ type shardReport struct {
 // passed the batch that opened it, and streams a result out once every
 // shard has passed the batch that ended it.
 func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, []string, error) {
-	const nb = nBatches + 2
+	const nb = shardBatches
 	limit := shardLiveTotal / n // below it on every shard, the table never passes maxLive
 	if shardLiveLimit > 0 {
 		limit = shardLiveLimit
