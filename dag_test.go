@@ -24,6 +24,7 @@ var allowed = map[string][]string{
 	"testbed/manet":                  {},
 	"internal/sharedtest":            {},
 	"internal/atomicfile":            {},
+	"internal/cpuprof":               {},
 	"internal/pcaptest":              {},
 	"internal/fuzzseed":              {"capture", "internal/pcaptest"},
 	"internal/pcaptest/cmd/gencap":   {"internal/pcaptest"},
