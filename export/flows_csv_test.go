@@ -3,10 +3,12 @@ package export
 import (
 	"bytes"
 	"encoding/csv"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
@@ -59,5 +61,21 @@ func BenchmarkFlowRowCSV(b *testing.B) {
 	var line []byte
 	for b.Loop() {
 		line = r.AppendCSV(line[:0])
+	}
+}
+
+// BenchmarkNewFlowRow builds one connection's flows row from its result.
+func BenchmarkNewFlowRow(b *testing.B) {
+	c := &flows.Conn{Index: 7, First: 1e9, Last: 2e9}
+	c.Half[0].Addr = netip.MustParseAddrPort("10.1.2.3:40000")
+	c.Half[1].Addr = netip.MustParseAddrPort("10.9.8.7:80")
+	c.Half[0].WScale, c.Half[1].WScale = 7, 7
+	r := &tcpanalysis.ConnResult{Summary: tcpanalysis.Summary{Conn: c}}
+	r.Handshake.SynToSynAckOk, r.Handshake.SynAckToAckOk = true, true
+	r.Dir[0].Bytes = 12345
+	rep := &tcpanalysis.Report{}
+	for b.Loop() {
+		row := NewFlowRow("short.pcap", rep, r, false)
+		_ = row
 	}
 }
