@@ -280,6 +280,18 @@ type Tracker struct {
 	// rings are copy-folding rings of connections that are over or idle,
 	// emptied, for the next connections (at most maxFreeRings).
 	rings []*dedupRing
+	// free are forgotten connections given back for reuse (Recycle).
+	free []*Conn
+}
+
+// Recycle gives t back c, a connection t forgot (Forget) that its caller
+// no longer references, to be reused for a later connection (at most
+// maxFreeRings are kept). tcpanalysis does so for the results OnDone is
+// done with (tcpanalysis.Options.ReuseResults).
+func (t *Tracker) Recycle(c *Conn) {
+	if len(t.free) < maxFreeRings {
+		t.free = append(t.free, c)
+	}
 }
 
 // maxFreeRings bounds the emptied copy-folding rings a Tracker keeps.
@@ -568,7 +580,15 @@ func startsNew(c *Conn, s *capture.Segment) bool {
 }
 
 func (t *Tracker) newConn(k Key, s *capture.Segment) *Conn {
-	c := &Conn{Index: t.n, Key: k, First: s.Time, Last: s.Time, FirstFrame: s.Frame}
+	var c *Conn
+	if n := len(t.free); n > 0 {
+		c = t.free[n-1]
+		t.free[n-1] = nil
+		t.free = t.free[:n-1]
+		*c = Conn{Index: t.n, Key: k, First: s.Time, Last: s.Time, FirstFrame: s.Frame}
+	} else {
+		c = &Conn{Index: t.n, Key: k, First: s.Time, Last: s.Time, FirstFrame: s.Frame}
+	}
 	t.n++
 	a, b := s.Src, s.Dst
 	if s.Flags.Has(capture.SYN) && s.Flags.Has(capture.ACK) {

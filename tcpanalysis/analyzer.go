@@ -212,6 +212,9 @@ type ConnResult struct {
 	// index is the connection's index in the whole capture while shards
 	// analyse it (mergeStream sets it; the shard's Conn.Index is its own).
 	index int
+	// state is the connState this result is part of, with
+	// Options.ReuseResults (nil without).
+	state *connState
 	// Degraded reports that one of the connection's sequence-space sets
 	// reached its cap (maxSpans disjoint holes, docs/robustness.md#caps):
 	// the lowest holes were joined, so its unique and retransmitted byte
@@ -287,6 +290,13 @@ type Options struct {
 	// capture's start (Report.Start: its first frame, any protocol; for an
 	// Analyzer fed by hand, the first segment added).
 	OnDone func(r *ConnResult, start capture.Timestamp)
+	// ReuseResults lets the analysis reuse a result passed to OnDone, and
+	// its Conn, for a later connection once OnDone has returned: OnDone
+	// must copy what it keeps (flows writes a row and keeps nothing). A
+	// capture of many short connections then allocates no result per
+	// connection. Results streamed at the end of the capture are never
+	// reused.
+	ReuseResults bool
 }
 
 // Analyzer consumes segments in capture order and maintains per-connection
@@ -422,12 +432,15 @@ func (a *Analyzer) over(cs *connState) {
 	cs.releaseScratch(true)
 	cs.released = true
 	if a.opts.OnDone != nil {
-		a.emit(cs)
+		a.emit(cs, true)
 	}
 }
 
-// emit streams cs's final result out and forgets it.
-func (a *Analyzer) emit(cs *connState) {
+// emit streams cs's final result out and forgets it. over reports a
+// connection the tracker forgot (Analyzer.over), whose result and Conn
+// may be reused after OnDone (Options.ReuseResults) by this Analyzer; a
+// shard's results are given back by the merger instead (mergeStream).
+func (a *Analyzer) emit(cs *connState, over bool) {
 	r := cs.result()
 	a.done.add(r)
 	a.res[cs.Conn.Index-a.base] = nil
@@ -438,6 +451,11 @@ func (a *Analyzer) emit(cs *connState) {
 		}
 	}
 	a.opts.OnDone(r, start)
+	if over && a.opts.ReuseResults && !a.shard {
+		a.tracker.Recycle(cs.Conn)
+		cs.Conn = nil
+		a.pool.putConnState(cs)
+	}
 }
 
 // trim drops the streamed-out connections at the front of a.res.
@@ -533,7 +551,12 @@ func (a *Analyzer) Add(s *capture.Segment) *ConnResult {
 		return nil
 	}
 	if p.New {
-		cs := &connState{ConnResult: ConnResult{Summary: Summary{Conn: p.Conn}}, opts: &a.opts, pool: &a.pool}
+		cs := a.pool.newConnState()
+		cs.Conn, cs.opts, cs.pool = p.Conn, &a.opts, &a.pool
+		if a.opts.ReuseResults {
+			cs.state = cs
+			a.pool.recycleConns(a.tracker)
+		}
 		if a.opts.Only != nil && !a.opts.Only(p.Conn.Index) {
 			cs.skip = true
 		} else if a.opts.Keep != nil && a.opts.Keep(p.Conn.Index) {
@@ -701,7 +724,7 @@ func (a *Analyzer) finish() {
 		cs.releaseScratch(true)
 		cs.Conn.ReleaseFold()
 		if a.opts.OnDone != nil {
-			a.emit(cs)
+			a.emit(cs, false)
 		}
 	}
 	a.live = nil

@@ -1,5 +1,11 @@
 package tcpanalysis
 
+import (
+	"sync"
+
+	"github.com/tcpviz/tcpviz/flows"
+)
+
 // scratchPool keeps the per-direction and handshake state of connections
 // that are over for the connections that open after them: a capture of
 // many short connections would otherwise allocate (and the collector
@@ -9,6 +15,12 @@ package tcpanalysis
 type scratchPool struct {
 	dirs []*dirState
 	hss  []*hsState
+	// css are connections over whose results OnDone is done with
+	// (Options.ReuseResults), their Conns not yet given to the tracker;
+	// back holds those a shard's merger gave back, under mu.
+	css  []*connState
+	mu   sync.Mutex
+	back []*connState
 }
 
 // maxPooled bounds the states a pool keeps of each kind, and
@@ -81,4 +93,54 @@ func small[T any](s []T) []T {
 // its tree).
 func (ss *spanSet) recycled() spanSet {
 	return spanSet{s: small(ss.s), scratch: small(ss.scratch)}
+}
+
+// newConnState returns a zeroed connState: a reused one when some are
+// pooled (Options.ReuseResults), else a new one.
+func (p *scratchPool) newConnState() *connState {
+	n := len(p.css)
+	if n == 0 {
+		return &connState{}
+	}
+	cs := p.css[n-1]
+	p.css[n-1] = nil
+	p.css = p.css[:n-1]
+	*cs = connState{}
+	return cs
+}
+
+// putConnState keeps cs, a connection over whose result OnDone has
+// returned, for newConnState; its Conn goes to the tracker at the next
+// recycleConns. Only the goroutine of the Analyzer calls it.
+func (p *scratchPool) putConnState(cs *connState) {
+	if len(p.css) < maxPooled {
+		p.css = append(p.css, cs)
+	}
+}
+
+// giveBack is putConnState for the merger of a sharded analysis, on
+// another goroutine than the shard's.
+func (p *scratchPool) giveBack(cs []*connState) {
+	p.mu.Lock()
+	if len(p.back) < maxPooled {
+		p.back = append(p.back, cs...)
+	}
+	p.mu.Unlock()
+}
+
+// recycleConns moves the connections the merger gave back into the pool
+// and hands the tracker the Conns of the pooled ones it has not had yet.
+// Called by the Analyzer's goroutine when a connection opens.
+func (p *scratchPool) recycleConns(t *flows.Tracker) {
+	if len(p.css) == 0 {
+		p.mu.Lock()
+		p.css, p.back = p.back, p.css[:0]
+		p.mu.Unlock()
+		for _, cs := range p.css {
+			if cs.Conn != nil {
+				t.Recycle(cs.Conn)
+				cs.Conn = nil
+			}
+		}
+	}
 }

@@ -346,6 +346,7 @@ func mergeStream(r *capture.Reader, opts *Options, n int, reports <-chan shardRe
 	queue := make([][]shardReport, n) // per shard, reports not yet merged
 	next := 0                         // the next global index
 	var last []*ConnResult
+	reuse := opts.ReuseResults
 	emit := func(done []*ConnResult) {
 		for _, res := range done {
 			res.Conn.Index, res.index = res.index, 0 // the result as one Analyzer gives it
@@ -355,6 +356,9 @@ func mergeStream(r *capture.Reader, opts *Options, n int, reports <-chan shardRe
 		for _, res := range done {
 			ds.add(res)
 			opts.OnDone(res, start)
+		}
+		if reuse {
+			giveBack(done)
 		}
 	}
 	for rep := range reports {
@@ -386,8 +390,29 @@ func mergeStream(r *capture.Reader, opts *Options, n int, reports <-chan shardRe
 			emit(done)
 		}
 	}
+	reuse = false // the shards are done: nothing to reuse them for
 	emit(last)
 	return ds
+}
+
+// giveBack returns results OnDone is done with to the pools of the shards
+// that made them (Options.ReuseResults): every result streamed before the
+// end of the capture is of a connection its shard's tracker forgot.
+func giveBack(done []*ConnResult) {
+	for len(done) > 0 {
+		p := done[0].state.pool
+		var css []*connState
+		rest := done[:0]
+		for _, res := range done {
+			if res.state.pool == p {
+				css = append(css, res.state)
+			} else {
+				rest = append(rest, res)
+			}
+		}
+		p.giveBack(css)
+		done = rest
+	}
 }
 
 // bitset is a set of connection indices, one bit each.

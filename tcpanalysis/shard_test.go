@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/internal/pcaptest"
 )
 
@@ -313,6 +314,90 @@ func TestShardsFallBack(t *testing.T) {
 	} {
 		if got := shards(&o); got != 1 {
 			t.Errorf("shards with %s = %d, want 1", name, got)
+		}
+	}
+}
+
+// streamedCopies is streamed with Options.ReuseResults: OnDone keeps
+// copies (the result and its Conn), as it must.
+func streamedCopies(t *testing.T, path string, reuse bool, n int) map[int]ConnResult {
+	t.Helper()
+	got := map[int]ConnResult{}
+	opts := Options{ReuseResults: reuse, OnDone: func(r *ConnResult, _ capture.Timestamp) {
+		if _, dup := got[r.Conn.Index]; dup {
+			t.Fatalf("conn %d streamed out twice", r.Conn.Index)
+		}
+		c, conn := *r, *r.Conn
+		c.Conn, c.state = &conn, nil
+		got[r.Conn.Index] = c
+	}}
+	var err error
+	if n == 1 {
+		_, err = Analyze(mustOpen(t, path), opts)
+	} else {
+		_, err = AnalyzeFile(path, opts)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// TestReuseResults: with Options.ReuseResults every streamed result (and
+// its Conn) is the one streamed without, by one Analyzer and sharded, also
+// when the shards give up and the file is read again; results and Conns
+// are reused (fewer allocated than connections).
+func TestReuseResults(t *testing.T) {
+	// 20 000 connections 10 ms apart: most are over (and reused) long
+	// before the end.
+	var w bytes.Buffer
+	if err := pcaptest.WriteTurnover(&w, 20000, 10*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "turnover.pcap")
+	if err := os.WriteFile(path, w.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	same := func(name string, got, want map[int]ConnResult) {
+		t.Helper()
+		if len(got) != len(want) || len(want) < 100 {
+			t.Fatalf("%s: %d connections, want %d (≥ 100)", name, len(got), len(want))
+		}
+		for i, w := range want {
+			g := got[i]
+			if !reflect.DeepEqual(*g.Conn, *w.Conn) {
+				t.Fatalf("%s: conn %d: Conn\n got %+v\nwant %+v", name, i, *g.Conn, *w.Conn)
+			}
+			g.Conn, w.Conn = nil, nil
+			if !reflect.DeepEqual(g, w) {
+				t.Fatalf("%s: conn %d:\n got %+v\nwant %+v", name, i, g, w)
+			}
+		}
+	}
+	want := streamedCopies(t, path, false, 1)
+	same("one analyzer", streamedCopies(t, path, true, 1), want)
+	same("sharded", streamedCopies(t, path, true, 2), want)
+	defer func(l int) { shardLiveLimit = l }(shardLiveLimit)
+	shardLiveLimit = 40
+	same("redo at once", streamedCopies(t, path, true, 2), want)
+
+	// Reuse happens: the Conns handed out are fewer than the connections,
+	// by one Analyzer and sharded.
+	shardLiveLimit = 0
+	for _, n := range []int{1, 2} {
+		seen := map[*flows.Conn]bool{}
+		opts := Options{ReuseResults: true, OnDone: func(r *ConnResult, _ capture.Timestamp) { seen[r.Conn] = true }}
+		var err error
+		if n == 1 {
+			_, err = Analyze(mustOpen(t, path), opts)
+		} else {
+			_, err = AnalyzeFile(path, opts)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(seen) >= len(want)*3/4 {
+			t.Errorf("%d shards: %d distinct Conns for %d connections: too few reused", n, len(seen), len(want))
 		}
 	}
 }

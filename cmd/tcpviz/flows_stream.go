@@ -54,6 +54,7 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 		unknown  []int // the smallest indices of connections without a known window scale
 		nUnknown int
 	)
+	opts.ReuseResults = true // OnDone keeps copies only (a row, notes)
 	opts.OnDone = func(r *tcpanalysis.ConnResult, start capture.Timestamp) {
 		i := r.Conn.Index
 		if r.Conn.Half[0].WScale < 0 || r.Conn.Half[1].WScale < 0 {
