@@ -2,15 +2,12 @@ package main
 
 import (
 	"fmt"
-	"runtime"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/tcpviz/tcpviz/export"
-	"github.com/tcpviz/tcpviz/flows"
-	"github.com/tcpviz/tcpviz/plot"
+	"github.com/tcpviz/tcpviz/figures"
 	"github.com/tcpviz/tcpviz/query"
-	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
 // anaFlags are the flags of the per-analysis verbs (rtt, retrans, window,
@@ -38,6 +35,11 @@ func (f *anaFlags) check() (query.Selection, outKind, error) {
 	}
 	k, err := f.rf.check()
 	return sel, k, err
+}
+
+// want is what the output flags ask of the view (query.Want).
+func (f *anaFlags) want(kind outKind) query.Want {
+	return query.Want{Rows: f.rf.wantRows(), Figure: kind == outImage, Report: kind == outHTML}
 }
 
 const selectionHelp = `
@@ -92,16 +94,9 @@ server side.` + selectionHelp,
 			if err != nil {
 				return err
 			}
-			want := map[query.Metric]bool{query.MetricRTTHandshake: true}
-			switch method {
-			case "ack":
-				want[query.MetricRTT] = true
-			case "ts":
-				want[query.MetricRTTTS] = true
-			case "both", "":
-				want[query.MetricRTT], want[query.MetricRTTTS] = true, true
-			default:
-				return fmt.Errorf("--method %q: want ack, ts or both", method)
+			want, err := query.RTTMethods(method)
+			if err != nil {
+				return fmt.Errorf("--method %w", err)
 			}
 			if err := checkProgress(nil, 0, pathRTT); err != nil {
 				return err
@@ -115,28 +110,14 @@ server side.` + selectionHelp,
 				}
 				return e.pepTwo(args[0], args[len(args)-1], &f.af, f.rf.out)
 			}
-			// Percentiles over a whole connection come from bounded
-			// quantiles; every sample is kept only for rows, a figure or a
-			// time range.
-			samples := f.rf.wantRows() || kind != outNone || sel.From > 0 || sel.To > 0 || sel.Ref != query.RefSYN
-			// One connection is read (the largest matching): a large
-			// capture takes a streamed counting pass, then analyses it.
-			parts := tcpanalysis.PartEvents // no series; events for --pep only
-			if samples {
-				parts |= tcpanalysis.PartRTT
-			}
-			qo := query.Options{RTT: true, RTTSamples: samples, Events: pepMode, OneConn: true, Parts: parts}
-			// Rows of whole connections are streamed while the capture is
-			// read, not built from samples held in memory (a window from
-			// --ref data/bulk needs the reference point first).
+			qo, stream := query.PlanRTT(sel, f.want(kind), pepMode)
 			var rows *export.RTTRows
-			if f.rf.wantRows() && sel.From == 0 && sel.To == 0 && sel.Ref == query.RefSYN {
+			if stream {
 				if rows, err = export.NewRTTRows(sel, want); err != nil {
 					return err
 				}
 				defer rows.Close()
-				// Rows only: no summary table, so no quantiles either.
-				qo.RTT, qo.RTTSamples, qo.OnRTT, qo.Parts = false, false, rows.OnRTT, tcpanalysis.PartEvents
+				qo.OnRTT = rows.OnRTT
 			}
 			v, err := e.view(args[0], &f.af, sel, qo, kind == outImage)
 			if err != nil {
@@ -158,44 +139,7 @@ server side.` + selectionHelp,
 				}
 				return e.pepOne(args[0], v.Conn, v.Dir, pathRTT)
 			}
-			return e.emit(&f.rf, t, func() (saver, error) {
-				// One panel per direction, each with its own y range: the
-				// reverse direction's samples (often app-limited, seconds)
-				// would squash the data direction's (ms) onto zero.
-				var specs []plot.XYSpec
-				for _, d := range []flows.Direction{v.Dir, v.Dir.Reverse()} {
-					if sel.Dir != query.Auto && sel.Dir.Of(v.Conn) != d {
-						continue
-					}
-					title := "data " + plot.Endpoints(v.Conn.Conn, d)
-					if _, other, _, ok := query.OtherLeg(v.Conn, d); ok {
-						// The figure says what the stderr note says.
-						title += fmt.Sprintf(" — capture point not beside the sender: the rest of the path adds ≈ %.1f ms", other.Seconds()*1000)
-					}
-					if d != v.Dir {
-						title = "reverse direction " + plot.Endpoints(v.Conn.Conn, d)
-					}
-					sp := plot.XYSpec{Title: title, Robust: true, X: xAxis(v), Y: plot.Axis{Label: "RTT", Unit: plot.UnitMillis}}
-					for i, m := range []query.Metric{query.MetricRTT, query.MetricRTTTS, query.MetricRTTHandshake} {
-						if !want[m] {
-							continue
-						}
-						name := map[query.Metric]string{query.MetricRTT: "ACK-based (Karn)", query.MetricRTTTS: "TSval/TSecr", query.MetricRTTHandshake: "handshake"}[m]
-						s := v.SeriesOf(v.Conn, d, m)
-						if m == query.MetricRTTHandshake {
-							s = v.HandshakeOf(v.Conn, d) // the connection's, whatever the window
-						}
-						if len(s.Points) > 0 {
-							sp.Series = append(sp.Series, plot.Named{Name: name, Scatter: true, Color: plot.Colour(i),
-								Mark: []plot.Mark{plot.MarkDot, plot.MarkRing, plot.MarkTriangle}[i], X: s.X(v.Ref), Y: s.Y()})
-						}
-					}
-					if len(sp.Series) > 0 {
-						specs = append(specs, inWindow(sp, sel))
-					}
-				}
-				return plot.Stack(fmt.Sprintf("%s — conn %d: RTT at the capture point", e.runName(args[0]), v.Conn.Conn.Index), specs)
-			})
+			return e.emit(&f.rf, t, func() (saver, error) { return figures.RTT(v, e.runName(args[0]), want) })
 		},
 	}
 	f.register(c, query.RefSYN)
@@ -205,28 +149,6 @@ server side.` + selectionHelp,
 	c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known (e.g. 600ms), for --pep")
 	c.Flags().BoolVar(&pepIfaces, "two-ifaces", false, "with --pep and one pcapng: interface 0 holds the client side of the PEP, interface 1 the server side")
 	return c
-}
-
-// xAxis is the x axis of a single-connection figure: seconds since the
-// reference point.
-func xAxis(v *query.View) plot.Axis {
-	return plot.Axis{Label: "time since " + v.RefUsed.Describe(), Unit: plot.UnitSeconds}
-}
-
-// inWindow fixes a single-connection figure's x range to the --from/--to
-// window (seconds since the reference point) when --to is given, as
-// compare does; without --to the data's range is drawn.
-func inWindow(spec plot.XYSpec, sel query.Selection) plot.XYSpec {
-	if sel.To > 0 {
-		spec.XFrom, spec.XTo = sel.From.Seconds(), sel.To.Seconds()
-	}
-	return spec
-}
-
-// axisOf is the axis of a metric: its label and unit.
-func axisOf(m query.Metric) plot.Axis {
-	u := map[query.Unit]plot.Unit{query.Bytes: plot.UnitBytes, query.Milliseconds: plot.UnitMillis, query.Seconds: plot.UnitSeconds, query.Kbps: plot.UnitKbps}[m.Unit()]
-	return plot.Axis{Label: m.Label(), Unit: u}
 }
 
 func newRetransCmd(e *env) *cobra.Command {
@@ -249,11 +171,7 @@ evidence (what decided the class: docs/metrics.md#evidence).` + selectionHelp,
 			if err != nil {
 				return err
 			}
-			qo := query.Options{Events: true, OneConn: true, Parts: tcpanalysis.PartEvents}
-			if kind == outHTML {
-				qo = query.Options{}
-			}
-			v, err := e.view(args[0], &f.af, sel, qo, kind == outImage)
+			v, err := e.view(args[0], &f.af, sel, query.PlanEvents(f.want(kind)), kind == outImage)
 			if err != nil {
 				return err
 			}
@@ -261,22 +179,7 @@ evidence (what decided the class: docs/metrics.md#evidence).` + selectionHelp,
 				return e.htmlOne(f.rf.out, v, "") // the events lane is on every view
 			}
 			t := export.Retrans(v, f.rf.wantRows())
-			return e.emit(&f.rf, t, func() (saver, error) {
-				var series []plot.Named
-				for i, c := range tcpanalysis.Classes() {
-					s := plot.Named{Name: c.String(), Scatter: true, Color: plot.Colour(i), Mark: plot.MarkOf(i)}
-					for _, ev := range export.Events(v, v.Conn, v.Dir) {
-						if ev.Class == c {
-							s.X, s.Y = append(s.X, v.RefS(ev.Time)), append(s.Y, float64(ev.Seq))
-						}
-					}
-					if len(s.X) > 0 {
-						series = append(series, s)
-					}
-				}
-				return plot.XY(inWindow(plot.XYSpec{Title: fmt.Sprintf("%s — conn %d: events, data %s", e.runName(args[0]), v.Conn.Conn.Index, plot.Endpoints(v.Conn.Conn, v.Dir)),
-					X: xAxis(v), Y: plot.Axis{Label: "relative sequence number", Unit: plot.UnitBytes}, Series: series}, sel))
-			})
+			return e.emit(&f.rf, t, func() (saver, error) { return figures.Events(v, e.runName(args[0])) })
 		},
 	}
 	f.register(c, query.RefSYN)
@@ -302,42 +205,14 @@ conn_t_s, frame, rwnd_bytes, inflight_bytes, inflight_sack_bytes.` + selectionHe
 			if err != nil {
 				return err
 			}
-			// The window points only (and the segments for --ref bulk).
-			qo := query.Options{OneConn: true, Parts: tcpanalysis.PartWindow}
-			if sel.Ref == query.RefBulk {
-				qo.Parts |= tcpanalysis.PartSegs
-			}
-			if kind == outHTML {
-				qo = query.Options{}
-			}
-			v, err := e.view(args[0], &f.af, sel, qo, kind == outImage)
+			v, err := e.view(args[0], &f.af, sel, query.PlanWindow(sel, f.want(kind)), kind == outImage)
 			if err != nil {
 				return err
 			}
 			if kind == outHTML {
 				return e.htmlOne(f.rf.out, v, "win")
 			}
-			r, d, t := v.Conn, v.Dir, export.Window(v)
-			return e.emit(&f.rf, t, func() (saver, error) {
-				// The analysis' garbage goes first, so the heap grows from
-				// the kept points, not from twice the analysis' peak.
-				runtime.GC()
-				var ss []plot.Named
-				for _, m := range []query.Metric{query.MetricWindow, query.MetricInFlight, query.MetricInFlightSACK} {
-					name := map[query.Metric]string{query.MetricWindow: "receive window (rwnd)", query.MetricInFlight: "in flight (tshark)", query.MetricInFlightSACK: "in flight (SACK-aware)"}[m]
-					if x, y := v.XY(m, v.Ref); len(x) > 0 {
-						ss = append(ss, plot.Named{Name: name, Step: true, X: x, Y: y})
-					}
-				}
-				// The figure holds its points: the window points (a million
-				// on a large capture) can go before it is drawn.
-				r.Series.Window[d] = nil
-				title := fmt.Sprintf("%s — conn %d: window, data %s", e.runName(args[0]), r.Conn.Index, plot.Endpoints(r.Conn, d))
-				if r.Conn.Half[d.Reverse()].WScale < 0 {
-					title += "\nwindow scale unknown: rwnd not drawn"
-				}
-				return plot.XY(inWindow(plot.XYSpec{Title: title, Series: ss, X: xAxis(v), Y: plot.Axis{Label: "bytes", Unit: plot.UnitBytes}}, sel))
-			})
+			return e.emit(&f.rf, export.Window(v), func() (saver, error) { return figures.Window(v, e.runName(args[0])) })
 		},
 	}
 	f.register(c, query.RefSYN)
@@ -377,47 +252,21 @@ cum_acked_bytes.` + selectionHelp,
 			if err := checkProgress(at, toBytes, 0); err != nil {
 				return err
 			}
-			// Bins, acknowledged bytes and slow start: segments, ACKs and
-			// events of the chosen connection (bytes in flight rebuilt
-			// from them: tcpanalysis.FlightPoints).
-			qo := query.Options{Interval: interval, OneConn: true, Parts: tcpanalysis.PartSegs | tcpanalysis.PartAcks | tcpanalysis.PartEvents}
-			if kind == outHTML {
-				qo = query.Options{Interval: interval}
-			}
-			v, err := e.view(args[0], &f.af, sel, qo, kind == outImage)
+			v, err := e.view(args[0], &f.af, sel, query.PlanRate(interval, f.want(kind)), kind == outImage)
 			if err != nil {
 				return err
 			}
 			if kind == outHTML {
 				return e.htmlOne(f.rf.out, v, "tput")
 			}
-			r, d, w := v.Conn, v.Dir, v.Interval
+			r, d := v.Conn, v.Dir
 			t, err := export.Tput(v, at, toBytes)
 			if err != nil {
 				return &exitError{code: 2, err: fmt.Errorf("%s conn %d: %w (--interval sets the width)", args[0], r.Conn.Index, err)}
 			}
 			t.Summary = pepTputTable(t.Summary, r, d)
 			pepNote(e.stderr, r, d)
-			return e.emit(&f.rf, t, func() (saver, error) {
-				var ss []plot.Named
-				for _, m := range []query.Metric{query.MetricThroughput, query.MetricGoodput} {
-					s := v.Series(m)
-					name := "throughput (sent, incl. retransmissions)"
-					if m == query.MetricGoodput {
-						name = tputAckLegend(r, d)
-					}
-					x, y := s.X(v.Ref), s.Y()
-					// The last interval's step runs to its end.
-					if iv, _ := v.Intervals(r, d); len(iv) > 0 && len(x) > 0 {
-						last := iv[len(iv)-1]
-						x, y = append(x, v.RefS(last.Start)+last.Width.Seconds()), append(y, y[len(y)-1])
-					}
-					ss = append(ss, plot.Named{Name: name, Step: true, X: x, Y: y})
-				}
-				spec := plot.XYSpec{Title: fmt.Sprintf("%s — conn %d: data %s, %s intervals", e.runName(args[0]), r.Conn.Index, plot.Endpoints(r.Conn, d), intervalLabel(w)),
-					X: xAxis(v), Y: plot.Axis{Label: "rate", Unit: plot.UnitKbps}, Series: ss}
-				return plot.XY(inWindow(spec, sel))
-			})
+			return e.emit(&f.rf, t, func() (saver, error) { return figures.Rate(v, e.runName(args[0])) })
 		},
 	}
 	f.register(c, query.RefBulk)

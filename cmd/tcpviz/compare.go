@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tcpviz/tcpviz/compare"
 	"github.com/tcpviz/tcpviz/export"
+	"github.com/tcpviz/tcpviz/figures"
 	"github.com/tcpviz/tcpviz/pep"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
@@ -60,8 +61,9 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 			if err != nil {
 				return fmt.Errorf("--metric: %w", err)
 			}
-			if layout != "overlay" && layout != "grid" {
-				return fmt.Errorf("--layout %q: want overlay or grid", layout)
+			lay, err := figures.ParseLayout(layout)
+			if err != nil {
+				return fmt.Errorf("--layout %w", err)
 			}
 			if _, err := af.options(); err != nil {
 				return err
@@ -92,29 +94,15 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 			if err != nil {
 				return err
 			}
-			// One goodput interval for every run: the finest default.
-			if interval <= 0 {
-				w := views[0].Interval
-				for _, v := range views {
-					w = min(w, v.Interval)
-				}
-				for _, v := range views {
-					v.Interval = w
-				}
+			if interval <= 0 { // one goodput interval for every run: the finest default
+				query.ShareInterval(views)
 			}
 			// The summary table, always.
 			table := compare.SummaryTable(runs, compare.Summary(runs, at, toBytes))
 			if err := export.WriteAligned(e.stdout, table); err != nil {
 				return err
 			}
-			for _, r := range runs {
-				fb := ""
-				if r.RefUsed != sel.Ref {
-					fb = fmt.Sprintf(", as its direction %s sent no %s", r.Dir, sel.Ref.Needs())
-				}
-				fmt.Fprintf(e.stdout, "%s: %s conn %d, data %s, aligned at %s%s (%.3f s after its first packet)\n",
-					r.Label, r.File, r.Result.Conn.Index, plot.Endpoints(r.Result.Conn, r.Dir), r.RefUsed.Describe(), fb, r.Ref.Sub(r.Result.Conn.First).Seconds())
-			}
+			compare.WriteRuns(e.stdout, runs, sel.Ref)
 			compare.WriteNotes(e.stdout, runs)
 			if pepMode {
 				for _, r := range runs {
@@ -144,34 +132,11 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 				fmt.Fprintln(e.stdout, out)
 				return nil
 			}
-			series := compare.FigureSeries(runs, views, m, sel)
-			format := plot.FormatOf(out)
-			ya := axisOf(m)
-			if l := compare.PairYLabel(runs, m); l != "" { // a client/server pair
-				ya.Label = l
-			}
-			if l := compare.TputYLabel(runs, m); l != "" { // a PEP acknowledged some run
-				ya.Label = l
-			}
-			name := compare.JoinLabels(runs)
-			if e.fig.label != "" {
-				name = e.fig.label
-			}
-			spec := plot.XYSpec{Title: fmt.Sprintf("%s: %s", name, ya.Label), Series: series, Y: ya,
-				X: plot.Axis{Label: "time since " + compare.RefLabel(runs), Unit: plot.UnitSeconds}, Robust: m.Samples()}
-			if sel.To > 0 {
-				spec.XFrom, spec.XTo = sel.From.Seconds(), sel.To.Seconds()
-			}
-			var fig plot.Figure
-			if layout == "overlay" {
-				fig, err = plot.XY(spec)
-			} else {
-				fig, err = plot.Grid(spec, min(len(series), 2))
-			}
+			fig, err := figures.Compare(runs, views, m, sel, lay, e.fig.label)
 			if err != nil {
 				return err
 			}
-			if err := writeFileAtomic(out, func(f *os.File) error { return e.saveFigure(f, fig, format) }); err != nil {
+			if err := writeFileAtomic(out, func(f *os.File) error { return e.saveFigure(f, fig, plot.FormatOf(out)) }); err != nil {
 				return err
 			}
 			fmt.Fprintln(e.stdout, out)
