@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tcpviz/tcpviz/export"
 	"github.com/tcpviz/tcpviz/figures"
+	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
 )
 
@@ -40,6 +41,25 @@ func (f *anaFlags) check() (query.Selection, outKind, error) {
 // want is what the output flags ask of the view (query.Want).
 func (f *anaFlags) want(kind outKind) query.Want {
 	return query.Want{Rows: f.rf.wantRows(), Figure: kind == outImage, Report: kind == outHTML}
+}
+
+// analyse is the body of retrans, window and tput: it reads the view plan
+// keeps of path, then writes the report for -o x.html (opened at panel),
+// else the table, rows (table) or figure (fig) of the view.
+func (e *env) analyse(f *anaFlags, path string, sel query.Selection, kind outKind, plan query.Options, panel string,
+	table func(*query.View) (export.Table, error), fig func(*query.View, string) (plot.Figure, error)) error {
+	v, err := e.view(path, &f.af, sel, plan, kind == outImage)
+	if err != nil {
+		return err
+	}
+	if kind == outHTML {
+		return e.htmlOne(f.rf.out, v, panel)
+	}
+	t, err := table(v)
+	if err != nil {
+		return err
+	}
+	return e.emit(&f.rf, t, func() (saver, error) { return fig(v, e.runName(path)) })
 }
 
 const selectionHelp = `
@@ -171,15 +191,10 @@ evidence (what decided the class: docs/metrics.md#evidence).` + selectionHelp,
 			if err != nil {
 				return err
 			}
-			v, err := e.view(args[0], &f.af, sel, query.PlanEvents(f.want(kind)), kind == outImage)
-			if err != nil {
-				return err
-			}
-			if kind == outHTML {
-				return e.htmlOne(f.rf.out, v, "") // the events lane is on every view
-			}
-			t := export.Retrans(v, f.rf.wantRows())
-			return e.emit(&f.rf, t, func() (saver, error) { return figures.Events(v, e.runName(args[0])) })
+			// The report's events lane is on every view: no panel.
+			return e.analyse(&f, args[0], sel, kind, query.PlanEvents(f.want(kind)), "", func(v *query.View) (export.Table, error) {
+				return export.Retrans(v, f.rf.wantRows()), nil
+			}, figures.Events)
 		},
 	}
 	f.register(c, query.RefSYN)
@@ -205,14 +220,9 @@ conn_t_s, frame, rwnd_bytes, inflight_bytes, inflight_sack_bytes.` + selectionHe
 			if err != nil {
 				return err
 			}
-			v, err := e.view(args[0], &f.af, sel, query.PlanWindow(sel, f.want(kind)), kind == outImage)
-			if err != nil {
-				return err
-			}
-			if kind == outHTML {
-				return e.htmlOne(f.rf.out, v, "win")
-			}
-			return e.emit(&f.rf, export.Window(v), func() (saver, error) { return figures.Window(v, e.runName(args[0])) })
+			return e.analyse(&f, args[0], sel, kind, query.PlanWindow(sel, f.want(kind)), "win", func(v *query.View) (export.Table, error) {
+				return export.Window(v), nil
+			}, figures.Window)
 		},
 	}
 	f.register(c, query.RefSYN)
@@ -252,21 +262,15 @@ cum_acked_bytes.` + selectionHelp,
 			if err := checkProgress(at, toBytes, 0); err != nil {
 				return err
 			}
-			v, err := e.view(args[0], &f.af, sel, query.PlanRate(interval, f.want(kind)), kind == outImage)
-			if err != nil {
-				return err
-			}
-			if kind == outHTML {
-				return e.htmlOne(f.rf.out, v, "tput")
-			}
-			r, d := v.Conn, v.Dir
-			t, err := export.Tput(v, at, toBytes)
-			if err != nil {
-				return &exitError{code: 2, err: fmt.Errorf("%s conn %d: %w (--interval sets the width)", args[0], r.Conn.Index, err)}
-			}
-			t.Summary = pepTputTable(t.Summary, r, d)
-			pepNote(e.stderr, r, d)
-			return e.emit(&f.rf, t, func() (saver, error) { return figures.Rate(v, e.runName(args[0])) })
+			return e.analyse(&f, args[0], sel, kind, query.PlanRate(interval, f.want(kind)), "tput", func(v *query.View) (export.Table, error) {
+				t, err := export.Tput(v, at, toBytes)
+				if err != nil {
+					return t, &exitError{code: 2, err: fmt.Errorf("%s conn %d: %w (--interval sets the width)", args[0], v.Conn.Conn.Index, err)}
+				}
+				t.Summary = pepTputTable(t.Summary, v.Conn, v.Dir)
+				pepNote(e.stderr, v.Conn, v.Dir)
+				return t, nil
+			}, figures.Rate)
 		},
 	}
 	f.register(c, query.RefBulk)

@@ -94,9 +94,6 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 			if err != nil {
 				return err
 			}
-			if interval <= 0 { // one goodput interval for every run: the finest default
-				query.ShareInterval(views)
-			}
 			// The summary table, always.
 			table := compare.SummaryTable(runs, compare.Summary(runs, at, toBytes))
 			if err := export.WriteAligned(e.stdout, table); err != nil {
@@ -105,17 +102,9 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 			compare.WriteRuns(e.stdout, runs, sel.Ref)
 			compare.WriteNotes(e.stdout, runs)
 			if pepMode {
-				for _, r := range runs {
-					var pk *pep.PacketStats
-					if !r.TwoIfaces() { // Evidence reads every interface: indexes differ
-						if pk, err = pep.Evidence(r.File, r.Result.Conn.Index); err != nil {
-							return inputError(err)
-						}
-					}
-					v := pep.DetectWith(r.Result, r.Dir, pep.Options{PathRTT: pathRTT, Packets: pk})
-					if err := writeVerdict(e.stdout, " for "+r.Label, v, pathRTT); err != nil {
-						return err
-					}
+				err := compare.PEPVerdicts(runs, pathRTT, func(r compare.Run, v pep.Verdict) error { return writeVerdict(e.stdout, " for "+r.Label, v, pathRTT) })
+				if err != nil {
+					return inputError(err)
 				}
 			}
 			if out == "" {
