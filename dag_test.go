@@ -16,7 +16,7 @@ var allowed = map[string][]string{
 	"capture/live":                   {"capture"},
 	"flows":                          {"capture", "internal/seq"},
 	"tcpanalysis":                    {"capture", "flows", "internal/seq"},
-	"query":                          {"tcpanalysis", "flows", "capture"},
+	"query":                          {"tcpanalysis", "flows", "capture", "internal/atomicfile"},
 	"stats":                          {},
 	"campaign":                       {"query", "tcpanalysis", "flows", "capture", "stats", "pep", "internal/seq"},
 	"plot":                           {"tcpanalysis", "flows", "capture"},
