@@ -333,7 +333,9 @@ func WriteAligned(w io.Writer, rows [][]string) error { return WriteColumns(w, r
 
 // WriteColumns prints rows as columns separated by two spaces, right- or
 // left-aligned (internal/textcol).
-func WriteColumns(w io.Writer, rows [][]string, right bool) error { return textcol.Write(w, rows, right) }
+func WriteColumns(w io.Writer, rows [][]string, right bool) error {
+	return textcol.Write(w, rows, right)
+}
 
 // HostPort joins an address and a port, IPv6 addresses in brackets.
 func HostPort(addr string, port uint16) string {
