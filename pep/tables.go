@@ -2,7 +2,6 @@ package pep
 
 import (
 	"encoding/csv"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -27,14 +26,14 @@ func FlowNotes(path string, rep *tcpanalysis.Report, opts tcpanalysis.Options) (
 	for _, r := range rep.Conns {
 		if v := Acknowledger(r); v.Likely {
 			dirs[r.Conn.Index] = v.Dir
-			notes = append(notes, fmt.Sprintf("conn %d: %s", r.Conn.Index, v.AckNote()))
+			notes = append(notes, v.connNote(r.Conn.Index))
 		} else {
 			rc.Add(r, v)
 		}
 	}
 	rc.Run(path, opts, nil, func(i int, v Verdict) {
 		dirs[i] = v.Dir
-		notes = append(notes, fmt.Sprintf("conn %d: %s", i, v.AckNote()))
+		notes = append(notes, v.connNote(i))
 	})
 	return notes, dirs
 }
