@@ -6,7 +6,6 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -139,7 +138,7 @@ stderr. Exit status 3 if any run failed; Ctrl-C kills the running simulations.`,
 			}
 			res, err := camp.Execute(e.ctx)
 			if res != nil {
-				printManetSummary(e, res)
+				res.WriteSummary(e.stdout, e.stderr)
 			}
 			if err != nil {
 				var ce *manet.CampaignError
@@ -181,29 +180,4 @@ stderr. Exit status 3 if any run failed; Ctrl-C kills the running simulations.`,
 	f.BoolVar(&buildOnly, "build-only", false, "compile (or find) the scenario binary, print its path and exit")
 	f.BoolVarP(&verbose, "verbose", "v", false, "log compilation and every finished run to stderr")
 	return c
-}
-
-// printManetSummary writes one line per flow of every successful run.
-func printManetSummary(e *env, res *manet.Result) {
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "run\twall_s\tflow\tsrc->dst\tsink_rx_bytes\tgoodput_kbps\ttcp_retx\t")
-	skipped := 0
-	for _, rr := range res.Runs {
-		if rr.Err != nil {
-			fmt.Fprintf(tw, "%s\t-\t-\tFAILED\t-\t-\t-\t\n", rr.Prefix)
-			continue
-		}
-		wall := fmt.Sprintf("%.1f", rr.Wall.Seconds())
-		if rr.Skipped {
-			wall = "done"
-			skipped++
-		}
-		for _, fl := range rr.Flows {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d->%d\t%d\t%.1f\t%d\t\n", rr.Prefix, wall,
-				fl.FlowID, fl.SrcNode, fl.DstNode, fl.SinkRxBytes, fl.GoodputKbps, fl.TCPRetxSegs)
-		}
-	}
-	tw.Flush()
-	fmt.Fprintf(e.stderr, "%d runs (%d already done before), %s in the output directory\n",
-		len(res.Runs), skipped, manet.FormatBytes(res.DiskBytes))
 }
