@@ -35,7 +35,7 @@ var allowed = map[string][]string{
 	"pep":                            {"tcpanalysis", "flows", "capture", "internal/seq", "internal/textcol"},
 	"report":                         {"query", "tcpanalysis", "flows", "capture", "pep", "internal/seq"},
 	"study":                          {"campaign", "stats", "plot"},
-	"monitor":                        {"query", "export", "plot", "tcpanalysis", "flows", "capture"},
+	"monitor":                        {"query", "export", "plot", "tcpanalysis", "flows", "capture", "capture/live"},
 }
 
 // thirdParty lists, for the module paths of third-party libraries that

@@ -184,43 +184,20 @@ func (e *env) runLive(cmd *cobra.Command, verb string, lf *liveFlags) error {
 	if err != nil {
 		return err
 	}
-	cp, err := live.Open(e.ctx, live.Options{Iface: lf.iface, Filter: lf.filter, Count: lf.count, Duration: lf.duration, Write: lf.write, NoPromisc: lf.noPromisc})
-	if err != nil {
-		var fe *capture.FrameError
-		if errors.Is(err, live.ErrFilter) || errors.As(err, &fe) {
-			return &exitError{code: 2, err: err}
-		}
-		return err
-	}
-	defer cp.Close()
-	filt := ""
-	if lf.filter != "" {
-		filt = fmt.Sprintf(", filter %q", lf.filter)
-	}
-	fmt.Fprintf(e.stderr, "tcpviz %s: capturing on %s (%s)%s; Ctrl-C stops and prints the summary\n", verb, lf.iface, live.Backend, filt)
 	tty := false
 	if f, ok := e.stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		tty = true
 	}
 	iv, _ := time.ParseDuration(str("interval"))
-	res, err := monitor.Run(cp.Reader(), cp.Stop, monitor.Config{Verb: v, Analysis: opts, Select: sel, CSV: str("csv") == "true",
-		Method: str("method"), Interval: iv, Every: lf.every, Iface: lf.iface, TTY: tty, Stdout: e.stdout, Stderr: e.stderr})
-	if err != nil {
-		return err
+	_, err = monitor.Live(e.ctx, live.Options{Iface: lf.iface, Filter: lf.filter, Count: lf.count, Duration: lf.duration, Write: lf.write, NoPromisc: lf.noPromisc},
+		monitor.Config{Verb: v, Analysis: opts, Select: sel, CSV: str("csv") == "true",
+			Method: str("method"), Interval: iv, Every: lf.every, Iface: lf.iface, TTY: tty, Stdout: e.stdout, Stderr: e.stderr})
+	var oe *monitor.OpenError
+	var fe *capture.FrameError
+	if errors.As(err, &oe) && (errors.Is(err, live.ErrFilter) || errors.As(err, &fe)) {
+		return &exitError{code: 2, err: err}
 	}
-	cs := cp.Stats()
-	if err := cp.Close(); err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stderr, "tcpviz %s: %s: %d frames analysed (%d TCP segments, %s), %d dropped by the kernel\n",
-		verb, lf.iface, res.Frames, res.Segments, count(res.Conns, "connection"), cs.Dropped)
-	if cs.Dropped > 0 {
-		fmt.Fprintf(e.stderr, "warning: the kernel dropped %d frames (the ring was full): the numbers above miss them (a --filter runs in the kernel, and so sheds load, only in the -tags pcap build)\n", cs.Dropped)
-	}
-	if lf.write != "" {
-		fmt.Fprintf(e.stderr, "tcpviz %s: wrote %s\n", verb, lf.write)
-	}
-	return res.ReadErr
+	return err
 }
 
 // liveSelection reads --conn, --port, --host and --dir of a live run with
