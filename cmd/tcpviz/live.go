@@ -127,29 +127,14 @@ func liveExample(verb string) string {
 }
 
 // analyzeFiltered analyses the capture at path, through the --filter
-// expression if one was given.
+// expression if one was given (monitor.AnalyzeFile); a filter error is
+// bad input, exit status 2.
 func (e *env) analyzeFiltered(path string, opts tcpanalysis.Options) (*tcpanalysis.Report, error) {
-	if e.filter == "" {
-		return tcpanalysis.AnalyzeFile(path, opts)
-	}
-	ff, err := live.NewFileFilter(e.filter, nil)
-	if err != nil {
+	rep, err := monitor.AnalyzeFile(path, e.filter, opts)
+	if errors.Is(err, live.ErrFilter) {
 		return nil, &exitError{code: 2, err: err}
 	}
-	r, err := capture.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	r.SetFileFilter(ff.Hook) // file frame numbers and time origin (docs/schema.md#selection)
-	rep, err := tcpanalysis.Analyze(r, opts)
-	if err != nil {
-		return nil, err
-	}
-	if err := ff.Err(); err != nil {
-		return nil, &exitError{code: 2, err: fmt.Errorf("%s: %w", path, err)}
-	}
-	return rep, nil
+	return rep, err
 }
 
 // runLive runs verb on a live capture described by lf (package monitor).
