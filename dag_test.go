@@ -25,6 +25,7 @@ var allowed = map[string][]string{
 	"internal/sharedtest":            {},
 	"internal/atomicfile":            {},
 	"internal/textcol":               {},
+	"internal/interrupt":             {"internal/atomicfile"},
 	"internal/pcaptest":              {},
 	"internal/fuzzseed":              {"capture", "internal/pcaptest"},
 	"internal/pcaptest/cmd/gencap":   {"internal/pcaptest"},
