@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -13,7 +12,6 @@ import (
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/capture/live"
 	"github.com/tcpviz/tcpviz/monitor"
-	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 	"golang.org/x/term"
 )
@@ -159,13 +157,20 @@ func (e *env) runLive(cmd *cobra.Command, verb string, lf *liveFlags) error {
 	if err != nil {
 		return err
 	}
-	wscale, _ := strconv.Atoi(str("wscale"))
-	af := analysisFlags{wscale: wscale, noFold: str("no-fold") == "true"}
+	// The verb's own flags, read by name: the same checks and vocabulary
+	// as for a file (selFlags.selection).
+	af := analysisFlags{noFold: str("no-fold") == "true"}
+	af.wscale, _ = fl.GetInt("wscale")
 	opts, err := af.options()
 	if err != nil {
 		return err
 	}
-	sel, err := liveSelection(str("conn"), str("port"), str("host"), str("dir"))
+	sf := selFlags{conn: -1, host: str("host"), dir: str("dir"), ref: "syn"}
+	if v, err := fl.GetInt("conn"); err == nil {
+		sf.conn = v
+	}
+	sf.port, _ = fl.GetInt("port")
+	sel, err := sf.selection()
 	if err != nil {
 		return err
 	}
@@ -183,25 +188,4 @@ func (e *env) runLive(cmd *cobra.Command, verb string, lf *liveFlags) error {
 		return &exitError{code: 2, err: err}
 	}
 	return err
-}
-
-// liveSelection reads --conn, --port, --host and --dir of a live run with
-// the same checks and vocabulary as every verb.
-func liveSelection(conn, port, host, dir string) (query.Selection, error) {
-	sf := selFlags{conn: -1, host: host, dir: dir, ref: "syn"}
-	if conn != "" {
-		v, err := strconv.Atoi(conn)
-		if err != nil {
-			return query.Selection{}, fmt.Errorf("--conn %q: %w", conn, err)
-		}
-		sf.conn = v
-	}
-	if port != "" {
-		v, err := strconv.Atoi(port)
-		if err != nil {
-			return query.Selection{}, fmt.Errorf("--port %q: %w", port, err)
-		}
-		sf.port = v
-	}
-	return sf.selection()
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -85,9 +86,9 @@ func checkOutputs(c *cobra.Command, _ []string) error {
 		if name == "output" {
 			exts = outputExts[c.Name()]
 		}
-		if ext := strings.ToLower(filepath.Ext(p)); exts != nil && !contains(exts, ext) {
+		if ext := strings.ToLower(filepath.Ext(p)); exts != nil && !slices.Contains(exts, ext) {
 			names := strings.ReplaceAll(strings.Join(exts, " "), "  ", " ")
-			if contains(exts, "") {
+			if slices.Contains(exts, "") {
 				names = strings.TrimSpace(names) + " or no ending"
 			}
 			return fmt.Errorf("--%s %s: unknown ending %q; %s writes %s", name, p, ext, c.Name(), names)
@@ -119,13 +120,4 @@ func printConnNotes(w io.Writer, kind, path string, conns []int, what string) {
 		return
 	}
 	fmt.Fprintf(w, "%s: %s: %d connections (%s): %s\n", kind, path, len(conns), connList(conns[:3], true), what)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
