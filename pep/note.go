@@ -35,12 +35,12 @@ func (v Verdict) AckNote() string {
 // with the connection ("conn 3: data ab is acknowledged by …"), as the
 // CLI's notes print it; "" when no PEP acknowledges d (Detect).
 func ConnNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
-	return Detect(r, d).connNote(r.Conn.Index)
+	return Detect(r, d).NoteOn(r.Conn.Index)
 }
 
-// connNote is AckNote prefixed with connection index conn; "" when v is
-// not Likely.
-func (v Verdict) connNote(conn int) string {
+// NoteOn is AckNote prefixed with connection index conn ("conn 3: …"),
+// the form of the CLI's notes; "" when v is not Likely.
+func (v Verdict) NoteOn(conn int) string {
 	if !v.Likely {
 		return ""
 	}

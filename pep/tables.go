@@ -26,14 +26,14 @@ func FlowNotes(path string, rep *tcpanalysis.Report, opts tcpanalysis.Options) (
 	for _, r := range rep.Conns {
 		if v := Acknowledger(r); v.Likely {
 			dirs[r.Conn.Index] = v.Dir
-			notes = append(notes, v.connNote(r.Conn.Index))
+			notes = append(notes, v.NoteOn(r.Conn.Index))
 		} else {
 			rc.Add(r, v)
 		}
 	}
 	rc.Run(path, opts, nil, func(i int, v Verdict) {
 		dirs[i] = v.Dir
-		notes = append(notes, v.connNote(i))
+		notes = append(notes, v.NoteOn(i))
 	})
 	return notes, dirs
 }
