@@ -15,8 +15,12 @@ import (
 // the file lo.Write named. Errors: those of live.Open (a filter that does
 // not compile wraps live.ErrFilter, a bad frame is a *capture.FrameError),
 // Run's, closing the capture (the -w file), and the error that ended
-// reading early (Result.ReadErr).
+// reading early (Result.ReadErr). c is validated (Config.Validate) before
+// the capture is opened.
 func Live(ctx context.Context, lo live.Options, c Config) (Result, error) {
+	if err := c.Validate(); err != nil {
+		return Result{}, err
+	}
 	cp, err := live.Open(ctx, lo)
 	if err != nil {
 		return Result{}, &OpenError{err}

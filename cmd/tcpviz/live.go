@@ -182,6 +182,9 @@ func (e *env) runLive(cmd *cobra.Command, verb string, lf *liveFlags) error {
 	_, err = monitor.Live(e.ctx, live.Options{Iface: lf.iface, Filter: lf.filter, Count: lf.count, Duration: lf.duration, Write: lf.write, NoPromisc: lf.noPromisc},
 		monitor.Config{Verb: v, Analysis: opts, Select: sel, CSV: str("csv") == "true",
 			Method: str("method"), Interval: iv, Every: lf.every, Iface: lf.iface, TTY: tty, Stdout: e.stdout, Stderr: e.stderr})
+	if errors.Is(err, monitor.ErrMethod) { // checked before the capture opens
+		return fmt.Errorf("--method %q: want ack, ts or both", str("method"))
+	}
 	var oe *monitor.OpenError
 	var fe *capture.FrameError
 	if errors.As(err, &oe) && (errors.Is(err, live.ErrFilter) || errors.As(err, &fe)) {
