@@ -62,6 +62,7 @@ func Live(ctx context.Context, lo live.Options, c Config) (Result, error) {
 // is Err's.
 type OpenError struct{ Err error }
 
+// Error is Err's message.
 func (e *OpenError) Error() string { return e.Err.Error() }
 
 // Unwrap returns Err.

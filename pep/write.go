@@ -43,6 +43,7 @@ type NoSplitError struct {
 	Client, Server string // the captures' names
 }
 
+// Error names the two captures.
 func (e *NoSplitError) Error() string {
 	return fmt.Sprintf("no connection of %s matches one of %s: are they the two sides of one PEP?", e.Client, e.Server)
 }

@@ -101,6 +101,7 @@ type StyleError struct {
 	msg   string
 }
 
+// Error gives the value and the range.
 func (e *StyleError) Error() string { return e.msg }
 
 // Check reports a style no canvas can be made of: a side outside 2 to
