@@ -118,9 +118,6 @@ server side.` + selectionHelp,
 			if err != nil {
 				return fmt.Errorf("--method %w", err)
 			}
-			if err := checkProgress(nil, 0, pathRTT); err != nil {
-				return err
-			}
 			if len(args) == 2 && !pepMode {
 				return fmt.Errorf("two captures need --pep (client side, then server side)")
 			}
@@ -258,9 +255,6 @@ cum_acked_bytes.` + selectionHelp,
 			}
 			if interval < 0 {
 				return fmt.Errorf("--interval %v: want a positive duration", interval)
-			}
-			if err := checkProgress(at, toBytes, 0); err != nil {
-				return err
 			}
 			return e.analyse(&f, args[0], sel, kind, query.PlanRate(interval, f.want(kind)), "tput", func(v *query.View) (export.Table, error) {
 				t, err := export.Tput(v, at, toBytes)

@@ -83,9 +83,6 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 			if interval < 0 {
 				return fmt.Errorf("--interval %v: want a positive duration", interval)
 			}
-			if err := checkProgress(at, toBytes, pathRTT); err != nil {
-				return err
-			}
 			specs, err := compare.ParseSpecs(args) // duplicate labels and runs refused
 			if err != nil {
 				return err

@@ -12,6 +12,7 @@ import (
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/capture/live"
 	"github.com/tcpviz/tcpviz/monitor"
+	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 	"golang.org/x/term"
 )
@@ -182,7 +183,7 @@ func (e *env) runLive(cmd *cobra.Command, verb string, lf *liveFlags) error {
 	_, err = monitor.Live(e.ctx, live.Options{Iface: lf.iface, Filter: lf.filter, Count: lf.count, Duration: lf.duration, Write: lf.write, NoPromisc: lf.noPromisc},
 		monitor.Config{Verb: v, Analysis: opts, Select: sel, CSV: str("csv") == "true",
 			Method: str("method"), Interval: iv, Every: lf.every, Iface: lf.iface, TTY: tty, Stdout: e.stdout, Stderr: e.stderr})
-	if errors.Is(err, monitor.ErrMethod) { // checked before the capture opens
+	if errors.Is(err, query.ErrMethod) { // checked before the capture opens
 		return fmt.Errorf("--method %q: want ack, ts or both", str("method"))
 	}
 	var oe *monitor.OpenError

@@ -42,9 +42,6 @@ The output format follows the -o extension: .png, .svg, .pdf (the figure),
 			if _, err := checkOut(out, true); err != nil {
 				return err
 			}
-			if err := checkProgress(nil, 0, pathRTT); err != nil {
-				return err
-			}
 			v, err := e.view(args[0], &af, sel, query.PlanSeq(query.Want{Report: isHTML(out)}, pepMode), true)
 			if err != nil {
 				return err
