@@ -62,17 +62,7 @@ func (e *env) analyse(f *anaFlags, path string, sel query.Selection, kind outKin
 	return e.emit(&f.rf, t, func() (saver, error) { return fig(v, e.runName(path)) })
 }
 
-const selectionHelp = `
-Selection, the same in every verb (package query): --conn N, --port P and
---host H keep the connections that match all of them; tables, rows and
-figures all read the matching one that carried most payload bytes (stderr
-says which). --dir ab|ba (a2b, b2a; a = the SYN sender) picks the data
-direction, default the one that delivered more. --from/--to limit every
-row, table and figure to that many seconds after --ref, the reference point
-of the connection's data direction, shared by both directions (bulk falls
-back to data, then syn, with a warning).
-Time columns: t_s counts from the capture's first frame (with --filter too),
-conn_t_s from the connection's first packet (docs/schema.md).`
+var selectionHelp = help("selection.txt")
 
 func newRTTCmd(e *env) *cobra.Command {
 	var f anaFlags
@@ -82,32 +72,8 @@ func newRTTCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "rtt FILE [SERVER-SIDE-FILE]",
 		Short: "round-trip times: ACK-based with Karn's rule, TSval/TSecr, and the handshake split",
-		Long: `rtt measures round-trip times at the capture point, three ways, always labelled
-(docs/metrics.md#rtt):
-  ack        data segment → the ACK that first covers exactly its end; no
-             sample when that ACK covers any byte sent more than once (Karn,
-             RFC 6298), as tcptrace does
-  ts         TSval first seen → its first echo in TSecr (RFC 7323), as pping
-             does: works in both directions from any capture point
-  handshake  SYN → SYN-ACK (dir ab) and SYN-ACK → ACK (dir ba)
-The table gives per connection, direction and method: count, min, p50,
-mean, p95, max in ms. Rows (--csv, -o x.csv): conn, dir (the direction of
-the data or TSval timed), method, t_s, conn_t_s, rtt_ms, frame (of the
-packet closing the sample).
-
---pep: a split-TCP PEP answers the sender with its own ACKs, so the sender's
-RTT is the RTT to the proxy. With one capture, rtt prints the evidence for
-or against a PEP on the chosen connection (RTTs against the handshake and
-the path, hop counts, IP IDs, zero-window stalls; give the configured path
-RTT with --path-rtt if known). With two captures, one on each side of the
-PEP, it matches the two halves of each split connection and gives the RTT of
-each half, the bytes held inside the PEP and the end-to-end goodput; -o
-held.csv writes the bytes held in the PEP over time. With one pcapng holding
-both sides, --two-ifaces takes interface 0 as the client side and 1 as the
-server side.` + selectionHelp,
-		Example: `  tcpviz rtt run.pcap
-  tcpviz rtt run.pcap --method ts --csv > rtt.csv
-  tcpviz rtt run.pcap --conn 0 -o rtt.png`,
+		Long: help("rtt.txt") + selectionHelp,
+		Example: help("rtt.examples.txt"),
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sel, kind, err := f.check()
@@ -173,15 +139,7 @@ func newRetransCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "retrans FILE",
 		Short: "retransmissions and other events, classified: rto, fast, spurious, out_of_order, dup_ack, zero_window, …",
-		Long: `retrans classifies every segment and ACK (docs/metrics.md#events): rto, fast,
-spurious (retransmissions), out_of_order, lost_segment (a gap in the
-capture), dup_ack, zero_window, zw_probe, keepalive, window_full. Copies of one
-packet inside the capture (802.11 retries, relayed copies) are folded first
-and are never retransmissions. Time rules scale with the connection's
-measured RTT, never fixed milliseconds.
-The table counts classes per connection and data direction; rows (--csv, -o
-x.csv): conn, dir, t_s, conn_t_s, frame, class, seq, len, original_frame,
-evidence (what decided the class: docs/metrics.md#evidence).` + selectionHelp,
+		Long: help("retrans.txt") + selectionHelp,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sel, kind, err := f.check()
@@ -204,13 +162,7 @@ func newWindowCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "window FILE",
 		Short: "advertised receive window and bytes in flight over time, zero-window periods",
-		Long: `window follows one direction of one connection: the receive window its
-receiver advertised (scaled per RFC 7323; unknown without the handshake), and
-bytes in flight two ways (docs/metrics.md#bytes-in-flight): as tshark computes
-it (highest sequence sent − highest ACK) and SACK-aware (minus the bytes
-SACKed above the ACK, the pipe of RFC 6675). The table lists the zero-window
-periods (times since the connection's first packet). Rows: conn, dir, t_s,
-conn_t_s, frame, rwnd_bytes, inflight_bytes, inflight_sack_bytes.` + selectionHelp,
+		Long: help("window.txt") + selectionHelp,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sel, kind, err := f.check()
@@ -235,18 +187,7 @@ func newTputCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "tput FILE",
 		Short: "throughput and goodput over time, cumulative bytes, slow-start end, bytes acknowledged at t, time to N bytes",
-		Long: `tput cuts one direction of one connection into intervals and gives throughput
-(payload bytes sent, retransmissions included) and goodput (bytes newly
-acknowledged) in kbit/s per interval, and the cumulative acknowledged bytes
-(docs/metrics.md#throughput-over-time). The default interval is the
-smallest 1, 2 or 5 × 10^k width that cuts the connection into at most 50.
-The summary adds where slow start ended (docs/metrics.md#slow-start: first
-retransmission, or the first RTT round whose bytes in flight did not grow
-1.5×), the bytes acknowledged 1, 5 and 10 s (those the connection lasted;
-and --at T) after the reference point (--ref: the first bulk segment by
-default), and the time to --bytes N. Rows: conn, dir, t_s, conn_t_s
-(interval start), interval_s, throughput_kbps, goodput_kbps,
-cum_acked_bytes.` + selectionHelp,
+		Long: help("tput.txt") + selectionHelp,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sel, kind, err := f.check()

@@ -28,33 +28,8 @@ func newCompareCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "compare LABEL=FILE[#conn]...",
 		Short: "compare runs side by side: one series on shared axes, and a summary table with ratios to the first run",
-		Long: `compare analyses one connection per run (LABEL=FILE, or LABEL=FILE#N for
-connection N; default the matching one that carried most payload) and draws
-the same series for all of them on one set of axes (--layout overlay) or as
-small multiples with shared axes (--layout grid), aligned at --ref (alias
---align): bulk (the first segment with ≥ 512 B payload, default), data
-(first data segment) or syn (connection start). Metrics (--metric):
-` + query.MetricNames() + ` (tput = goodput per --interval; docs/metrics.md).
-
-It always prints the summary table: slow-start end; bytes sent, acknowledged
-to the sender and delivered end to end 1, 5, 10 s (those some run lasted; and
---at T) after the reference point; time to --bytes N delivered; RTT p50/p95
-per method; end-to-end goodput, and the goodput accepted by a PEP; events by
-class; each with its ratio to the first label (docs/metrics.md#compare).
-Series run to the end of each connection, so stalls show.
-
-When the sender's ACKs come from a split-TCP PEP (one capture's evidence, or
-two captures that hold two TCP connections), the acknowledged bytes are the
-ones the PEP accepted: they are reported as such, never as end-to-end
-goodput. Give a run as LABEL=CLIENT+SERVER (captures on each side of the PEP
-on one clock, e.g. the satellite testbed's client.pcap and server.pcap) or
-LABEL=FILE+ (one pcapng, interface 0 client side, 1 server side) for the
-end-to-end goodput, the bytes held in the PEP and each leg's RTT; --metric seq
-then also draws the bytes the server acknowledged ("LABEL delivered"). -o x.csv writes the
-series: label, metric, t_s (since the run's capture's first frame), ref_t_s
-(since the reference point), value.` + selectionHelp,
-		Example: `  tcpviz compare nopep=runs/pep-off_window-20KB/client.pcap pep=runs/pep-on_window-20KB/client.pcap+runs/pep-on_window-20KB/server.pcap -o seq.png
-  tcpviz compare a=x.pcap#2 b=y.pcap --metric rtt --layout grid --from 0 --to 10 -o rtt.svg`,
+		Long: help("compare.txt", "{metrics}", query.MetricNames()) + selectionHelp,
+		Example: help("compare.examples.txt"),
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			m, err := query.ParseMetric(metric)

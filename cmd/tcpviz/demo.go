@@ -12,16 +12,7 @@ func newDemoCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "demo",
 		Short: "analyse the captures shipped with tcpviz and write every plot into a folder",
-		Long: `demo runs tcpviz on the captures embedded in the binary (testdata/ of the
-source tree): a synthetic 600 ms-RTT transfer with a fast retransmit and an
-RTO, the satellite testbed's client captures with and without a split-TCP PEP,
-and a small ns-3 MANET campaign (AODV vs OLSR). For each capture it writes the
-connection table (CSV) and the time-sequence graph of its largest connection
-into the output folder; an RTT, throughput, window and compare figure of the
-satellite captures; the MANET campaign's goodput rows, tables (Markdown, CSV,
-LaTeX) and figures; then the interactive report of every capture
-(report.html, open it first) and the PEP comparison (compare-pep.html), and
-prints every path it wrote.`,
+		Long: help("demo.txt"),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runDemo(e, out)

@@ -18,18 +18,8 @@ func newSeqCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "seq FILE",
 		Short: "draw the time-sequence (Stevens) graph of one connection",
-		Long: `seq draws the time-sequence graph of one direction of one connection, in
-tcptrace's visual language: data segments as vertical bars (retransmissions red,
-out-of-order blue, SYN/FIN orange), the cumulative-ACK line (green), the
-receive-window line ack + rwnd (olive) and SACK blocks (purple). x is seconds
-since the connection's first packet, y bytes relative to the ISN.
-
-The output format follows the -o extension: .png, .svg, .pdf (the figure),
-.csv or .json (the points). Without -o it writes DIR_FILE.connN.DIR.seq.png
-(DIR: the capture's directory) in the current directory and prints the path.` + selectionHelp,
-		Example: `  tcpviz seq run.pcap
-  tcpviz seq run.pcap --conn 2 --dir ba --from 0 --to 5 -o seq.svg
-  tcpviz seq run.pcap --port 5201 -o seq.csv`,
+		Long: help("seq.txt") + selectionHelp,
+		Example: help("seq.examples.txt"),
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if _, err := af.options(); err != nil {
