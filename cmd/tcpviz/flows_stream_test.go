@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -14,7 +15,7 @@ import (
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
-// TestFlowsStreamedAsReport: the streamed flows CSV and table
+// TestFlowsStreamedAsReport: the streamed flows CSV, table and JSON
 // (flowsStreamed) are byte for byte what the whole-report path writes, for
 // a capture where connections end while it is read and out of index
 // order, and conn 0 needs the second PEP pass (pep.NeedsDetail: one
@@ -64,28 +65,33 @@ func TestFlowsStreamedAsReport(t *testing.T) {
 		t.Fatalf("conn 0 does not need the second pass: %+v", v)
 	}
 	notes, dirs := pep.FlowNotes(path, rep, tcpanalysis.Options{})
-	ff := export.NewFlowsFile(path, rep, false)
-	ff.SetPEP(notes, dirs)
-	for _, asCSV := range []bool{true, false} {
+	for _, format := range []string{"--csv", "", "--json"} {
+		ff := export.NewFlowsFile(path, rep, format == "--json")
+		ff.SetPEP(notes, dirs)
 		var want bytes.Buffer
-		if asCSV {
+		switch format {
+		case "--csv":
 			err = export.WriteFlowsCSV(&want, []export.FlowsFile{ff})
-		} else {
+		case "":
 			err = export.WriteFlowsTable(&want, []export.FlowsFile{ff})
+		case "--json":
+			enc := json.NewEncoder(&want)
+			enc.SetIndent("", "  ")
+			err = enc.Encode(map[string]any{"schema": export.FlowsSchema, "files": []export.FlowsFile{ff}})
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
 		args := []string{"flows", path}
-		if asCSV {
-			args = []string{"flows", "--csv", path}
+		if format != "" {
+			args = []string{"flows", format, path}
 		}
 		got, _, err := runCLI(t, args...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got != want.String() {
-			t.Errorf("csv %v: streamed\n%s\nwhole report\n%s", asCSV, got, want.String())
+			t.Errorf("flows %s: streamed\n%s\nwhole report\n%s", format, got, want.String())
 		}
 	}
 }
