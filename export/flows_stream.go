@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -64,8 +63,10 @@ type Spool interface {
 // FlowsStream writes the flows CSV, table or JSON while captures are
 // analysed: rows arrive as their connections end (tcpanalysis.Options.OnDone),
 // in any order, and each is kept only as its formatted text until it can be
-// written. The CSV is written as soon as the rows are in index order (a
-// row ahead waits in memory, a few hundred bytes). The table's column
+// written. The CSV is written as soon as the rows are in index order; a
+// row ahead of it waits in memory (a few hundred bytes), or in the Spool
+// once those waiting hold waitBudget bytes (a long connection with a low
+// index holds every row after it back until it ends). The table's column
 // widths and the JSON's per-file header (frames, read statistics,
 // warnings) are known only when the file ends, so their rows go to the
 // Spool as they arrive, with their widths measured, and are copied out in
@@ -83,6 +84,8 @@ type FlowsStream struct {
 	file   string
 	next   int            // CSV: index of the next row to write
 	wait   map[int]string // CSV: records ready, by index
+	waitN  int            // CSV: bytes in wait
+	budget int            // CSV: most bytes in wait; rows beyond go to the spool
 	pep    bool           // some file had a PEP mark (table footer)
 	err    error          // the first error of the spool
 
@@ -101,6 +104,10 @@ type FlowsStream struct {
 // spoolIO is the size of the spool's writes and reads (rows arrive and are
 // read back mostly in index order, so one read serves many rows).
 const spoolIO = 1 << 16
+
+// waitBudget is how many bytes of CSV rows wait in memory for the rows
+// before them; more go to the spool.
+const waitBudget = 4 << 20
 
 // rowLenBits is the bits of FlowsStream.at that hold a row's length.
 const rowLenBits = 24
@@ -122,7 +129,7 @@ func NewFlowsStreamAs(w io.Writer, f FlowsFormat, spool Spool) *FlowsStream {
 	if spool == nil {
 		spool = &memSpool{}
 	}
-	s := &FlowsStream{w: w, format: f, spool: spool, bw: bufio.NewWriterSize(w, 1<<16)}
+	s := &FlowsStream{w: w, format: f, spool: spool, bw: bufio.NewWriterSize(w, 1<<16), budget: waitBudget}
 	if f == FlowsCSV {
 		s.csv = csv.NewWriter(s.bw)
 		s.csv.Write(FlowColumns)
@@ -132,7 +139,7 @@ func NewFlowsStreamAs(w io.Writer, f FlowsFormat, spool Spool) *FlowsStream {
 
 // BeginFile starts the rows of capture file path.
 func (s *FlowsStream) BeginFile(path string) {
-	s.file, s.next, s.wait = path, 0, map[int]string{}
+	s.file, s.next, s.wait, s.waitN = path, 0, map[int]string{}, 0
 	s.size, s.at, s.n, s.width = 0, s.at[:0], 0, s.width[:0]
 	s.wbuf, s.rbuf = s.wbuf[:0], s.rbuf[:0]
 }
@@ -176,7 +183,12 @@ func (s *FlowsStream) Put(r *FlowRow) {
 	w := csv.NewWriter(&b)
 	w.Write(r.CSV())
 	w.Flush()
+	if s.waitN+b.Len() > s.budget {
+		s.spoolRow(r.Conn, []byte(b.String()))
+		return
+	}
 	s.wait[r.Conn] = b.String()
+	s.waitN += b.Len()
 }
 
 // fail keeps the stream's first error.
@@ -225,36 +237,69 @@ func (s *FlowsStream) spooled(f func([]byte)) error {
 		return s.err
 	}
 	s.rbuf = s.rbuf[:0]
-	for _, a := range s.at {
+	for i, a := range s.at {
 		if a == 0 {
 			continue
 		}
-		off, n := int64(a>>rowLenBits), int64(a&(1<<rowLenBits-1))
-		if off < s.roff || off+n > s.roff+int64(len(s.rbuf)) {
-			m := min(max(n, spoolIO), s.size-off)
-			if int64(cap(s.rbuf)) < m {
-				s.rbuf = make([]byte, m)
-			}
-			s.rbuf, s.roff = s.rbuf[:m], off
-			if _, err := s.spool.ReadAt(s.rbuf, off); err != nil {
-				return fmt.Errorf("flows of %s: read spooled rows: %w", s.file, err)
-			}
+		b, err := s.readRow(i)
+		if err != nil {
+			return err
 		}
-		f(s.rbuf[off-s.roff : off-s.roff+n])
+		f(b)
 	}
 	return nil
 }
 
-// flushCSV writes the waiting CSV rows that are next in index order.
-func (s *FlowsStream) flushCSV() {
-	for {
-		line, ok := s.wait[s.next]
-		if !ok {
-			return
+// readRow returns the text of spooled row i (which must be there), valid
+// until the next read or write of the spool.
+func (s *FlowsStream) readRow(i int) ([]byte, error) {
+	a := s.at[i]
+	off, n := int64(a>>rowLenBits), int64(a&(1<<rowLenBits-1))
+	written := s.size - int64(len(s.wbuf)) // the spool's bytes below are in it, the rest in wbuf
+	if off >= written {
+		return s.wbuf[off-written : off-written+n], nil
+	}
+	if off < s.roff || off+n > s.roff+int64(len(s.rbuf)) {
+		m := min(max(n, spoolIO), written-off)
+		if int64(cap(s.rbuf)) < m {
+			s.rbuf = make([]byte, m)
 		}
+		s.rbuf, s.roff = s.rbuf[:m], off
+		if _, err := s.spool.ReadAt(s.rbuf, off); err != nil {
+			s.rbuf = s.rbuf[:0]
+			return nil, fmt.Errorf("flows of %s: read spooled rows: %w", s.file, err)
+		}
+	}
+	return s.rbuf[off-s.roff : off-s.roff+n], nil
+}
+
+// writeWaiting writes the CSV row i if it waits, in memory or in the
+// spool, and reports whether it did.
+func (s *FlowsStream) writeWaiting(i int) bool {
+	if line, ok := s.wait[i]; ok {
 		s.csv.Flush()
 		s.bw.WriteString(line)
-		delete(s.wait, s.next)
+		delete(s.wait, i)
+		s.waitN -= len(line)
+		return true
+	}
+	if i >= len(s.at) || s.at[i] == 0 {
+		return false
+	}
+	b, err := s.readRow(i)
+	if err != nil {
+		s.fail(err)
+		return false
+	}
+	s.csv.Flush()
+	s.bw.Write(b)
+	s.at[i] = 0
+	return true
+}
+
+// flushCSV writes the waiting CSV rows that are next in index order.
+func (s *FlowsStream) flushCSV() {
+	for s.writeWaiting(s.next) {
 		s.next++
 	}
 }
@@ -268,12 +313,20 @@ func (s *FlowsStream) EndFile(ff *FlowsFile) error {
 	}
 	switch s.format {
 	case FlowsCSV:
-		keys := slices.Sorted(maps.Keys(s.wait))
-		s.csv.Flush()
-		for _, k := range keys {
-			s.bw.WriteString(s.wait[k])
+		// The rows left, in index order, past the holes of connections
+		// never given.
+		end := len(s.at)
+		for k := range s.wait {
+			end = max(end, k+1)
+		}
+		for i := s.next; i < end; i++ {
+			s.writeWaiting(i)
 		}
 		s.wait = nil
+		if s.err != nil {
+			return s.err
+		}
+		s.csv.Flush()
 		if err := s.csv.Error(); err != nil {
 			return err
 		}

@@ -187,3 +187,65 @@ func TestFlowsStreamManyRows(t *testing.T) {
 		}
 	}
 }
+
+// TestFlowsStreamCSVSpills: CSV rows held back by an early connection that
+// ends last go to the spool once those waiting in memory pass the budget,
+// and come out in index order with the rows that waited in memory, as
+// WriteFlowsCSV writes them; rows are written as soon as they can be,
+// straight from the spool's unwritten buffer or from the file.
+func TestFlowsStreamCSVSpills(t *testing.T) {
+	var rows []FlowRow
+	for i := 0; i < 5000; i++ {
+		rows = append(rows, FlowRow{File: "held.pcap", Conn: i, AAddr: "10.0.0.1", APort: uint16(i), BAddr: "10.0.0.2", BPort: 80, PktsAB: int64(3 * i), extra: []string{"1.500", ""}})
+	}
+	ff := FlowsFile{File: "held.pcap", Format: "pcap", Conns: rows}
+	var want bytes.Buffer
+	if err := WriteFlowsCSV(&want, []FlowsFile{ff, ff}); err != nil {
+		t.Fatal(err)
+	}
+	for _, inFile := range []bool{false, true} {
+		var got bytes.Buffer
+		var spool Spool
+		if inFile {
+			f, err := os.CreateTemp(t.TempDir(), "rows")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			spool = f
+		}
+		st := NewFlowsStreamAs(&got, FlowsCSV, spool)
+		st.budget = 10 << 10
+		for range 2 {
+			st.BeginFile(ff.File)
+			// Row 0 and row 2000 end last; the rest in order.
+			for i := range rows {
+				if c := rows[i].Conn; c != 0 && c != 2000 {
+					st.Put(&rows[i])
+				}
+			}
+			if st.size == 0 || st.waitN > st.budget {
+				t.Errorf("spool in a file %v: %d bytes spooled, %d waiting in memory; want some spooled, at most %d waiting", inFile, st.size, st.waitN, st.budget)
+			}
+			before := got.Len()
+			st.Put(&rows[0])
+			if st.next != 2000 {
+				t.Errorf("spool in a file %v: after row 0, next row %d, want 2000", inFile, st.next)
+			}
+			st.bw.Flush()
+			if got.Len() == before {
+				t.Errorf("spool in a file %v: row 0 wrote nothing", inFile)
+			}
+			st.Put(&rows[2000])
+			if err := st.EndFile(&FlowsFile{File: ff.File}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := st.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("spool in a file %v: streamed CSV (%d bytes) differs from WriteFlowsCSV's (%d bytes)", inFile, got.Len(), want.Len())
+		}
+	}
+}

@@ -18,8 +18,9 @@ import (
 // flowsStreamed writes the flows CSV, table or JSON of every capture while
 // it is analysed (tcpanalysis.Options.OnDone, export.FlowsStream): a
 // connection that is over is kept only as its formatted row (table and
-// JSON rows in a temporary file until their capture ends), so memory
-// follows the connections open at once
+// JSON rows in a temporary file until their capture ends, CSV rows there
+// too once 4 MiB of them wait for an earlier one), so memory follows the
+// connections open at once
 // (docs/robustness.md#finished-connections). The output, warnings and
 // notes are those of a whole report (export.WriteFlowsCSV,
 // export.WriteFlowsTable, pepFlowNotes).
@@ -37,12 +38,9 @@ func (e *env) flowsStreamed(w io.Writer, args []string, opts tcpanalysis.Options
 		r.Close()
 	}
 	var spool export.Spool
-	if format != export.FlowsCSV {
-		f, cleanup := flowsSpool()
-		if f != nil {
-			defer cleanup()
-			spool = f
-		}
+	if f, cleanup := flowsSpool(); f != nil {
+		defer cleanup()
+		spool = f
 	}
 	st := export.NewFlowsStreamAs(w, format, spool)
 	for _, path := range args {
@@ -54,7 +52,7 @@ func (e *env) flowsStreamed(w io.Writer, args []string, opts tcpanalysis.Options
 }
 
 // flowsSpool is the temporary file where the flows table and JSON keep a
-// capture's rows; nil (rows kept in memory) when none can be made. Where
+// capture's rows, and the CSV its rows held back; nil (rows kept in memory) when none can be made. Where
 // the system allows it the file is unlinked at once, so nothing is left
 // behind whatever ends the process; else cleanup removes it.
 func flowsSpool() (*os.File, func()) {
