@@ -10,6 +10,7 @@ import (
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/export"
 	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/internal/atomicfile"
 	"github.com/tcpviz/tcpviz/pep"
 	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
@@ -52,9 +53,10 @@ func (e *env) flowsStreamed(w io.Writer, args []string, opts tcpanalysis.Options
 }
 
 // flowsSpool is the temporary file where the flows table and JSON keep a
-// capture's rows, and the CSV its rows held back; nil (rows kept in memory) when none can be made. Where
-// the system allows it the file is unlinked at once, so nothing is left
-// behind whatever ends the process; else cleanup removes it.
+// capture's rows, and the CSV its rows held back; nil (rows kept in
+// memory) when none can be made. Where the system allows it the file is
+// unlinked at once, so nothing is left behind whatever ends the process;
+// else cleanup removes it.
 func flowsSpool() (*os.File, func()) {
 	f, err := os.CreateTemp("", "tcpviz-flows-*.rows")
 	if err != nil {
@@ -63,8 +65,8 @@ func flowsSpool() (*os.File, func()) {
 	if os.Remove(f.Name()) == nil {
 		return f, func() { f.Close() }
 	}
-	addTemp(f.Name()) // removed on SIGINT/SIGTERM too
-	return f, func() { f.Close(); os.Remove(f.Name()); dropTemp(f.Name()) }
+	atomicfile.Track(f.Name()) // removed on SIGINT/SIGTERM too
+	return f, func() { f.Close(); os.Remove(f.Name()); atomicfile.Untrack(f.Name()) }
 }
 
 // flowsStreamFile streams one capture's rows into st.
