@@ -24,7 +24,7 @@ import (
 // connections open at once
 // (docs/robustness.md#finished-connections). The output, warnings and
 // notes are those of a whole report (export.WriteFlowsCSV,
-// export.WriteFlowsTable, pepFlowNotes).
+// export.WriteFlowsTable, pep.FlowNotes).
 func (e *env) flowsStreamed(w io.Writer, args []string, opts tcpanalysis.Options, format export.FlowsFormat) error {
 	// A file that cannot be opened fails the run before any row is
 	// written, as when rows were written after every analysis.
@@ -72,7 +72,7 @@ func flowsSpool() (*os.File, func()) {
 // flowsStreamFile streams one capture's rows into st.
 // withJSON builds the rows' JSON maps (export.NewFlowRow).
 func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanalysis.Options, withJSON bool) error {
-	const maxPEPRecheck = 16 // as pepFlowNotes
+	const maxPEPRecheck = pep.MaxRecheck // as pep.FlowNotes
 	st.BeginFile(path)
 	var (
 		notes    = map[int]string{} // PEP notes by connection
@@ -127,7 +127,7 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 	}
 	if len(recheck) > 0 && path != "-" {
 		// A second pass with the detail of these connections kept, as
-		// pepFlowNotes does.
+		// pep.FlowNotes does.
 		again := opts
 		again.Keep = func(i int) bool { return recheck[i] != nil }
 		again.OnDone = func(r *tcpanalysis.ConnResult, _ capture.Timestamp) {
