@@ -6,11 +6,13 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/tcpviz/tcpviz/export"
 	"github.com/tcpviz/tcpviz/internal/pcaptest"
+	"github.com/tcpviz/tcpviz/internal/sharedtest"
 	"github.com/tcpviz/tcpviz/pep"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
@@ -92,6 +94,37 @@ func TestFlowsStreamedAsReport(t *testing.T) {
 		}
 		if got != want.String() {
 			t.Errorf("flows %s: streamed\n%s\nwhole report\n%s", format, got, want.String())
+		}
+	}
+}
+
+// TestFlowsSpoolLeavesNothing: the streamed table and JSON keep their rows
+// in a temporary file that is gone when flows returns, and without a
+// usable temporary directory they keep them in memory, with the same
+// output.
+func TestFlowsSpoolLeavesNothing(t *testing.T) {
+	path := filepath.Join(sharedtest.Dir(t, "corpus"), "ns3-tcp-bulk-send-0-0.pcap")
+	for _, format := range []string{"--json", "--csv", "--table"} {
+		args := []string{"flows", format, path}
+		if format == "--table" {
+			args = []string{"flows", path}
+		}
+		tmp := t.TempDir()
+		t.Setenv("TMPDIR", tmp)
+		want, _, err := runCLI(t, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if left, _ := os.ReadDir(tmp); len(left) != 0 {
+			t.Errorf("flows %s left %d files in TMPDIR, e.g. %s", format, len(left), left[0].Name())
+		}
+		t.Setenv("TMPDIR", filepath.Join(tmp, "missing"))
+		got, _, err := runCLI(t, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want || !strings.Contains(want, "10.1.") {
+			t.Errorf("flows %s without a temporary directory: %d bytes, with one %d", format, len(got), len(want))
 		}
 	}
 }
