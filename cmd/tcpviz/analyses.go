@@ -70,11 +70,11 @@ func newRTTCmd(e *env) *cobra.Command {
 	var pepMode, pepIfaces bool
 	var pathRTT time.Duration
 	c := &cobra.Command{
-		Use:   "rtt FILE [SERVER-SIDE-FILE]",
-		Short: "round-trip times: ACK-based with Karn's rule, TSval/TSecr, and the handshake split",
-		Long: help("rtt.txt") + selectionHelp,
+		Use:     "rtt FILE [SERVER-SIDE-FILE]",
+		Short:   "round-trip times: ACK-based with Karn's rule, TSval/TSecr, and the handshake split",
+		Long:    help("rtt.txt") + selectionHelp,
 		Example: help("rtt.examples.txt"),
-		Args: cobra.RangeArgs(1, 2),
+		Args:    cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sel, kind, err := f.check()
 			if err != nil {
@@ -139,8 +139,8 @@ func newRetransCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "retrans FILE",
 		Short: "retransmissions and other events, classified: rto, fast, spurious, out_of_order, dup_ack, zero_window, …",
-		Long: help("retrans.txt") + selectionHelp,
-		Args: cobra.ExactArgs(1),
+		Long:  help("retrans.txt") + selectionHelp,
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sel, kind, err := f.check()
 			if err != nil {
@@ -162,8 +162,8 @@ func newWindowCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "window FILE",
 		Short: "advertised receive window and bytes in flight over time, zero-window periods",
-		Long: help("window.txt") + selectionHelp,
-		Args: cobra.ExactArgs(1),
+		Long:  help("window.txt") + selectionHelp,
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sel, kind, err := f.check()
 			if err != nil {
@@ -187,8 +187,8 @@ func newTputCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "tput FILE",
 		Short: "throughput and goodput over time, cumulative bytes, slow-start end, bytes acknowledged at t, time to N bytes",
-		Long: help("tput.txt") + selectionHelp,
-		Args: cobra.ExactArgs(1),
+		Long:  help("tput.txt") + selectionHelp,
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sel, kind, err := f.check()
 			if err != nil {

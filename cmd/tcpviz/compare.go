@@ -26,11 +26,11 @@ func newCompareCmd(e *env) *cobra.Command {
 	var pepMode bool
 	var align string
 	c := &cobra.Command{
-		Use:   "compare LABEL=FILE[#conn]...",
-		Short: "compare runs side by side: one series on shared axes, and a summary table with ratios to the first run",
-		Long: help("compare.txt", "{metrics}", query.MetricNames()) + selectionHelp,
+		Use:     "compare LABEL=FILE[#conn]...",
+		Short:   "compare runs side by side: one series on shared axes, and a summary table with ratios to the first run",
+		Long:    help("compare.txt", "{metrics}", query.MetricNames()) + selectionHelp,
 		Example: help("compare.examples.txt"),
-		Args: cobra.MinimumNArgs(1),
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			m, err := query.ParseMetric(metric)
 			if err != nil {

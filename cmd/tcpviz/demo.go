@@ -12,8 +12,8 @@ func newDemoCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "demo",
 		Short: "analyse the captures shipped with tcpviz and write every plot into a folder",
-		Long: help("demo.txt"),
-		Args: cobra.NoArgs,
+		Long:  help("demo.txt"),
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runDemo(e, out)
 		},

@@ -46,11 +46,11 @@ func (f *goodputFlags) registerTables(c *cobra.Command) {
 func newGoodputCmd(e *env) *cobra.Command {
 	var f goodputFlags
 	c := &cobra.Command{
-		Use:   "goodput PATH...",
-		Short: "batch goodput per flow over a campaign of captures, with per-group CIs and paired tests",
-		Long: help("goodput.txt"),
+		Use:     "goodput PATH...",
+		Short:   "batch goodput per flow over a campaign of captures, with per-group CIs and paired tests",
+		Long:    help("goodput.txt"),
 		Example: help("goodput.examples.txt"),
-		Args: cobra.MinimumNArgs(1),
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			alias, note := statsAlias(args)
 			if note != "" {
@@ -199,9 +199,9 @@ func (f *goodputFlags) writeTables(e *env, out *study.Outcome) error {
 func newStatsCmd(e *env) *cobra.Command {
 	var f goodputFlags
 	c := &cobra.Command{
-		Use:   "stats FILE...",
-		Short: "merge per-flow goodput CSVs (e.g. shards of 'goodput --shard') and print the per-group and paired tables",
-		Long: help("stats.txt"),
+		Use:     "stats FILE...",
+		Short:   "merge per-flow goodput CSVs (e.g. shards of 'goodput --shard') and print the per-group and paired tables",
+		Long:    help("stats.txt"),
 		Example: help("stats.examples.txt"),
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

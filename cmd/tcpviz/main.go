@@ -69,9 +69,9 @@ type env struct {
 
 func newRoot(e *env) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "tcpviz",
-		Short: "TCP behaviour from packet captures: Stevens graphs, RTT, retransmissions, goodput",
-		Long: help("tcpviz.txt"),
+		Use:           "tcpviz",
+		Short:         "TCP behaviour from packet captures: Stevens graphs, RTT, retransmissions, goodput",
+		Long:          help("tcpviz.txt"),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

@@ -16,11 +16,11 @@ func newSeqCmd(e *env) *cobra.Command {
 	var pepMode bool
 	var pathRTT time.Duration
 	c := &cobra.Command{
-		Use:   "seq FILE",
-		Short: "draw the time-sequence (Stevens) graph of one connection",
-		Long: help("seq.txt") + selectionHelp,
+		Use:     "seq FILE",
+		Short:   "draw the time-sequence (Stevens) graph of one connection",
+		Long:    help("seq.txt") + selectionHelp,
 		Example: help("seq.examples.txt"),
-		Args: cobra.ExactArgs(1),
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if _, err := af.options(); err != nil {
 				return err

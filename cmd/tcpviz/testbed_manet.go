@@ -35,11 +35,11 @@ func newTestbedManet(e *env) *cobra.Command {
 		pktSize                int
 	)
 	c := &cobra.Command{
-		Use:   "manet --protocols anthocnet,aodv,olsr,dsdv --seeds 1-5 --out DIR",
-		Short: "run the ns-3 MANET TCP scenario (AntHocNet/AODV/OLSR/DSDV) and collect pcaps + ground truth",
-		Long: help("manet.txt"),
+		Use:     "manet --protocols anthocnet,aodv,olsr,dsdv --seeds 1-5 --out DIR",
+		Short:   "run the ns-3 MANET TCP scenario (AntHocNet/AODV/OLSR/DSDV) and collect pcaps + ground truth",
+		Long:    help("manet.txt"),
 		Example: help("manet.examples.txt"),
-		Args: cobra.NoArgs,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			// A wrong knob is a usage error (exit 1), as for every verb's options.
 			k := manet.Knobs{Preset: preset, Transport: transport, Nodes: nodes, Flows: flows, Speed: speed, Area: area, Time: simTime, Pause: pause,

@@ -19,9 +19,9 @@ func newTestbedSat(e *env) *cobra.Command {
 		pep, cleanup, jsonOut                           bool
 	)
 	c := &cobra.Command{
-		Use:   "sat [--matrix 'pep=on,off window=default,20KB'] [KEY=V1,V2 ...]",
-		Short: "satellite link (300 ms one way) with/without a split-TCP PEP: iperf3 upload, captures at client and server",
-		Long: help("sat.txt"),
+		Use:     "sat [--matrix 'pep=on,off window=default,20KB'] [KEY=V1,V2 ...]",
+		Short:   "satellite link (300 ms one way) with/without a split-TCP PEP: iperf3 upload, captures at client and server",
+		Long:    help("sat.txt"),
 		Example: help("sat.examples.txt"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := e.ctx
