@@ -16,17 +16,11 @@ func newFlowsCmd(e *env) *cobra.Command {
 	var asJSON, asCSV bool
 	var out string
 	c := &cobra.Command{
-		Use:   "flows FILE...",
-		Short: "list every TCP connection with per-direction packets, bytes, retransmitted bytes and goodput",
-		Long: `flows lists the TCP connections of each capture, like 'tshark -q -z conv,tcp',
-plus unique and retransmitted bytes, goodput, handshake and window scale.
-Side a is the side that sent the SYN (or the first packet when no SYN was
-captured). Columns and units are documented in docs/schema.md; every metric in
-docs/metrics.md. FILE may be pcap or pcapng, gzip- or zstd-compressed, or - for
-standard input.`,
-		Example: `  tcpviz flows run.pcap
-  tcpviz flows --csv -o flows.csv campaign/*.pcap.gz`,
-		Args: cobra.MinimumNArgs(1),
+		Use:     "flows FILE...",
+		Short:   "list every TCP connection with per-direction packets, bytes, retransmitted bytes and goodput",
+		Long:    help("flows.txt"),
+		Example: help("flows.examples.txt"),
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if asJSON && asCSV {
 				return fmt.Errorf("choose one of --json and --csv")

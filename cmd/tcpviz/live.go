@@ -104,15 +104,7 @@ func liveHelp(verb string) string {
 		"retrans": "one line per classified event as it happens (with --csv: the rows of\n'retrans --csv FILE')",
 		"tput":    "one row per --interval (default 1s) and active connection direction:\nthroughput and goodput in kbit/s and cumulative acknowledged bytes (with\n--csv: CSV rows)",
 	}[verb]
-	return `Live capture: with -i IFACE the verb analyses the interface's traffic as it
-passes: ` + what + `.
-Ctrl-C (or --duration, -c) ends the capture and prints the final summary.
--w FILE.pcapng keeps the frames analysed, so 'tcpviz ` + verb + ` FILE.pcapng' gives the
-same numbers afterwards. Connections that are over (closed and silent ` + monitor.FinishedIdle.String() + `,
-or silent ` + monitor.AbandonedIdle.String() + `) are flushed to the output and released, so memory
-follows the open connections on a long run.
-Capture backend in this binary: ` + live.Backend + `.
-Filter (--filter): ` + live.FilterCompiler + `.`
+	return help("live.txt", "{what}", what, "{verb}", verb, "{finished}", monitor.FinishedIdle.String(), "{abandoned}", monitor.AbandonedIdle.String(), "{backend}", live.Backend, "{filter}", live.FilterCompiler)
 }
 
 func liveExample(verb string) string {
