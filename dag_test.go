@@ -10,13 +10,13 @@ import (
 // import: dependencies point one way, from cmd down to capture
 // (docs/architecture.md).
 var allowed = map[string][]string{
-	"":                               {},
+	"":                               {"query", "export", "figures", "plot", "internal/atomicfile"},
 	"internal/seq":                   {},
 	"capture":                        {"internal/seq"},
 	"capture/live":                   {"capture"},
 	"flows":                          {"capture", "internal/seq"},
 	"tcpanalysis":                    {"capture", "flows", "internal/seq"},
-	"query":                          {"tcpanalysis", "flows", "capture"},
+	"query":                          {"tcpanalysis", "flows", "capture", "internal/atomicfile"},
 	"stats":                          {},
 	"campaign":                       {"query", "tcpanalysis", "flows", "capture", "stats", "pep", "internal/seq"},
 	"plot":                           {"tcpanalysis", "flows", "capture"},
@@ -25,17 +25,20 @@ var allowed = map[string][]string{
 	"internal/sharedtest":            {},
 	"internal/atomicfile":            {},
 	"internal/cpuprof":               {},
+	"internal/textcol":               {},
+	"internal/interrupt":             {"internal/atomicfile"},
 	"internal/pcaptest":              {},
 	"internal/fuzzseed":              {"capture", "internal/pcaptest"},
 	"internal/pcaptest/cmd/gencap":   {"internal/pcaptest"},
 	"internal/pcaptest/cmd/gensynth": {"internal/pcaptest"},
 	"cmd/tcpviz":                     {"*"},
+	"figures":                        {"query", "plot", "compare", "export", "pep", "tcpanalysis", "flows", "internal/atomicfile"},
 	"compare":                        {"query", "plot", "tcpanalysis", "flows", "capture", "pep", "internal/seq"},
-	"export":                         {"query", "campaign", "tcpanalysis", "flows", "capture", "internal/atomicfile"},
-	"pep":                            {"tcpanalysis", "flows", "capture", "internal/seq"},
+	"export":                         {"query", "campaign", "tcpanalysis", "flows", "capture", "internal/atomicfile", "internal/textcol"},
+	"pep":                            {"tcpanalysis", "flows", "capture", "internal/seq", "internal/textcol"},
 	"report":                         {"query", "tcpanalysis", "flows", "capture", "pep", "internal/seq"},
 	"study":                          {"campaign", "stats", "plot", "export", "query"},
-	"monitor":                        {"query", "export", "plot", "tcpanalysis", "flows", "capture"},
+	"monitor":                        {"query", "export", "plot", "tcpanalysis", "flows", "capture", "capture/live"},
 }
 
 // thirdParty lists, for the module paths of third-party libraries that

@@ -81,6 +81,33 @@ type Config struct {
 	Stderr   io.Writer     // summaries when Stdout holds CSV, and notes
 }
 
+// Validate checks c before any capture is opened: a known Verb and, for
+// RTT, a known Method. Errors wrap query.ErrMethod for the method.
+func (c Config) Validate() error {
+	if c.Verb < Flows || c.Verb > Tput {
+		return fmt.Errorf("monitor: verb %v", c.Verb)
+	}
+	if c.Verb == RTT {
+		_, err := methods(c.Method)
+		return err
+	}
+	return nil
+}
+
+// methods are the RTT methods Config.Method prints (query.RTTMethods, the
+// rule of every verb): the handshake's always, ACK, TS or both.
+func methods(method string) (map[tcpanalysis.Method]bool, error) {
+	ms, err := query.RTTMethods(method)
+	if err != nil {
+		return nil, err
+	}
+	want := map[tcpanalysis.Method]bool{}
+	for m := range ms {
+		want[map[query.Metric]tcpanalysis.Method{query.MetricRTT: tcpanalysis.MethodACK, query.MetricRTTTS: tcpanalysis.MethodTS, query.MetricRTTHandshake: tcpanalysis.MethodHandshake}[m]] = true
+	}
+	return want, nil
+}
+
 // Source is where the segments come from: a live capture's reader.
 type Source interface {
 	Next(*capture.Segment) error
@@ -101,8 +128,8 @@ type Result struct {
 // header first, then lines as segments are analysed and every ~100 ms of
 // wall time, then the summary of the connections still open. stop ends the
 // capture early when Run returns on an error (a write to Stdout failed);
-// Run then drains src before returning. The error is a usage error
-// (c.Method unknown) or a write error; a read error is Result.ReadErr.
+// Run then drains src before returning. The error is Validate's or a
+// write error; a read error is Result.ReadErr.
 func Run(src Source, stop func(), c Config) (Result, error) {
 	opts := c.Analysis
 	out := bufio.NewWriterSize(c.Stdout, 1<<16)
@@ -320,16 +347,9 @@ func (st *liveState) summary(title string, rows [][]string) error {
 }
 
 func (st *liveState) rtt(method string) error {
-	want := map[tcpanalysis.Method]bool{tcpanalysis.MethodHandshake: true}
-	switch method {
-	case "ack":
-		want[tcpanalysis.MethodACK] = true
-	case "ts":
-		want[tcpanalysis.MethodTS] = true
-	case "both", "":
-		want[tcpanalysis.MethodACK], want[tcpanalysis.MethodTS] = true, true
-	default:
-		return fmt.Errorf("--method %q: want ack, ts or both", method)
+	want, err := methods(method)
+	if err != nil {
+		return err
 	}
 	st.out.start = func() {
 		if st.csv {

@@ -3,22 +3,7 @@ package main
 import (
 	"strconv"
 	"strings"
-	"time"
-
-	"github.com/tcpviz/tcpviz/plot"
 )
-
-// intervalLabel names an interval width for a title: plot.DurationLabel
-// without trailing zeros, as the 1-2-5 widths are exact ("100 ms", "1 s",
-// "2.5 s", "250 µs").
-func intervalLabel(w time.Duration) string {
-	l := plot.DurationLabel(w)
-	num, unit, _ := strings.Cut(l, " ")
-	if strings.Contains(num, ".") {
-		num = strings.TrimRight(strings.TrimRight(num, "0"), ".")
-	}
-	return num + " " + unit
-}
 
 // count writes n and a regular English noun in the number n asks for:
 // count(1, "file") = "1 file", count(3, "file") = "3 files".
@@ -27,14 +12,6 @@ func count(n int, noun string) string {
 		return "1 " + noun
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
-}
-
-// were is the verb "was" or "were" for n things.
-func were(n int) string {
-	if n == 1 {
-		return "was"
-	}
-	return "were"
 }
 
 // connList names connections for a message: "connection 3",
@@ -52,17 +29,4 @@ func connList(conns []int, more bool) string {
 		return "connection " + l
 	}
 	return "connections " + l
-}
-
-// someOf says how many of total flows took a value from a source, and
-// that the rest did not only when there is a rest: "(3 of 24 flows; the
-// rest: their first data)", "(all 24 flows)".
-func someOf(n, total int, rest string) string {
-	switch {
-	case n == total && total == 1:
-		return "(the 1 flow)"
-	case n == total:
-		return "(all " + count(total, "flow") + ")"
-	}
-	return "(" + strconv.Itoa(n) + " of " + count(total, "flow") + "; the rest: " + rest + ")"
 }

@@ -5,25 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
-
-// TestIntervalLabel: the tput figure's title names its interval in the
-// units a reader writes, not as a Go duration ("100ms", "1s").
-func TestIntervalLabel(t *testing.T) {
-	for w, want := range map[time.Duration]string{
-		100 * time.Millisecond:  "100 ms",
-		time.Second:             "1 s",
-		2500 * time.Millisecond: "2.5 s",
-		250 * time.Microsecond:  "250 µs",
-		20 * time.Millisecond:   "20 ms",
-		10 * time.Second:        "10 s",
-	} {
-		if got := intervalLabel(w); got != want {
-			t.Errorf("intervalLabel(%v) = %q, want %q", w, got, want)
-		}
-	}
-}
 
 // TestTputTitle: the figure tput draws names "1 s intervals" in its title.
 func TestTputTitle(t *testing.T) {
@@ -41,7 +23,7 @@ func TestTputTitle(t *testing.T) {
 }
 
 // TestMessageWords: counts agree with their nouns, connection lists read
-// as prose, and "the rest" appears only when there is one.
+// as prose, and "the rest" appears only when there is one (study.someOf).
 func TestMessageWords(t *testing.T) {
 	for _, c := range []struct{ got, want string }{
 		{count(1, "file"), "1 file"},
@@ -50,9 +32,6 @@ func TestMessageWords(t *testing.T) {
 		{connList([]int{0, 1, 2, 3, 4}, false), "connections 0, 1, 2, 3, 4"},
 		{connList([]int{3}, false), "connection 3"},
 		{connList([]int{0, 1, 2}, true), "connections 0, 1, 2, …"},
-		{someOf(24, 24, "their first data"), "(all 24 flows)"},
-		{someOf(1, 1, "their first data"), "(the 1 flow)"},
-		{someOf(3, 24, "their first data"), "(3 of 24 flows; the rest: their first data)"},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)

@@ -13,10 +13,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/internal/atomicfile"
 	"github.com/tcpviz/tcpviz/internal/cpuprof"
+	"github.com/tcpviz/tcpviz/internal/interrupt"
 )
 
 // exitError carries a process exit status chosen by a verb: 1 for a usage
@@ -67,11 +70,9 @@ type env struct {
 
 func newRoot(e *env) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "tcpviz",
-		Short: "TCP behaviour from packet captures: Stevens graphs, RTT, retransmissions, goodput",
-		Long: `tcpviz reads pcap/pcapng captures, rebuilds every TCP connection and derives
-time-sequence, window, in-flight, RTT, retransmission and goodput series.
-Every metric is defined in docs/metrics.md.`,
+		Use:           "tcpviz",
+		Short:         "TCP behaviour from packet captures: Stevens graphs, RTT, retransmissions, goodput",
+		Long:          help("tcpviz.txt"),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -94,14 +95,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 func main() {
-	ctx, stop := notifySignals()
+	ctx, stop := interrupt.Notify(os.Stderr) // SIGINT, SIGTERM: temporaries removed, status 128+n
 	defer stop()
+	capture.SetInterrupt(ctx) // every capture Reader stops reading on it
 	stopProf := cpuprof.Start() // $TCPVIZ_CPUPROFILE (docs/performance.md)
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stopProf()
-	if code := interruptCode(); code != 0 {
-		removeTemps()
-		fmt.Fprintf(os.Stderr, "tcpviz: %v: stopped; nothing written\n", syscall.Signal(code-128))
+	if code := interrupt.Code(); code != 0 {
+		atomicfile.RemoveTracked()
+		fmt.Fprintf(os.Stderr, "tcpviz: %v: stopped; nothing written\n", interrupt.Signal())
 		os.Exit(code)
 	}
 	if err == nil {

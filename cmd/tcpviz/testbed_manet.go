@@ -6,7 +6,6 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -36,78 +35,33 @@ func newTestbedManet(e *env) *cobra.Command {
 		pktSize                int
 	)
 	c := &cobra.Command{
-		Use:   "manet --protocols anthocnet,aodv,olsr,dsdv --seeds 1-5 --out DIR",
-		Short: "run the ns-3 MANET TCP scenario (AntHocNet/AODV/OLSR/DSDV) and collect pcaps + ground truth",
-		Long: `manet compiles tcpviz's embedded ns-3 3.37 scenario once (cached under
-$TCPVIZ_CACHE_DIR or $XDG_CACHE_HOME/tcpviz; needs g++ and the Debian packages
-ns3 libns3-dev) and runs every protocol at every seed, in parallel. Each run
-writes, flat into --out, the radiotap pcaps of its flow sources and sinks and
-its ground truth, named like shared/ns3:
-
-  <transport>-<protocol>-r<seed>-<node>-<dev>.pcap[.gz]
-  <transport>-<protocol>-r<seed>-{groundtruth,goodput-ts,tcp-events}.csv
-  <transport>-<protocol>-r<seed>-{config,stdout}.txt
-
-  <transport>-<protocol>-r<seed>-overhead.csv  (routing control packets/bytes)
-
-plus groundtruth-all.csv, overhead-all.csv and runtimes.csv. All protocols
-of one seed share mobility and flow table. Flows start at U[10,20] s
-(U[T/4,T/2] when the simulated time T is under 40 s or the window's end is
-past T/2) and run to the end.
-
---preset paper-base (or paper-base-udp) sets the reference study's scenario
-(50 nodes, 1500x300 m, 900 s, speed 20, pause 30, 20 flows); every flag
-given on the command line overrides it, and the preset name and every knob
-land in each run's config.txt. AntHocNet is tcpviz's own implementation
-(docs/anthocnet.md). --ns3-dir builds against another ns-3 tree; protocol
-names tcpviz does not know go to the routing-helper hook (--routing-hook,
-docs/testbed-manet.md).
-
-Campaigns resume by default: runs already complete in --out with the same
-knobs are skipped, killed ones are redone. --shard i/n runs every n-th seed.
-Without a terminal, one progress line per run (ETA, disk written) goes to
-stderr. Exit status 3 if any run failed; Ctrl-C kills the running simulations.`,
-		Example: `  tcpviz testbed manet --preset paper-base --protocols all --seeds 1-20 --gzip --out study/ --shard 2/4
-  tcpviz testbed manet --preset paper-base-udp --time 80s --protocols all --seeds 1-5 --no-pcap --out udp/
-  tcpviz testbed manet --protocols aodv,olsr,dsdv --seeds 1-5 --nodes 20 --time 100s --out runs/
-  tcpviz testbed manet --protocols all --seeds 1 --nodes 8 --area 300x300 --time 15s --flows 2 --gzip --out tiny/
-  tcpviz testbed manet --seeds 1 --out runs/ --ns3-arg=--ns3::TcpSocket::ConnCount=20`,
-		Args: cobra.NoArgs,
+		Use:     "manet --protocols anthocnet,aodv,olsr,dsdv --seeds 1-5 --out DIR",
+		Short:   "run the ns-3 MANET TCP scenario (AntHocNet/AODV/OLSR/DSDV) and collect pcaps + ground truth",
+		Long:    help("manet.txt"),
+		Example: help("manet.examples.txt"),
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			bad := func(err error) error { return err } // a wrong knob is a usage error: exit 1, as for every verb's options
+			// A wrong knob is a usage error (exit 1), as for every verb's options.
 			k := manet.Knobs{Preset: preset, Transport: transport, Nodes: nodes, Flows: flows, Speed: speed, Area: area, Time: simTime, Pause: pause,
-				Start: startWin, CBRRate: cbrRate, PktSize: pktSize, NoPcap: noPcap, Extra: ns3Args}
-			sc, err := k.Scenario(cmd.Flags().Changed)
+				Start: startWin, CBRRate: cbrRate, PktSize: pktSize, NoPcap: noPcap, Extra: ns3Args,
+				Protocols: protocols, Seeds: seeds, Shard: shard, HookProtocols: hookFile != ""}
+			camp, err := k.Campaign(cmd.Flags().Changed)
 			var ke *manet.KnobError
 			if errors.As(err, &ke) {
-				return bad(fmt.Errorf("--%s: %w", ke.Knob, ke.Err))
+				return fmt.Errorf("--%s: %w", ke.Knob, ke.Err)
 			} else if err != nil {
-				return bad(err)
+				return err
 			}
-			camp0 := &manet.Campaign{Resume: resume}
-			if shard != "" {
-				if camp0.Shard, camp0.Shards, err = manet.ParseShard(shard); err != nil {
-					return bad(err)
-				}
-			}
-			protos, err := manet.ParseProtocolsHook(protocols, hookFile != "")
-			if err != nil {
-				return bad(err)
-			}
-			seedList, err := manet.ParseSeeds(seeds)
-			if err != nil {
-				return bad(err)
-			}
+			camp.Resume = resume
 			if dryRun {
 				// The runs' command lines (before --campaignKey), nothing built.
-				camp0.Scenario, camp0.Protocols, camp0.Seeds = sc, protos, seedList
-				for _, r := range camp0.Runs() {
-					fmt.Fprintln(e.stdout, "manet-tcp "+strings.Join(sc.Args(r), " "))
+				for _, r := range camp.Runs() {
+					fmt.Fprintln(e.stdout, "manet-tcp "+strings.Join(camp.Scenario.Args(r), " "))
 				}
 				return nil
 			}
 			if out == "" && !buildOnly {
-				return bad(errors.New("--out DIR is required"))
+				return errors.New("--out DIR is required")
 			}
 
 			interactive := false
@@ -128,10 +82,7 @@ stderr. Exit status 3 if any run failed; Ctrl-C kills the running simulations.`,
 				return nil
 			}
 
-			camp := camp0
-			camp.Scenario, camp.Protocols, camp.Seeds = sc, protos, seedList
 			camp.OutDir, camp.Binary, camp.Jobs, camp.Gzip = out, bin, jobs, gz
-			camp.HookProtocols = hookFile != ""
 			if interactive && !verbose {
 				camp.Progress = e.stderr
 			} else {
@@ -139,7 +90,7 @@ stderr. Exit status 3 if any run failed; Ctrl-C kills the running simulations.`,
 			}
 			res, err := camp.Execute(e.ctx)
 			if res != nil {
-				printManetSummary(e, res)
+				res.WriteSummary(e.stdout, e.stderr)
 			}
 			if err != nil {
 				var ce *manet.CampaignError
@@ -181,29 +132,4 @@ stderr. Exit status 3 if any run failed; Ctrl-C kills the running simulations.`,
 	f.BoolVar(&buildOnly, "build-only", false, "compile (or find) the scenario binary, print its path and exit")
 	f.BoolVarP(&verbose, "verbose", "v", false, "log compilation and every finished run to stderr")
 	return c
-}
-
-// printManetSummary writes one line per flow of every successful run.
-func printManetSummary(e *env, res *manet.Result) {
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "run\twall_s\tflow\tsrc->dst\tsink_rx_bytes\tgoodput_kbps\ttcp_retx\t")
-	skipped := 0
-	for _, rr := range res.Runs {
-		if rr.Err != nil {
-			fmt.Fprintf(tw, "%s\t-\t-\tFAILED\t-\t-\t-\t\n", rr.Prefix)
-			continue
-		}
-		wall := fmt.Sprintf("%.1f", rr.Wall.Seconds())
-		if rr.Skipped {
-			wall = "done"
-			skipped++
-		}
-		for _, fl := range rr.Flows {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d->%d\t%d\t%.1f\t%d\t\n", rr.Prefix, wall,
-				fl.FlowID, fl.SrcNode, fl.DstNode, fl.SinkRxBytes, fl.GoodputKbps, fl.TCPRetxSegs)
-		}
-	}
-	tw.Flush()
-	fmt.Fprintf(e.stderr, "%d runs (%d already done before), %s in the output directory\n",
-		len(res.Runs), skipped, manet.FormatBytes(res.DiskBytes))
 }

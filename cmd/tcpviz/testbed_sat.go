@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -21,24 +19,10 @@ func newTestbedSat(e *env) *cobra.Command {
 		pep, cleanup, jsonOut                           bool
 	)
 	c := &cobra.Command{
-		Use:   "sat [--matrix 'pep=on,off window=default,20KB'] [KEY=V1,V2 ...]",
-		Short: "satellite link (300 ms one way) with/without a split-TCP PEP: iperf3 upload, captures at client and server",
-		Long: `sat builds fresh network namespaces cli — lanemu — rtr — satemu — srv (10.77.0.0/16,
-inside the namespaces only), emulates the links in user space (AF_PACKET forwarder;
-tc netem where the kernel has it), optionally runs a transparent split-TCP PEP in rtr
-(nftables tproxy), runs "iperf3 -c srv -t DURATION -C CC [-w WINDOW]" from cli and
-captures with tcpdump -s 96 at the client (c0) and the server (v0).
-
-Each run writes OUT/NAME/{client,server}.pcap with a JSON sidecar each
-(client.json, server.json), iperf3 output, emulator/PEP logs and result.json.
-NAME lists the matrix parameters, e.g. pep-on_window-20KB. Matrix axes may be given
-with --matrix (repeatable) or as arguments: pep, window, cc, duration, delay, jitter,
-rate, loss, queue, emulator, pepbuf. Runs are sequential with fresh namespaces each.
-
-Needs root, iproute2, iperf3, tcpdump, and nft for --pep.`,
-		Example: `  tcpviz testbed sat --out runs --duration 10s --matrix 'pep=on,off window=default,20KB'
-  tcpviz testbed sat --out runs --pep --window 20KB --cc bbr
-  tcpviz testbed sat --cleanup`,
+		Use:     "sat [--matrix 'pep=on,off window=default,20KB'] [KEY=V1,V2 ...]",
+		Short:   "satellite link (300 ms one way) with/without a split-TCP PEP: iperf3 upload, captures at client and server",
+		Long:    help("sat.txt"),
+		Example: help("sat.examples.txt"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := e.ctx
 			if cleanup {
@@ -72,7 +56,7 @@ Needs root, iproute2, iperf3, tcpdump, and nft for --pep.`,
 					return err
 				}
 			} else if len(results) > 0 {
-				printSatResults(e, results)
+				sat.WriteResults(e.stdout, results)
 			}
 			if runErr != nil && len(results) > 0 {
 				return &exitError{3, runErr}
@@ -101,22 +85,6 @@ Needs root, iproute2, iperf3, tcpdump, and nft for --pep.`,
 	f.BoolVar(&cleanup, "cleanup", false, "only delete namespaces left by killed runs ("+sat.NSPrefix+"*) and exit")
 	f.BoolVar(&jsonOut, "json", false, "print results as JSON")
 	return c
-}
-
-func printSatResults(e *env, results []sat.Result) {
-	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d)/1e6) }
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "run\temulator\thandshake_ms\tack_rtt_median_ms\tseq_1s_B\tacked_1s_B\tsent_Mbit/s\trecv_Mbit/s\tclient capture")
-	for _, r := range results {
-		rel, err := filepath.Rel(".", r.ClientPcap)
-		if err != nil {
-			rel = r.ClientPcap
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%.2f\t%.2f\t%s\n", r.Name, r.Emulator,
-			ms(r.Client.HandshakeRTT), ms(r.Client.ACKRTTMedian), r.Client.SeqProgress1s, r.Client.Acked1s,
-			r.SentBps/1e6, r.RecvBps/1e6, rel)
-	}
-	tw.Flush()
 }
 
 func newTestbedSatHelper(e *env) *cobra.Command {
