@@ -97,7 +97,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func main() {
 	ctx, stop := interrupt.Notify(os.Stderr) // SIGINT, SIGTERM: temporaries removed, status 128+n
 	defer stop()
-	capture.SetInterrupt(ctx) // every capture Reader stops reading on it
+	capture.SetInterrupt(ctx)   // every capture Reader stops reading on it
 	stopProf := cpuprof.Start() // $TCPVIZ_CPUPROFILE (docs/performance.md)
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stopProf()
