@@ -67,9 +67,8 @@ const (
 	tickFine           // Tracker.MarkFine()
 )
 
-// skipShard marks a segment no shard takes (another pcapng interface
-// than Options.Ifaces asks for).
-const skipShard = 0xff
+// A batch's positions are uint16 (shardBatch.own).
+const _ = uint16(batchLen - 1)
 
 // A tick is something every shard does before the segment at pos of its
 // batch.
@@ -80,8 +79,11 @@ type tick struct {
 }
 
 type shardBatch struct {
-	segs    [batchLen]capture.Segment
-	shard   [batchLen]uint8
+	segs [batchLen]capture.Segment
+	// own lists, per shard, the positions in segs of its segments, in
+	// order (a segment of another pcapng interface than Options.Ifaces
+	// asks for is in none): a shard visits only its own.
+	own     [][]uint16 // positions fit: batchLen ≤ 1<<16 (below)
 	ticks   []tick
 	n       int
 	err     error // the error that ended reading (io.EOF at the end), after segs[:n]
@@ -142,7 +144,11 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, []s
 	}
 	free := make(chan *shardBatch, nb)
 	for range nb {
-		free <- &shardBatch{}
+		b := &shardBatch{own: make([][]uint16, n)}
+		for k := range b.own {
+			b.own[k] = make([]uint16, 0, batchLen)
+		}
+		free <- b
 	}
 	ins := make([]chan *shardBatch, n)
 	for i := range ins {
@@ -161,6 +167,9 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, []s
 				b.err = errShardRedo
 			}
 			b.ticks = b.ticks[:0]
+			for k := range b.own {
+				b.own[k] = b.own[k][:0]
+			}
 			// Read in small steps and mark each step's segments at once,
 			// while they are still in the first-level cache.
 			for b.n < batchLen && b.err == nil {
@@ -171,10 +180,10 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, []s
 				for i := lo; i < b.n; i++ {
 					s := &b.segs[i]
 					if len(opts.Ifaces) > 0 && !slices.Contains(opts.Ifaces, s.Iface) {
-						b.shard[i] = skipShard
 						continue
 					}
-					b.shard[i] = shardOf(s, n)
+					sh := shardOf(s, n)
+					b.own[sh] = append(b.own[sh], uint16(i))
 					if added++; added%releaseEvery == 0 {
 						b.ticks = append(b.ticks, tick{pos: i, kind: tickRelease, now: s.Time})
 					}
@@ -220,7 +229,6 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, []s
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			me := uint8(k)
 			tripped := false
 			for b := range ins[k] {
 				if abort.Load() {
@@ -230,9 +238,11 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, []s
 					}
 					continue
 				}
+				// The ticks at or before each of its segments, then the
+				// segment; the ticks after its last segment at the end.
 				ti := 0
-				for i := 0; i < b.n; i++ {
-					for ; ti < len(b.ticks) && b.ticks[ti].pos == i; ti++ {
+				runTicks := func(upTo int) {
+					for ; ti < len(b.ticks) && b.ticks[ti].pos <= upTo; ti++ {
 						switch t := &b.ticks[ti]; t.kind {
 						case tickRelease:
 							f := a.forgot
@@ -244,28 +254,33 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, []s
 							a.tracker.MarkFine()
 						}
 					}
-					if b.shard[i] == me {
-						opened, late := a.base+len(a.res), a.tracker.Late
-						a.Add(&b.segs[i])
-						if a.tracker.Late != late && forgot.Load()+shardLiveTotal >= flows.MaxGone {
-							// A late segment on a forgotten 4-tuple: one
-							// tracker forgets the oldest of flows.MaxGone
-							// 4-tuples, which no shard can tell once that
-							// many may have been forgotten (the shards
-							// behind this one may forget up to
-							// shardLiveTotal more at their next release).
-							abort.Store(true)
-							tripped = true
-						}
-						if stream && a.base+len(a.res) > opened {
-							rep.created = append(rep.created, &a.res[len(a.res)-1].ConnResult)
-						}
-						if len(a.live) > limit {
-							abort.Store(true)
-							tripped = true
-						}
+				}
+				for _, i16 := range b.own[k] {
+					i := int(i16)
+					if ti < len(b.ticks) && b.ticks[ti].pos <= i {
+						runTicks(i)
+					}
+					opened, late := a.base+len(a.res), a.tracker.Late
+					a.Add(&b.segs[i])
+					if a.tracker.Late != late && forgot.Load()+shardLiveTotal >= flows.MaxGone {
+						// A late segment on a forgotten 4-tuple: one
+						// tracker forgets the oldest of flows.MaxGone
+						// 4-tuples, which no shard can tell once that
+						// many may have been forgotten (the shards
+						// behind this one may forget up to
+						// shardLiveTotal more at their next release).
+						abort.Store(true)
+						tripped = true
+					}
+					if stream && a.base+len(a.res) > opened {
+						rep.created = append(rep.created, &a.res[len(a.res)-1].ConnResult)
+					}
+					if len(a.live) > limit {
+						abort.Store(true)
+						tripped = true
 					}
 				}
+				runTicks(batchLen)
 				if b.err != nil {
 					errs[k] = b.err
 				}
