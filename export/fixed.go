@@ -77,6 +77,19 @@ func appendFixed(dst []byte, v float64, prec int) []byte {
 	if neg {
 		dst = append(dst, '-')
 	}
+	// The flows columns' precisions with constant divisors (the compiler
+	// turns them into multiplications).
+	switch prec {
+	case 3:
+		f := q % 1000
+		dst = strconv.AppendUint(dst, q/1000, 10)
+		return append(dst, '.', byte('0'+f/100), byte('0'+f/10%10), byte('0'+f%10))
+	case 6:
+		f := q % 1000000
+		dst = strconv.AppendUint(dst, q/1000000, 10)
+		hi, lo := f/1000, f%1000
+		return append(dst, '.', byte('0'+hi/100), byte('0'+hi/10%10), byte('0'+hi%10), byte('0'+lo/100), byte('0'+lo/10%10), byte('0'+lo%10))
+	}
 	p := pow10[prec]
 	dst = strconv.AppendUint(dst, q/p, 10)
 	if prec == 0 {
