@@ -340,20 +340,23 @@ type cacheEntry struct {
 	c *Conn
 }
 
-func cacheSlot(s *capture.Segment) int { return cacheSlotOf(s.Src, s.Dst) }
+// cacheSlotOf is the cache slot of the connection between src and dst.
+func cacheSlotOf(src, dst netip.AddrPort) int { return int(PairHash(src, dst) >> (64 - cacheBits)) }
 
-// cacheSlotOf is symmetric in its endpoints, so a Key finds the slot of
-// either direction's segments: the endpoints are ordered, then mixed. (XOR
-// of the two endpoints, symmetric too, maps every client of a load
-// generator whose address XOR its server's is the same, on the same port,
-// to one slot: 10.1.0.5↔10.2.0.1 and 10.1.0.6↔10.2.0.2. On the short
-// benchmark capture 40 % of lookups then missed the cache.)
-func cacheSlotOf(src, dst netip.AddrPort) int {
+// PairHash returns a 64-bit hash of a segment's endpoints that is the same
+// for both directions: the endpoints (the last 32 bits of each address,
+// AddrLow, and the port) are ordered, then mixed. Its top cacheBits bits
+// pick a Tracker's cache slot (AddHashed); tcpanalysis takes its shards
+// from other bits of the same hash. (XOR of the two endpoints, symmetric
+// too, maps every client of a load generator whose address XOR its
+// server's is the same, on the same port, to one slot: 10.1.0.5↔10.2.0.1
+// and 10.1.0.6↔10.2.0.2. On the short benchmark capture 40 % of lookups
+// then missed the cache.)
+func PairHash(src, dst netip.AddrPort) uint64 {
 	a := uint64(AddrLow(src.Addr()))<<16 | uint64(src.Port())
 	b := uint64(AddrLow(dst.Addr()))<<16 | uint64(dst.Port())
 	a, b = min(a, b), max(a, b)
-	x := (a*0x9e3779b97f4a7c15 ^ b) * 0xbf58476d1ce4e5b9
-	return int(x >> (64 - cacheBits))
+	return (a*0x9e3779b97f4a7c15 ^ b) * 0xbf58476d1ce4e5b9
 }
 
 // sweepEvery is how many segments pass between releases of the copy-folding
@@ -414,12 +417,16 @@ func (t *Tracker) Add(s *capture.Segment) Packet {
 
 // AddTo is Add writing its result into *p: the same, without copying the
 // Packet out (the per-packet path of tcpanalysis).
-func (t *Tracker) AddTo(s *capture.Segment, p *Packet) {
+func (t *Tracker) AddTo(s *capture.Segment, p *Packet) { t.AddHashed(s, PairHash(s.Src, s.Dst), p) }
+
+// AddHashed is AddTo for a caller that has hash = PairHash(s.Src, s.Dst)
+// already (tcpanalysis's reader computes it to pick the shard).
+func (t *Tracker) AddHashed(s *capture.Segment, hash uint64, p *Packet) {
 	t.added++
 	if t.added%sweepEvery == 0 && !t.shard {
 		t.sweep(s.Time)
 	}
-	slot := &t.cache[cacheSlot(s)]
+	slot := &t.cache[hash>>(64-cacheBits)]
 	var c *Conn
 	var k Key
 	if slot.c != nil && (slot.k.Lo == s.Src && slot.k.Hi == s.Dst || slot.k.Lo == s.Dst && slot.k.Hi == s.Src) {

@@ -531,7 +531,11 @@ func New(opts Options) *Analyzer {
 // Add processes one segment and returns the result of the connection it
 // belongs to (nil for an ICMP error about no connection of the capture, or
 // a segment Options.Filter rejects).
-func (a *Analyzer) Add(s *capture.Segment) *ConnResult {
+func (a *Analyzer) Add(s *capture.Segment) *ConnResult { return a.add(s, 0, false) }
+
+// add is Add; with hashed, hash is flows.PairHash(s.Src, s.Dst), computed
+// by the shards' reader.
+func (a *Analyzer) add(s *capture.Segment, hash uint64, hashed bool) *ConnResult {
 	a.added++
 	if a.added == 1 {
 		a.first = s.Time
@@ -546,7 +550,11 @@ func (a *Analyzer) Add(s *capture.Segment) *ConnResult {
 		return a.icmp(s)
 	}
 	var p flows.Packet
-	a.tracker.AddTo(s, &p)
+	if hashed {
+		a.tracker.AddHashed(s, hash, &p)
+	} else {
+		a.tracker.AddTo(s, &p)
+	}
 	if p.Late {
 		return nil
 	}

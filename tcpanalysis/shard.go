@@ -80,6 +80,7 @@ type tick struct {
 
 type shardBatch struct {
 	segs [batchLen]capture.Segment
+	hash [batchLen]uint64 // flows.PairHash of each segment
 	// own lists, per shard, the positions in segs of its segments, in
 	// order (a segment of another pcapng interface than Options.Ifaces
 	// asks for is in none): a shard visits only its own.
@@ -110,14 +111,14 @@ func shards(opts *Options) int {
 
 // shardOf returns the shard of a segment's 4-tuple: the same for both
 // directions.
-func shardOf(s *capture.Segment, n int) uint8 {
-	// Both ends XORed (symmetric), then a multiplicative hash whose high
-	// bits depend on every input bit: ports and addresses that count up
-	// together (a scan, a load generator) still spread evenly.
-	x := uint64(s.Src.Port()^s.Dst.Port()) | uint64(flows.AddrLow(s.Src.Addr())^flows.AddrLow(s.Dst.Addr()))<<16
-	x *= 0x9e3779b97f4a7c15
-	return uint8((x >> 32) % uint64(n))
-}
+func shardOf(s *capture.Segment, n int) uint8 { return shardOfHash(flows.PairHash(s.Src, s.Dst), n) }
+
+// shardOfHash is shardOf from the segment's flows.PairHash, which the
+// reader hands the shard with the segment (its tracker's cache slot comes
+// from the top bits of the same hash). Bits 28–59 of a multiplicative
+// hash depend on every input bit: ports and addresses that count up
+// together (a scan, a load generator) still spread evenly.
+func shardOfHash(h uint64, n int) uint8 { return uint8((h >> 28 & 0xffffffff) % uint64(n)) }
 
 // shardReport is what a shard hands the merger after each batch when the
 // results are streamed (Options.OnDone): the connections it opened in the
@@ -182,7 +183,9 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, []s
 					if len(opts.Ifaces) > 0 && !slices.Contains(opts.Ifaces, s.Iface) {
 						continue
 					}
-					sh := shardOf(s, n)
+					h := flows.PairHash(s.Src, s.Dst)
+					b.hash[i] = h
+					sh := shardOfHash(h, n)
 					b.own[sh] = append(b.own[sh], uint16(i))
 					if added++; added%releaseEvery == 0 {
 						b.ticks = append(b.ticks, tick{pos: i, kind: tickRelease, now: s.Time})
@@ -261,7 +264,7 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, []s
 						runTicks(i)
 					}
 					opened, late := a.base+len(a.res), a.tracker.Late
-					a.Add(&b.segs[i])
+					a.add(&b.segs[i], b.hash[i], true)
 					if a.tracker.Late != late && forgot.Load()+shardLiveTotal >= flows.MaxGone {
 						// A late segment on a forgotten 4-tuple: one
 						// tracker forgets the oldest of flows.MaxGone
