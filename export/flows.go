@@ -243,86 +243,103 @@ func NewFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 // ms converts a duration to milliseconds, as every RTT column gives it.
 func ms(d time.Duration) float64 { return d.Seconds() * 1000 }
 
-// CSV is the row's record, in FlowColumns order. AppendCSV writes the
-// same record without building it.
+// CSV is the row's record, in FlowColumns order (fields). AppendCSV
+// writes the same record without building it.
 func (r *FlowRow) CSV() []string {
-	c := cells{rec: make([]string, 0, len(FlowColumns)), strs: true}
+	c := cells{rec: make([]string, 0, len(FlowColumns))}
 	r.fields(&c)
 	return c.rec
 }
 
 // AppendCSV appends the row's CSV line, as encoding/csv writes CSV()
-// (fields quoted where it would quote them, ended by \n), to dst.
-func (r *FlowRow) AppendCSV(dst []byte) []byte {
-	c := cells{b: dst}
-	r.fields(&c)
-	return append(c.b, '\n')
-}
-
-// cells receives a row's cells in order: as strings (strs, into rec) or
-// as one CSV line (into b).
-type cells struct {
-	b    []byte
-	rec  []string
-	strs bool
-	n    int
-}
-
-func (c *cells) sep() {
-	if c.n > 0 {
-		c.b = append(c.b, ',')
+// (fields quoted where it would quote them, ended by \n), to dst. It lists
+// the columns as fields does, written straight out: streamed flows formats
+// every connection's row with it (TestAppendCSVAsEncodingCSV holds the
+// two to one order).
+func (r *FlowRow) AppendCSV(b []byte) []byte {
+	b = appendCSVString(b, r.File)
+	b = appendCell(b, int64(r.Conn))
+	b = appendCSVString(append(b, ','), r.AAddr)
+	b = appendCell(b, int64(r.APort))
+	b = appendCSVString(append(b, ','), r.BAddr)
+	b = appendCell(b, int64(r.BPort))
+	b = appendFixed(append(b, ','), r.StartS, 6)
+	b = appendFixed(append(b, ','), r.DurationS, 6)
+	for _, v := range [...]int64{r.PktsAB, r.PktsBA, r.WireAB, r.WireBA, r.BytesAB, r.BytesBA, r.UniqueAB, r.UniqueBA,
+		r.RetxBytesAB, r.RetxBytesBA, r.AckedAB, r.AckedBA, r.GoodBytesAB, r.GoodBytesBA} {
+		b = appendCell(b, v)
 	}
-	c.n++
+	for _, v := range [...]float64{r.TputABKbps, r.TputBAKbps, r.GoodputAB, r.GoodputBA} {
+		b = appendFixed(append(b, ','), v, 3)
+	}
+	b = strconv.AppendBool(append(b, ','), r.Handshake)
+	for _, p := range [...]*int{r.WScaleA, r.WScaleB} {
+		b = append(b, ',')
+		if p != nil {
+			b = strconv.AppendInt(b, int64(*p), 10)
+		}
+	}
+	b = appendCSVString(append(b, ','), r.WScaleSource)
+	for _, v := range [...]int64{r.RetxSegsAB, r.RetxSegsBA, r.OOOSegsAB, r.OOOSegsBA, r.FoldedDups} {
+		b = appendCell(b, v)
+	}
+	b = strconv.AppendBool(append(b, ','), r.ReusedPorts)
+	for _, p := range [...]*float64{r.HSSynSynAck, r.HSSynAckAck} {
+		b = append(b, ',')
+		if p != nil {
+			b = appendFixed(b, *p, 3)
+		}
+	}
+	nm := &r.nums
+	for mi := range nm.rtt {
+		for d := range nm.rtt[mi] {
+			rc := &nm.rtt[mi][d]
+			b = appendCell(b, rc.n)
+			if rc.n == 0 {
+				b = append(b, ",,,"...)
+				continue
+			}
+			for _, v := range [3]time.Duration{rc.min, rc.mean, rc.max} {
+				b = appendFixed(append(b, ','), ms(v), 3)
+			}
+		}
+	}
+	for ci := range nm.events {
+		b = appendCell(appendCell(b, nm.events[ci][0]), nm.events[ci][1])
+	}
+	for _, v := range [...]int64{nm.dsack[0], nm.dsack[1], nm.synRetx[0], nm.synRetx[1], nm.finRetx[0], nm.finRetx[1]} {
+		b = appendCell(b, v)
+	}
+	b = appendCSVString(append(b, ','), nm.hsEv[0].String())
+	b = appendCSVString(append(b, ','), nm.hsEv[1].String())
+	b = appendCell(b, nm.negRTT)
+	for ci := range nm.icmp {
+		b = appendCell(appendCell(b, nm.icmp[ci][0]), nm.icmp[ci][1])
+	}
+	b = strconv.AppendBool(append(b, ','), r.PEPAB)
+	b = strconv.AppendBool(append(b, ','), r.PEPBA)
+	b = appendCell(b, r.PMTUAB)
+	b = appendCell(b, r.PMTUBA)
+	return append(b, '\n')
 }
 
-func (c *cells) str(s string) {
-	if c.strs {
-		c.rec = append(c.rec, s)
-		return
-	}
-	c.sep()
-	c.b = appendCSVString(c.b, s)
-}
-
-func (c *cells) int(v int64) {
-	if c.strs {
-		c.rec = append(c.rec, strconv.FormatInt(v, 10))
-		return
-	}
-	c.sep()
+// appendCell appends a comma and v.
+func appendCell(b []byte, v int64) []byte {
 	if uint64(v) < 10 { // most counts of a short connection
-		c.b = append(c.b, byte('0'+v))
-		return
+		return append(b, ',', byte('0'+v))
 	}
-	c.b = strconv.AppendInt(c.b, v, 10)
+	return strconv.AppendInt(append(b, ','), v, 10)
 }
 
-// float writes v with prec digits ('f'); numbers never need quotes.
+// cells receives a row's cells in order, as strings (CSV).
+type cells struct{ rec []string }
+
+func (c *cells) str(s string) { c.rec = append(c.rec, s) }
+func (c *cells) int(v int64)  { c.rec = append(c.rec, strconv.FormatInt(v, 10)) }
+func (c *cells) bool(v bool)  { c.rec = append(c.rec, strconv.FormatBool(v)) }
+func (c *cells) empty()       { c.rec = append(c.rec, "") }
 func (c *cells) float(v float64, prec int) {
-	if c.strs {
-		c.rec = append(c.rec, strconv.FormatFloat(v, 'f', prec, 64))
-		return
-	}
-	c.sep()
-	c.b = appendFixed(c.b, v, prec)
-}
-
-func (c *cells) bool(v bool) {
-	if c.strs {
-		c.rec = append(c.rec, strconv.FormatBool(v))
-		return
-	}
-	c.sep()
-	c.b = strconv.AppendBool(c.b, v)
-}
-
-// empty writes an empty cell.
-func (c *cells) empty() {
-	if c.strs {
-		c.rec = append(c.rec, "")
-		return
-	}
-	c.sep()
+	c.rec = append(c.rec, strconv.FormatFloat(v, 'f', prec, 64))
 }
 
 // appendCSVString appends s as one encoding/csv field: as it is, or, when
