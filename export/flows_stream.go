@@ -3,7 +3,6 @@ package export
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -77,8 +76,7 @@ type Spool interface {
 // FlowsSchema}.
 type FlowsStream struct {
 	format FlowsFormat
-	csv    *csv.Writer
-	bw     *bufio.Writer // under csv, and for the table and JSON
+	bw     *bufio.Writer // every format's output
 	w      io.Writer
 	file   string
 	next   int            // CSV: index of the next row to write
@@ -131,9 +129,16 @@ func NewFlowsStreamAs(w io.Writer, f FlowsFormat, spool Spool) *FlowsStream {
 	}
 	s := &FlowsStream{w: w, format: f, spool: spool, bw: bufio.NewWriterSize(w, 1<<16), budget: waitBudget}
 	if f == FlowsCSV {
-		s.csv = csv.NewWriter(s.bw)
-		s.csv.Write(FlowColumns)
-		s.csv.Flush() // into bw: the rows are written there (FlowRow.AppendCSV)
+		// The header as encoding/csv writes it; the rows follow from
+		// FlowRow.AppendCSV, all through bw (no write(2) per row).
+		var h []byte
+		for i, c := range FlowColumns {
+			if i > 0 {
+				h = append(h, ',')
+			}
+			h = appendCSVString(h, c)
+		}
+		s.bw.Write(append(h, '\n'))
 	}
 	return s
 }
@@ -275,7 +280,6 @@ func (s *FlowsStream) readRow(i int) ([]byte, error) {
 // spool, and reports whether it did.
 func (s *FlowsStream) writeWaiting(i int) bool {
 	if line, ok := s.wait[i]; ok {
-		s.csv.Flush()
 		s.bw.WriteString(line)
 		delete(s.wait, i)
 		s.waitN -= len(line)
@@ -289,7 +293,6 @@ func (s *FlowsStream) writeWaiting(i int) bool {
 		s.fail(err)
 		return false
 	}
-	s.csv.Flush()
 	s.bw.Write(b)
 	s.at[i] = 0
 	return true
@@ -323,10 +326,6 @@ func (s *FlowsStream) EndFile(ff *FlowsFile) error {
 		s.wait = nil
 		if s.err != nil {
 			return s.err
-		}
-		s.csv.Flush()
-		if err := s.csv.Error(); err != nil {
-			return err
 		}
 		return s.bw.Flush()
 	case FlowsJSON:
@@ -441,10 +440,6 @@ func (s *FlowsStream) Close() error {
 	}
 	switch s.format {
 	case FlowsCSV:
-		s.csv.Flush()
-		if err := s.csv.Error(); err != nil {
-			return err
-		}
 		return s.bw.Flush()
 	case FlowsJSON:
 		schema, _ := json.Marshal(FlowsSchema)
