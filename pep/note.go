@@ -59,16 +59,27 @@ func Acknowledger(r *tcpanalysis.ConnResult) Verdict {
 
 // NeedsDetail reports whether r's verdict v for direction d could change
 // with the connection's detail kept (tcpanalysis Options.Keep) and its RTT
-// quantiles (Options.RTTQuantiles): one criterion supports a split, and
+// quantiles (Options.RTTQuantiles): receiver-hops found an on-link
+// acknowledger at a capture beside the sender and zero-window events were
+// seen (it counts with a stall, which may be still open at the end and
+// visible only with detail); or one criterion supports a split, and
 // either zero-window events were seen (a stall still open at the end is
 // visible only with detail) or an RTT criterion was judged on the mean
 // because neither samples nor quantiles were kept (the verdict's rule is
 // the median; a few long samples pull the mean past it).
 func NeedsDetail(r *tcpanalysis.ConnResult, d flows.Direction, v Verdict) bool {
-	if v.Likely || len(v.Supporting()) == 0 {
+	if v.Likely {
 		return false
 	}
-	return r.Counts[d][tcpanalysis.ZeroWindow] > 0 || meanOnly(r, d) || meanOnly(r, d.Reverse())
+	zw := r.Counts[d][tcpanalysis.ZeroWindow] > 0
+	if v.onLinkAcker && zw {
+		// receiver-hops waits for a stall that detail may show.
+		return true
+	}
+	if len(v.Supporting()) == 0 {
+		return false
+	}
+	return zw || meanOnly(r, d) || meanOnly(r, d.Reverse())
 }
 
 // meanOnly reports whether the RTT stat of direction d came from a mean
