@@ -58,7 +58,7 @@ func ackVsHandshake(ack rttStat, hs time.Duration, rp *DirPackets) Item {
 		if two {
 			it.Observed += fmt.Sprintf("; SYN-ACK TTL %d, later %d..%d: %s", rp.SynTTL, rp.MinTTL, rp.MaxTTL, why)
 		} else {
-			it.Observed += fmt.Sprintf("; SYN-ACK TTL %d, later %d..%d: one host, so a first-packet delay (ARP, 802.11 setup), not a farther path", rp.SynTTL, rp.MinTTL, rp.MaxTTL)
+			it.Observed += fmt.Sprintf("; SYN-ACK TTL %d, later %d..%d: one host, so a first-packet delay (ARP, link setup, route discovery), not a farther path", rp.SynTTL, rp.MinTTL, rp.MaxTTL)
 		}
 	}
 	return it
@@ -87,12 +87,12 @@ func receiverHops(rttl, sttl uint8, towardR, towardS time.Duration, stall bool) 
 	slower := towardS*Ratio < towardR
 	switch {
 	case hops != 0:
+	case !slower:
+		it.Observed += fmt.Sprintf("; answers < %d× slower than the sender", Ratio)
 	case sttl == 0:
 		it.Observed += "; sender's TTL unknown: vantage unknown"
 	case Hops(sttl) != 0:
 		it.Observed += fmt.Sprintf("; sender %d hops away: a 0-hop receiver slower than the sender delays its ACKs, a PEP would not", Hops(sttl))
-	case !slower:
-		it.Observed += "; beside the sender: receiver on its link"
 	case !stall:
 		pending = true
 		it.Observed += "; beside the sender: on its link, as an on-link server is; counts only with a zero-window stall"
