@@ -137,7 +137,7 @@ func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict
 			v.Evidence = append(v.Evidence, Item{
 				Name: "ttl-synack-vs-ack", Unit: "hops", Value: float64(diff),
 				Observed: fmt.Sprintf("receiver's SYN-ACK TTL %d, later packets TTL %d..%d: %s", rp.SynTTL, rp.MinTTL, rp.MaxTTL, why),
-				Expected: "SYN-ACK's TTL within the later range, one initial TTL (one host)",
+				Expected: "SYN-ACK's TTL within the later range or its IP ID going on, one initial TTL (one host)",
 				Supports: two,
 			})
 		}

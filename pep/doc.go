@@ -55,7 +55,9 @@
 //     packet carries the SYN-ACK's TTL, or the later packets come from two
 //     initial TTLs (32, 64, 128, 255). One host whose route changes (ns-3
 //     AODV, OLSR, DSDV runs) moves its TTL within one range that holds its
-//     SYN-ACK's, so a varying TTL alone does not count.
+//     SYN-ACK's, so a varying TTL alone does not count; nor does a SYN-ACK
+//     TTL no later packet has when the SYN-ACK's IPv4 ID counter goes on in
+//     the later packets (step 1..IPIDStep: one host, its route changed).
 //   - ipid-streams (Evidence): more than a quarter of R's consecutive
 //     IP IDs do not step by 1..IPIDStep: packets from two senders (a PEP's
 //     ACKs interleaved with the server's own packets).

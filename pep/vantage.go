@@ -16,7 +16,10 @@ func initialTTL(ttl uint8) int { return int(ttl) + Hops(ttl) }
 // or the later packets come from two initial TTLs (two stacks). One host
 // whose route changes (an ns-3 AODV or OLSR run) moves its TTL inside one
 // range that also holds its SYN-ACK's, from one initial TTL, so a TTL
-// that varies is not two hosts by itself.
+// that varies is not two hosts by itself; when the route changes between
+// the SYN-ACK and the next packet (ns-3 AODV: SYN-ACK TTL 61, later 63),
+// the SYN-ACK's IPv4 ID continuing in the later packets (idContinues)
+// still shows one host.
 func (dp *DirPackets) twoHosts() (bool, string) {
 	if !dp.SynSeen || dp.Pkts == 0 {
 		return false, "no SYN-ACK TTL or no later packet"
@@ -25,6 +28,9 @@ func (dp *DirPackets) twoHosts() (bool, string) {
 		return true, fmt.Sprintf("two initial TTLs (%d, %d) later: two hosts", lo, hi)
 	}
 	if dp.SynTTL < dp.MinTTL || dp.SynTTL > dp.MaxTTL {
+		if dp.idContinues() {
+			return false, fmt.Sprintf("SYN-ACK's TTL not among the later ones, but its IP ID %d goes on (%d): one host, route changed", dp.synID, dp.firstID)
+		}
 		return true, "no later packet has the SYN-ACK's TTL: two hosts"
 	}
 	return false, "SYN-ACK's TTL among the later ones (one host, route may change)"

@@ -13,11 +13,13 @@ import (
 )
 
 // handshakeCapture writes a capture taken beside the sender 10.0.0.1 (its
-// packets carry TTL 64): SYN at 0, SYN-ACK at 50 ms with TTL synAckTTL,
-// the sender's ACK 0.1 ms later, then ten 1000-byte segments 10 ms apart,
-// each acknowledged 1 ms later with TTL ackTTL. Handshake RTT 50 ms, every
-// ACK RTT 1 ms: ack-rtt-vs-handshake's timing holds (1 × 4 < 50).
-func handshakeCapture(t *testing.T, synAckTTL, ackTTL uint8) string {
+// packets carry TTL 64): SYN at 0, SYN-ACK at 50 ms with TTL synAckTTL and
+// IP ID 1, the sender's ACK 0.1 ms later, then ten 1000-byte segments 10 ms
+// apart, each acknowledged 1 ms later with TTL ackTTL and IP IDs from
+// ackID on (0: 2, 3, …, continuing the SYN-ACK's counter). Handshake RTT
+// 50 ms, every ACK RTT 1 ms: ack-rtt-vs-handshake's timing holds (1 × 4 <
+// 50).
+func handshakeCapture(t *testing.T, synAckTTL, ackTTL uint8, ackID uint16) string {
 	t.Helper()
 	f := pcaptest.New(pcaptest.Options{Format: pcaptest.PcapMicro, LinkType: pcaptest.LinkRaw})
 	c := pcaptest.NewConn(netip.MustParseAddrPort("10.0.0.1:40000"), netip.MustParseAddrPort("10.9.0.1:80"), 100, 900)
@@ -33,7 +35,11 @@ func handshakeCapture(t *testing.T, synAckTTL, ackTTL uint8) string {
 	for i := range 10 {
 		ts := t0.Add(60*ms + time.Duration(i)*10*ms)
 		add(c.Data(ts, pcaptest.C2S, 1000), 64)
-		add(c.Ack(ts.Add(ms), pcaptest.S2C, uint32(1+1000*(i+1)), 65535), ackTTL)
+		a := c.Ack(ts.Add(ms), pcaptest.S2C, uint32(1+1000*(i+1)), 65535)
+		if ackID != 0 {
+			a.IPID = ackID + uint16(i)
+		}
+		add(a, ackTTL)
 	}
 	path := filepath.Join(t.TempDir(), "hs.pcap")
 	if err := os.WriteFile(path, f.Bytes(), 0o644); err != nil {
@@ -45,23 +51,27 @@ func handshakeCapture(t *testing.T, synAckTTL, ackTTL uint8) string {
 // TestAckVsHandshakeNeedsTwoHosts: data ACKs 50× faster than the
 // handshake support a PEP only when the receiver's per-packet TTLs show
 // another host answered the handshake (SYN-ACK TTL 50 = 14 hops, ACKs TTL
-// 64 = 0 hops: a PEP on the link passed the SYN to a far server). The same
-// TTL on SYN-ACK and ACKs is one host whose first packet was slow (ARP,
-// 802.11 setup); without per-packet TTLs (Detect) the capture cannot tell,
-// and the criterion does not count.
+// 64 = 0 hops with IP IDs of another counter: a PEP on the link passed the
+// SYN to a far server). The same TTL on SYN-ACK and ACKs is one host whose
+// first packet was slow (ARP, 802.11 setup), and so is a TTL that changes
+// while the SYN-ACK's IP ID counter goes on (a route change); without
+// per-packet TTLs (Detect) the capture cannot tell, and the criterion does
+// not count.
 func TestAckVsHandshakeNeedsTwoHosts(t *testing.T) {
 	for _, tt := range []struct {
 		name             string
-		synAck           uint8
+		synAck, ack      uint8
+		ackID            uint16
 		withTTLs, wantOK bool
 	}{
-		{"far handshake, per-packet TTLs", 50, true, true},
-		{"far handshake, no per-packet TTLs", 50, false, false},
-		{"one host, per-packet TTLs", 64, true, false},
-		{"one host, no per-packet TTLs", 64, false, false},
+		{"far handshake, per-packet TTLs", 50, 64, 20000, true, true},
+		{"far handshake, no per-packet TTLs", 50, 64, 20000, false, false},
+		{"one host, per-packet TTLs", 64, 64, 0, true, false},
+		{"one host, no per-packet TTLs", 64, 64, 0, false, false},
+		{"one host, route changed after the SYN-ACK", 61, 63, 0, true, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			path := handshakeCapture(t, tt.synAck, 64)
+			path := handshakeCapture(t, tt.synAck, tt.ack, tt.ackID)
 			rep, err := tcpanalysis.AnalyzeFile(path, tcpanalysis.Options{Detail: true})
 			if err != nil {
 				t.Fatal(err)
@@ -99,6 +109,7 @@ func TestTwoHosts(t *testing.T) {
 		syn, lo, hi uint8
 		want        bool
 	}{
+		// IP IDs: none known in these rows (IPv6, or not kept).
 		{64, 64, 64, false},  // one on-link host
 		{63, 61, 64, false},  // route changes (MANET)
 		{49, 46, 49, false},  // one host farther away at times
@@ -113,6 +124,19 @@ func TestTwoHosts(t *testing.T) {
 	}
 	if got, _ := (&DirPackets{SynTTL: 50, MinTTL: 64, MaxTTL: 64, Pkts: 2}).twoHosts(); got {
 		t.Error("twoHosts without a SYN-ACK = true")
+	}
+	// A SYN-ACK TTL no later packet has, with IPv4 IDs: one counter going
+	// on (ns-3 AODV: SYN-ACK TTL 61 ID 0, later TTL 63 from ID 3) is one
+	// host whose route changed; a Linux-like SYN-ACK ID 0 followed by IDs
+	// from elsewhere leaves the TTLs to decide.
+	for _, tt := range []struct {
+		synID, firstID uint16
+		want           bool
+	}{{0, 3, false}, {2, 3, false}, {0, 64, false}, {0, 65, true}, {0, 40000, true}, {5, 5, true}, {5, 4, true}} {
+		dp := DirPackets{SynSeen: true, SynTTL: 61, MinTTL: 63, MaxTTL: 63, Pkts: 2, synID: tt.synID, firstID: tt.firstID, synIDOK: true, firstIDOK: true}
+		if got, why := dp.twoHosts(); got != tt.want {
+			t.Errorf("twoHosts(SYN-ACK TTL 61 ID %d, later TTL 63 from ID %d) = %v (%s), want %v", tt.synID, tt.firstID, got, why, tt.want)
+		}
 	}
 }
 
