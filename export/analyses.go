@@ -325,7 +325,7 @@ func Tput(v *query.View, at []float64, toBytes int64) (Table, error) {
 	table = append(table, []string{"interval", w.String() + ", laid from the reference point"})
 	table = append(table, []string{"reference point", RefText(v, r, d)})
 	table = append(table, []string{"window", WindowText(v, r, d)})
-	inWindow := func(t time.Duration) bool { return t >= sel.From && (sel.To <= 0 || t <= sel.To) }
+	inWindow := sel.Within
 	if ss.Rule != tcpanalysis.SlowStartNotEnded {
 		val := fmt.Sprintf("%.3f s after the reference point (rule: %s, frame %d)", ss.End.Seconds(), ss.Rule, ss.Frame)
 		if !inWindow(ss.End) { // the whole connection's, not the window's

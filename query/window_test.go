@@ -123,3 +123,28 @@ func TestRefResolve(t *testing.T) {
 		t.Errorf("%d WarnRefFallback warnings, want 1", n)
 	}
 }
+
+// TestInWindow: both ends of the window are in it; To 0 has no end.
+func TestInWindow(t *testing.T) {
+	s := time.Second
+	for _, c := range []struct {
+		dt, from, to time.Duration
+		want         bool
+	}{
+		{0, 0, 0, true},
+		{-1, 0, 0, false},
+		{2 * s, 2 * s, 4 * s, true},
+		{4 * s, 2 * s, 4 * s, true},
+		{4*s + 1, 2 * s, 4 * s, false},
+		{2*s - 1, 2 * s, 4 * s, false},
+		{1000 * s, 2 * s, 0, true},
+	} {
+		if got := InWindow(c.dt, c.from, c.to); got != c.want {
+			t.Errorf("InWindow(%v, %v, %v) = %v, want %v", c.dt, c.from, c.to, got, c.want)
+		}
+		sel := Selection{From: c.from, To: c.to}
+		if got := sel.InRange(capture.Timestamp(7*s+c.dt), capture.Timestamp(7*s)); got != c.want {
+			t.Errorf("Selection{%v, %v}.InRange(ref + %v) = %v, want %v", c.from, c.to, c.dt, got, c.want)
+		}
+	}
+}
