@@ -175,16 +175,16 @@ func TestInWindow(t *testing.T) {
 // smallTransfer writes a capture whose intervals are checked by hand
 // (times in ms since the SYN; relative sequence numbers, data byte 1 is 1):
 //
-//	   0 SYN              100 SYN-ACK (ack 1), ACK
-//	 200 data 1–100 (a 100-byte cookie: the first data segment)
-//	 250 ACK 101
-//	 300 data 101–1100    (the first bulk segment: --ref bulk)
-//	 400 data 1101–2100   450 ACK 1101
-//	 550 ACK 2101
-//	 600 data 2101–3100
-//	 700 data 3101–4100   750 ACK 3101
-//	 850 ACK 4101
-//	 900 FIN (seq 4101)  1000 ACK 4102 (the FIN: still 4100 bytes)
+//	  0 SYN              100 SYN-ACK (ack 1), ACK
+//	200 data 1–100 (a 100-byte cookie: the first data segment)
+//	250 ACK 101
+//	300 data 101–1100    (the first bulk segment: --ref bulk)
+//	400 data 1101–2100   450 ACK 1101
+//	550 ACK 2101
+//	600 data 2101–3100
+//	700 data 3101–4100   750 ACK 3101
+//	850 ACK 4101
+//	900 FIN (seq 4101)  1000 ACK 4102 (the FIN: still 4100 bytes)
 func smallTransfer(t *testing.T) string {
 	t.Helper()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
