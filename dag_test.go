@@ -32,7 +32,7 @@ var allowed = map[string][]string{
 	"compare":                        {"query", "plot", "tcpanalysis", "flows", "capture", "pep", "internal/seq"},
 	"export":                         {"query", "campaign", "tcpanalysis", "flows", "capture", "internal/atomicfile"},
 	"pep":                            {"tcpanalysis", "flows", "capture", "internal/seq"},
-	"report":                         {"query", "tcpanalysis", "flows", "capture", "pep", "internal/seq"},
+	"report":                         {"query", "compare", "tcpanalysis", "flows", "capture", "pep", "internal/seq", "internal/atomicfile"},
 	"study":                          {"campaign", "stats", "plot"},
 	"monitor":                        {"query", "export", "plot", "tcpanalysis", "flows", "capture"},
 }
