@@ -1,6 +1,7 @@
 package report
 
 import (
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -74,5 +75,59 @@ func TestRatesAreTput(t *testing.T) {
 	// ([3.002, 3.004) s), as tput's row says.
 	if tp.L0.X[1501] != 3_002_000 || tp.L0.Y[1501] < 1448 || tab.Rows[1501][3] != "3.002000" {
 		t.Errorf("interval 1501 at %d µs holds %d B; tput row at %s s", tp.L0.X[1501], tp.L0.Y[1501], tab.Rows[1501][3])
+	}
+}
+
+// TestSeqPanelIsSeqRows: the report's Stevens graph holds the points of
+// 'tcpviz seq --csv' on geo-600ms-loss: every data row as a bar of its
+// class (frame, start, end, conn_t_s): 400 new, 4 retransmitted, SYN and
+// FIN; every ACK row (255) on the ACK line and,
+// where the window is known, its edge on the window-edge line.
+func TestSeqPanelIsSeqRows(t *testing.T) {
+	v, err := query.Analyze("../testdata/synthetic/geo-600ms-loss.pcap", query.All(), query.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type pt struct{ us, frame, a, b int64 }
+	got := map[string][]pt{}
+	for _, s := range extractOf(v.Report, v.Conn, v.Dir) {
+		if s.Panel != "seq" {
+			continue
+		}
+		for i := range s.L0.X {
+			p := pt{s.L0.X[i], s.L0.F[i], s.L0.Y[i], 0}
+			if s.L0.Y2 != nil {
+				p = pt{s.L0.X[i], s.L0.F[i], s.L0.Y2[i], s.L0.Y[i]}
+			}
+			got[s.ID] = append(got[s.ID], p)
+		}
+	}
+	want := map[string][]pt{}
+	class := map[string]string{"new": "seg", "retransmitted": "retx", "out_of_order": "ooo", "probe": "probe"}
+	for _, r := range export.SeqRows(v) {
+		us := int64(r.ConnTS*1e6 + 0.5)
+		switch r.Type {
+		case "data":
+			id := class[r.Class]
+			if r.Start == r.End || (id == "seg" && r.End-r.Start == 1 && r.Flags != "" && strings.ContainsAny(r.Flags, "SF")) {
+				id = "synfin"
+			}
+			want[id] = append(want[id], pt{us, r.Frame, r.Start, r.End})
+		case "ack":
+			want["ack"] = append(want["ack"], pt{us, r.Frame, r.Start, 0})
+			if r.Class == "window_known" {
+				want["edge"] = append(want["edge"], pt{us, r.Frame, r.End, 0})
+			}
+		case "sack":
+			want["sack"] = append(want["sack"], pt{us, r.Frame, r.Start, r.End})
+		}
+	}
+	for id, w := range want {
+		if g := got[id]; !reflect.DeepEqual(g, w) {
+			t.Errorf("%s: report %d points, seq rows %d (first %v vs %v)", id, len(g), len(w), g[:min(1, len(g))], w[:min(1, len(w))])
+		}
+	}
+	if len(got["seg"]) != 400 || len(got["retx"]) != 4 || len(got["ack"]) != 255 || len(got["synfin"]) != 2 {
+		t.Errorf("%d data, %d retransmitted bars, %d ACKs, %d SYN/FIN", len(got["seg"]), len(got["retx"]), len(got["ack"]), len(got["synfin"]))
 	}
 }
