@@ -80,8 +80,10 @@ func RateKbps(bytes int64, seconds float64) float64 {
 // first interval starts at ref + From, the last ends at ref + To (or is
 // whole, holding the connection's last packet); so the intervals' Bytes
 // add up to every payload byte sent in the window and their Acked to
-// every byte acknowledged in it. Errors: tcpanalysis.ErrTooManyBins,
-// wrapped with the span.
+// every byte acknowledged in it. The bins are tcpanalysis.BinsFrom's, the
+// one binning rule of every output (the report's rates included: they are
+// ConnView's intervals). Errors: tcpanalysis.ErrTooManyBins, wrapped with
+// the span.
 func (v *View) Intervals(r *tcpanalysis.ConnResult, d flows.Direction) ([]Interval, error) {
 	return v.IntervalsAt(r, d, v.RefOf(r, d), r.Conn.Last)
 }
