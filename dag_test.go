@@ -33,7 +33,7 @@ var allowed = map[string][]string{
 	"export":                         {"query", "campaign", "tcpanalysis", "flows", "capture", "internal/atomicfile"},
 	"pep":                            {"tcpanalysis", "flows", "capture", "internal/seq"},
 	"report":                         {"query", "compare", "tcpanalysis", "flows", "capture", "pep", "internal/seq", "internal/atomicfile"},
-	"study":                          {"campaign", "stats", "plot"},
+	"study":                          {"campaign", "stats", "plot", "export", "query"},
 	"monitor":                        {"query", "export", "plot", "tcpanalysis", "flows", "capture"},
 }
 

@@ -16,33 +16,6 @@ import (
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
-// Vantage says where a capture was taken relative to a flow.
-type Vantage string
-
-// Vantage points, decided per flow from the capture (docs/metrics.md#vantage).
-const (
-	AtReceiver Vantage = "receiver" // taken on the receiver's own node
-	AtSender   Vantage = "sender"   // taken on the sender's own node
-	// Elsewhere: neither endpoint's capture by the TCP-level evidence
-	// (wired: TTLs; 802.11 without the capturing node's identity).
-	Elsewhere Vantage = "other"
-	// Relay: an 802.11 capture of a node that owns neither endpoint's
-	// address and took part in the connection: its radio transmitted
-	// frames of it, or received frames of it addressed to its own MAC.
-	Relay Vantage = "relay"
-	// Overheard: an 802.11 capture of a node that transmitted nothing of
-	// the connection and owns neither endpoint's address: it only heard
-	// frames addressed to others.
-	Overheard Vantage = "overheard"
-	// Nowhere: the flow is declared (ground truth, --starts) but no
-	// capture of its run holds it; its row has 0 goodput bytes.
-	Nowhere Vantage = "none"
-	// AtProxy: a split-TCP PEP acknowledged the data in this capture
-	// (package pep's one-capture evidence; wired captures only): its bytes
-	// were accepted by the PEP, not delivered (docs/metrics.md#pep).
-	AtProxy Vantage = "pep"
-)
-
 // FlowRow is one flow of a campaign: one data direction of one TCP
 // connection (docs/schema.md#goodput).
 type FlowRow struct {
@@ -169,18 +142,18 @@ type Result struct {
 	// IntervalWarnings say where an interval reaches outside the run's
 	// captures (docs/metrics.md#interval): its bytes outside them are
 	// unknown and counted as 0.
-	IntervalWarnings []string
+	IntervalWarnings []Warning
 	// VantageWarnings say, for runs of per-node 802.11 captures (each
 	// capture telling its node's addresses, docs/metrics.md#vantage),
 	// which flows are not read at their receiver and why: no capture of
 	// the run was taken on the receiver's node, or its capture holds none
 	// of the flow, or it was cut. At most VantageWarningsPerRun lines per
 	// run, then a count, then a summary line.
-	VantageWarnings []string
+	VantageWarnings []Warning
 	// VantageNotes count the flows whose receiver's capture holds none of
 	// them and which delivered nothing where they were read: consistent
 	// rows (nothing reached the receiver), not warnings.
-	VantageNotes []string
+	VantageNotes []Warning
 	// Dropped are the flows Options.MinBytes dropped.
 	Dropped []FlowRow
 	// RunEnd is, per run key, the last frame of any of its captures,

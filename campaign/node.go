@@ -349,7 +349,7 @@ const VantageWarningsPerRun = 10
 // infos[i]). A row whose receiver's capture holds none of the flow and
 // whose own capture saw nothing delivered is consistent (nothing reached
 // the receiver): such rows are only counted, in notes.
-func sinkWarnings(rows []FlowRow, files []string, infos []fileInfo) (warnings, notes []string) {
+func sinkWarnings(rows []FlowRow, files []string, infos []fileInfo) (warnings, notes []Warning) {
 	owner := map[string]map[netip.Addr]string{} // run → address → capture of its node
 	for i, f := range files {
 		if !infos[i].identity {
@@ -392,19 +392,19 @@ func sinkWarnings(rows []FlowRow, files []string, infos []fileInfo) (warnings, n
 		if perRun[r.RunKey] > VantageWarningsPerRun {
 			continue
 		}
-		warnings = append(warnings, fmt.Sprintf("run %s: flow %s:%d → %s:%d is read from %s (vantage %s), not at its receiver: %s",
+		warnings = append(warnings, Warn(Caution, WarnVantage, "run %s: flow %s:%d → %s:%d is read from %s (vantage %s), not at its receiver: %s",
 			filepath.Base(r.RunKey), r.Src, r.SPort, r.Dst, r.DPort, filepath.Base(r.File), r.Vantage, why))
 	}
 	for _, k := range runs {
 		if m := perRun[k] - VantageWarningsPerRun; m > 0 {
-			warnings = append(warnings, fmt.Sprintf("run %s: %d more flows not read at their receiver (column vantage)", filepath.Base(k), m))
+			warnings = append(warnings, Warn(Caution, WarnVantage, "run %s: %d more flows not read at their receiver (column vantage)", filepath.Base(k), m))
 		}
 	}
 	if n > 0 {
-		warnings = append(warnings, fmt.Sprintf("%d flows in %d runs of per-node captures are not read at their receiver's own capture (vantage sender, relay, overheard or other): their goodput bytes are the bytes acknowledged where they were read, not what the receiver's radio decoded (docs/metrics.md#vantage)", n, len(runs)))
+		warnings = append(warnings, Warn(Caution, WarnVantage, "%d flows in %d runs of per-node captures are not read at their receiver's own capture (vantage sender, relay, overheard or other): their goodput bytes are the bytes acknowledged where they were read, not what the receiver's radio decoded (docs/metrics.md#vantage)", n, len(runs)))
 	}
 	if quiet > 0 {
-		notes = append(notes, fmt.Sprintf("%d flows reached no receiver: their receiver's capture holds none of them and they are read, with 0 bytes, from another node's capture (column vantage; docs/metrics.md#vantage)", quiet))
+		notes = append(notes, Warn(Note, WarnNoReceiver, "%d flows reached no receiver: their receiver's capture holds none of them and they are read, with 0 bytes, from another node's capture (column vantage; docs/metrics.md#vantage)", quiet))
 	}
 	return warnings, notes
 }

@@ -246,8 +246,8 @@ func TestVantageSinkMissing(t *testing.T) {
 			if filepath.Base(r.File) != "run-0-0.pcap" || r.Vantage != AtSender || r.Bytes != tc.bytes || r.Captures != tc.caps {
 				t.Errorf("row from %s, %s, %d bytes, %d captures; want run-0-0.pcap, sender, %d, %d", filepath.Base(r.File), r.Vantage, r.Bytes, r.Captures, tc.bytes, tc.caps)
 			}
-			if len(res.VantageWarnings) != 2 || !strings.Contains(res.VantageWarnings[0], "10.0.0.1:40000 → 10.0.0.3:5001 is read from run-0-0.pcap (vantage sender)") ||
-				!strings.Contains(res.VantageWarnings[0], tc.why) || !strings.HasPrefix(res.VantageWarnings[1], "1 flows in 1 runs") {
+			if len(res.VantageWarnings) != 2 || !strings.Contains(res.VantageWarnings[0].String(), "10.0.0.1:40000 → 10.0.0.3:5001 is read from run-0-0.pcap (vantage sender)") ||
+				!strings.Contains(res.VantageWarnings[0].String(), tc.why) || !strings.HasPrefix(res.VantageWarnings[1].Text.String(), "1 flows in 1 runs") || res.VantageWarnings[1].Kind != WarnVantage {
 				t.Errorf("warnings %q; want the flow named with %q, then the summary", res.VantageWarnings, tc.why)
 			}
 		})
@@ -257,7 +257,7 @@ func TestVantageSinkMissing(t *testing.T) {
 	files := noRoute().write(t, t.TempDir())
 	res, err := Goodput(context.Background(), files, Options{})
 	if err != nil || len(res.Rows) != 1 || res.Rows[0].Vantage != AtSender || len(res.VantageWarnings) != 0 ||
-		len(res.VantageNotes) != 1 || !strings.HasPrefix(res.VantageNotes[0], "1 flows reached no receiver: their receiver's capture holds none of them") {
+		len(res.VantageNotes) != 1 || res.VantageNotes[0].Severity != Note || !strings.HasPrefix(res.VantageNotes[0].Text.String(), "1 flows reached no receiver: their receiver's capture holds none of them") {
 		t.Errorf("no route: %v, %d rows, warnings %q, notes %q; want one sender row, no warning, one note", err, len(res.Rows), res.VantageWarnings, res.VantageNotes)
 	}
 	rows, _, err := fileRows(files[nodeR], Options{})

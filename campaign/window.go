@@ -182,7 +182,8 @@ var ErrOutsideCaptures = errors.New("no captured byte can fall in the goodput in
 
 // checkInterval adds Result.IntervalWarnings for intervals that reach
 // outside their run's captures, and returns ErrOutsideCaptures (wrapped)
-// when Options.Interval misses every run or Options.End every flow.
+// when Options.Interval misses every run or Options.End every flow (an
+// *OptionError naming OptInterval or OptEnd).
 func checkInterval(res *Result, o Options) error {
 	runs := make([]string, 0, len(res.RunEnd))
 	for k := range res.RunEnd {
@@ -197,11 +198,11 @@ func checkInterval(res *Result, o Options) error {
 			}
 		}
 		if len(outside) == len(runs) {
-			return fmt.Errorf("%w: --interval starts at %g s, the captures end at or before it: %s (capture times are seconds since the epoch, or simulation seconds for ns-3)",
-				ErrOutsideCaptures, o.Interval.Start, joinMax(outside, 4))
+			return &OptionError{Option: OptInterval, Err: ErrOutsideCaptures, Text: Textf("%v: %s starts at %g s, the captures end at or before it: %s (capture times are seconds since the epoch, or simulation seconds for ns-3)",
+				ErrOutsideCaptures, OptInterval, o.Interval.Start, joinMax(outside, 4))}
 		}
 		for _, w := range outside {
-			res.IntervalWarnings = append(res.IntervalWarnings, fmt.Sprintf("run %s: the interval starts after its captures ended: its flows' rates are 0, not measured", w))
+			res.IntervalWarnings = append(res.IntervalWarnings, Warn(Caution, WarnInterval, "run %s: the interval starts after its captures ended: its flows' rates are 0, not measured", w))
 		}
 	}
 	// An interval that ends after the run's captures counts no byte after
@@ -218,7 +219,7 @@ func checkInterval(res *Result, o Options) error {
 	}
 	for _, k := range runs {
 		if stop, ok := late[k]; ok {
-			res.IntervalWarnings = append(res.IntervalWarnings, fmt.Sprintf("run %s: intervals end at up to %.3f s but its captures end at %.3f s: bytes delivered after the capture are unknown and counted as 0, so its rates may be too low",
+			res.IntervalWarnings = append(res.IntervalWarnings, Warn(Caution, WarnInterval, "run %s: intervals end at up to %.3f s but its captures end at %.3f s: bytes delivered after the capture are unknown and counted as 0, so its rates may be too low",
 				filepath.Base(k), stop, res.RunEnd[k]))
 		}
 	}
@@ -233,10 +234,10 @@ func checkInterval(res *Result, o Options) error {
 			}
 		}
 		if n > 0 && n == all {
-			return fmt.Errorf("%w: --end %g s is at or before every flow's start (capture times are seconds since the epoch, or simulation seconds for ns-3)", ErrOutsideCaptures, o.End)
+			return &OptionError{Option: OptEnd, Err: ErrOutsideCaptures, Text: Textf("%v: %s %g s is at or before every flow's start (capture times are seconds since the epoch, or simulation seconds for ns-3)", ErrOutsideCaptures, OptEnd, o.End)}
 		}
 		if n > 0 {
-			res.IntervalWarnings = append(res.IntervalWarnings, fmt.Sprintf("%d flows start at or after --end %g s: rate 0 over an empty interval", n, o.End))
+			res.IntervalWarnings = append(res.IntervalWarnings, Warn(Caution, WarnInterval, "%d flows start at or after %s %g s: rate 0 over an empty interval", n, OptEnd, o.End))
 		}
 	}
 	return nil

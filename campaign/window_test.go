@@ -76,7 +76,7 @@ func TestIntervalOutsideCaptures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.IntervalWarnings) != 1 || !strings.Contains(res.IntervalWarnings[0], "counted as 0") {
+	if len(res.IntervalWarnings) != 1 || !strings.Contains(res.IntervalWarnings[0].String(), "counted as 0") {
 		t.Errorf("interval 50:150: warnings %q, want one saying bytes after the capture are unknown", res.IntervalWarnings)
 	}
 	if _, err := ParseInterval("-5:10"); err == nil {

@@ -40,7 +40,7 @@ func GoodputRecord(r campaign.FlowRow, labelNames []string) []string {
 	// interval_s with every digit needed to read back the same float: a
 	// reader recomputes goodput_kbps (rounded to 3 decimals for reading)
 	// exactly from bytes and interval_s (campaign.Kbps; trial13 A7).
-	return append(rec, strconv.FormatFloat(r.IntervalS, 'f', -1, 64), r.RunKey, string(r.Vantage), strconv.Itoa(r.Captures), string(r.Source), strconv.Itoa(r.CaptureWarnings))
+	return append(rec, strconv.FormatFloat(r.IntervalS, 'f', -1, 64), r.RunKey, r.Vantage.String(), strconv.Itoa(r.Captures), string(r.Source), strconv.Itoa(r.CaptureWarnings))
 }
 
 // WriteGoodputJSON writes the rows as the goodput JSON document, with the
@@ -126,7 +126,7 @@ func WriteGoodputParquet(w io.Writer, rows []campaign.FlowRow, labelNames []stri
 		m := map[string]any{
 			"file": r.File, "conn": int64(r.Conn), "src": r.Src, "sport": int64(r.SPort), "dst": r.Dst, "dport": int64(r.DPort),
 			"first_s": r.FirstS, "last_s": r.LastS, "bytes": r.Bytes, "goodput_kbps": r.Kbps,
-			"interval_s": r.IntervalS, "run": r.RunKey, "vantage": string(r.Vantage), "captures": int64(r.Captures),
+			"interval_s": r.IntervalS, "run": r.RunKey, "vantage": r.Vantage.String(), "captures": int64(r.Captures),
 			"interval_from": string(r.Source), "capture_warnings": int64(r.CaptureWarnings),
 		}
 		for _, n := range labelNames {
@@ -199,10 +199,15 @@ func ReadGoodputCSVSources(path string) ([]campaign.FlowRow, []campaign.RowSourc
 		r := campaign.FlowRow{File: rec[col["file"]], RunKey: rec[col["run"]], Src: rec[col["src"]], Dst: rec[col["dst"]],
 			Conn: int(num("conn")), SPort: uint16(num("sport")), DPort: uint16(num("dport")),
 			FirstS: num("first_s"), LastS: num("last_s"), Bytes: int64(num("bytes")), Kbps: num("goodput_kbps"),
-			IntervalS: num("interval_s"), Vantage: campaign.Vantage(rec[col["vantage"]]), Captures: int(num("captures")),
+			IntervalS: num("interval_s"), Captures: int(num("captures")),
 			Labels: map[string]string{}}
 		if r.IntervalS > 0 {
 			r.Kbps = campaign.Kbps(r.Bytes, r.IntervalS)
+		}
+		if i, ok := col["vantage"]; ok {
+			if r.Vantage, err = campaign.ParseVantage(rec[i]); err != nil {
+				return nil, nil, fmt.Errorf("%s: line %d: %w", path, line, err)
+			}
 		}
 		if i, ok := col["interval_from"]; ok {
 			r.Source = campaign.IntervalSource(rec[i])

@@ -1,58 +1,46 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/tcpviz/tcpviz/campaign"
 	"github.com/tcpviz/tcpviz/export"
 	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/stats"
 	"github.com/tcpviz/tcpviz/study"
 )
 
+// goodputFlags are the flags of goodput and stats: the library's options
+// (study.Options) and the outputs.
 type goodputFlags struct {
-	labels, manifest string
-	port             int
-	dir              string
-	minBytes         int64
-	end              float64
-	perRun           string
-	group, pair      string
-	level            float64
-	asCSV, asJSON    bool
-	parquetOut       string
-	out              string
-	tables           string
-	tablesCSV        string
-	jobs             int
-	shard            string
-	starts           string
-	startsRename     []string
-	interval         string
-	noGroundTruth    bool
-	notes            []string                // printed after the tables
-	warned           []campaign.FileWarnings // the reader's warnings per capture (JSON "capture_warnings")
-	study            studyFlags              // --plot, --tables-tex, --order (goodput_fig.go)
+	o             study.Options
+	dir           string
+	asCSV, asJSON bool
+	parquetOut    string
+	out           string
+	tables        string
+	tablesCSV     string
 }
 
 func (f *goodputFlags) registerTables(c *cobra.Command) {
-	c.Flags().StringVar(&f.perRun, "per-run", "sum", "per-run goodput: sum (total of the run's flows, as the MANET study) or mean (per flow)")
-	c.Flags().StringVar(&f.group, "group", "", "label to group runs by for the per-group table (e.g. protocol)")
-	c.Flags().StringVar(&f.pair, "pair", "", "label that pairs runs across groups for the paired table (e.g. seed)")
-	c.Flags().Float64Var(&f.level, "level", 0.95, "confidence level of the t intervals")
+	t := &f.o.Tables
+	c.Flags().StringVar(&t.PerRun, "per-run", "sum", "per-run goodput: sum (total of the run's flows, as the MANET study) or mean (per flow)")
+	c.Flags().StringVar(&t.Group, "group", "", "label to group runs by for the per-group table (e.g. protocol)")
+	c.Flags().StringVar(&t.Pair, "pair", "", "label that pairs runs across groups for the paired table (e.g. seed)")
+	c.Flags().Float64Var(&t.Level, "level", 0.95, "confidence level of the t intervals")
 	c.Flags().StringVar(&f.tables, "tables", "", "write the Markdown tables to this file (default: standard output after the rows, or standard error when the rows are CSV/JSON on standard output)")
 	c.Flags().StringVar(&f.tablesCSV, "tables-csv", "", "also write the tables as PREFIX.groups.csv and PREFIX.pairs.csv (one decimal, ASCII)")
-	f.study.register(c)
+	c.Flags().StringVar(&t.Plot, "plot", "", "with --group: write the mean per group with CI whiskers and per-run points to this figure (.png, .svg, .pdf); with --pair also the paired differences to NAME.pairs.EXT")
+	c.Flags().StringVar(&t.TeX, "tables-tex", "", "with --group: write the tables as booktabs LaTeX (\\usepackage{booktabs}) to this file")
+	c.Flags().StringSliceVar(&t.Order, "order", nil, "order of the groups in tables and figures, and of each comparison (first − second), e.g. anthocnet,olsr,dsdv,aodv; groups not named follow sorted")
+	c.Flags().StringSliceVar(&t.Pairs, "pairs", nil, "with --pair: only these comparisons, in this order, each FIRST:SECOND (difference first − second), e.g. anthocnet:aodv,olsr:aodv,dsdv:aodv,anthocnet:olsr")
 }
 
 func newGoodputCmd(e *env) *cobra.Command {
@@ -122,40 +110,30 @@ read as a path.`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&f.labels, "labels", "", "label pattern matched against the end of each path, e.g. '{protocol}/run{seed}/{prefix}-{node}-{dev}.pcap'")
-	fl.StringVar(&f.manifest, "manifest", "", "CSV with a 'file' column and one column per label")
-	fl.IntVar(&f.port, "port", 0, "only flows with this port on either side")
+	o := &f.o
+	fl.StringVar(&o.Labels, "labels", "", "label pattern matched against the end of each path, e.g. '{protocol}/run{seed}/{prefix}-{node}-{dev}.pcap'")
+	fl.StringVar(&o.Manifest, "manifest", "", "CSV with a 'file' column and one column per label")
+	fl.IntVar(&o.Port, "port", 0, "only flows with this port on either side")
 	fl.StringVar(&f.dir, "dir", "auto", "data direction per connection: "+query.DirNames+" (the one that delivered more); a = the SYN sender")
-	fl.Int64Var(&f.minBytes, "min-bytes", -1, "leave out flows that delivered fewer goodput bytes in all; -1 (auto): fewer than 1024 B in a closed connection (control connections such as iperf3's); flows declared by ground truth or --starts are kept")
-	fl.Float64Var(&f.end, "end", 0, "end every flow's goodput interval at this capture time in seconds since the epoch (the simulation end for ns-3); default: the application's stop, else its close, else the run's last frame")
+	fl.Int64Var(&o.MinBytes, "min-bytes", -1, "leave out flows that delivered fewer goodput bytes in all; -1 (auto): fewer than 1024 B in a closed connection (control connections such as iperf3's); flows declared by ground truth or --starts are kept")
+	fl.Float64Var(&o.End, "end", 0, "end every flow's goodput interval at this capture time in seconds since the epoch (the simulation end for ns-3); default: the application's stop, else its close, else the run's last frame")
 	fl.BoolVar(&f.asCSV, "csv", false, "write rows as CSV (schema "+export.GoodputSchema+")")
 	fl.BoolVar(&f.asJSON, "json", false, "write rows as JSON")
 	fl.StringVar(&f.parquetOut, "parquet", "", "also write the rows as Parquet to this file")
 	fl.StringVarP(&f.out, "output", "o", "", "write the rows to this file (atomically) instead of standard output; .csv or .json choose the format unless --csv or --json does")
-	fl.IntVar(&f.jobs, "jobs", 0, "captures analysed at once (default: all cores)")
-	fl.StringVar(&f.starts, "starts", "", "CSV of application start times per flow (src|src_ip, sport|src_port, dst|dst_ip, dport|dst_port, start_s, label columns): goodput intervals start there, e.g. ns-3's groundtruth-all.csv")
-	fl.StringArrayVar(&f.startsRename, "starts-rename", nil, "rename a --starts column to a label name, e.g. run=seed (repeatable)")
-	registerIntervalFlags(fl, &f)
-	fl.StringVar(&f.shard, "shard", "", "analyse only part i of n of the runs (i/n, 1-based), e.g. a Slurm array task; merge with 'tcpviz stats'")
+	fl.IntVar(&o.Jobs, "jobs", 0, "captures analysed at once (default: all cores)")
+	fl.StringVar(&o.Starts, "starts", "", "CSV of application start times per flow (src|src_ip, sport|src_port, dst|dst_ip, dport|dst_port, start_s, label columns): goodput intervals start there, e.g. ns-3's groundtruth-all.csv")
+	fl.StringArrayVar(&o.StartsRename, "starts-rename", nil, "rename a --starts column to a label name, e.g. run=seed (repeatable)")
+	fl.StringVar(&o.Interval, "interval", "", "one goodput interval START:END (capture seconds) for every flow, e.g. 10:100; overrides --starts, --end and the ground truth")
+	fl.BoolVar(&o.NoGroundTruth, "no-groundtruth", false, "do not read the testbed's ground truth next to the captures (ns-3: PREFIX-groundtruth.csv, groundtruth-all.csv, PREFIX-config.txt)")
+	fl.StringVar(&o.Shard, "shard", "", "analyse only part i of n of the runs (i/n, 1-based), e.g. a Slurm array task; merge with 'tcpviz stats'")
 	f.registerTables(c)
 	e.addFigFlags(c)
 	return c
 }
 
-// checkTables validates the table flags before anything is read.
-func (f *goodputFlags) checkTables() error {
-	if f.perRun != "sum" && f.perRun != "mean" {
-		return fmt.Errorf("--per-run %q: want sum or mean", f.perRun)
-	}
-	if !(f.level > 0 && f.level < 1) {
-		return fmt.Errorf("--level %g: want a confidence level between 0 and 1, e.g. 0.95", f.level)
-	}
-	if f.pair != "" && f.group == "" {
-		return fmt.Errorf("--pair %s needs --group", f.pair)
-	}
-	return nil
-}
-
+// runGoodput is goodput: flags → study.Options → study.Goodput → the
+// warnings, the rows, the tables.
 func runGoodput(e *env, f *goodputFlags, args []string) error {
 	if f.asCSV && f.asJSON {
 		return fmt.Errorf("choose one of --csv and --json")
@@ -168,157 +146,49 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 	if err != nil {
 		return fmt.Errorf("--dir: %w", err)
 	}
-	if f.port < 0 || f.port > 65535 {
-		return fmt.Errorf("--port %d: want 1-65535", f.port)
-	}
-	if err := f.checkTables(); err != nil {
-		return err
-	}
-	if err := f.study.check(f.group); err != nil {
-		return err
-	}
-	if err := f.study.checkRepeats(); err != nil {
-		return err
-	}
-	if err := f.checkStartsRename(); err != nil {
-		return err
-	}
 	if err := f.checkParquetName(); err != nil {
 		return err
 	}
-	f.study.name = e.campaignName(args)
-	if f.jobs < 0 {
-		return fmt.Errorf("--jobs %d: want ≥ 0", f.jobs)
-	}
-	o := campaign.Options{Port: f.port, Dir: dir, End: f.end, Jobs: f.jobs}
-	if err := f.intervalOptions(&o); err != nil {
-		return err
-	}
-	if err := f.minBytesOptions(&o); err != nil {
-		return err
-	}
-	if f.shard != "" {
-		var i, n int
-		if _, err := fmt.Sscanf(f.shard, "%d/%d", &i, &n); err != nil || n < 1 || i < 1 || i > n {
-			return fmt.Errorf("--shard %q: want i/n with 1 ≤ i ≤ n", f.shard)
-		}
-		o.Shard, o.Shards = i-1, n
-	}
-	var labelNames []string
-	switch {
-	case f.labels != "" && f.manifest != "":
-		return fmt.Errorf("choose one of --labels and --manifest")
-	case f.labels != "":
-		p, err := campaign.ParsePattern(f.labels)
-		if err != nil {
-			return fmt.Errorf("--labels: %w", err)
-		}
-		o.Labels = p.Match
-		labelNames = p.Names()
-	case f.manifest != "":
-		m, err := campaign.ReadManifest(f.manifest)
-		if err != nil {
-			return &exitError{code: 2, err: err}
-		}
-		o.Labels = m.Labels
-		labelNames = m.Names
-	}
-	if err := f.checkGroupLabels(labelNames); err != nil {
-		return err
-	}
-	if f.starts != "" {
-		rename := map[string]string{}
-		for _, kv := range f.startsRename {
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok {
-				return fmt.Errorf("--starts-rename %q: want OLD=NEW", kv)
-			}
-			rename[k] = v
-		}
-		st, err := campaign.ReadStarts(f.starts, rename, labelNames)
-		if err != nil {
-			return &exitError{code: 2, err: err}
-		}
-		o.Starts = st
-	}
-	listing, err := campaign.List(args)
-	if err != nil {
-		return &exitError{code: 2, err: err}
-	}
-	for _, n := range listing.Notes {
-		fmt.Fprintln(e.stderr, "note:", n)
-	}
-	files := listing.Files
-	if len(files) == 0 && len(listing.Failed) == 0 {
-		return &exitError{code: 2, err: fmt.Errorf("no capture found under %s", strings.Join(args, " "))}
-	}
-	if err := f.checkGroupsOfFiles(files, o.Labels); err != nil {
-		return err // a usage error: exit 1, before any capture is read
-	}
+	f.o.Dir, f.o.Tables.Name, f.o.ShowPath = dir, e.campaignName(args), e.shownPath
 	var bar *progressbar.ProgressBar
 	if fd, ok := e.stderr.(*os.File); ok && term.IsTerminal(int(fd.Fd())) {
-		bar = progressbar.NewOptions(len(files), progressbar.OptionSetWriter(e.stderr), progressbar.OptionSetDescription("captures"),
-			progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
-		o.Progress = func(done, total int) { bar.Set(done) }
+		f.o.Progress = func(done, total int) {
+			if bar == nil {
+				bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(e.stderr), progressbar.OptionSetDescription("captures"),
+					progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+			}
+			bar.Set(done)
+		}
 	}
-	res, err := campaign.Goodput(e.ctx, files, o)
+	out, err := study.Goodput(e.ctx, args, f.o)
 	if bar != nil {
 		bar.Finish()
 	}
-	if errors.Is(err, campaign.ErrOutsideCaptures) {
-		return err // a usage error: exit 1
-	}
+	printWarnings(e.stderr, out.Warnings)
 	if err != nil {
+		return goodputErr(err)
+	}
+	if err := f.writeRows(e, out); err != nil {
 		return err
 	}
-	if e.shownPath != nil {
-		for i := range res.Rows {
-			res.Rows[i].File, res.Rows[i].RunKey = e.shownPath(res.Rows[i].File), e.shownPath(res.Rows[i].RunKey)
-		}
-		for i := range res.Warnings {
-			res.Warnings[i].File = e.shownPath(res.Warnings[i].File)
-		}
-	}
-	// Paths that could not be listed count as failed captures.
-	res.Files = append(res.Files, failedPaths(listing.Failed)...)
-	res.Failed = append(listing.Failed, res.Failed...)
-	if err := reportFailures(e.stderr, res, f.labels); err != nil {
-		return err // every capture failed: exit 2
-	}
-	reportCaptureWarnings(e.stderr, res)
-	f.warned = res.Warnings
-	if err := f.checkLabels(e.stderr, res); err != nil {
-		return err
-	}
-	f.reportDropped(e.stderr, res)
-	dirNote := map[query.Dir]string{query.Auto: "the direction that delivered more bytes", query.AB: "from the SYN sender", query.BA: "towards the SYN sender"}[dir]
-	fmt.Fprintf(e.stderr, "goodput: %s, %d used, %d failed; %s (%s; rate over %s; each flow counted once, from its receiver's capture where possible)\n",
-		count(len(res.Files), "capture"), len(res.Files)-len(res.Failed), len(res.Failed), count(len(res.Rows), "flow"), dirNote, f.intervalNote(res))
-	f.warnIntervals(e.stderr, res)
-
-	if err := f.checkStudy(res.Rows); err != nil {
-		return err // before any output is written
-	}
-	if err := writeGoodputRows(e, f, res.Rows, labelNames); err != nil {
-		return err
-	}
-	if f.group != "" {
-		if err := writeGoodputTables(e, f, res.Rows); err != nil {
+	if out.Tables != nil {
+		if err := f.writeTables(e, out); err != nil {
 			return err
 		}
 	}
-	if len(res.Failed) > 0 {
+	if res := out.Result; len(res.Failed) > 0 {
 		return &exitError{code: 3, err: fmt.Errorf("partial: %d of %s failed", len(res.Failed), count(len(res.Files), "capture"))}
 	}
 	return nil
 }
 
-func writeGoodputRows(e *env, f *goodputFlags, rows []campaign.FlowRow, labelNames []string) error {
+func (f *goodputFlags) writeRows(e *env, out *study.Outcome) error {
+	rows, labelNames := out.Rows, out.LabelNames
 	write := func(w io.Writer) error {
 		switch {
 		case f.asJSON:
 			warned := map[string][]string{}
-			for _, fw := range f.warned {
+			for _, fw := range out.Result.Warnings {
 				warned[fw.File] = fw.Warnings
 			}
 			return export.WriteGoodputJSON(w, rows, labelNames, warned)
@@ -338,26 +208,19 @@ func writeGoodputRows(e *env, f *goodputFlags, rows []campaign.FlowRow, labelNam
 	return write(e.stdout)
 }
 
-func writeGoodputTables(e *env, f *goodputFlags, rows []campaign.FlowRow) error {
-	ao, err := f.study.options()
-	if err != nil {
-		return err
-	}
-	spec := f.studySpec()
-	t, runs, pepRows, pepRuns, err := study.Tables(rows, spec, ao)
-	if pepRows > 0 {
-		n := pepTablesNote(pepRows, pepRuns)
-		fmt.Fprintln(e.stderr, n)
-		f.notes = append(f.notes, n)
-	}
-	if err != nil {
-		return err
-	}
+// writeTables writes the study's tables as Markdown (and CSV, LaTeX,
+// figures as the flags ask), after the warnings that go with them.
+func (f *goodputFlags) writeTables(e *env, out *study.Outcome) error {
+	printWarnings(e.stderr, out.TableWarnings)
 	var w io.Writer = e.stdout
 	if f.out == "" && (f.asCSV || f.asJSON) {
 		w = e.stderr
 	}
-	md := func(w io.Writer) error { return study.WriteMarkdown(w, spec, t, runs, f.notes) }
+	var notes []string
+	for _, n := range out.Notes {
+		notes = append(notes, n.Message(flagName))
+	}
+	md := func(w io.Writer) error { return study.WriteMarkdown(w, out.Spec, out.Tables, out.Runs, notes) }
 	if f.tables != "" {
 		if err := writeFileAtomic(f.tables, func(file *os.File) error { return md(file) }); err != nil {
 			return err
@@ -366,16 +229,16 @@ func writeGoodputTables(e *env, f *goodputFlags, rows []campaign.FlowRow) error 
 		return err
 	}
 	if f.tablesCSV != "" {
-		if err := writeFileAtomic(f.tablesCSV+".groups.csv", func(file *os.File) error { return stats.WriteGroupsCSVRounded(file, t.Groups) }); err != nil {
+		if err := writeFileAtomic(f.tablesCSV+".groups.csv", func(file *os.File) error { return stats.WriteGroupsCSVRounded(file, out.Tables.Groups) }); err != nil {
 			return err
 		}
-		if f.pair != "" {
-			if err := writeFileAtomic(f.tablesCSV+".pairs.csv", func(file *os.File) error { return stats.WritePairsCSVRounded(file, t.Pairs) }); err != nil {
+		if f.o.Tables.Pair != "" {
+			if err := writeFileAtomic(f.tablesCSV+".pairs.csv", func(file *os.File) error { return stats.WritePairsCSVRounded(file, out.Tables.Pairs) }); err != nil {
 				return err
 			}
 		}
 	}
-	return e.writeStudy(f, t)
+	return e.writeStudy(f, out)
 }
 
 // newStatsCmd merges per-flow CSVs (for example the shards of a cluster
@@ -399,24 +262,14 @@ prints (formerly 'tcpviz goodput stats').`,
 	return c
 }
 
+// runStats is stats: flags → study.TableOptions → study.Stats → the
+// warnings and the tables.
 func runStats(e *env, f *goodputFlags, args []string) error {
-	if f.group == "" {
-		return fmt.Errorf("--group is required")
-	}
-	if len(args) == 0 {
-		return fmt.Errorf("stats: name the per-flow CSVs to merge")
-	}
-	if err := f.checkTables(); err != nil {
-		return err
-	}
-	if err := f.study.check(f.group); err != nil {
-		return err
-	}
-	f.study.name = e.campaignName(args)
-	rows, err := f.readFlowCSVs(e.stderr, args)
+	f.o.Tables.Name = e.campaignName(args)
+	out, err := study.Stats(args, f.o.Tables)
+	printWarnings(e.stderr, out.Warnings)
 	if err != nil {
-		return err
+		return goodputErr(err)
 	}
-	sort.SliceStable(rows, func(i, j int) bool { return rows[i].RunKey < rows[j].RunKey })
-	return writeGoodputTables(e, f, rows)
+	return f.writeTables(e, out)
 }

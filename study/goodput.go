@@ -1,0 +1,448 @@
+package study
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tcpviz/tcpviz/campaign"
+	"github.com/tcpviz/tcpviz/export"
+	"github.com/tcpviz/tcpviz/query"
+)
+
+// Outcome is what Goodput or Stats found: the rows, the lines to report
+// besides them, and the study's tables.
+type Outcome struct {
+	// Result is the campaign's analysis (Goodput only): Rows, Files,
+	// Failed (with the paths that could not be listed), the reader's
+	// Warnings per capture.
+	Result     *campaign.Result
+	Rows       []campaign.FlowRow
+	LabelNames []string // label columns of the rows, in order
+	// Warnings are the lines to report before the rows, in order; when
+	// Goodput or Stats fails, those found until then.
+	Warnings []campaign.Warning
+	// Tables, with Runs runs, are the study's tables (Options.Tables.Group
+	// set); nil otherwise.
+	Tables *campaign.Tables
+	Runs   int
+	Spec   Spec
+	// TableWarnings are the lines to report just before the tables (rows
+	// a PEP acknowledged, left out of them).
+	TableWarnings []campaign.Warning
+	// Notes are the lines under the tables: the late flows' summary and
+	// TableWarnings.
+	Notes []campaign.Warning
+}
+
+func (out *Outcome) add(s campaign.Severity, k campaign.WarningKind, format string, args ...any) campaign.Warning {
+	w := campaign.Warn(s, k, format, args...)
+	out.Warnings = append(out.Warnings, w)
+	return w
+}
+
+// Goodput analyses the captures under paths (campaign.List) as o asks
+// (campaign.Goodput) and reports what a reader must know about the rows:
+// failed and rejected captures, reader warnings, intervals outside the
+// captures, flows not read at their receiver, labels that do not fit,
+// flows left out, the summary, late flows, PEP-acknowledged rows. With
+// o.Tables.Group it computes the study's tables (Tables), so that a
+// mistake only the rows can show (an Order group no run has) stops it
+// before anything is written. Errors: a *campaign.OptionError for an
+// invalid option; ErrInput (wrapped) for input that cannot be used (a
+// manifest or starts file, no capture found, every capture failed, one
+// run's captures with different group labels);
+// campaign.ErrOutsideCaptures; ctx's error. The Outcome is never nil.
+func Goodput(ctx context.Context, paths []string, o Options) (*Outcome, error) {
+	out := &Outcome{Spec: o.Tables.Spec()}
+	if err := o.Validate(); err != nil {
+		return out, err
+	}
+	co, _ := o.campaignOptions()
+	source := []any{campaign.OptLabels, o.Labels}
+	switch {
+	case o.Labels != "":
+		p, err := campaign.ParsePattern(o.Labels)
+		if err != nil {
+			return out, &campaign.OptionError{Option: campaign.OptLabels, Err: campaign.ErrInvalidOption, Cause: err, Text: campaign.Textf("%s: %v", campaign.OptLabels, err)}
+		}
+		co.Labels, out.LabelNames = p.Match, p.Names()
+	case o.Manifest != "":
+		m, err := campaign.ReadManifest(o.Manifest)
+		if err != nil {
+			return out, input(err)
+		}
+		co.Labels, out.LabelNames = m.Labels, m.Names
+		source = []any{campaign.OptManifest, o.Manifest}
+	}
+	if err := o.Tables.checkGroupIn(out.LabelNames, "%s %s", source...); err != nil {
+		return out, err
+	}
+	if o.Starts != "" {
+		rename, _ := o.renames()
+		st, err := campaign.ReadStarts(o.Starts, rename, out.LabelNames)
+		if err != nil {
+			return out, input(err)
+		}
+		co.Starts = st
+	}
+	listing, err := campaign.List(paths)
+	if err != nil {
+		return out, input(err)
+	}
+	for _, n := range listing.Notes {
+		out.add(campaign.Note, campaign.WarnListing, "%s", n)
+	}
+	if len(listing.Files) == 0 && len(listing.Failed) == 0 {
+		return out, input(fmt.Errorf("no capture found under %s", strings.Join(paths, " ")))
+	}
+	if err := o.checkGroupsOfFiles(listing.Files, co.Labels); err != nil {
+		return out, err
+	}
+	res, err := campaign.Goodput(ctx, listing.Files, co)
+	if err != nil {
+		return out, err
+	}
+	out.Result, out.Rows = res, res.Rows
+	if o.ShowPath != nil {
+		for i := range res.Rows {
+			res.Rows[i].File, res.Rows[i].RunKey = o.ShowPath(res.Rows[i].File), o.ShowPath(res.Rows[i].RunKey)
+		}
+		for i := range res.Warnings {
+			res.Warnings[i].File = o.ShowPath(res.Warnings[i].File)
+		}
+	}
+	// Paths that could not be listed count as failed captures.
+	for _, f := range listing.Failed {
+		res.Files = append(res.Files, f.File)
+	}
+	res.Failed = append(listing.Failed, res.Failed...)
+	if err := out.failures(o.Labels); err != nil {
+		return out, err
+	}
+	out.captureWarnings()
+	if err := out.checkLabels(o); err != nil {
+		return out, err
+	}
+	out.dropped(o.MinBytes)
+	dirNote := map[query.Dir]string{query.Auto: "the direction that delivered more bytes", query.AB: "from the SYN sender", query.BA: "towards the SYN sender"}[o.Dir]
+	iv := o.intervalNote(res)
+	out.add(campaign.Info, campaign.WarnSummary, "goodput: %s, %d used, %d failed; %s (%s; rate over "+iv.Format+"; each flow counted once, from its receiver's capture where possible)",
+		append([]any{count(len(res.Files), "capture"), len(res.Files) - len(res.Failed), len(res.Failed), count(len(res.Rows), "flow"), dirNote}, iv.Args...)...)
+	out.intervals(o.Tables.Group != "")
+	if o.Tables.Group == "" {
+		return out, nil
+	}
+	return out, out.tables(o.Tables, false)
+}
+
+// tables computes the study's tables from out.Rows, with the warning on
+// rows a PEP acknowledged; warnOnError reports that warning even when
+// the tables cannot be made.
+func (out *Outcome) tables(t TableOptions, warnOnError bool) error {
+	ao, err := t.Aggregate()
+	if err != nil {
+		return err
+	}
+	tab, runs, pepRows, pepRuns, err := Tables(out.Rows, out.Spec, ao)
+	if err != nil {
+		if pepRows > 0 && warnOnError {
+			out.Warnings = append(out.Warnings, pepWarning(pepRows, pepRuns))
+		}
+		return err
+	}
+	out.Tables, out.Runs = tab, runs
+	if pepRows > 0 {
+		w := pepWarning(pepRows, pepRuns)
+		out.TableWarnings = append(out.TableWarnings, w)
+		out.Notes = append(out.Notes, w)
+	}
+	return nil
+}
+
+// pepWarning says, loudly, that n rows in runs runs (vantage pep) are
+// left out of the Goodput tables (Tables).
+func pepWarning(n, runs int) campaign.Warning {
+	return campaign.Warn(campaign.Loud, campaign.WarnPEPTables, "%s in %s (vantage pep) %s LEFT OUT of the Goodput tables: a split-TCP PEP acknowledged their data, so their bytes were accepted by the PEP, not delivered end to end. Their end-to-end goodput needs the server-side capture: tcpviz compare LABEL=CLIENT+SERVER (docs/metrics.md#pep)",
+		count(n, "flow"), count(runs, "run"), map[bool]string{true: "is", false: "are"}[n == 1])
+}
+
+// failures reports the captures that failed, saying which the label
+// pattern rejected (not "absent flows"), and returns an ErrInput error
+// when every capture failed.
+func (out *Outcome) failures(labels string) error {
+	res := out.Result
+	rejected, first := 0, ""
+	for _, fe := range res.Failed {
+		if errors.Is(fe.Err, campaign.ErrNoLabels) {
+			if rejected == 0 {
+				first = fe.File
+			}
+			rejected++
+			continue
+		}
+		out.add(campaign.Failure, campaign.WarnCaptureFailed, "%s: %v", fe.File, fe.Err)
+	}
+	if rejected > 0 {
+		what, args := "the manifest", []any{}
+		if labels != "" {
+			what, args = "%s %s", []any{campaign.OptLabels, labels}
+		}
+		out.add(campaign.Failure, campaign.WarnRejected, "%d of %d captures rejected: their paths do not match "+what+" (e.g. %s); they were not analysed",
+			append(append([]any{rejected, len(res.Files)}, args...), first)...)
+	}
+	if len(res.Files) > 0 && len(res.Failed) == len(res.Files) {
+		if rejected == len(res.Files) {
+			return input(errors.New("every capture was rejected by the label pattern: nothing analysed"))
+		}
+		return input(errors.New("every capture failed: nothing analysed"))
+	}
+	return nil
+}
+
+// captureWarnings reports the reader's warnings per capture (a capture
+// cut mid-record is used up to the cut: its rows have capture_warnings >
+// 0), intervals outside the captures and flows not read at their
+// receiver.
+func (out *Outcome) captureWarnings() {
+	res := out.Result
+	for _, fw := range res.Warnings {
+		for _, m := range fw.Warnings {
+			if !strings.HasPrefix(m, fw.File) {
+				m = fw.File + ": " + m
+			}
+			out.add(campaign.Caution, campaign.WarnCaptureCut, "%s (its flows are used up to there; column capture_warnings)", m)
+		}
+	}
+	out.Warnings = append(append(append(out.Warnings, res.IntervalWarnings...), res.VantageWarnings...), res.VantageNotes...)
+}
+
+// checkLabels refuses a run whose captures disagree on the group or pair
+// label (ErrInput), and warns when a placeholder swallowed a separator of
+// the pattern (the pattern probably does not fit the file names).
+func (out *Outcome) checkLabels(o Options) error {
+	var names []string
+	for _, n := range []string{o.Tables.Group, o.Tables.Pair} {
+		if n != "" {
+			names = append(names, n)
+		}
+	}
+	if c := campaign.LabelConflicts(out.Rows, names); len(c) > 0 {
+		more := ""
+		if len(c) > 3 {
+			more = fmt.Sprintf(" (and %d more)", len(c)-3)
+			c = c[:3]
+		}
+		return input(campaign.UnknownLabel(campaign.OptGroup, "the captures of one run have different %s/%s labels, so a run would count in several groups: %s%s; fix %s (e.g. '%s' for ns-3)",
+			campaign.OptGroup, campaign.OptPair, strings.Join(c, "; "), more, campaign.OptLabels, ManetLabels))
+	}
+	if o.Labels == "" {
+		return nil
+	}
+	p, err := campaign.ParsePattern(o.Labels)
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	var bad []string
+	for _, r := range out.Rows {
+		if r.File == "" || seen[r.File] {
+			continue
+		}
+		seen[r.File] = true
+		if s := p.Swallowed(r.Labels); len(s) > 0 {
+			bad = append(bad, fmt.Sprintf("%s → %s", r.File, strings.Join(s, " ")))
+		}
+	}
+	if len(bad) > 0 {
+		out.add(campaign.Loud, campaign.WarnLabelsFit, "%s %s probably does not fit the file names: in %d captures a label holds the separator the pattern puts next to it, e.g. %s; check the label columns before trusting any group",
+			campaign.OptLabels, o.Labels, len(bad), bad[0])
+	}
+	return nil
+}
+
+// dropped says which flows the small-flow filter left out.
+func (out *Outcome) dropped(minBytes int64) {
+	d := out.Result.Dropped
+	if len(d) == 0 {
+		return
+	}
+	ex := d[0]
+	rule := campaign.Textf("delivered fewer than %s %d bytes in all", campaign.OptMinBytes, minBytes)
+	if minBytes == -1 {
+		rule = campaign.Textf("delivered fewer than %d bytes in all in a connection that was closed (%s auto)", DefaultMinBytes, campaign.OptMinBytes)
+	}
+	args := append(append([]any{count(len(d), "flow")}, rule.Args...), map[bool]string{true: "is", false: "are"}[len(d) == 1],
+		ex.Src, ex.SPort, ex.Dst, ex.DPort, ex.TotalBytes, campaign.OptStarts, campaign.OptMinBytes)
+	out.add(campaign.Note, campaign.WarnDropped, "%s "+rule.Format+" and %s left out (e.g. %s:%d → %s:%d, %d bytes: a control connection such as iperf3's); flows the ground truth or %s declares are always kept; %s 0 keeps every flow", args...)
+}
+
+// intervalNote says over which interval the rates were taken.
+func (o Options) intervalNote(res *campaign.Result) campaign.Text {
+	if o.Interval != "" {
+		return campaign.Textf("[%s] s for every flow (%s)", o.Interval, campaign.OptInterval)
+	}
+	n := map[campaign.IntervalSource]int{}
+	for _, r := range res.Rows {
+		n[r.Source]++
+	}
+	end := "its receiver's close, else the run's last frame"
+	if o.End > 0 {
+		end = fmt.Sprintf("t = %g s", o.End)
+	}
+	switch {
+	case n[campaign.FromStarts] > 0:
+		return campaign.Textf("the application start from %s %s to %s", o.Starts, someOf(n[campaign.FromStarts], len(res.Rows), "their first data"), end)
+	case n[campaign.FromSidecar] > 0:
+		if o.End <= 0 {
+			end = "its stop there (else its receiver's close, else the run's last frame)"
+		}
+		return campaign.Textf("the application start from the testbed's ground truth next to the captures, %s %s to %s", count(len(res.Sidecars), "file"), someOf(n[campaign.FromSidecar], len(res.Rows), "their first data"), end)
+	}
+	return campaign.Textf("the receiving application's interval: first data to %s (as compare's end-to-end goodput)", end)
+}
+
+// intervals reports unreadable ground truth, PEP-acknowledged flows,
+// declared flows no capture holds and, per run, the flows that started
+// late while no application start was known, with a summary and the fix;
+// withTables also puts the summary under the tables.
+func (out *Outcome) intervals(withTables bool) {
+	res := out.Result
+	for _, se := range res.SidecarErrors {
+		out.add(campaign.Caution, campaign.WarnGroundTruth, "ground truth of run %s unreadable, its flows start at their first packet: %v", se.File, se.Err)
+	}
+	absent, proxied := 0, 0
+	for _, r := range res.Rows {
+		switch r.Vantage {
+		case campaign.Nowhere:
+			absent++
+		case campaign.AtProxy:
+			proxied++
+		}
+	}
+	if proxied > 0 {
+		out.add(campaign.Caution, campaign.WarnPEP, "%s %s acknowledged by a split-TCP PEP in their capture (vantage pep): their bytes were accepted by the PEP, not delivered end to end; analyse the captures behind the PEP (docs/metrics.md#pep)", count(proxied, "flow"), map[bool]string{true: "was", false: "were"}[proxied == 1])
+	}
+	if absent > 0 {
+		out.add(campaign.Note, campaign.WarnDeclared, "%s declared but found in no capture: rows with 0 bytes and vantage none, included in the tables", count(absent, "flow"))
+	}
+	if len(res.Late) == 0 {
+		return
+	}
+	const perRun = 10 // warning lines per run; the rest are counted
+	runs := map[string]int{}
+	for _, l := range res.Late {
+		runs[l.RunKey]++
+		if n := runs[l.RunKey]; n > perRun {
+			if n == perRun+1 {
+				more := 0
+				for _, m := range res.Late {
+					if m.RunKey == l.RunKey {
+						more++
+					}
+				}
+				out.add(campaign.Caution, campaign.WarnLate, "run %s: %d more late %s (every flow's rate: %s)", filepath.Base(l.RunKey), more-perRun, map[bool]string{true: "flow", false: "flows"}[more-perRun == 1], campaign.OptCSV)
+			}
+			continue
+		}
+		out.add(campaign.Caution, campaign.WarnLate, "run %s: flow %s:%d → %s:%d started late: first data at %.3f s, %.3f s after the run's median flow start (%.3f s); its rate may be up to %.0f %% too high",
+			filepath.Base(l.RunKey), l.Src, l.SPort, l.Dst, l.DPort, l.FirstS, l.LateS, l.MedianS, l.Overstat*100)
+	}
+	sum := out.add(campaign.Caution, campaign.WarnLateSummary, "%s in %s started late relative to their run's others, and no application start time is known: their rates start at the first data segment (an application whose SYN or first data waited for a route looks late). "+
+		"Fix: give the start times with %s FILE (CSV: src, sport, dst, dport, start_s[, stop_s], label columns; ns-3: %s groundtruth-all.csv %s run=seed), "+
+		"keep the testbed's ground truth next to the captures, or measure every flow over one window with %s START:END (docs/metrics.md#interval)",
+		count(len(res.Late), "flow"), count(len(runs), "run"), campaign.OptStarts, campaign.OptStarts, campaign.OptStartsRename, campaign.OptInterval)
+	if withTables {
+		out.Notes = append(out.Notes, sum)
+	}
+}
+
+// Stats merges per-flow CSVs written by Goodput's rows
+// (export.WriteGoodputCSV; for example one per shard) and computes the
+// study's tables, as t asks (t.Group is required). A flow given twice
+// with the same numbers (the same CSV twice, overlapping shards) is
+// counted once, with a warning; with different numbers it is an input
+// error (campaign.ErrConflict, wrapped with ErrInput), as is a CSV that
+// cannot be read. Without this a repeated CSV doubles every per-run sum
+// (trial13 A5). The Outcome is never nil.
+func Stats(paths []string, t TableOptions) (*Outcome, error) {
+	out := &Outcome{Spec: t.Spec()}
+	if t.Group == "" {
+		return out, campaign.InvalidOption(campaign.OptGroup, "%s is required", campaign.OptGroup)
+	}
+	if len(paths) == 0 {
+		return out, errors.New("stats: name the per-flow CSVs to merge")
+	}
+	if err := t.validate(false); err != nil {
+		return out, err
+	}
+	var sets [][]campaign.FlowRow
+	var srcs [][]campaign.RowSource
+	given := map[string]int{}
+	for _, p := range paths {
+		given[p]++
+	}
+	for i, p := range paths {
+		rs, src, err := export.ReadGoodputCSVSources(p)
+		if err != nil {
+			return out, input(err)
+		}
+		if given[p] > 1 { // one file given twice: say which argument (trial14 B9)
+			for j := range src {
+				src[j].Name = fmt.Sprintf("%s (argument %d)", p, i+1)
+			}
+		}
+		sets, srcs = append(sets, rs), append(srcs, src)
+	}
+	rows, dups, err := campaign.MergeRows(sets, srcs)
+	if err != nil {
+		return out, input(err)
+	}
+	var names []string
+	for _, r := range rows {
+		for n := range r.Labels {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	slices.Sort(names)
+	out.add(campaign.Info, campaign.WarnSummary, "stats: %s from %s", count(len(rows), "flow"), count(len(paths), "file"))
+	if err := t.checkGroupIn(names, "%s", strings.Join(paths, " ")); err != nil {
+		return out, err // before any table is written
+	}
+	if len(dups) > 0 {
+		out.add(campaign.Caution, campaign.WarnRepeated, "%s given twice (same file, run, flow and labels, same numbers) counted once, e.g. %s repeats %s",
+			count(len(dups), "flow"), dups[0].Again, dups[0].Kept)
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].RunKey < rows[j].RunKey })
+	out.Rows = rows
+	return out, out.tables(t, true)
+}
+
+// count writes n and a regular English noun in the number n asks for:
+// count(1, "file") = "1 file", count(3, "file") = "3 files".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// someOf says how many of total flows took a value from a source, and
+// that the rest did not only when there is a rest: "(3 of 24 flows; the
+// rest: their first data)", "(all 24 flows)".
+func someOf(n, total int, rest string) string {
+	switch {
+	case n == total && total == 1:
+		return "(the 1 flow)"
+	case n == total:
+		return "(all " + count(total, "flow") + ")"
+	}
+	return "(" + strconv.Itoa(n) + " of " + count(total, "flow") + "; the rest: " + rest + ")"
+}
