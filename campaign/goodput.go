@@ -398,12 +398,12 @@ func fileRows(path string, o Options) ([]FlowRow, fileInfo, error) {
 // one-capture evidence. Only wired captures are examined: on 802.11 MANET
 // captures one-hop receivers and route discovery imitate a PEP's
 // signature. A zero-window stall still open at the end needs the
-// connection's detail, so connections with zero-window events that some
-// criterion already points at are analysed again with it kept (at most 16
-// per capture; rare outside PEP runs).
+// connection's detail: pep.Recheck analyses the connections it names again
+// with their detail kept (at most pep.MaxRecheck per capture; rare outside
+// PEP runs).
 func markProxied(path string, rep *tcpanalysis.Report, rows []FlowRow, dirs []flows.Direction) {
-	const maxRecheck = 16
-	recheck := map[int]int{} // connection index → row
+	var rc pep.Recheck
+	row := map[int]int{} // connection index → row, of the connections rc holds
 	for i := range rows {
 		r := rep.Conns[rows[i].Conn]
 		if r.Conn.Half[0].MACKnown || r.Conn.Half[1].MACKnown {
@@ -413,22 +413,13 @@ func markProxied(path string, rep *tcpanalysis.Report, rows []FlowRow, dirs []fl
 		switch {
 		case v.Likely:
 			rows[i].Vantage = AtProxy
-		case pep.NeedsDetail(r, dirs[i], v) && len(recheck) < maxRecheck:
-			recheck[rows[i].Conn] = i
+		case rc.Add(r, v):
+			row[rows[i].Conn] = i
 		}
 	}
-	if len(recheck) == 0 {
-		return
-	}
-	again, err := tcpanalysis.AnalyzeFile(path, tcpanalysis.Options{Flows: flows.Options{WScale: -1}, RTTQuantiles: true, Keep: func(c int) bool { _, ok := recheck[c]; return ok }})
-	if err != nil {
-		return
-	}
-	for c, i := range recheck {
-		if c < len(again.Conns) && pep.Detect(again.Conns[c], dirs[i]).Likely {
-			rows[i].Vantage = AtProxy
-		}
-	}
+	rc.Run(path, tcpanalysis.Options{Flows: flows.Options{WScale: -1}}, nil, func(c int, _ pep.Verdict) {
+		rows[row[c]].Vantage = AtProxy
+	})
 }
 
 // vantage decides where the capture sat for data direction d

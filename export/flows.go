@@ -5,16 +5,14 @@
 package export
 
 import (
-	"bufio"
 	"encoding/csv"
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/internal/textcol"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
@@ -334,38 +332,9 @@ func WriteFlowsTable(w io.Writer, files []FlowsFile) error {
 func WriteAligned(w io.Writer, rows [][]string) error { return WriteColumns(w, rows, true) }
 
 // WriteColumns prints rows as columns separated by two spaces, right- or
-// left-aligned.
+// left-aligned (internal/textcol).
 func WriteColumns(w io.Writer, rows [][]string, right bool) error {
-	var width []int
-	for _, r := range rows {
-		for i, c := range r {
-			if i >= len(width) {
-				width = append(width, 0)
-			}
-			width[i] = max(width[i], utf8.RuneCountInString(c))
-		}
-	}
-	bw := bufio.NewWriter(w)
-	for _, r := range rows {
-		for i, c := range r {
-			if i > 0 {
-				bw.WriteString("  ")
-			}
-			pad := width[i] - utf8.RuneCountInString(c)
-			if !right && i == len(r)-1 {
-				pad = 0 // no trailing blanks
-			}
-			if right {
-				bw.WriteString(strings.Repeat(" ", pad))
-			}
-			bw.WriteString(c)
-			if !right {
-				bw.WriteString(strings.Repeat(" ", pad))
-			}
-		}
-		bw.WriteByte('\n')
-	}
-	return bw.Flush()
+	return textcol.Write(w, rows, right)
 }
 
 // HostPort joins an address and a port, IPv6 addresses in brackets.

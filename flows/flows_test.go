@@ -799,3 +799,11 @@ func TestTrackerFromPcap(t *testing.T) {
 		t.Errorf("conn 1: First = %d, want %d", c1.First, want)
 	}
 }
+
+func TestOptionsValidate(t *testing.T) {
+	for ws, ok := range map[int]bool{-1: true, 0: true, MaxWScale: true, MaxWScale + 1: false} {
+		if err := (Options{WScale: ws}).Validate(); (err == nil) != ok || (err != nil && !errors.Is(err, ErrWScale)) {
+			t.Errorf("WScale %d: %v", ws, err)
+		}
+	}
+}

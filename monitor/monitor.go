@@ -81,6 +81,40 @@ type Config struct {
 	Stderr   io.Writer     // summaries when Stdout holds CSV, and notes
 }
 
+// ErrMethod is wrapped by the error of a Config whose Method is not "ack",
+// "ts", "both" or "".
+var ErrMethod = errors.New("unknown RTT method")
+
+// Validate checks c before any capture is opened: a known Verb and, for
+// RTT, a known Method. Errors wrap ErrMethod for the method.
+func (c Config) Validate() error {
+	if c.Verb < Flows || c.Verb > Tput {
+		return fmt.Errorf("monitor: verb %v", c.Verb)
+	}
+	if c.Verb == RTT {
+		_, err := methods(c.Method)
+		return err
+	}
+	return nil
+}
+
+// methods are the RTT methods Config.Method prints: the handshake's
+// always, ACK, TS or both.
+func methods(method string) (map[tcpanalysis.Method]bool, error) {
+	want := map[tcpanalysis.Method]bool{tcpanalysis.MethodHandshake: true}
+	switch method {
+	case "ack":
+		want[tcpanalysis.MethodACK] = true
+	case "ts":
+		want[tcpanalysis.MethodTS] = true
+	case "both", "":
+		want[tcpanalysis.MethodACK], want[tcpanalysis.MethodTS] = true, true
+	default:
+		return nil, fmt.Errorf("%w %q: want ack, ts or both", ErrMethod, method)
+	}
+	return want, nil
+}
+
 // Source is where the segments come from: a live capture's reader.
 type Source interface {
 	Next(*capture.Segment) error
@@ -101,8 +135,8 @@ type Result struct {
 // header first, then lines as segments are analysed and every ~100 ms of
 // wall time, then the summary of the connections still open. stop ends the
 // capture early when Run returns on an error (a write to Stdout failed);
-// Run then drains src before returning. The error is a usage error
-// (c.Method unknown) or a write error; a read error is Result.ReadErr.
+// Run then drains src before returning. The error is Validate's or a
+// write error; a read error is Result.ReadErr.
 func Run(src Source, stop func(), c Config) (Result, error) {
 	opts := c.Analysis
 	out := bufio.NewWriterSize(c.Stdout, 1<<16)
@@ -320,16 +354,9 @@ func (st *liveState) summary(title string, rows [][]string) error {
 }
 
 func (st *liveState) rtt(method string) error {
-	want := map[tcpanalysis.Method]bool{tcpanalysis.MethodHandshake: true}
-	switch method {
-	case "ack":
-		want[tcpanalysis.MethodACK] = true
-	case "ts":
-		want[tcpanalysis.MethodTS] = true
-	case "both", "":
-		want[tcpanalysis.MethodACK], want[tcpanalysis.MethodTS] = true, true
-	default:
-		return fmt.Errorf("--method %q: want ack, ts or both", method)
+	want, err := methods(method)
+	if err != nil {
+		return err
 	}
 	st.out.start = func() {
 		if st.csv {

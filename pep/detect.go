@@ -58,6 +58,9 @@ type Verdict struct {
 	// unknown (Likely and no PathRTT: one capture on the near side of a
 	// PEP does not see the far half).
 	FarRTT time.Duration
+	// PathGiven reports that FarRTT is Options.PathRTT, given by the
+	// caller, not estimated from the capture.
+	PathGiven bool
 }
 
 // Detect is DetectWith without options: it uses only what r holds. r should
@@ -152,7 +155,7 @@ func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict
 	v.Likely = pathProof || n >= 2
 	switch {
 	case o.PathRTT > 0:
-		v.FarRTT = o.PathRTT
+		v.FarRTT, v.PathGiven = o.PathRTT, true
 	case !v.Likely && okR:
 		v.FarRTT = connRTT
 	}

@@ -31,6 +31,22 @@ func (v Verdict) AckNote() string {
 		v.Dir, strings.Join(v.Supporting(), ", "))
 }
 
+// ConnNote is AckNote for data direction d of connection r, prefixed
+// with the connection ("conn 3: data ab is acknowledged by …"), as the
+// CLI's notes print it; "" when no PEP acknowledges d (Detect).
+func ConnNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
+	return Detect(r, d).NoteOn(r.Conn.Index)
+}
+
+// NoteOn is AckNote prefixed with connection index conn ("conn 3: …"),
+// the form of the CLI's notes; "" when v is not Likely.
+func (v Verdict) NoteOn(conn int) string {
+	if !v.Likely {
+		return ""
+	}
+	return fmt.Sprintf("conn %d: %s", conn, v.AckNote())
+}
+
 // Acknowledger returns the one-capture verdict for the direction of r that
 // carried more payload, for listings of many connections.
 func Acknowledger(r *tcpanalysis.ConnResult) Verdict {

@@ -2,7 +2,6 @@ package pep
 
 import (
 	"encoding/csv"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -13,48 +12,29 @@ import (
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
-// maxRecheck is how many connections FlowNotes analyses again with their
-// detail kept.
-const maxRecheck = 16
-
 // FlowNotes lists the connections of rep (the analysis of the capture at
 // path, without per-connection detail) whose ACKs come from a PEP: one
 // note per connection ("conn 3: …", Verdict.AckNote), and per connection
 // the data direction the PEP acknowledged. Without detail a zero-window
 // stall still open at the end is invisible, so the connections NeedsDetail
-// names (at most 16) are analysed again from path with opts and their
-// detail kept; path "-" (standard input, read once) skips that, and so
+// names are analysed again from path with opts and their detail kept
+// (Recheck); path "-" (standard input, read once) skips that, and so
 // does a second read that fails.
 func FlowNotes(path string, rep *tcpanalysis.Report, opts tcpanalysis.Options) (notes []string, dirs map[int]flows.Direction) {
 	dirs = map[int]flows.Direction{}
-	recheck := map[int]bool{}
+	var rc Recheck
 	for _, r := range rep.Conns {
-		v := Acknowledger(r)
-		switch {
-		case v.Likely:
+		if v := Acknowledger(r); v.Likely {
 			dirs[r.Conn.Index] = v.Dir
-			notes = append(notes, fmt.Sprintf("conn %d: %s", r.Conn.Index, v.AckNote()))
-		case NeedsDetail(r, v.Dir, v) && len(recheck) < maxRecheck:
-			recheck[r.Conn.Index] = true
+			notes = append(notes, v.NoteOn(r.Conn.Index))
+		} else {
+			rc.Add(r, v)
 		}
 	}
-	if len(recheck) == 0 || path == "-" {
-		return notes, dirs
-	}
-	opts.Keep = func(i int) bool { return recheck[i] }
-	again, err := tcpanalysis.AnalyzeFile(path, opts)
-	if err != nil {
-		return notes, dirs
-	}
-	for _, r := range again.Conns {
-		if recheck[r.Conn.Index] {
-			v := Acknowledger(r)
-			if n := v.AckNote(); n != "" {
-				dirs[r.Conn.Index] = v.Dir
-				notes = append(notes, fmt.Sprintf("conn %d: %s", r.Conn.Index, n))
-			}
-		}
-	}
+	rc.Run(path, opts, nil, func(i int, v Verdict) {
+		dirs[i] = v.Dir
+		notes = append(notes, v.NoteOn(i))
+	})
 	return notes, dirs
 }
 

@@ -77,17 +77,45 @@ func ParseSize(s string) (w, h vg.Length, err error) {
 // it must hold rather than must fail).
 func sideOK(l vg.Length) bool { return l >= 2*vg.Centimeter && l <= 100*vg.Centimeter }
 
+// The ranges Check admits: font sizes in points, PNG resolutions in dots
+// per inch (sides: 2 to 100 cm, ParseSize).
+const (
+	MinFontSize, MaxFontSize = 4, 40
+	MinDPI, MaxDPI           = 30, 2400
+)
+
+// StyleField names the field of a Style a StyleError is about.
+type StyleField uint8
+
+// The fields Check checks.
+const (
+	FieldSize     StyleField = iota // W and H
+	FieldFontSize                   // FontSize
+	FieldDPI                        // DPI
+)
+
+// A StyleError is Check's error: Field is out of its range; the message
+// gives the value and the range.
+type StyleError struct {
+	Field StyleField
+	msg   string
+}
+
+// Error gives the value and the range.
+func (e *StyleError) Error() string { return e.msg }
+
 // Check reports a style no canvas can be made of: a side outside 2 to
-// 100 cm (NaN included), a font size outside 4 to 40 pt, a PNG resolution
-// outside 30 to 2400 dpi. Zero fields mean the default and pass.
+// 100 cm (NaN included), a font size outside MinFontSize to MaxFontSize
+// points, a PNG resolution outside MinDPI to MaxDPI. Zero fields mean the
+// default and pass. Errors: a *StyleError.
 func (s Style) Check() error {
 	switch {
 	case (s.W != 0 || s.H != 0) && (!sideOK(s.W) || !sideOK(s.H)):
-		return fmt.Errorf("figure size %g × %g cm: each side must be between 2 cm and 100 cm", s.W/vg.Centimeter, s.H/vg.Centimeter)
-	case s.FontSize != 0 && !(s.FontSize >= 4 && s.FontSize <= 40):
-		return fmt.Errorf("font size %g pt: want 4 to 40 points", float64(s.FontSize))
-	case s.DPI != 0 && !(s.DPI >= 30 && s.DPI <= 2400):
-		return fmt.Errorf("resolution %d dpi: want 30 to 2400", s.DPI)
+		return &StyleError{FieldSize, fmt.Sprintf("figure size %g × %g cm: each side must be between 2 cm and 100 cm", s.W/vg.Centimeter, s.H/vg.Centimeter)}
+	case s.FontSize != 0 && !(s.FontSize >= MinFontSize && s.FontSize <= MaxFontSize):
+		return &StyleError{FieldFontSize, fmt.Sprintf("font size %g pt: want %d to %d points", float64(s.FontSize), MinFontSize, MaxFontSize)}
+	case s.DPI != 0 && !(s.DPI >= MinDPI && s.DPI <= MaxDPI):
+		return &StyleError{FieldDPI, fmt.Sprintf("resolution %d dpi: want %d to %d", s.DPI, MinDPI, MaxDPI)}
 	}
 	return nil
 }

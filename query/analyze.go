@@ -11,6 +11,7 @@ import (
 
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/internal/atomicfile"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
@@ -448,12 +449,25 @@ func NiceInterval(d time.Duration) time.Duration {
 	}
 }
 
-// spool copies r to a temporary file when path is "-", so that two passes
-// can read it. cleanup removes the file.
+// spool is Spool when path is "-" (standard input); otherwise it returns
+// path and a cleanup that does nothing.
 func spool(path string, r io.Reader) (string, func(), error) {
 	if path != "-" {
 		return path, func() {}, nil
 	}
+	return Spool(r)
+}
+
+// Spool copies r (os.Stdin when nil) to a temporary file
+// ($TMPDIR/tcpviz-stdin-*.pcap), so that a capture read from standard
+// input can be read twice: Analyze's counting and keeping passes, a
+// report's summary pass. It is the one spool of standard input. The file
+// is registered with internal/atomicfile (Track) from its creation, so a
+// signal handler that calls atomicfile.RemoveTracked removes it even while
+// r is still being copied; cleanup removes and unregisters it. Errors: the
+// temporary file's creation, or reading r ("read standard input: …",
+// wrapping the reader's error).
+func Spool(r io.Reader) (path string, cleanup func(), err error) {
 	if r == nil {
 		r = os.Stdin
 	}
@@ -461,13 +475,18 @@ func spool(path string, r io.Reader) (string, func(), error) {
 	if err != nil {
 		return "", nil, err
 	}
-	if _, err := io.Copy(f, r); err != nil {
-		f.Close()
-		os.Remove(f.Name())
+	name := f.Name()
+	atomicfile.Track(name)
+	cleanup = func() { os.Remove(name); atomicfile.Untrack(name) }
+	_, err = io.Copy(f, r)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		cleanup()
 		return "", nil, fmt.Errorf("read standard input: %w", err)
 	}
-	f.Close()
-	return f.Name(), func() { os.Remove(f.Name()) }, nil
+	return name, cleanup, nil
 }
 
 // countPick is a streamed counting pass (tcpanalysis.Options.OnDone): it

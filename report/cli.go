@@ -31,6 +31,9 @@ type ReadError struct {
 	Total  int      // how many captures were given
 }
 
+// Error says how many of the captures could not be read and names them:
+// "none of the 2 captures could be read", or "partial: 1 of 2 captures
+// could not be read: FILE".
 func (e *ReadError) Error() string {
 	if !e.Partial() {
 		return fmt.Sprintf("none of the %s could be read", count(e.Total, "capture"))

@@ -23,11 +23,14 @@ func (f *analysisFlags) register(c *cobra.Command) {
 	c.Flags().BoolVar(&f.noFold, "no-fold", false, "do not fold copies of one packet (802.11 retries, relayed copies, second interface)")
 }
 
+// options are the analysis options of the flags (numRules checked their
+// range; flows.Options.Validate is the rule).
 func (f *analysisFlags) options() (tcpanalysis.Options, error) {
-	if f.wscale > 14 {
-		return tcpanalysis.Options{}, fmt.Errorf("--wscale %d: a shift is at most 14 (RFC 7323 §2.3)", f.wscale)
+	o := flows.Options{WScale: f.wscale, NoFold: f.noFold}
+	if err := o.Validate(); err != nil {
+		return tcpanalysis.Options{}, fmt.Errorf("--wscale: %w", err)
 	}
-	return tcpanalysis.Options{Flows: flows.Options{WScale: f.wscale, NoFold: f.noFold}}, nil
+	return tcpanalysis.Options{Flows: o}, nil
 }
 
 // inputError marks errors caused by the user's input files (unreadable,

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -52,16 +53,14 @@ func (f *figFlags) style() (plot.Style, error) {
 		st.W, st.H = w, h
 	}
 	if f.fontSize != 0 {
-		if f.fontSize < 4 || f.fontSize > 40 {
-			return st, fmt.Errorf("--font-size %g: want 4 to 40 points", f.fontSize)
-		}
 		st = st.WithFontSize(f.fontSize)
 	}
 	if f.dpi != 0 {
-		if f.dpi < 30 || f.dpi > 2400 {
-			return st, fmt.Errorf("--dpi %d: want 30 to 2400", f.dpi)
-		}
 		st.DPI = f.dpi
+	}
+	var se *plot.StyleError
+	if err := st.Check(); errors.As(err, &se) {
+		return st, fmt.Errorf("--%s: %w", map[plot.StyleField]string{plot.FieldSize: "size", plot.FieldFontSize: "font-size", plot.FieldDPI: "dpi"}[se.Field], err)
 	}
 	return st, nil
 }

@@ -29,14 +29,6 @@ func count(n int, noun string) string {
 	return strconv.Itoa(n) + " " + noun + "s"
 }
 
-// were is the verb "was" or "were" for n things.
-func were(n int) string {
-	if n == 1 {
-		return "was"
-	}
-	return "were"
-}
-
 // connList names connections for a message: "connection 3",
 // "connections 0, 1, 2, 3, 4" (more, when it is the first few of many).
 func connList(conns []int, more bool) string {
@@ -52,17 +44,4 @@ func connList(conns []int, more bool) string {
 		return "connection " + l
 	}
 	return "connections " + l
-}
-
-// someOf says how many of total flows took a value from a source, and
-// that the rest did not only when there is a rest: "(3 of 24 flows; the
-// rest: their first data)", "(all 24 flows)".
-func someOf(n, total int, rest string) string {
-	switch {
-	case n == total && total == 1:
-		return "(the 1 flow)"
-	case n == total:
-		return "(all " + count(total, "flow") + ")"
-	}
-	return "(" + strconv.Itoa(n) + " of " + count(total, "flow") + "; the rest: " + rest + ")"
 }

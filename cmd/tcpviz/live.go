@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -13,7 +12,6 @@ import (
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/capture/live"
 	"github.com/tcpviz/tcpviz/monitor"
-	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 	"golang.org/x/term"
 )
@@ -127,29 +125,14 @@ func liveExample(verb string) string {
 }
 
 // analyzeFiltered analyses the capture at path, through the --filter
-// expression if one was given.
+// expression if one was given (monitor.AnalyzeFile); a filter error is
+// bad input, exit status 2.
 func (e *env) analyzeFiltered(path string, opts tcpanalysis.Options) (*tcpanalysis.Report, error) {
-	if e.filter == "" {
-		return tcpanalysis.AnalyzeFile(path, opts)
-	}
-	ff, err := live.NewFileFilter(e.filter, nil)
-	if err != nil {
+	rep, err := monitor.AnalyzeFile(path, e.filter, opts)
+	if errors.Is(err, live.ErrFilter) {
 		return nil, &exitError{code: 2, err: err}
 	}
-	r, err := capture.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	r.SetFileFilter(ff.Hook) // file frame numbers and time origin (docs/schema.md#selection)
-	rep, err := tcpanalysis.Analyze(r, opts)
-	if err != nil {
-		return nil, err
-	}
-	if err := ff.Err(); err != nil {
-		return nil, &exitError{code: 2, err: fmt.Errorf("%s: %w", path, err)}
-	}
-	return rep, nil
+	return rep, err
 }
 
 // runLive runs verb on a live capture described by lf (package monitor).
@@ -174,72 +157,38 @@ func (e *env) runLive(cmd *cobra.Command, verb string, lf *liveFlags) error {
 	if err != nil {
 		return err
 	}
-	wscale, _ := strconv.Atoi(str("wscale"))
-	af := analysisFlags{wscale: wscale, noFold: str("no-fold") == "true"}
+	// The verb's own flags, read by name: the same checks and vocabulary
+	// as for a file (selFlags.selection).
+	af := analysisFlags{noFold: str("no-fold") == "true"}
+	af.wscale, _ = fl.GetInt("wscale")
 	opts, err := af.options()
 	if err != nil {
 		return err
 	}
-	sel, err := liveSelection(str("conn"), str("port"), str("host"), str("dir"))
+	sf := selFlags{conn: -1, host: str("host"), dir: str("dir"), ref: "syn"}
+	if v, err := fl.GetInt("conn"); err == nil {
+		sf.conn = v
+	}
+	sf.port, _ = fl.GetInt("port")
+	sel, err := sf.selection()
 	if err != nil {
 		return err
 	}
-	cp, err := live.Open(e.ctx, live.Options{Iface: lf.iface, Filter: lf.filter, Count: lf.count, Duration: lf.duration, Write: lf.write, NoPromisc: lf.noPromisc})
-	if err != nil {
-		var fe *capture.FrameError
-		if errors.Is(err, live.ErrFilter) || errors.As(err, &fe) {
-			return &exitError{code: 2, err: err}
-		}
-		return err
-	}
-	defer cp.Close()
-	filt := ""
-	if lf.filter != "" {
-		filt = fmt.Sprintf(", filter %q", lf.filter)
-	}
-	fmt.Fprintf(e.stderr, "tcpviz %s: capturing on %s (%s)%s; Ctrl-C stops and prints the summary\n", verb, lf.iface, live.Backend, filt)
 	tty := false
 	if f, ok := e.stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		tty = true
 	}
 	iv, _ := time.ParseDuration(str("interval"))
-	res, err := monitor.Run(cp.Reader(), cp.Stop, monitor.Config{Verb: v, Analysis: opts, Select: sel, CSV: str("csv") == "true",
-		Method: str("method"), Interval: iv, Every: lf.every, Iface: lf.iface, TTY: tty, Stdout: e.stdout, Stderr: e.stderr})
-	if err != nil {
-		return err
+	_, err = monitor.Live(e.ctx, live.Options{Iface: lf.iface, Filter: lf.filter, Count: lf.count, Duration: lf.duration, Write: lf.write, NoPromisc: lf.noPromisc},
+		monitor.Config{Verb: v, Analysis: opts, Select: sel, CSV: str("csv") == "true",
+			Method: str("method"), Interval: iv, Every: lf.every, Iface: lf.iface, TTY: tty, Stdout: e.stdout, Stderr: e.stderr})
+	if errors.Is(err, monitor.ErrMethod) { // checked before the capture opens
+		return fmt.Errorf("--method %q: want ack, ts or both", str("method"))
 	}
-	cs := cp.Stats()
-	if err := cp.Close(); err != nil {
-		return err
+	var oe *monitor.OpenError
+	var fe *capture.FrameError
+	if errors.As(err, &oe) && (errors.Is(err, live.ErrFilter) || errors.As(err, &fe)) {
+		return &exitError{code: 2, err: err}
 	}
-	fmt.Fprintf(e.stderr, "tcpviz %s: %s: %d frames analysed (%d TCP segments, %s), %d dropped by the kernel\n",
-		verb, lf.iface, res.Frames, res.Segments, count(res.Conns, "connection"), cs.Dropped)
-	if cs.Dropped > 0 {
-		fmt.Fprintf(e.stderr, "warning: the kernel dropped %d frames (the ring was full): the numbers above miss them (a --filter runs in the kernel, and so sheds load, only in the -tags pcap build)\n", cs.Dropped)
-	}
-	if lf.write != "" {
-		fmt.Fprintf(e.stderr, "tcpviz %s: wrote %s\n", verb, lf.write)
-	}
-	return res.ReadErr
-}
-
-// liveSelection reads --conn, --port, --host and --dir of a live run with
-// the same checks and vocabulary as every verb.
-func liveSelection(conn, port, host, dir string) (query.Selection, error) {
-	sf := selFlags{conn: -1, host: host, dir: dir, ref: "syn"}
-	if conn != "" {
-		v, err := strconv.Atoi(conn)
-		if err != nil {
-			return query.Selection{}, fmt.Errorf("--conn %q: %w", conn, err)
-		}
-		sf.conn = v
-	}
-	if port != "" {
-		v, err := strconv.Atoi(port)
-		if err != nil {
-			return query.Selection{}, fmt.Errorf("--port %q: %w", port, err)
-		}
-		sf.port = v
-	}
-	return sf.selection()
+	return err
 }

@@ -370,10 +370,14 @@ func sameRows(t *testing.T, what string, cols []string, got, want []string) {
 				// a frame the other did not (an ARP before it opened)
 				// numbers every later frame one off.
 				ok = true
+			// Each packet socket stamps its own copy of a packet when
+			// it is delivered; on a loaded machine the two stamps of
+			// one packet were seen 156 µs apart. The exact check is
+			// against the watcher's own -w file above.
 			case strings.HasSuffix(cols[k], "_ms"):
-				ok = d <= 0.100
+				ok = d <= 2
 			case strings.HasSuffix(cols[k], "_s"):
-				ok = d <= 100e-6
+				ok = d <= 2e-3
 			case strings.HasSuffix(cols[k], "_kbps"):
 				ok = d <= 1e-4*max(wv, -wv)
 			default:

@@ -13,9 +13,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/internal/atomicfile"
+	"github.com/tcpviz/tcpviz/internal/interrupt"
 )
 
 // exitError carries a process exit status chosen by a verb: 1 for a usage
@@ -93,12 +96,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 func main() {
-	ctx, stop := notifySignals()
+	ctx, stop := interrupt.Notify(os.Stderr) // SIGINT, SIGTERM: temporaries removed, status 128+n
 	defer stop()
+	capture.SetInterrupt(ctx) // every capture Reader stops reading on it
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	if code := interruptCode(); code != 0 {
-		removeTemps()
-		fmt.Fprintf(os.Stderr, "tcpviz: %v: stopped; nothing written\n", syscall.Signal(code-128))
+	if code := interrupt.Code(); code != 0 {
+		atomicfile.RemoveTracked()
+		fmt.Fprintf(os.Stderr, "tcpviz: %v: stopped; nothing written\n", interrupt.Signal())
 		os.Exit(code)
 	}
 	if err == nil {

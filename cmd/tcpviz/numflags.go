@@ -9,6 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/plot"
 )
 
 // numRule is the range a numeric flag accepts when the user sets it:
@@ -32,13 +35,15 @@ var (
 
 // numRules holds the rule of every numeric flag of every verb, by flag
 // name, or by "verb flag" where one name means different things
-// (TestNumRulesCoverEveryFlag keeps it complete).
+// (TestNumRulesCoverEveryFlag keeps it complete). Where a library owns the
+// range (flows.MaxWScale, plot.MinDPI …), the rule takes its bounds from
+// it; this table only maps them to flag names.
 var numRules = map[string]numRule{
 	"conn":        {min: 0, max: inf, what: "a connection index ≥ 0 (as 'tcpviz flows' lists)"},
 	"port":        {min: 1, max: 65535, what: "a port 1-65535"},
-	"wscale":      {min: -1, max: 14, what: "a shift 0-14 (RFC 7323 §2.3), or -1 for unknown"},
-	"dpi":         {min: 30, max: 2400, what: "30 to 2400 dpi"},
-	"font-size":   {min: 4, max: 40, what: "4 to 40 points"},
+	"wscale":      {min: -1, max: flows.MaxWScale, what: fmt.Sprintf("a shift 0-%d (RFC 7323 §2.3), or -1 for unknown", flows.MaxWScale)},
+	"dpi":         {min: plot.MinDPI, max: plot.MaxDPI, what: fmt.Sprintf("%d to %d dpi", plot.MinDPI, plot.MaxDPI)},
+	"font-size":   {min: plot.MinFontSize, max: plot.MaxFontSize, what: fmt.Sprintf("%d to %d points", plot.MinFontSize, plot.MaxFontSize)},
 	"from":        atLeast0,
 	"to":          atLeast0, // 0: the end
 	"at":          atLeast0,

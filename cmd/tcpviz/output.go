@@ -1,14 +1,10 @@
 package main
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
-	"iter"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -48,50 +44,13 @@ type saver interface {
 	Save(w io.Writer, format string) error
 }
 
-// rowsOut writes table rows as CSV or JSON (objects keyed by the header).
-func rowsOut(w io.Writer, asJSON bool, schema string, header []string, rows iter.Seq[[]string]) error {
-	if !asJSON {
-		// One row at a time (export.Table.Each streams them).
-		cw := csv.NewWriter(w)
-		cw.Write(header)
-		for r := range rows {
-			cw.Write(r)
-		}
-		cw.Flush()
-		return cw.Error()
-	}
-	out := []map[string]any{}
-	for r := range rows {
-		m := map[string]any{}
-		for i, h := range header {
-			if r[i] == "" {
-				m[h] = nil
-			} else if v, err := strconv.ParseFloat(r[i], 64); err == nil && h != "dir" {
-				m[h] = v
-			} else {
-				m[h] = r[i]
-			}
-		}
-		out = append(out, m)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(map[string]any{"schema": schema, "rows": out})
-}
-
 // emit writes rows (CSV/JSON to -o or standard output), a figure (-o with
 // an image extension) or the summary table.
 func (e *env) emit(f *rowFlags, t export.Table, fig func() (saver, error)) error {
-	schema, header, rows, table := t.Schema, t.Header, t.AllRows(), t.Summary
 	ext := strings.ToLower(filepath.Ext(f.out))
 	switch {
 	case f.out != "" && (ext == ".csv" || ext == ".json"):
-		if err := writeFileAtomic(f.out, func(fh *os.File) error {
-			if err := rowsOut(fh, ext == ".json", schema, header, rows); err != nil {
-				return err
-			}
-			return t.RowsErr()
-		}); err != nil {
+		if err := writeFileAtomic(f.out, func(fh *os.File) error { return t.WriteRows(fh, ext == ".json") }); err != nil {
 			return err
 		}
 		fmt.Fprintln(e.stdout, f.out)
@@ -107,10 +66,7 @@ func (e *env) emit(f *rowFlags, t export.Table, fig func() (saver, error)) error
 		fmt.Fprintln(e.stdout, f.out)
 		return nil
 	case f.csv || f.json:
-		if err := rowsOut(e.stdout, f.json, schema, header, rows); err != nil {
-			return err
-		}
-		return t.RowsErr()
+		return t.WriteRows(e.stdout, f.json)
 	}
-	return export.WriteColumns(e.stdout, table, !t.KeyValue)
+	return export.WriteColumns(e.stdout, t.Summary, !t.KeyValue)
 }

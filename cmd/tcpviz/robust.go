@@ -1,22 +1,17 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
-	"sync/atomic"
-	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tcpviz/tcpviz/campaign"
-	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/internal/atomicfile"
+	"github.com/tcpviz/tcpviz/internal/interrupt"
 )
 
 // failedPaths returns the paths of fs.
@@ -28,73 +23,9 @@ func failedPaths(fs []campaign.FileError) []string {
 	return out
 }
 
-// signalled is the signal that interrupted the run (0 if none).
-var signalled atomic.Int32
-
-// liveCapture is set when the verb captures live (-i): a signal then ends
-// the capture normally instead of interrupting the run.
-var liveCapture atomic.Bool
-
-// hardExitAfter is how long a signalled run may take to stop on its own
-// (readers check their context every 1024 frames) before the process removes
-// its temporary files and exits anyway: a read blocked on a FIFO or a slow
-// disk never returns.
-const hardExitAfter = 2 * time.Second
-
-// notifySignals returns a context cancelled by the first SIGINT or SIGTERM;
-// every capture Reader stops reading on it (capture.SetInterrupt). A second
-// signal, or hardExitAfter without the run returning, removes the temporary
-// files and exits with interruptCode at once.
-func notifySignals() (context.Context, func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	capture.SetInterrupt(ctx)
-	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		s, ok := <-ch
-		if !ok {
-			return
-		}
-		if liveCapture.Load() {
-			// Ctrl-C is how a live capture (-i) ends: it stops the capture,
-			// prints the summary and exits 0. A second signal forces it.
-			cancel()
-			if s, ok = <-ch; !ok {
-				return
-			}
-		}
-		signalled.Store(int32(s.(syscall.Signal)))
-		atomicfile.Interrupt() // no output is replaced from now on
-		cancel()
-		select {
-		case <-ch:
-		case <-time.After(hardExitAfter):
-		}
-		removeTemps()
-		fmt.Fprintf(os.Stderr, "tcpviz: %v: stopped\n", s)
-		os.Exit(interruptCode())
-	}()
-	return ctx, func() { signal.Stop(ch); cancel() }
-}
-
-// interruptCode is the exit status after a signal: 128 + its number (130
-// for SIGINT, 143 for SIGTERM), or 0 when none came.
-func interruptCode() int {
-	if s := signalled.Load(); s != 0 {
-		return 128 + int(s)
-	}
-	return 0
-}
-
-// The temporary files and the atomic writer are package atomicfile's;
-// these names keep the verbs' call sites short.
-var (
-	writeFileAtomic = atomicfile.Write
-	outputTarget    = atomicfile.Target
-	addTemp         = atomicfile.Track
-	dropTemp        = atomicfile.Untrack
-	removeTemps     = atomicfile.RemoveTracked
-)
+// writeFileAtomic is atomicfile.Write: outputs are replaced whole, and
+// not at all after a signal (internal/interrupt).
+var writeFileAtomic = atomicfile.Write
 
 // outputExts are the file endings each verb writes with --output; for verbs
 // not listed the verb itself checks the ending.
@@ -129,14 +60,14 @@ var fileFlags = []struct {
 }
 
 // checkOutputs is the root command's PersistentPreRunE. It notes a live
-// capture (-i), for the signal handler; it refuses NaN, ±Inf and negative
+// capture (-i), for the signal handler (interrupt.Live); it refuses NaN, ±Inf and negative
 // values of the numeric flags (checkNumFlags); and before any analysis it
 // checks every file flag (fileFlags): the directory exists and is writable,
 // the ending is one the verb writes, and an existing target is a writable
 // regular file (or a link to one).
 func checkOutputs(c *cobra.Command, _ []string) error {
 	if f := c.Flags().Lookup("interface"); f != nil && f.Value.String() != "" {
-		liveCapture.Store(true)
+		interrupt.Live.Store(true) // a signal ends the capture, not the run
 	}
 	if err := checkNumFlags(c); err != nil { // numflags.go: NaN, ±Inf and ranges
 		return err
@@ -155,14 +86,14 @@ func checkOutputs(c *cobra.Command, _ []string) error {
 		if name == "output" {
 			exts = outputExts[c.Name()]
 		}
-		if ext := strings.ToLower(filepath.Ext(p)); exts != nil && !contains(exts, ext) {
+		if ext := strings.ToLower(filepath.Ext(p)); exts != nil && !slices.Contains(exts, ext) {
 			names := strings.ReplaceAll(strings.Join(exts, " "), "  ", " ")
-			if contains(exts, "") {
+			if slices.Contains(exts, "") {
 				names = strings.TrimSpace(names) + " or no ending"
 			}
 			return fmt.Errorf("--%s %s: unknown ending %q; %s writes %s", name, p, ext, c.Name(), names)
 		}
-		target, err := outputTarget(p + ff.suffix)
+		target, err := atomicfile.Target(p + ff.suffix)
 		if err != nil {
 			return err
 		}
@@ -189,13 +120,4 @@ func printConnNotes(w io.Writer, kind, path string, conns []int, what string) {
 		return
 	}
 	fmt.Fprintf(w, "%s: %s: %d connections (%s): %s\n", kind, path, len(conns), connList(conns[:3], true), what)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

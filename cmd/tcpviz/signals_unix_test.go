@@ -39,6 +39,7 @@ func TestSignals(t *testing.T) {
 	}{
 		{"fifo-sigterm", []string{"flows", fifo}, syscall.SIGTERM, 143},
 		{"stdin-sigint", []string{"seq", "-", "-o", filepath.Join(dir, "x.png")}, syscall.SIGINT, 130},
+		{"stdin-sigterm-rtt", []string{"rtt", "-"}, syscall.SIGTERM, 143},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cmd := exec.Command(os.Args[0], tt.args...)

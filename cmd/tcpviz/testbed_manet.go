@@ -6,7 +6,6 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -74,40 +73,27 @@ stderr. Exit status 3 if any run failed; Ctrl-C kills the running simulations.`,
   tcpviz testbed manet --seeds 1 --out runs/ --ns3-arg=--ns3::TcpSocket::ConnCount=20`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			bad := func(err error) error { return err } // a wrong knob is a usage error: exit 1, as for every verb's options
+			// A wrong knob is a usage error (exit 1), as for every verb's options.
 			k := manet.Knobs{Preset: preset, Transport: transport, Nodes: nodes, Flows: flows, Speed: speed, Area: area, Time: simTime, Pause: pause,
-				Start: startWin, CBRRate: cbrRate, PktSize: pktSize, NoPcap: noPcap, Extra: ns3Args}
-			sc, err := k.Scenario(cmd.Flags().Changed)
+				Start: startWin, CBRRate: cbrRate, PktSize: pktSize, NoPcap: noPcap, Extra: ns3Args,
+				Protocols: protocols, Seeds: seeds, Shard: shard, HookProtocols: hookFile != ""}
+			camp, err := k.Campaign(cmd.Flags().Changed)
 			var ke *manet.KnobError
 			if errors.As(err, &ke) {
-				return bad(fmt.Errorf("--%s: %w", ke.Knob, ke.Err))
+				return fmt.Errorf("--%s: %w", ke.Knob, ke.Err)
 			} else if err != nil {
-				return bad(err)
+				return err
 			}
-			camp0 := &manet.Campaign{Resume: resume}
-			if shard != "" {
-				if camp0.Shard, camp0.Shards, err = manet.ParseShard(shard); err != nil {
-					return bad(err)
-				}
-			}
-			protos, err := manet.ParseProtocolsHook(protocols, hookFile != "")
-			if err != nil {
-				return bad(err)
-			}
-			seedList, err := manet.ParseSeeds(seeds)
-			if err != nil {
-				return bad(err)
-			}
+			camp.Resume = resume
 			if dryRun {
 				// The runs' command lines (before --campaignKey), nothing built.
-				camp0.Scenario, camp0.Protocols, camp0.Seeds = sc, protos, seedList
-				for _, r := range camp0.Runs() {
-					fmt.Fprintln(e.stdout, "manet-tcp "+strings.Join(sc.Args(r), " "))
+				for _, r := range camp.Runs() {
+					fmt.Fprintln(e.stdout, "manet-tcp "+strings.Join(camp.Scenario.Args(r), " "))
 				}
 				return nil
 			}
 			if out == "" && !buildOnly {
-				return bad(errors.New("--out DIR is required"))
+				return errors.New("--out DIR is required")
 			}
 
 			interactive := false
@@ -128,10 +114,7 @@ stderr. Exit status 3 if any run failed; Ctrl-C kills the running simulations.`,
 				return nil
 			}
 
-			camp := camp0
-			camp.Scenario, camp.Protocols, camp.Seeds = sc, protos, seedList
 			camp.OutDir, camp.Binary, camp.Jobs, camp.Gzip = out, bin, jobs, gz
-			camp.HookProtocols = hookFile != ""
 			if interactive && !verbose {
 				camp.Progress = e.stderr
 			} else {
@@ -139,7 +122,7 @@ stderr. Exit status 3 if any run failed; Ctrl-C kills the running simulations.`,
 			}
 			res, err := camp.Execute(e.ctx)
 			if res != nil {
-				printManetSummary(e, res)
+				res.WriteSummary(e.stdout, e.stderr)
 			}
 			if err != nil {
 				var ce *manet.CampaignError
@@ -181,29 +164,4 @@ stderr. Exit status 3 if any run failed; Ctrl-C kills the running simulations.`,
 	f.BoolVar(&buildOnly, "build-only", false, "compile (or find) the scenario binary, print its path and exit")
 	f.BoolVarP(&verbose, "verbose", "v", false, "log compilation and every finished run to stderr")
 	return c
-}
-
-// printManetSummary writes one line per flow of every successful run.
-func printManetSummary(e *env, res *manet.Result) {
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "run\twall_s\tflow\tsrc->dst\tsink_rx_bytes\tgoodput_kbps\ttcp_retx\t")
-	skipped := 0
-	for _, rr := range res.Runs {
-		if rr.Err != nil {
-			fmt.Fprintf(tw, "%s\t-\t-\tFAILED\t-\t-\t-\t\n", rr.Prefix)
-			continue
-		}
-		wall := fmt.Sprintf("%.1f", rr.Wall.Seconds())
-		if rr.Skipped {
-			wall = "done"
-			skipped++
-		}
-		for _, fl := range rr.Flows {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d->%d\t%d\t%.1f\t%d\t\n", rr.Prefix, wall,
-				fl.FlowID, fl.SrcNode, fl.DstNode, fl.SinkRxBytes, fl.GoodputKbps, fl.TCPRetxSegs)
-		}
-	}
-	tw.Flush()
-	fmt.Fprintf(e.stderr, "%d runs (%d already done before), %s in the output directory\n",
-		len(res.Runs), skipped, manet.FormatBytes(res.DiskBytes))
 }

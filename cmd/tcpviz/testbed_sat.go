@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -72,7 +70,7 @@ Needs root, iproute2, iperf3, tcpdump, and nft for --pep.`,
 					return err
 				}
 			} else if len(results) > 0 {
-				printSatResults(e, results)
+				sat.WriteResults(e.stdout, results)
 			}
 			if runErr != nil && len(results) > 0 {
 				return &exitError{3, runErr}
@@ -101,22 +99,6 @@ Needs root, iproute2, iperf3, tcpdump, and nft for --pep.`,
 	f.BoolVar(&cleanup, "cleanup", false, "only delete namespaces left by killed runs ("+sat.NSPrefix+"*) and exit")
 	f.BoolVar(&jsonOut, "json", false, "print results as JSON")
 	return c
-}
-
-func printSatResults(e *env, results []sat.Result) {
-	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d)/1e6) }
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "run\temulator\thandshake_ms\tack_rtt_median_ms\tseq_1s_B\tacked_1s_B\tsent_Mbit/s\trecv_Mbit/s\tclient capture")
-	for _, r := range results {
-		rel, err := filepath.Rel(".", r.ClientPcap)
-		if err != nil {
-			rel = r.ClientPcap
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%.2f\t%.2f\t%s\n", r.Name, r.Emulator,
-			ms(r.Client.HandshakeRTT), ms(r.Client.ACKRTTMedian), r.Client.SeqProgress1s, r.Client.Acked1s,
-			r.SentBps/1e6, r.RecvBps/1e6, rel)
-	}
-	tw.Flush()
 }
 
 func newTestbedSatHelper(e *env) *cobra.Command {

@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"text/tabwriter"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -675,4 +676,35 @@ func (l *limitedBuffer) Write(p []byte) (int, error) {
 		l.buf.Write(p[:min(len(p), room)])
 	}
 	return len(p), nil
+}
+
+// WriteSummary prints the campaign's outcome: to table, one right-aligned
+// line per flow of every run (run, wall time in seconds or "done" for a
+// run already complete before, flow, source and sink nodes, bytes the sink
+// received, goodput in kbit/s, TCP retransmitted segments) and one FAILED
+// line per failed run; to totals, the number of runs, those already done
+// and the disk the output directory holds. Errors: table's.
+func (r *Result) WriteSummary(table, totals io.Writer) error {
+	tw := tabwriter.NewWriter(table, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "run\twall_s\tflow\tsrc->dst\tsink_rx_bytes\tgoodput_kbps\ttcp_retx\t")
+	skipped := 0
+	for _, rr := range r.Runs {
+		if rr.Err != nil {
+			fmt.Fprintf(tw, "%s\t-\t-\tFAILED\t-\t-\t-\t\n", rr.Prefix)
+			continue
+		}
+		wall := fmt.Sprintf("%.1f", rr.Wall.Seconds())
+		if rr.Skipped {
+			wall = "done"
+			skipped++
+		}
+		for _, fl := range rr.Flows {
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d->%d\t%d\t%.1f\t%d\t\n", rr.Prefix, wall,
+				fl.FlowID, fl.SrcNode, fl.DstNode, fl.SinkRxBytes, fl.GoodputKbps, fl.TCPRetxSegs)
+		}
+	}
+	err := tw.Flush()
+	fmt.Fprintf(totals, "%d runs (%d already done before), %s in the output directory\n",
+		len(r.Runs), skipped, FormatBytes(r.DiskBytes))
+	return err
 }

@@ -22,6 +22,37 @@ type Knobs struct {
 	PktSize   int     // 0 keeps the scenario's
 	NoPcap    bool
 	Extra     []string
+	// Protocols, Seeds and Shard choose the runs of a campaign
+	// (ParseProtocolsHook, ParseSeeds, ParseShard; Shard "" runs every
+	// seed); HookProtocols admits protocol names only a routing hook knows.
+	Protocols, Seeds, Shard string
+	HookProtocols           bool
+}
+
+// Campaign is the campaign the knobs describe, before anything is built or
+// run: Scenario (given as for Scenario), Protocols, Seeds, Shard/Shards
+// and HookProtocols are set; the caller sets where and how it runs
+// (OutDir, Binary, Jobs, Resume, …). Errors: Scenario's *KnobError, or
+// the error of ParseShard, ParseProtocolsHook or ParseSeeds, checked in
+// that order.
+func (k Knobs) Campaign(given func(knob string) bool) (*Campaign, error) {
+	sc, err := k.Scenario(given)
+	if err != nil {
+		return nil, err
+	}
+	c := &Campaign{Scenario: sc, HookProtocols: k.HookProtocols}
+	if k.Shard != "" {
+		if c.Shard, c.Shards, err = ParseShard(k.Shard); err != nil {
+			return nil, err
+		}
+	}
+	if c.Protocols, err = ParseProtocolsHook(k.Protocols, k.HookProtocols); err != nil {
+		return nil, err
+	}
+	if c.Seeds, err = ParseSeeds(k.Seeds); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // KnobError is a knob Knobs.Scenario could not read: Knob is its name

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"text/tabwriter"
 	"time"
 )
 
@@ -840,4 +841,26 @@ func Helper(ctx context.Context, role, arg string, out io.Writer) error {
 		return nil
 	}
 	return fmt.Errorf("unknown helper role %q", role)
+}
+
+// WriteResults prints one line per run of a matrix, in left-aligned
+// columns: the run's name and emulator, the client capture's handshake RTT
+// and median ACK RTT in ms, the bytes sequenced and acknowledged in the
+// first second of bulk data, iperf3's sent and received rates in Mbit/s,
+// and the client capture's path relative to the working directory.
+// Errors: w's.
+func WriteResults(w io.Writer, results []Result) error {
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d)/1e6) }
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "run\temulator\thandshake_ms\tack_rtt_median_ms\tseq_1s_B\tacked_1s_B\tsent_Mbit/s\trecv_Mbit/s\tclient capture")
+	for _, r := range results {
+		rel, err := filepath.Rel(".", r.ClientPcap)
+		if err != nil {
+			rel = r.ClientPcap
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%.2f\t%.2f\t%s\n", r.Name, r.Emulator,
+			ms(r.Client.HandshakeRTT), ms(r.Client.ACKRTTMedian), r.Client.SeqProgress1s, r.Client.Acked1s,
+			r.SentBps/1e6, r.RecvBps/1e6, rel)
+	}
+	return tw.Flush()
 }
