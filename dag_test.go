@@ -10,7 +10,7 @@ import (
 // import: dependencies point one way, from cmd down to capture
 // (docs/architecture.md).
 var allowed = map[string][]string{
-	"":                               {},
+	"":                               {"query", "export", "figures", "plot", "internal/atomicfile"},
 	"internal/seq":                   {},
 	"capture":                        {"internal/seq"},
 	"capture/live":                   {"capture"},
@@ -31,6 +31,7 @@ var allowed = map[string][]string{
 	"internal/pcaptest/cmd/gencap":   {"internal/pcaptest"},
 	"internal/pcaptest/cmd/gensynth": {"internal/pcaptest"},
 	"cmd/tcpviz":                     {"*"},
+	"figures":                        {"query", "plot", "compare", "export", "pep", "tcpanalysis", "flows", "internal/atomicfile"},
 	"compare":                        {"query", "plot", "tcpanalysis", "flows", "capture", "pep", "internal/seq"},
 	"export":                         {"query", "campaign", "tcpanalysis", "flows", "capture", "internal/atomicfile", "internal/textcol"},
 	"pep":                            {"tcpanalysis", "flows", "capture", "internal/seq", "internal/textcol"},

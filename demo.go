@@ -1,7 +1,7 @@
-// Package tcpviz is the root of the tcpviz module. It only embeds the
-// captures the project ships in testdata/, which 'tcpviz demo' analyses;
-// the tool itself lives in cmd/tcpviz and the library in capture, flows,
-// tcpanalysis and plot.
+// Package tcpviz is the root of the tcpviz module. It embeds the captures
+// the project ships in testdata/ and runs what 'tcpviz demo' does with
+// them (DemoConnections, DemoVerbs); the tool itself lives in cmd/tcpviz
+// and the library in capture, flows, tcpanalysis, query, figures and plot.
 package tcpviz
 
 import (

@@ -35,3 +35,39 @@ func TestDemoFiles(t *testing.T) {
 		t.Errorf("tcp-aodv-r1-1-0.pcap.gz: %d bytes written, want the %d shipped", len(b), len(want))
 	}
 }
+
+// TestDemoVerbs: the verbs read copies in a temporary directory whose
+// rows name the shipped captures; Close removes the copies.
+func TestDemoVerbs(t *testing.T) {
+	out := filepath.Join("out", "demo")
+	d, err := NewDemoVerbs(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Args) != 5 || d.Args[0][0] != "rtt" || d.Args[0][3] != filepath.Join(out, "sat_pep-on_window-20KB.rtt.png") {
+		t.Errorf("args %q", d.Args)
+	}
+	pep := d.Args[0][1]
+	if _, err := os.Stat(pep); err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Shown(pep); got != "testdata/sat/pep-on_window-20KB/client.pcap" {
+		t.Errorf("Shown(%s) = %q", pep, got)
+	}
+	manet := d.Args[4][1]
+	if got := d.Shown(filepath.Join(manet, "tcp-aodv-r1-1-0.pcap.gz")); got != "testdata/manet/tcp-aodv-r1-1-0.pcap.gz" {
+		t.Errorf("Shown(manet) = %q", got)
+	}
+	if got := d.Shown("/elsewhere/x.pcap"); got != "/elsewhere/x.pcap" {
+		t.Errorf("Shown(elsewhere) = %q", got)
+	}
+	if want := filepath.Join(out, "manet.pairs.csv"); len(d.Also) != 4 || d.Also[3] != want {
+		t.Errorf("Also %q", d.Also)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(pep); !os.IsNotExist(err) {
+		t.Errorf("%s left behind: %v", pep, err)
+	}
+}

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"hash/fnv"
 	"net/netip"
+	"os"
 	"runtime"
 	"sort"
 	"sync"
 
+	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/pep"
 	"github.com/tcpviz/tcpviz/query"
@@ -320,11 +322,31 @@ func fileRows(path string, o Options) ([]FlowRow, fileInfo, error) {
 		labels = l
 	}
 	id := &nodeID{}
-	rep, err := analyzeWithID(path, id)
+	onePass := smallCapture(path)
+	rep, err := analyzeKeeping(path, id, onePass)
+	if err == nil && onePass && len(rep.Conns) > onePassMaxConns {
+		// Too many connections to be sure no table pressure changed the
+		// analysis (kept connections are never bare SYNs to end): again,
+		// as two passes do.
+		id, onePass = &nodeID{}, false
+		rep, err = analyzeWithID(path, id)
+	}
 	if err != nil {
 		return nil, fileInfo{}, err
 	}
-	if need, parts := seriesNeeded(rep, boundaries(path, labels, o), o.Interval == nil && o.End <= 0); len(need) > 0 {
+	need, parts := seriesNeeded(rep, boundaries(path, labels, o), o.Interval == nil && o.End <= 0)
+	if onePass {
+		// Every connection's segments and ACKs were kept: keep what the
+		// second pass would have kept, nothing more.
+		for _, r := range rep.Conns {
+			switch {
+			case !need[r.Conn.Index]:
+				r.Series = nil
+			case parts&tcpanalysis.PartSegs == 0:
+				r.Series.Segs = [2][]tcpanalysis.SegPoint{}
+			}
+		}
+	} else if len(need) > 0 {
 		again, err := tcpanalysis.AnalyzeFile(path, tcpanalysis.Options{Flows: flows.Options{WScale: -1}, RTTQuantiles: true,
 			Keep: func(c int) bool { return need[c] }, KeepParts: parts})
 		if err != nil {
@@ -391,6 +413,44 @@ func fileRows(path string, o Options) ([]FlowRow, fileInfo, error) {
 		r.Series = nil // the rows hold what they need
 	}
 	return rows, fi, nil
+}
+
+// onePassMaxBytes is the largest capture file (bytes on disk, compressed
+// or not) fileRows analyses in one pass with every connection's segments
+// and ACKs kept, instead of a second pass over the connections whose
+// delivered-bytes curve or close it needs (seriesNeeded): reading a
+// small capture twice cost as much as analysing it (half the CPU of a
+// campaign of per-node MANET captures), and keeping its series costs a few
+// megabytes per job at most. onePassMaxConns is the most connections such
+// a pass may find: kept connections are never ended as bare SYNs under
+// table pressure (docs/robustness.md#finished-connections), which needs
+// more than 16 384 connections alive at once, so with fewer the analysis
+// is the one of the two passes.
+var onePassMaxBytes int64 = 4 << 20
+
+const onePassMaxConns = 1 << 13
+
+// smallCapture reports whether the capture at path is a file of at most
+// onePassMaxBytes.
+func smallCapture(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular() && fi.Size() <= onePassMaxBytes
+}
+
+// analyzeKeeping is analyzeWithID, with every connection's segments and
+// ACKs kept when keep is set.
+func analyzeKeeping(path string, id *nodeID, keep bool) (*tcpanalysis.Report, error) {
+	if !keep {
+		return analyzeWithID(path, id)
+	}
+	r, err := capture.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	r.SetFrameHook(frameHook(capture.FrameHook(nil), id))
+	return tcpanalysis.Analyze(r, tcpanalysis.Options{Flows: flows.Options{WScale: -1}, RTTQuantiles: true,
+		Keep: func(int) bool { return true }, KeepParts: tcpanalysis.PartSegs | tcpanalysis.PartAcks})
 }
 
 // markProxied sets Vantage AtProxy on the rows (of rep's connections, in

@@ -2,10 +2,11 @@ package export
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,31 +41,96 @@ func (r *FlowRow) tableCells() []string {
 		hs, ws(r.WScaleA) + "/" + ws(r.WScaleB), i(r.FoldedDups)}
 }
 
-// FlowsStream writes the flows CSV or table while captures are analysed:
-// rows arrive as their connections end (tcpanalysis.Options.OnDone), in
-// any order, and each is kept only as its formatted line (a few hundred
-// bytes) until the rows before it are out. The CSV is written as soon as
-// the rows are in index order; the table, whose column widths depend on
-// every row, at the end of each file. A row given late (a connection
-// whose PEP mark needs a second pass) holds the rows after it back.
-// The output is byte for byte WriteFlowsCSV's or WriteFlowsTable's.
-type FlowsStream struct {
-	csv  *csv.Writer
-	bw   *bufio.Writer // CSV: under csv, also for the rows formatted ahead
-	w    io.Writer
-	file string
-	next int            // CSV: index of the next row to write
-	wait map[int]string // CSV: records ready, by index
-	tab  rowArena       // table: every row of the file by index, its cells joined by \x00
-	pep  bool           // some file had a PEP mark (table footer)
+// FlowsFormat is an output format of the flows verb.
+type FlowsFormat uint8
+
+// The flows output formats (docs/schema.md#flows).
+const (
+	FlowsTable FlowsFormat = iota // aligned text table (WriteFlowsTable)
+	FlowsCSV                      // CSV (WriteFlowsCSV)
+	FlowsJSON                     // indented JSON, schema FlowsSchema
+)
+
+// Spool is where a FlowsStream keeps a file's formatted table or JSON rows
+// until the file ends: rows are appended with WriteAt and read back in
+// index order with ReadAt. A temporary *os.File is one (its pages are the
+// kernel's, not the process's); nil keeps them in memory.
+type Spool interface {
+	io.WriterAt
+	io.ReaderAt
 }
 
-// NewFlowsStream returns a stream writing CSV (asCSV) or the table to w;
-// the CSV header is written at once.
+// FlowsStream writes the flows CSV, table or JSON while captures are
+// analysed: rows arrive as their connections end (tcpanalysis.Options.OnDone),
+// in any order, and each is kept only as its formatted text until it can be
+// written. The CSV is written as soon as the rows are in index order; a
+// row ahead of it waits in memory (a few hundred bytes), or in the Spool
+// once those waiting hold waitBudget bytes (a long connection with a low
+// index holds every row after it back until it ends). The table's column
+// widths and the JSON's per-file header (frames, read statistics,
+// warnings) are known only when the file ends, so their rows go to the
+// Spool as they arrive, with their widths measured, and are copied out in
+// index order at the end of each file: the process holds 8 bytes per
+// connection. A row given late (a connection whose PEP mark needs a
+// second pass) holds the CSV rows after it back.
+// The output is byte for byte WriteFlowsCSV's or WriteFlowsTable's, or the
+// JSON encoding (two-space indent) of {"files": [FlowsFile...], "schema":
+// FlowsSchema}.
+type FlowsStream struct {
+	format FlowsFormat
+	csv    *csv.Writer
+	bw     *bufio.Writer // under csv, and for the table and JSON
+	w      io.Writer
+	file   string
+	next   int            // CSV: index of the next row to write
+	wait   map[int]string // CSV: records ready, by index
+	waitN  int            // CSV: bytes in wait
+	budget int            // CSV: most bytes in wait; rows beyond go to the spool
+	pep    bool           // some file had a PEP mark (table footer)
+	err    error          // the first error of the spool
+
+	spool Spool
+	size  int64    // bytes of the spool in use by this file's rows
+	at    []uint64 // by index: offset<<24 | length of the row's text in the spool; 0 = no row
+	n     int      // rows of this file
+	width []int    // table: widest cell of each column in this file's rows
+	files int      // JSON: files written
+	cells []byte   // table: the row being put
+	wbuf  []byte   // rows not yet written to the spool, which end at size
+	rbuf  []byte   // rows read back from the spool, from offset roff
+	roff  int64
+}
+
+// spoolIO is the size of the spool's writes and reads (rows arrive and are
+// read back mostly in index order, so one read serves many rows).
+const spoolIO = 1 << 16
+
+// waitBudget is how many bytes of CSV rows wait in memory for the rows
+// before them; more go to the spool.
+const waitBudget = 4 << 20
+
+// rowLenBits is the bits of FlowsStream.at that hold a row's length.
+const rowLenBits = 24
+
+// NewFlowsStream returns a stream writing CSV (asCSV) or the table to w,
+// keeping the table's rows in memory; the CSV header is written at once.
 func NewFlowsStream(w io.Writer, asCSV bool) *FlowsStream {
-	s := &FlowsStream{w: w}
+	f := FlowsTable
 	if asCSV {
-		s.bw = bufio.NewWriterSize(w, 1<<16)
+		f = FlowsCSV
+	}
+	return NewFlowsStreamAs(w, f, nil)
+}
+
+// NewFlowsStreamAs returns a stream writing format f to w; table and JSON
+// rows wait in spool (nil: in memory) until their file ends. The CSV
+// header is written at once.
+func NewFlowsStreamAs(w io.Writer, f FlowsFormat, spool Spool) *FlowsStream {
+	if spool == nil {
+		spool = &memSpool{}
+	}
+	s := &FlowsStream{w: w, format: f, spool: spool, bw: bufio.NewWriterSize(w, 1<<16), budget: waitBudget}
+	if f == FlowsCSV {
 		s.csv = csv.NewWriter(s.bw)
 		s.csv.Write(FlowColumns)
 	}
@@ -73,13 +139,38 @@ func NewFlowsStream(w io.Writer, asCSV bool) *FlowsStream {
 
 // BeginFile starts the rows of capture file path.
 func (s *FlowsStream) BeginFile(path string) {
-	s.file, s.next, s.wait, s.tab = path, 0, map[int]string{}, rowArena{}
+	s.file, s.next, s.wait, s.waitN = path, 0, map[int]string{}, 0
+	s.size, s.at, s.n, s.width = 0, s.at[:0], 0, s.width[:0]
+	s.wbuf, s.rbuf = s.wbuf[:0], s.rbuf[:0]
 }
 
-// Put adds a row, in any order.
+// Put adds a row, in any order. A JSON row must have been built with its
+// JSON maps (NewFlowRow withJSON).
 func (s *FlowsStream) Put(r *FlowRow) {
-	if s.csv == nil {
-		s.tab.put(r.Conn, r.tableCells())
+	switch s.format {
+	case FlowsTable:
+		cells := r.tableCells()
+		b := s.cells[:0]
+		for j, c := range cells {
+			if j >= len(s.width) {
+				s.width = append(s.width, 0)
+			}
+			s.width[j] = max(s.width[j], utf8.RuneCountInString(c))
+			if j > 0 {
+				b = append(b, 0)
+			}
+			b = append(b, c...)
+		}
+		s.cells = b
+		s.spoolRow(r.Conn, b)
+		return
+	case FlowsJSON:
+		b, err := json.MarshalIndent(r, "        ", "  ")
+		if err != nil {
+			s.fail(fmt.Errorf("flows JSON of %s conn %d: %w", s.file, r.Conn, err))
+			return
+		}
+		s.spoolRow(r.Conn, b)
 		return
 	}
 	if r.Conn == s.next {
@@ -92,100 +183,306 @@ func (s *FlowsStream) Put(r *FlowRow) {
 	w := csv.NewWriter(&b)
 	w.Write(r.CSV())
 	w.Flush()
+	if s.waitN+b.Len() > s.budget {
+		s.spoolRow(r.Conn, []byte(b.String()))
+		return
+	}
 	s.wait[r.Conn] = b.String()
+	s.waitN += b.Len()
+}
+
+// fail keeps the stream's first error.
+func (s *FlowsStream) fail(err error) {
+	if s.err == nil {
+		s.err = err
+	}
+}
+
+// spoolRow appends row i's text b to the spool.
+func (s *FlowsStream) spoolRow(i int, b []byte) {
+	if len(b) == 0 || len(b) >= 1<<rowLenBits || s.size >= 1<<(64-rowLenBits) {
+		s.fail(fmt.Errorf("flows of %s conn %d: row of %d bytes at %d cannot be spooled", s.file, i, len(b), s.size))
+		return
+	}
+	if n := len(s.at); i >= n {
+		s.at = slices.Grow(s.at, i+1-n)[:i+1]
+		clear(s.at[n:]) // the array may hold an earlier file's rows
+	}
+	if s.at[i] == 0 {
+		s.n++
+	}
+	s.at[i] = uint64(s.size)<<rowLenBits | uint64(len(b))
+	s.size += int64(len(b))
+	s.wbuf = append(s.wbuf, b...)
+	if len(s.wbuf) >= spoolIO {
+		s.flushSpool()
+	}
+}
+
+// flushSpool writes the rows buffered in wbuf to the spool.
+func (s *FlowsStream) flushSpool() {
+	if len(s.wbuf) == 0 {
+		return
+	}
+	if _, err := s.spool.WriteAt(s.wbuf, s.size-int64(len(s.wbuf))); err != nil {
+		s.fail(fmt.Errorf("flows of %s: spool rows: %w", s.file, err))
+	}
+	s.wbuf = s.wbuf[:0]
+}
+
+// spooled calls f with the text of each row of the file in index order;
+// the slice is valid until f returns.
+func (s *FlowsStream) spooled(f func([]byte)) error {
+	if s.flushSpool(); s.err != nil {
+		return s.err
+	}
+	s.rbuf = s.rbuf[:0]
+	for i, a := range s.at {
+		if a == 0 {
+			continue
+		}
+		b, err := s.readRow(i)
+		if err != nil {
+			return err
+		}
+		f(b)
+	}
+	return nil
+}
+
+// readRow returns the text of spooled row i (which must be there), valid
+// until the next read or write of the spool.
+func (s *FlowsStream) readRow(i int) ([]byte, error) {
+	a := s.at[i]
+	off, n := int64(a>>rowLenBits), int64(a&(1<<rowLenBits-1))
+	written := s.size - int64(len(s.wbuf)) // the spool's bytes below are in it, the rest in wbuf
+	if off >= written {
+		return s.wbuf[off-written : off-written+n], nil
+	}
+	if off < s.roff || off+n > s.roff+int64(len(s.rbuf)) {
+		m := min(max(n, spoolIO), written-off)
+		if int64(cap(s.rbuf)) < m {
+			s.rbuf = make([]byte, m)
+		}
+		s.rbuf, s.roff = s.rbuf[:m], off
+		if _, err := s.spool.ReadAt(s.rbuf, off); err != nil {
+			s.rbuf = s.rbuf[:0]
+			return nil, fmt.Errorf("flows of %s: read spooled rows: %w", s.file, err)
+		}
+	}
+	return s.rbuf[off-s.roff : off-s.roff+n], nil
+}
+
+// writeWaiting writes the CSV row i if it waits, in memory or in the
+// spool, and reports whether it did.
+func (s *FlowsStream) writeWaiting(i int) bool {
+	if line, ok := s.wait[i]; ok {
+		s.csv.Flush()
+		s.bw.WriteString(line)
+		delete(s.wait, i)
+		s.waitN -= len(line)
+		return true
+	}
+	if i >= len(s.at) || s.at[i] == 0 {
+		return false
+	}
+	b, err := s.readRow(i)
+	if err != nil {
+		s.fail(err)
+		return false
+	}
+	s.csv.Flush()
+	s.bw.Write(b)
+	s.at[i] = 0
+	return true
 }
 
 // flushCSV writes the waiting CSV rows that are next in index order.
 func (s *FlowsStream) flushCSV() {
-	for {
-		line, ok := s.wait[s.next]
-		if !ok {
-			return
-		}
-		s.csv.Flush()
-		s.bw.WriteString(line)
-		delete(s.wait, s.next)
+	for s.writeWaiting(s.next) {
 		s.next++
 	}
 }
 
 // EndFile writes what is left of the file's rows; ff gives the table's
-// header line (format, frames, segments) and its PEP notes and marks.
+// header line (format, frames, segments) and its PEP notes and marks, and
+// the JSON's file object but for its rows (Stats and Warnings included).
 func (s *FlowsStream) EndFile(ff *FlowsFile) error {
-	if s.csv != nil {
-		keys := slices.Sorted(maps.Keys(s.wait))
-		s.csv.Flush()
-		for _, k := range keys {
-			s.bw.WriteString(s.wait[k])
+	if s.err != nil {
+		return s.err
+	}
+	switch s.format {
+	case FlowsCSV:
+		// The rows left, in index order, past the holes of connections
+		// never given.
+		end := len(s.at)
+		for k := range s.wait {
+			end = max(end, k+1)
+		}
+		for i := s.next; i < end; i++ {
+			s.writeWaiting(i)
 		}
 		s.wait = nil
+		if s.err != nil {
+			return s.err
+		}
+		s.csv.Flush()
 		if err := s.csv.Error(); err != nil {
 			return err
 		}
 		return s.bw.Flush()
+	case FlowsJSON:
+		return s.endJSON(ff)
 	}
-	n := s.tab.n
-	fmt.Fprintf(s.w, "%s: %s, %d frames, %d TCP segments, %d connections\n", ff.File, ff.Format, ff.Frames, ff.Segments, n)
+	name := ff.File
+	if name == "-" {
+		name = "stdin" // as WriteFlowsTable
+	}
+	bw := s.bw
+	fmt.Fprintf(bw, "%s: %s, %d frames, %d TCP segments, %d connections\n", name, ff.Format, ff.Frames, ff.Segments, s.n)
 	head := pepHead(flowsTableHead, *ff)
 	if len(ff.pepDirs) > 0 {
 		s.pep = true
 	}
-	width := make([]int, len(head))
-	measure := func(cells []string) {
-		for i, c := range cells {
-			width[i] = max(width[i], utf8.RuneCountInString(c))
+	width := make([]int, max(len(head), len(s.width)))
+	copy(width, s.width)
+	for i, c := range head {
+		width[i] = max(width[i], utf8.RuneCountInString(c))
+	}
+	pad := func(n int) {
+		for ; n > 0; n-- {
+			bw.WriteByte(' ')
 		}
 	}
-	measure(head)
-	var cells []string
-	for i := range s.tab.off {
-		if cells = s.tab.get(i, cells[:0]); cells != nil {
-			measure(cells)
+	for i, c := range head {
+		if i > 0 {
+			bw.WriteString("  ")
 		}
+		pad(width[i] - utf8.RuneCountInString(c))
+		bw.WriteString(c)
 	}
-	bw := bufio.NewWriter(s.w)
-	line := func(cells []string) {
-		for i, c := range cells {
+	bw.WriteByte('\n')
+	err := s.spooled(func(row []byte) {
+		for i := 0; ; i++ {
+			end := bytes.IndexByte(row, 0)
+			c := row
+			if end >= 0 {
+				c = row[:end]
+			}
 			if i > 0 {
 				bw.WriteString("  ")
 			}
-			bw.WriteString(strings.Repeat(" ", width[i]-utf8.RuneCountInString(c)))
-			bw.WriteString(c)
+			pad(width[i] - utf8.RuneCount(c))
+			bw.Write(c)
+			if end < 0 {
+				break
+			}
+			row = row[end+1:]
 		}
 		bw.WriteByte('\n')
-	}
-	line(head)
-	for i := range s.tab.off {
-		if cells = s.tab.get(i, cells[:0]); cells != nil {
-			line(cells)
-		}
-	}
-	s.tab = rowArena{}
-	if err := bw.Flush(); err != nil {
+	})
+	if err != nil {
 		return err
 	}
 	for _, n := range ff.PEPNotes {
-		fmt.Fprintln(s.w, "note:", n)
+		fmt.Fprintln(bw, "note:", n)
 	}
-	_, err := fmt.Fprintln(s.w)
-	return err
+	bw.WriteByte('\n')
+	return bw.Flush()
 }
 
-// Close ends the output: the table's footer line, or flushing the CSV.
+// endJSON writes the file's JSON object, its rows copied from the spool.
+func (s *FlowsStream) endJSON(ff *FlowsFile) error {
+	f := *ff
+	f.Conns = []FlowRow{}
+	if f.Warnings == nil {
+		f.Warnings = []string{}
+	}
+	obj, err := json.MarshalIndent(&f, "    ", "  ")
+	if err != nil {
+		return fmt.Errorf("flows JSON of %s: %w", ff.File, err)
+	}
+	const mark = "\n      \"conns\": []"
+	k := bytes.Index(obj, []byte(mark))
+	if k < 0 {
+		return fmt.Errorf("flows JSON of %s: no conns field", ff.File)
+	}
+	k += len(mark) - 1 // at the ']'
+	bw := s.bw
+	if s.files == 0 {
+		bw.WriteString("{\n  \"files\": [\n    ")
+	} else {
+		bw.WriteString(",\n    ")
+	}
+	s.files++
+	bw.Write(obj[:k])
+	first := true
+	err = s.spooled(func(row []byte) {
+		if !first {
+			bw.WriteByte(',')
+		}
+		first = false
+		bw.WriteString("\n        ")
+		bw.Write(row)
+	})
+	if err != nil {
+		return err
+	}
+	if !first {
+		bw.WriteString("\n      ")
+	}
+	bw.Write(obj[k:])
+	return bw.Flush()
+}
+
+// Close ends the output: the table's footer line, the end of the JSON, or
+// flushing the CSV.
 func (s *FlowsStream) Close() error {
-	if s.csv != nil {
+	if s.err != nil {
+		return s.err
+	}
+	switch s.format {
+	case FlowsCSV:
 		s.csv.Flush()
 		if err := s.csv.Error(); err != nil {
 			return err
 		}
+		return s.bw.Flush()
+	case FlowsJSON:
+		schema, _ := json.Marshal(FlowsSchema)
+		if s.files == 0 {
+			s.bw.WriteString("{\n  \"files\": null")
+		} else {
+			s.bw.WriteString("\n  ]")
+		}
+		fmt.Fprintf(s.bw, ",\n  \"schema\": %s\n}\n", schema)
 		return s.bw.Flush()
 	}
 	foot := ""
 	if s.pep {
 		foot = pepFooter([]FlowsFile{{pepDirs: map[int]flows.Direction{0: flows.AtoB}}})
 	}
-	_, err := fmt.Fprintln(s.w, flowsTableFooter+foot)
-	return err
+	fmt.Fprintln(s.bw, flowsTableFooter+foot)
+	return s.bw.Flush()
+}
+
+// memSpool is a Spool in memory.
+type memSpool struct{ b []byte }
+
+// WriteAt writes p at off, growing the spool.
+func (m *memSpool) WriteAt(p []byte, off int64) (int, error) {
+	if end := int(off) + len(p); end > len(m.b) {
+		m.b = slices.Grow(m.b, end-len(m.b))[:end]
+	}
+	return copy(m.b[off:], p), nil
+}
+
+// ReadAt reads len(p) bytes at off.
+func (m *memSpool) ReadAt(p []byte, off int64) (int, error) {
+	if off+int64(len(p)) > int64(len(m.b)) {
+		return 0, io.ErrUnexpectedEOF
+	}
+	return copy(p, m.b[off:]), nil
 }
 
 // MarkPEP sets a row's acks_from_pep columns from the data direction a
@@ -196,58 +493,4 @@ func (r *FlowRow) MarkPEP(d flows.Direction) { r.PEPAB, r.PEPBA = d == flows.Ato
 // through a FlowsStream: its header facts, warnings and PEP notes.
 func NewStreamedFlowsFile(path string, format string, frames, segments int64, warnings []string, pepNotes []string, pepDirs map[int]flows.Direction) FlowsFile {
 	return FlowsFile{File: path, Format: format, Frames: frames, Segments: segments, Warnings: warnings, PEPNotes: pepNotes, pepDirs: pepDirs}
-}
-
-// rowArena holds table rows by index as bytes in 1 MiB chunks: no
-// pointers for the collector to scan, no doubling copies as it grows, and
-// about as many bytes as the row's text.
-type rowArena struct {
-	chunks [][]byte
-	off    []uint64 // by index: chunk<<32 | offset+1 of the row's text; 0 = no row
-	n      int      // rows held
-}
-
-const arenaChunk = 1 << 20
-
-// put stores the cells of row i, joined by \x00 and ended by \x01.
-func (a *rowArena) put(i int, cells []string) {
-	size := len(cells)
-	for _, c := range cells {
-		size += len(c)
-	}
-	k := len(a.chunks) - 1
-	if k < 0 || len(a.chunks[k])+size > cap(a.chunks[k]) {
-		a.chunks = append(a.chunks, make([]byte, 0, max(arenaChunk, size)))
-		k++
-	}
-	c := a.chunks[k]
-	start := len(c)
-	for j, cell := range cells {
-		if j > 0 {
-			c = append(c, 0)
-		}
-		c = append(c, cell...)
-	}
-	a.chunks[k] = append(c, 1)
-	if i >= len(a.off) {
-		a.off = slices.Grow(a.off, i+1-len(a.off))[:i+1]
-	}
-	if a.off[i] == 0 {
-		a.n++
-	}
-	a.off[i] = uint64(k)<<32 | uint64(start+1)
-}
-
-// get appends row i's cells to cells; nil when there is no row i.
-func (a *rowArena) get(i int, cells []string) []string {
-	o := a.off[i]
-	if o == 0 {
-		return nil
-	}
-	b := a.chunks[o>>32][o&(1<<32-1)-1:]
-	end := 0
-	for b[end] != 1 {
-		end++
-	}
-	return append(cells, strings.Split(string(b[:end]), "\x00")...)
 }

@@ -2,6 +2,8 @@ package export
 
 import (
 	"bytes"
+	"encoding/json"
+	"os"
 	"testing"
 
 	"github.com/tcpviz/tcpviz/flows"
@@ -24,58 +26,94 @@ func streamRows() [][]FlowRow {
 }
 
 // TestFlowsStreamSameOutput: rows given in any order, one of them last,
-// give WriteFlowsCSV's and WriteFlowsTable's bytes.
+// give WriteFlowsCSV's and WriteFlowsTable's bytes and the JSON encoding
+// of the whole output, with the table and JSON rows spooled in memory or
+// in a file (the second capture has fewer rows than the first, so its
+// index reuses the first's).
 func TestFlowsStreamSameOutput(t *testing.T) {
 	files := streamRows()
 	var ffs []FlowsFile
 	for i, rows := range files {
-		ff := FlowsFile{File: rows[0].File, Format: "pcap", Frames: int64(10 * (i + 1)), Segments: int64(9 * (i + 1)), Conns: rows}
+		ff := FlowsFile{File: rows[0].File, Format: "pcap", Frames: int64(10 * (i + 1)), Segments: int64(9 * (i + 1)), Conns: rows, Warnings: []string{}}
 		if i == 0 {
 			ff.PEPNotes = []string{"conn 1: ACKs from a PEP"}
 			ff.pepDirs = map[int]flows.Direction{1: flows.BtoA}
+			ff.Warnings = []string{`a warning naming "conns": [] <&>`}
+			ff.Stats = map[string]int{"frames": 10}
 		}
 		ffs = append(ffs, ff)
 	}
-	for _, asCSV := range []bool{true, false} {
-		var want, got bytes.Buffer
-		var err error
-		if asCSV {
-			err = WriteFlowsCSV(&want, ffs)
-		} else {
-			err = WriteFlowsTable(&want, ffs)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		st := NewFlowsStream(&got, asCSV)
-		for i, rows := range files {
-			st.BeginFile(rows[0].File)
-			order := []int{2, 0, 1}[:len(rows)]
-			if len(rows) == 1 {
-				order = []int{0}
+	for _, format := range []FlowsFormat{FlowsCSV, FlowsTable, FlowsJSON} {
+		for _, inFile := range []bool{false, true} {
+			var want, got bytes.Buffer
+			var err error
+			switch format {
+			case FlowsCSV:
+				err = WriteFlowsCSV(&want, ffs)
+			case FlowsTable:
+				err = WriteFlowsTable(&want, ffs)
+			case FlowsJSON:
+				enc := json.NewEncoder(&want)
+				enc.SetIndent("", "  ")
+				err = enc.Encode(map[string]any{"schema": FlowsSchema, "files": ffs})
 			}
-			for _, k := range order {
-				if len(rows) > 1 && k == 1 {
-					continue
-				}
-				r := rows[k]
-				st.Put(&r)
-			}
-			if len(rows) > 1 {
-				r := rows[1]
-				st.Put(&r)
-			}
-			ff := ffs[i]
-			if err := st.EndFile(&ff); err != nil {
+			if err != nil {
 				t.Fatal(err)
 			}
+			var spool Spool
+			if inFile {
+				f, err := os.CreateTemp(t.TempDir(), "rows")
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				spool = f
+			}
+			st := NewFlowsStreamAs(&got, format, spool)
+			for i, rows := range files {
+				st.BeginFile(rows[0].File)
+				order := []int{2, 0, 1}[:len(rows)]
+				if len(rows) == 1 {
+					order = []int{0}
+				}
+				for _, k := range order {
+					if len(rows) > 1 && k == 1 {
+						continue
+					}
+					r := rows[k]
+					st.Put(&r)
+				}
+				if len(rows) > 1 {
+					r := rows[1]
+					st.Put(&r)
+				}
+				ff := ffs[i]
+				ff.Conns = nil
+				if err := st.EndFile(&ff); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := st.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != want.String() {
+				t.Errorf("format %d, spool in a file %v: streamed\n%s\nwant\n%s", format, inFile, got.String(), want.String())
+			}
 		}
-		if err := st.Close(); err != nil {
-			t.Fatal(err)
-		}
-		if got.String() != want.String() {
-			t.Errorf("csv %v: streamed\n%s\nwant\n%s", asCSV, got.String(), want.String())
-		}
+	}
+}
+
+// TestFlowsStreamNoFiles: JSON with no capture is the encoding of an
+// output without files.
+func TestFlowsStreamNoFiles(t *testing.T) {
+	var got bytes.Buffer
+	st := NewFlowsStreamAs(&got, FlowsJSON, nil)
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"files\": null,\n  \"schema\": \"" + FlowsSchema + "\"\n}\n"
+	if got.String() != want {
+		t.Errorf("got %q, want %q", got.String(), want)
 	}
 }
 
@@ -94,5 +132,120 @@ func TestFlowsStreamWritesEarly(t *testing.T) {
 	st.Put(&rows[2])
 	if len(st.wait) != 0 || st.next != 3 {
 		t.Errorf("after rows 1, 0, 2: %d rows waiting, next %d; want 0 and 3", len(st.wait), st.next)
+	}
+}
+
+// TestFlowsStreamManyRows: more rows than one spool write or read holds
+// (spoolIO), given in reverse index order and with gaps, come out as the
+// whole output's.
+func TestFlowsStreamManyRows(t *testing.T) {
+	var rows []FlowRow
+	for i := 0; i < 3000; i++ {
+		if i%7 == 3 {
+			continue // no such row (an index a filter dropped)
+		}
+		rows = append(rows, FlowRow{File: "many.pcap", Conn: i, AAddr: "10.0.0.1", APort: uint16(i), BAddr: "10.0.0.2", BPort: 80,
+			PktsAB: int64(i * i), DurationS: float64(i) / 7, RTT: map[string]any{"ack_ab": map[string]any{"n": i}}})
+	}
+	ff := FlowsFile{File: "many.pcap", Format: "pcap", Frames: 9000, Segments: 9000, Conns: rows, Warnings: []string{}}
+	for _, format := range []FlowsFormat{FlowsTable, FlowsJSON} {
+		var want, got bytes.Buffer
+		if format == FlowsTable {
+			if err := WriteFlowsTable(&want, []FlowsFile{ff}); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			enc := json.NewEncoder(&want)
+			enc.SetIndent("", "  ")
+			if err := enc.Encode(map[string]any{"schema": FlowsSchema, "files": []FlowsFile{ff}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f, err := os.CreateTemp(t.TempDir(), "rows")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		st := NewFlowsStreamAs(&got, format, f)
+		st.BeginFile(ff.File)
+		for i := len(rows) - 1; i >= 0; i-- {
+			st.Put(&rows[i])
+		}
+		head := ff
+		head.Conns = nil
+		if err := st.EndFile(&head); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if st.size <= 2*spoolIO {
+			t.Errorf("format %d: %d bytes spooled, want more than two writes of %d", format, st.size, spoolIO)
+		}
+		if got.String() != want.String() {
+			t.Errorf("format %d: streamed output (%d bytes) differs from the whole output (%d bytes)", format, got.Len(), want.Len())
+		}
+	}
+}
+
+// TestFlowsStreamCSVSpills: CSV rows held back by an early connection that
+// ends last go to the spool once those waiting in memory pass the budget,
+// and come out in index order with the rows that waited in memory, as
+// WriteFlowsCSV writes them; rows are written as soon as they can be,
+// straight from the spool's unwritten buffer or from the file.
+func TestFlowsStreamCSVSpills(t *testing.T) {
+	var rows []FlowRow
+	for i := 0; i < 5000; i++ {
+		rows = append(rows, FlowRow{File: "held.pcap", Conn: i, AAddr: "10.0.0.1", APort: uint16(i), BAddr: "10.0.0.2", BPort: 80, PktsAB: int64(3 * i), extra: []string{"1.500", ""}})
+	}
+	ff := FlowsFile{File: "held.pcap", Format: "pcap", Conns: rows}
+	var want bytes.Buffer
+	if err := WriteFlowsCSV(&want, []FlowsFile{ff, ff}); err != nil {
+		t.Fatal(err)
+	}
+	for _, inFile := range []bool{false, true} {
+		var got bytes.Buffer
+		var spool Spool
+		if inFile {
+			f, err := os.CreateTemp(t.TempDir(), "rows")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			spool = f
+		}
+		st := NewFlowsStreamAs(&got, FlowsCSV, spool)
+		st.budget = 10 << 10
+		for range 2 {
+			st.BeginFile(ff.File)
+			// Row 0 and row 2000 end last; the rest in order.
+			for i := range rows {
+				if c := rows[i].Conn; c != 0 && c != 2000 {
+					st.Put(&rows[i])
+				}
+			}
+			if st.size == 0 || st.waitN > st.budget {
+				t.Errorf("spool in a file %v: %d bytes spooled, %d waiting in memory; want some spooled, at most %d waiting", inFile, st.size, st.waitN, st.budget)
+			}
+			before := got.Len()
+			st.Put(&rows[0])
+			if st.next != 2000 {
+				t.Errorf("spool in a file %v: after row 0, next row %d, want 2000", inFile, st.next)
+			}
+			st.bw.Flush()
+			if got.Len() == before {
+				t.Errorf("spool in a file %v: row 0 wrote nothing", inFile)
+			}
+			st.Put(&rows[2000])
+			if err := st.EndFile(&FlowsFile{File: ff.File}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := st.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("spool in a file %v: streamed CSV (%d bytes) differs from WriteFlowsCSV's (%d bytes)", inFile, got.Len(), want.Len())
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tcpviz/tcpviz/capture/live"
+	"github.com/tcpviz/tcpviz/query"
 )
 
 // TestLiveOpenError: an interface that cannot be opened is an *OpenError
@@ -29,7 +30,7 @@ func TestLiveOpenError(t *testing.T) {
 func TestLiveValidatesFirst(t *testing.T) {
 	var stderr strings.Builder
 	_, err := Live(t.Context(), live.Options{Iface: "tcpviz-no-such-if0"}, Config{Verb: RTT, Method: "xx", Stdout: io.Discard, Stderr: &stderr})
-	if !errors.Is(err, ErrMethod) || strings.Contains(err.Error(), "--") || stderr.Len() != 0 {
+	if !errors.Is(err, query.ErrMethod) || strings.Contains(err.Error(), "--") || stderr.Len() != 0 {
 		t.Errorf("Live with method xx: %v; stderr %q", err, stderr.String())
 	}
 	for _, c := range []Config{{Verb: RTT}, {Verb: RTT, Method: "ts"}, {Verb: Tput, Method: "xx"}} {

@@ -81,12 +81,8 @@ type Config struct {
 	Stderr   io.Writer     // summaries when Stdout holds CSV, and notes
 }
 
-// ErrMethod is wrapped by the error of a Config whose Method is not "ack",
-// "ts", "both" or "".
-var ErrMethod = errors.New("unknown RTT method")
-
 // Validate checks c before any capture is opened: a known Verb and, for
-// RTT, a known Method. Errors wrap ErrMethod for the method.
+// RTT, a known Method. Errors wrap query.ErrMethod for the method.
 func (c Config) Validate() error {
 	if c.Verb < Flows || c.Verb > Tput {
 		return fmt.Errorf("monitor: verb %v", c.Verb)
@@ -98,19 +94,16 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// methods are the RTT methods Config.Method prints: the handshake's
-// always, ACK, TS or both.
+// methods are the RTT methods Config.Method prints (query.RTTMethods, the
+// rule of every verb): the handshake's always, ACK, TS or both.
 func methods(method string) (map[tcpanalysis.Method]bool, error) {
-	want := map[tcpanalysis.Method]bool{tcpanalysis.MethodHandshake: true}
-	switch method {
-	case "ack":
-		want[tcpanalysis.MethodACK] = true
-	case "ts":
-		want[tcpanalysis.MethodTS] = true
-	case "both", "":
-		want[tcpanalysis.MethodACK], want[tcpanalysis.MethodTS] = true, true
-	default:
-		return nil, fmt.Errorf("%w %q: want ack, ts or both", ErrMethod, method)
+	ms, err := query.RTTMethods(method)
+	if err != nil {
+		return nil, err
+	}
+	want := map[tcpanalysis.Method]bool{}
+	for m := range ms {
+		want[map[query.Metric]tcpanalysis.Method{query.MetricRTT: tcpanalysis.MethodACK, query.MetricRTTTS: tcpanalysis.MethodTS, query.MetricRTTHandshake: tcpanalysis.MethodHandshake}[m]] = true
 	}
 	return want, nil
 }

@@ -1,12 +1,13 @@
 package main
 
 import (
-	"github.com/tcpviz/tcpviz/internal/sharedtest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tcpviz/tcpviz/internal/sharedtest"
 )
 
 // TestCompareConflicts: compare refuses, before reading any capture,

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tcpviz/tcpviz/compare"
 	"github.com/tcpviz/tcpviz/export"
+	"github.com/tcpviz/tcpviz/figures"
 	"github.com/tcpviz/tcpviz/pep"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
@@ -25,43 +26,19 @@ func newCompareCmd(e *env) *cobra.Command {
 	var pepMode bool
 	var align string
 	c := &cobra.Command{
-		Use:   "compare LABEL=FILE[#conn]...",
-		Short: "compare runs side by side: one series on shared axes, and a summary table with ratios to the first run",
-		Long: `compare analyses one connection per run (LABEL=FILE, or LABEL=FILE#N for
-connection N; default the matching one that carried most payload) and draws
-the same series for all of them on one set of axes (--layout overlay) or as
-small multiples with shared axes (--layout grid), aligned at --ref (alias
---align): bulk (the first segment with ≥ 512 B payload, default), data
-(first data segment) or syn (connection start). Metrics (--metric):
-` + query.MetricNames() + ` (tput = goodput per --interval; docs/metrics.md).
-
-It always prints the summary table: slow-start end; bytes sent, acknowledged
-to the sender and delivered end to end 1, 5, 10 s (those some run lasted; and
---at T) after the reference point; time to --bytes N delivered; RTT p50/p95
-per method; end-to-end goodput, and the goodput accepted by a PEP; events by
-class; each with its ratio to the first label (docs/metrics.md#compare).
-Series run to the end of each connection, so stalls show.
-
-When the sender's ACKs come from a split-TCP PEP (one capture's evidence, or
-two captures that hold two TCP connections), the acknowledged bytes are the
-ones the PEP accepted: they are reported as such, never as end-to-end
-goodput. Give a run as LABEL=CLIENT+SERVER (captures on each side of the PEP
-on one clock, e.g. the satellite testbed's client.pcap and server.pcap) or
-LABEL=FILE+ (one pcapng, interface 0 client side, 1 server side) for the
-end-to-end goodput, the bytes held in the PEP and each leg's RTT; --metric seq
-then also draws the bytes the server acknowledged ("LABEL delivered"). -o x.csv writes the
-series: label, metric, t_s (since the run's capture's first frame), ref_t_s
-(since the reference point), value.` + selectionHelp,
-		Example: `  tcpviz compare nopep=runs/pep-off_window-20KB/client.pcap pep=runs/pep-on_window-20KB/client.pcap+runs/pep-on_window-20KB/server.pcap -o seq.png
-  tcpviz compare a=x.pcap#2 b=y.pcap --metric rtt --layout grid --from 0 --to 10 -o rtt.svg`,
-		Args: cobra.MinimumNArgs(1),
+		Use:     "compare LABEL=FILE[#conn]...",
+		Short:   "compare runs side by side: one series on shared axes, and a summary table with ratios to the first run",
+		Long:    help("compare.txt", "{metrics}", query.MetricNames()) + selectionHelp,
+		Example: help("compare.examples.txt"),
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			m, err := query.ParseMetric(metric)
 			if err != nil {
 				return fmt.Errorf("--metric: %w", err)
 			}
-			if layout != "overlay" && layout != "grid" {
-				return fmt.Errorf("--layout %q: want overlay or grid", layout)
+			lay, err := figures.ParseLayout(layout)
+			if err != nil {
+				return fmt.Errorf("--layout %w", err)
 			}
 			if _, err := af.options(); err != nil {
 				return err
@@ -81,9 +58,6 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 			if interval < 0 {
 				return fmt.Errorf("--interval %v: want a positive duration", interval)
 			}
-			if err := checkProgress(at, toBytes, pathRTT); err != nil {
-				return err
-			}
 			specs, err := compare.ParseSpecs(args) // duplicate labels and runs refused
 			if err != nil {
 				return err
@@ -92,42 +66,17 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 			if err != nil {
 				return err
 			}
-			// One goodput interval for every run: the finest default.
-			if interval <= 0 {
-				w := views[0].Interval
-				for _, v := range views {
-					w = min(w, v.Interval)
-				}
-				for _, v := range views {
-					v.Interval = w
-				}
-			}
 			// The summary table, always.
 			table := compare.SummaryTable(runs, compare.Summary(runs, at, toBytes))
 			if err := export.WriteAligned(e.stdout, table); err != nil {
 				return err
 			}
-			for _, r := range runs {
-				fb := ""
-				if r.RefUsed != sel.Ref {
-					fb = fmt.Sprintf(", as its direction %s sent no %s", r.Dir, sel.Ref.Needs())
-				}
-				fmt.Fprintf(e.stdout, "%s: %s conn %d, data %s, aligned at %s%s (%.3f s after its first packet)\n",
-					r.Label, r.File, r.Result.Conn.Index, plot.Endpoints(r.Result.Conn, r.Dir), r.RefUsed.Describe(), fb, r.Ref.Sub(r.Result.Conn.First).Seconds())
-			}
+			compare.WriteRuns(e.stdout, runs, sel.Ref)
 			compare.WriteNotes(e.stdout, runs)
 			if pepMode {
-				for _, r := range runs {
-					var pk *pep.PacketStats
-					if !r.TwoIfaces() { // Evidence reads every interface: indexes differ
-						if pk, err = pep.Evidence(r.File, r.Result.Conn.Index); err != nil {
-							return inputError(err)
-						}
-					}
-					v := pep.DetectWith(r.Result, r.Dir, pep.Options{PathRTT: pathRTT, Packets: pk})
-					if err := writeVerdict(e.stdout, " for "+r.Label, v, pathRTT); err != nil {
-						return err
-					}
+				err := compare.PEPVerdicts(runs, pathRTT, func(r compare.Run, v pep.Verdict) error { return writeVerdict(e.stdout, " for "+r.Label, v, pathRTT) })
+				if err != nil {
+					return inputError(err)
 				}
 			}
 			if out == "" {
@@ -144,34 +93,11 @@ series: label, metric, t_s (since the run's capture's first frame), ref_t_s
 				fmt.Fprintln(e.stdout, out)
 				return nil
 			}
-			series := compare.FigureSeries(runs, views, m, sel)
-			format := plot.FormatOf(out)
-			ya := axisOf(m)
-			if l := compare.PairYLabel(runs, m); l != "" { // a client/server pair
-				ya.Label = l
-			}
-			if l := compare.TputYLabel(runs, m); l != "" { // a PEP acknowledged some run
-				ya.Label = l
-			}
-			name := compare.JoinLabels(runs)
-			if e.fig.label != "" {
-				name = e.fig.label
-			}
-			spec := plot.XYSpec{Title: fmt.Sprintf("%s: %s", name, ya.Label), Series: series, Y: ya,
-				X: plot.Axis{Label: "time since " + compare.RefLabel(runs), Unit: plot.UnitSeconds}, Robust: m.Samples()}
-			if sel.To > 0 {
-				spec.XFrom, spec.XTo = sel.From.Seconds(), sel.To.Seconds()
-			}
-			var fig plot.Figure
-			if layout == "overlay" {
-				fig, err = plot.XY(spec)
-			} else {
-				fig, err = plot.Grid(spec, min(len(series), 2))
-			}
+			fig, err := figures.Compare(runs, views, m, sel, lay, e.fig.label)
 			if err != nil {
 				return err
 			}
-			if err := writeFileAtomic(out, func(f *os.File) error { return e.saveFigure(f, fig, format) }); err != nil {
+			if err := writeFileAtomic(out, func(f *os.File) error { return e.saveFigure(f, fig, plot.FormatOf(out)) }); err != nil {
 				return err
 			}
 			fmt.Fprintln(e.stdout, out)

@@ -13,7 +13,8 @@ import (
 )
 
 // compareRuns analyses compare's arguments (compare.Load), each capture
-// read as every verb reads one (--filter, standard input, warnings).
+// read as every verb reads one (--filter, standard input, warnings); without
+// --interval every run gets the finest of their default goodput intervals.
 func (e *env) compareRuns(specs []compare.Spec, af *analysisFlags, sel query.Selection, interval time.Duration) ([]compare.Run, []*query.View, error) {
 	opts, err := af.options()
 	if err != nil {
@@ -31,6 +32,9 @@ func (e *env) compareRuns(specs []compare.Spec, af *analysisFlags, sel query.Sel
 	}
 	if err != nil {
 		return nil, nil, inputError(err)
+	}
+	if interval <= 0 {
+		query.ShareInterval(views)
 	}
 	return runs, views, nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -17,17 +16,11 @@ func newFlowsCmd(e *env) *cobra.Command {
 	var asJSON, asCSV bool
 	var out string
 	c := &cobra.Command{
-		Use:   "flows FILE...",
-		Short: "list every TCP connection with per-direction packets, bytes, retransmitted bytes and goodput",
-		Long: `flows lists the TCP connections of each capture, like 'tshark -q -z conv,tcp',
-plus unique and retransmitted bytes, goodput, handshake and window scale.
-Side a is the side that sent the SYN (or the first packet when no SYN was
-captured). Columns and units are documented in docs/schema.md; every metric in
-docs/metrics.md. FILE may be pcap or pcapng, gzip- or zstd-compressed, or - for
-standard input.`,
-		Example: `  tcpviz flows run.pcap
-  tcpviz flows --csv -o flows.csv campaign/*.pcap.gz`,
-		Args: cobra.MinimumNArgs(1),
+		Use:     "flows FILE...",
+		Short:   "list every TCP connection with per-direction packets, bytes, retransmitted bytes and goodput",
+		Long:    help("flows.txt"),
+		Example: help("flows.examples.txt"),
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if asJSON && asCSV {
 				return fmt.Errorf("choose one of --json and --csv")
@@ -48,47 +41,19 @@ standard input.`,
 			if err != nil {
 				return err
 			}
-			if !asJSON {
-				// CSV and table: rows streamed as connections end.
-				stream := func(w io.Writer) error { return e.flowsStreamed(w, args, opts, asCSV) }
-				if out != "" {
-					return writeFileAtomic(out, func(f *os.File) error { return stream(f) })
-				}
-				return stream(e.stdout)
+			// Rows streamed as connections end (flows_stream.go).
+			format := export.FlowsTable
+			switch {
+			case asCSV:
+				format = export.FlowsCSV
+			case asJSON:
+				format = export.FlowsJSON
 			}
-			var files []export.FlowsFile
-			for _, path := range args {
-				rep, err := e.analyze(path, opts)
-				if err != nil {
-					return err
-				}
-				files = append(files, export.NewFlowsFile(path, rep, asJSON))
-				pf := pepFlowNotes(path, rep, opts)
-				files[len(files)-1].SetPEP(pf.notes, pf.dirs)
-				// One note per file, however many connections lack a handshake.
-				var unknown []int
-				for _, r := range rep.Conns {
-					if r.Conn.Half[0].WScale < 0 || r.Conn.Half[1].WScale < 0 {
-						unknown = append(unknown, r.Conn.Index)
-					}
-				}
-				wscaleNote(e.stderr, path, len(unknown), unknown[:min(len(unknown), maxConnNotes)])
-			}
-			write := func(w io.Writer) error {
-				switch {
-				case asJSON:
-					enc := json.NewEncoder(w)
-					enc.SetIndent("", "  ")
-					return enc.Encode(map[string]any{"schema": export.FlowsSchema, "files": files})
-				case asCSV:
-					return export.WriteFlowsCSV(w, files)
-				}
-				return export.WriteFlowsTable(w, files)
-			}
+			stream := func(w io.Writer) error { return e.flowsStreamed(w, args, opts, format) }
 			if out != "" {
-				return writeFileAtomic(out, func(f *os.File) error { return write(f) })
+				return writeFileAtomic(out, func(f *os.File) error { return stream(f) })
 			}
-			return write(e.stdout)
+			return stream(e.stdout)
 		},
 	}
 	af.register(c)

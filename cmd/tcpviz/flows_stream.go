@@ -10,17 +10,22 @@ import (
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/export"
 	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/internal/atomicfile"
 	"github.com/tcpviz/tcpviz/pep"
 	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
-// flowsStreamed writes the flows CSV or table of every capture while it is
-// analysed (tcpanalysis.Options.OnDone, export.FlowsStream): a connection
-// that is over is kept only as its formatted row, so memory follows the
-// connections open at once (docs/robustness.md#finished-connections). The
-// output, warnings and notes are those of the whole-report path (JSON).
-func (e *env) flowsStreamed(w io.Writer, args []string, opts tcpanalysis.Options, asCSV bool) error {
+// flowsStreamed writes the flows CSV, table or JSON of every capture while
+// it is analysed (tcpanalysis.Options.OnDone, export.FlowsStream): a
+// connection that is over is kept only as its formatted row (table and
+// JSON rows in a temporary file until their capture ends, CSV rows there
+// too once 4 MiB of them wait for an earlier one), so memory follows the
+// connections open at once
+// (docs/robustness.md#finished-connections). The output, warnings and
+// notes are those of a whole report (export.WriteFlowsCSV,
+// export.WriteFlowsTable, pep.FlowNotes).
+func (e *env) flowsStreamed(w io.Writer, args []string, opts tcpanalysis.Options, format export.FlowsFormat) error {
 	// A file that cannot be opened fails the run before any row is
 	// written, as when rows were written after every analysis.
 	for _, path := range args {
@@ -33,18 +38,41 @@ func (e *env) flowsStreamed(w io.Writer, args []string, opts tcpanalysis.Options
 		}
 		r.Close()
 	}
-	st := export.NewFlowsStream(w, asCSV)
+	var spool export.Spool
+	if f, cleanup := flowsSpool(); f != nil {
+		defer cleanup()
+		spool = f
+	}
+	st := export.NewFlowsStreamAs(w, format, spool)
 	for _, path := range args {
-		if err := e.flowsStreamFile(st, path, opts); err != nil {
+		if err := e.flowsStreamFile(st, path, opts, format == export.FlowsJSON); err != nil {
 			return err
 		}
 	}
 	return st.Close()
 }
 
+// flowsSpool is the temporary file where the flows table and JSON keep a
+// capture's rows, and the CSV its rows held back; nil (rows kept in
+// memory) when none can be made. Where the system allows it the file is
+// unlinked at once, so nothing is left behind whatever ends the process;
+// else cleanup removes it.
+func flowsSpool() (*os.File, func()) {
+	f, err := os.CreateTemp("", "tcpviz-flows-*.rows")
+	if err != nil {
+		return nil, nil
+	}
+	if os.Remove(f.Name()) == nil {
+		return f, func() { f.Close() }
+	}
+	atomicfile.Track(f.Name()) // removed on SIGINT/SIGTERM too
+	return f, func() { f.Close(); os.Remove(f.Name()); atomicfile.Untrack(f.Name()) }
+}
+
 // flowsStreamFile streams one capture's rows into st.
-func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanalysis.Options) error {
-	const maxPEPRecheck = 16 // as pepFlowNotes
+// withJSON builds the rows' JSON maps (export.NewFlowRow).
+func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanalysis.Options, withJSON bool) error {
+	const maxPEPRecheck = pep.MaxRecheck // as pep.FlowNotes
 	st.BeginFile(path)
 	var (
 		notes    = map[int]string{} // PEP notes by connection
@@ -68,7 +96,7 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 				unseen = append(unseen, query.Warning{Kind: query.WarnAckedUnseen, File: path, Conn: i, Dir: flows.Direction(d), Count: n})
 			}
 		}
-		row := export.NewFlowRow(path, &tcpanalysis.Report{Start: start}, r, false)
+		row := export.NewFlowRow(path, &tcpanalysis.Report{Start: start}, r, withJSON)
 		v := pep.Acknowledger(r)
 		switch {
 		case v.Likely:
@@ -99,7 +127,7 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 	}
 	if len(recheck) > 0 && path != "-" {
 		// A second pass with the detail of these connections kept, as
-		// pepFlowNotes does.
+		// pep.FlowNotes does.
 		again := opts
 		again.Keep = func(i int) bool { return recheck[i] != nil }
 		again.OnDone = func(r *tcpanalysis.ConnResult, _ capture.Timestamp) {
@@ -126,6 +154,7 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 	}
 	wscaleNote(e.stderr, path, nUnknown, unknown)
 	ff := export.NewStreamedFlowsFile(path, string(rep.Format), rep.Stats.Frames, rep.Stats.Segments, rep.Warnings, order, dirs)
+	ff.Stats = rep.Stats
 	return st.EndFile(&ff)
 }
 

@@ -2,19 +2,22 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/netip"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/tcpviz/tcpviz/export"
 	"github.com/tcpviz/tcpviz/internal/pcaptest"
+	"github.com/tcpviz/tcpviz/internal/sharedtest"
 	"github.com/tcpviz/tcpviz/pep"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
-// TestFlowsStreamedAsReport: the streamed flows CSV and table
+// TestFlowsStreamedAsReport: the streamed flows CSV, table and JSON
 // (flowsStreamed) are byte for byte what the whole-report path writes, for
 // a capture where connections end while it is read and out of index
 // order, and conn 0 needs the second PEP pass (pep.NeedsDetail: one
@@ -64,28 +67,64 @@ func TestFlowsStreamedAsReport(t *testing.T) {
 		t.Fatalf("conn 0 does not need the second pass: %+v", v)
 	}
 	notes, dirs := pep.FlowNotes(path, rep, tcpanalysis.Options{})
-	ff := export.NewFlowsFile(path, rep, false)
-	ff.SetPEP(notes, dirs)
-	for _, asCSV := range []bool{true, false} {
+	for _, format := range []string{"--csv", "", "--json"} {
+		ff := export.NewFlowsFile(path, rep, format == "--json")
+		ff.SetPEP(notes, dirs)
 		var want bytes.Buffer
-		if asCSV {
+		switch format {
+		case "--csv":
 			err = export.WriteFlowsCSV(&want, []export.FlowsFile{ff})
-		} else {
+		case "":
 			err = export.WriteFlowsTable(&want, []export.FlowsFile{ff})
+		case "--json":
+			enc := json.NewEncoder(&want)
+			enc.SetIndent("", "  ")
+			err = enc.Encode(map[string]any{"schema": export.FlowsSchema, "files": []export.FlowsFile{ff}})
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
 		args := []string{"flows", path}
-		if asCSV {
-			args = []string{"flows", "--csv", path}
+		if format != "" {
+			args = []string{"flows", format, path}
 		}
 		got, _, err := runCLI(t, args...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got != want.String() {
-			t.Errorf("csv %v: streamed\n%s\nwhole report\n%s", asCSV, got, want.String())
+			t.Errorf("flows %s: streamed\n%s\nwhole report\n%s", format, got, want.String())
+		}
+	}
+}
+
+// TestFlowsSpoolLeavesNothing: the streamed table and JSON keep their rows
+// in a temporary file that is gone when flows returns, and without a
+// usable temporary directory they keep them in memory, with the same
+// output.
+func TestFlowsSpoolLeavesNothing(t *testing.T) {
+	path := filepath.Join(sharedtest.Dir(t, "corpus"), "ns3-tcp-bulk-send-0-0.pcap")
+	for _, format := range []string{"--json", "--csv", "--table"} {
+		args := []string{"flows", format, path}
+		if format == "--table" {
+			args = []string{"flows", path}
+		}
+		tmp := t.TempDir()
+		t.Setenv("TMPDIR", tmp)
+		want, _, err := runCLI(t, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if left, _ := os.ReadDir(tmp); len(left) != 0 {
+			t.Errorf("flows %s left %d files in TMPDIR, e.g. %s", format, len(left), left[0].Name())
+		}
+		t.Setenv("TMPDIR", filepath.Join(tmp, "missing"))
+		got, _, err := runCLI(t, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want || !strings.Contains(want, "10.1.") {
+			t.Errorf("flows %s without a temporary directory: %d bytes, with one %d", format, len(got), len(want))
 		}
 	}
 }

@@ -46,58 +46,11 @@ func (f *goodputFlags) registerTables(c *cobra.Command) {
 func newGoodputCmd(e *env) *cobra.Command {
 	var f goodputFlags
 	c := &cobra.Command{
-		Use:   "goodput PATH...",
-		Short: "batch goodput per flow over a campaign of captures, with per-group CIs and paired tests",
-		Long: `goodput analyses every capture under PATH (files, directories searched for
-*.pcap/*.pcapng[.gz|.zst], globs) in parallel and writes one row per flow:
-goodput bytes (unique payload bytes delivered to the receiver,
-docs/metrics.md#goodput) and goodput in kbit/s, plus the campaign labels.
-
-A flow held by several captures of one run (ns-3 writes one pcap per node, so
-a flow is in its source's and its sink's capture) is counted once, from the
-capture taken at the receiver when there is one, else at the sender; the
-columns 'vantage' and 'file' say which. On per-node 802.11 captures the
-receiver's capture is the one whose node owns the receiver's address; a relay
-or a node that overheard the flow never is, and a flow whose receiver's
-capture is missing or holds none of it is named in a warning (counted in a
-note when it delivered nothing: it reached no receiver;
-docs/metrics.md#vantage). Captures of one run are those sharing
-ns-3's PREFIX of PREFIX-NODE-DEV.pcap, or else one directory; flows are
-matched by endpoints and ISN.
-
-By default every connection gives one flow, in the direction that delivered
-more bytes (--dir ab|ba forces one), with no port filter; flows under 1 KB in
-a closed connection (iperf3's control connection) are left out with a note
-(--min-bytes). The rate is taken over the application's interval
-(docs/metrics.md#interval), counting the bytes delivered inside it:
---interval START:END for every flow, else --starts FILE, else the testbed's
-ground truth next to the captures (ns-3 PREFIX-groundtruth.csv,
-groundtruth-all.csv, PREFIX-config.txt; --no-groundtruth ignores it), else
-the receiving application's interval as compare measures end-to-end goodput:
-its first data to the receiver's close, or to the run's last frame when it
-did not close (--end T ends every interval at capture time T, e.g. the
-simulation end) — and then flows that started late relative to their run's
-others are named in a warning. Declared flows no capture holds are rows with
-0 bytes and vantage none. Rows a PEP acknowledged (vantage pep) are left out
-of the tables. Reader warnings (a capture cut mid-record) are printed per
-capture and counted in the column capture_warnings.
-
-With --group LABEL it also prints the study's tables: per group, the mean of
-the per-run goodput (--per-run sum|mean, default sum) with a t-based CI; with
---pair LABEL, every two groups compared run by run: mean difference with its
-t-CI, two-sided exact Wilcoxon signed-rank p (zeros dropped, mid-ranks for
-ties, exact for n <= 50), and how many differences were positive.
-
-One unreadable capture does not stop the batch: it is listed on standard error
-and the exit status is 3 ("partial").
-
-'tcpviz goodput stats CSV...' is the old name of 'tcpviz stats', kept while
-nothing named stats exists in the current directory: a path that exists is
-read as a path.`,
-		Example: `  tcpviz goodput ../shared/ns3 --labels '{transport}-{protocol}-r{seed}-{node}-{dev}.pcap' --group protocol --pair seed --end 100
-  tcpviz goodput campaign/ --manifest runs.csv --csv -o flows.csv --shard 3/8
-  tcpviz stats shard-*.csv --group protocol --pair seed`,
-		Args: cobra.MinimumNArgs(1),
+		Use:     "goodput PATH...",
+		Short:   "batch goodput per flow over a campaign of captures, with per-group CIs and paired tests",
+		Long:    help("goodput.txt"),
+		Example: help("goodput.examples.txt"),
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			alias, note := statsAlias(args)
 			if note != "" {
@@ -246,12 +199,10 @@ func (f *goodputFlags) writeTables(e *env, out *study.Outcome) error {
 func newStatsCmd(e *env) *cobra.Command {
 	var f goodputFlags
 	c := &cobra.Command{
-		Use:   "stats FILE...",
-		Short: "merge per-flow goodput CSVs (e.g. shards of 'goodput --shard') and print the per-group and paired tables",
-		Long: `stats reads CSVs written by 'tcpviz goodput --csv' (for example one per
---shard), and prints the per-group and paired tables that 'goodput --group'
-prints (formerly 'tcpviz goodput stats').`,
-		Example: `  tcpviz stats shard-*.csv --group protocol --pair seed`,
+		Use:     "stats FILE...",
+		Short:   "merge per-flow goodput CSVs (e.g. shards of 'goodput --shard') and print the per-group and paired tables",
+		Long:    help("stats.txt"),
+		Example: help("stats.examples.txt"),
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runStats(e, &f, args)

@@ -5,25 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
-
-// TestIntervalLabel: the tput figure's title names its interval in the
-// units a reader writes, not as a Go duration ("100ms", "1s").
-func TestIntervalLabel(t *testing.T) {
-	for w, want := range map[time.Duration]string{
-		100 * time.Millisecond:  "100 ms",
-		time.Second:             "1 s",
-		2500 * time.Millisecond: "2.5 s",
-		250 * time.Microsecond:  "250 µs",
-		20 * time.Millisecond:   "20 ms",
-		10 * time.Second:        "10 s",
-	} {
-		if got := intervalLabel(w); got != want {
-			t.Errorf("intervalLabel(%v) = %q, want %q", w, got, want)
-		}
-	}
-}
 
 // TestTputTitle: the figure tput draws names "1 s intervals" in its title.
 func TestTputTitle(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/capture/live"
 	"github.com/tcpviz/tcpviz/monitor"
+	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 	"golang.org/x/term"
 )
@@ -103,15 +104,7 @@ func liveHelp(verb string) string {
 		"retrans": "one line per classified event as it happens (with --csv: the rows of\n'retrans --csv FILE')",
 		"tput":    "one row per --interval (default 1s) and active connection direction:\nthroughput and goodput in kbit/s and cumulative acknowledged bytes (with\n--csv: CSV rows)",
 	}[verb]
-	return `Live capture: with -i IFACE the verb analyses the interface's traffic as it
-passes: ` + what + `.
-Ctrl-C (or --duration, -c) ends the capture and prints the final summary.
--w FILE.pcapng keeps the frames analysed, so 'tcpviz ` + verb + ` FILE.pcapng' gives the
-same numbers afterwards. Connections that are over (closed and silent ` + monitor.FinishedIdle.String() + `,
-or silent ` + monitor.AbandonedIdle.String() + `) are flushed to the output and released, so memory
-follows the open connections on a long run.
-Capture backend in this binary: ` + live.Backend + `.
-Filter (--filter): ` + live.FilterCompiler + `.`
+	return help("live.txt", "{what}", what, "{verb}", verb, "{finished}", monitor.FinishedIdle.String(), "{abandoned}", monitor.AbandonedIdle.String(), "{backend}", live.Backend, "{filter}", live.FilterCompiler)
 }
 
 func liveExample(verb string) string {
@@ -182,7 +175,7 @@ func (e *env) runLive(cmd *cobra.Command, verb string, lf *liveFlags) error {
 	_, err = monitor.Live(e.ctx, live.Options{Iface: lf.iface, Filter: lf.filter, Count: lf.count, Duration: lf.duration, Write: lf.write, NoPromisc: lf.noPromisc},
 		monitor.Config{Verb: v, Analysis: opts, Select: sel, CSV: str("csv") == "true",
 			Method: str("method"), Interval: iv, Every: lf.every, Iface: lf.iface, TTY: tty, Stdout: e.stdout, Stderr: e.stderr})
-	if errors.Is(err, monitor.ErrMethod) { // checked before the capture opens
+	if errors.Is(err, query.ErrMethod) { // checked before the capture opens
 		return fmt.Errorf("--method %q: want ack, ts or both", str("method"))
 	}
 	var oe *monitor.OpenError

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/tcpviz/tcpviz/export"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tcpviz/tcpviz/export"
 )
 
 // syncBuffer is a bytes.Buffer safe for a process writing while the test

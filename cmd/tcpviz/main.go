@@ -69,11 +69,9 @@ type env struct {
 
 func newRoot(e *env) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "tcpviz",
-		Short: "TCP behaviour from packet captures: Stevens graphs, RTT, retransmissions, goodput",
-		Long: `tcpviz reads pcap/pcapng captures, rebuilds every TCP connection and derives
-time-sequence, window, in-flight, RTT, retransmission and goodput series.
-Every metric is defined in docs/metrics.md.`,
+		Use:           "tcpviz",
+		Short:         "TCP behaviour from packet captures: Stevens graphs, RTT, retransmissions, goodput",
+		Long:          help("tcpviz.txt"),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

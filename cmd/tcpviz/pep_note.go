@@ -24,16 +24,3 @@ var (
 	pepTputTable  = pep.AcceptedRows
 	tputAckLegend = pep.AckLegend
 )
-
-// pepFlows is what flows knows about PEPs in one capture (pep.FlowNotes):
-// the notes to print and, per connection, the data direction a PEP
-// acknowledged.
-type pepFlows struct {
-	notes []string
-	dirs  map[int]flows.Direction
-}
-
-func pepFlowNotes(path string, rep *tcpanalysis.Report, opts tcpanalysis.Options) pepFlows {
-	notes, dirs := pep.FlowNotes(path, rep, opts)
-	return pepFlows{notes, dirs}
-}

@@ -178,11 +178,6 @@ func defaultOut(path string, conn int, dir fmt.Stringer, kind string) string {
 	return fmt.Sprintf("%s.conn%d.%s.%s.png", base, conn, dir, kind)
 }
 
-// checkProgress validated --at, --bytes and --path-rtt; numRules
-// (numflags.go) now refuses their bad values for every verb before any
-// verb runs, so nothing is left to check here. Kept for its callers.
-func checkProgress(at []float64, toBytes int64, pathRTT time.Duration) error { return nil }
-
 // spoolStdin copies standard input to a temporary file when path is "-"
 // (query.Spool: removed on SIGINT/SIGTERM too), so that two-pass verbs can
 // read it twice; e.analyze names it "stdin". cleanup removes the file.

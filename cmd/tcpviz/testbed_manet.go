@@ -35,43 +35,11 @@ func newTestbedManet(e *env) *cobra.Command {
 		pktSize                int
 	)
 	c := &cobra.Command{
-		Use:   "manet --protocols anthocnet,aodv,olsr,dsdv --seeds 1-5 --out DIR",
-		Short: "run the ns-3 MANET TCP scenario (AntHocNet/AODV/OLSR/DSDV) and collect pcaps + ground truth",
-		Long: `manet compiles tcpviz's embedded ns-3 3.37 scenario once (cached under
-$TCPVIZ_CACHE_DIR or $XDG_CACHE_HOME/tcpviz; needs g++ and the Debian packages
-ns3 libns3-dev) and runs every protocol at every seed, in parallel. Each run
-writes, flat into --out, the radiotap pcaps of its flow sources and sinks and
-its ground truth, named like shared/ns3:
-
-  <transport>-<protocol>-r<seed>-<node>-<dev>.pcap[.gz]
-  <transport>-<protocol>-r<seed>-{groundtruth,goodput-ts,tcp-events}.csv
-  <transport>-<protocol>-r<seed>-{config,stdout}.txt
-
-  <transport>-<protocol>-r<seed>-overhead.csv  (routing control packets/bytes)
-
-plus groundtruth-all.csv, overhead-all.csv and runtimes.csv. All protocols
-of one seed share mobility and flow table. Flows start at U[10,20] s
-(U[T/4,T/2] when the simulated time T is under 40 s or the window's end is
-past T/2) and run to the end.
-
---preset paper-base (or paper-base-udp) sets the reference study's scenario
-(50 nodes, 1500x300 m, 900 s, speed 20, pause 30, 20 flows); every flag
-given on the command line overrides it, and the preset name and every knob
-land in each run's config.txt. AntHocNet is tcpviz's own implementation
-(docs/anthocnet.md). --ns3-dir builds against another ns-3 tree; protocol
-names tcpviz does not know go to the routing-helper hook (--routing-hook,
-docs/testbed-manet.md).
-
-Campaigns resume by default: runs already complete in --out with the same
-knobs are skipped, killed ones are redone. --shard i/n runs every n-th seed.
-Without a terminal, one progress line per run (ETA, disk written) goes to
-stderr. Exit status 3 if any run failed; Ctrl-C kills the running simulations.`,
-		Example: `  tcpviz testbed manet --preset paper-base --protocols all --seeds 1-20 --gzip --out study/ --shard 2/4
-  tcpviz testbed manet --preset paper-base-udp --time 80s --protocols all --seeds 1-5 --no-pcap --out udp/
-  tcpviz testbed manet --protocols aodv,olsr,dsdv --seeds 1-5 --nodes 20 --time 100s --out runs/
-  tcpviz testbed manet --protocols all --seeds 1 --nodes 8 --area 300x300 --time 15s --flows 2 --gzip --out tiny/
-  tcpviz testbed manet --seeds 1 --out runs/ --ns3-arg=--ns3::TcpSocket::ConnCount=20`,
-		Args: cobra.NoArgs,
+		Use:     "manet --protocols anthocnet,aodv,olsr,dsdv --seeds 1-5 --out DIR",
+		Short:   "run the ns-3 MANET TCP scenario (AntHocNet/AODV/OLSR/DSDV) and collect pcaps + ground truth",
+		Long:    help("manet.txt"),
+		Example: help("manet.examples.txt"),
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			// A wrong knob is a usage error (exit 1), as for every verb's options.
 			k := manet.Knobs{Preset: preset, Transport: transport, Nodes: nodes, Flows: flows, Speed: speed, Area: area, Time: simTime, Pause: pause,

@@ -19,24 +19,10 @@ func newTestbedSat(e *env) *cobra.Command {
 		pep, cleanup, jsonOut                           bool
 	)
 	c := &cobra.Command{
-		Use:   "sat [--matrix 'pep=on,off window=default,20KB'] [KEY=V1,V2 ...]",
-		Short: "satellite link (300 ms one way) with/without a split-TCP PEP: iperf3 upload, captures at client and server",
-		Long: `sat builds fresh network namespaces cli — lanemu — rtr — satemu — srv (10.77.0.0/16,
-inside the namespaces only), emulates the links in user space (AF_PACKET forwarder;
-tc netem where the kernel has it), optionally runs a transparent split-TCP PEP in rtr
-(nftables tproxy), runs "iperf3 -c srv -t DURATION -C CC [-w WINDOW]" from cli and
-captures with tcpdump -s 96 at the client (c0) and the server (v0).
-
-Each run writes OUT/NAME/{client,server}.pcap with a JSON sidecar each
-(client.json, server.json), iperf3 output, emulator/PEP logs and result.json.
-NAME lists the matrix parameters, e.g. pep-on_window-20KB. Matrix axes may be given
-with --matrix (repeatable) or as arguments: pep, window, cc, duration, delay, jitter,
-rate, loss, queue, emulator, pepbuf. Runs are sequential with fresh namespaces each.
-
-Needs root, iproute2, iperf3, tcpdump, and nft for --pep.`,
-		Example: `  tcpviz testbed sat --out runs --duration 10s --matrix 'pep=on,off window=default,20KB'
-  tcpviz testbed sat --out runs --pep --window 20KB --cc bbr
-  tcpviz testbed sat --cleanup`,
+		Use:     "sat [--matrix 'pep=on,off window=default,20KB'] [KEY=V1,V2 ...]",
+		Short:   "satellite link (300 ms one way) with/without a split-TCP PEP: iperf3 upload, captures at client and server",
+		Long:    help("sat.txt"),
+		Example: help("sat.examples.txt"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := e.ctx
 			if cleanup {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tcpviz/tcpviz/figures"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
 )
@@ -163,11 +164,11 @@ func TestSeqPEPAckLegend(t *testing.T) {
 		{satOn, "ACK from the PEP (accepted, not end-to-end)"},
 		{satOff, "cumulative ACK"},
 	} {
-		v, err := query.Analyze(c.file, query.All(), seqQuery("x.png", false))
+		v, err := query.Analyze(c.file, query.All(), query.PlanSeq(query.Want{Figure: true}, false))
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := plot.TimeSeq(v.Conn, seqOptions(v, "run"))
+		f, err := plot.TimeSeq(v.Conn, figures.SeqOptions(v, "run"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,77 @@
+package figures
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/tcpviz/tcpviz/compare"
+	"github.com/tcpviz/tcpviz/plot"
+	"github.com/tcpviz/tcpviz/query"
+)
+
+// Layout is how the compare figure places its runs.
+type Layout uint8
+
+const (
+	// Overlay draws every run on one set of axes.
+	Overlay Layout = iota
+	// Grid draws each series in its own panel (small multiples, two per
+	// row), all on shared axes.
+	Grid
+)
+
+// String is the layout's name: "overlay" or "grid".
+func (l Layout) String() string {
+	if l == Grid {
+		return "grid"
+	}
+	return "overlay"
+}
+
+// ErrLayout is wrapped by ParseLayout's error.
+var ErrLayout = errors.New("want overlay or grid")
+
+// ParseLayout reads a layout name, "overlay" or "grid". Errors: ErrLayout,
+// wrapped with the name given.
+func ParseLayout(s string) (Layout, error) {
+	switch s {
+	case "overlay":
+		return Overlay, nil
+	case "grid":
+		return Grid, nil
+	}
+	return 0, fmt.Errorf("%q: %w", s, ErrLayout)
+}
+
+// Compare is the compare figure of metric m (docs/metrics.md#compare): the
+// series of every run (compare.FigureSeries: run i in plot.Colour(i), the
+// delivered series of a client/server pair dashed) on axes aligned at each
+// run's reference point, limited to sel's --from/--to window when sel.To
+// is set, laid out as l. The y axis is m's (AxisOf), renamed when a pair
+// adds its delivered series (compare.PairYLabel) or a PEP acknowledged
+// some run (compare.TputYLabel). name names the runs in the title; empty:
+// their labels joined (compare.JoinLabels). runs and views are
+// compare.Load's, one view per run. Errors: those of plot.XY and
+// plot.Grid.
+func Compare(runs []compare.Run, views []*query.View, m query.Metric, sel query.Selection, l Layout, name string) (plot.Figure, error) {
+	series := compare.FigureSeries(runs, views, m, sel)
+	ya := AxisOf(m)
+	if lb := compare.PairYLabel(runs, m); lb != "" {
+		ya.Label = lb
+	}
+	if lb := compare.TputYLabel(runs, m); lb != "" {
+		ya.Label = lb
+	}
+	if name == "" {
+		name = compare.JoinLabels(runs)
+	}
+	spec := plot.XYSpec{Title: fmt.Sprintf("%s: %s", name, ya.Label), Series: series, Y: ya,
+		X: plot.Axis{Label: "time since " + compare.RefLabel(runs), Unit: plot.UnitSeconds}, Robust: m.Samples()}
+	if sel.To > 0 {
+		spec.XFrom, spec.XTo = sel.From.Seconds(), sel.To.Seconds()
+	}
+	if l == Overlay {
+		return plot.XY(spec)
+	}
+	return plot.Grid(spec, min(len(series), 2))
+}

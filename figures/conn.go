@@ -1,0 +1,153 @@
+package figures
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/tcpviz/tcpviz/export"
+	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/pep"
+	"github.com/tcpviz/tcpviz/plot"
+	"github.com/tcpviz/tcpviz/query"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
+)
+
+// rttNames are the legend names of the RTT methods (docs/metrics.md#rtt).
+var rttNames = map[query.Metric]string{query.MetricRTT: "ACK-based (Karn)", query.MetricRTTTS: "TSval/TSecr", query.MetricRTTHandshake: "handshake"}
+
+// RTT is the RTT figure of v's connection (docs/metrics.md#rtt): one panel
+// per direction (only v.Sel.Dir's when it is set), each with its own y
+// range in ms, since the reverse direction's samples (often app-limited,
+// seconds) would squash the data direction's onto zero. Each panel holds
+// the methods in want (query.MetricRTT, MetricRTTTS, MetricRTTHandshake;
+// the handshake sample is the connection's, whatever the window) that have
+// samples, as scatter marks. A panel whose samples miss part of the path
+// says so in its title (query.OtherLeg, the rule of query.LegNote). run
+// names the run in the title. Errors: those of plot.Stack.
+func RTT(v *query.View, run string, want map[query.Metric]bool) (plot.Figure, error) {
+	sel := v.Sel
+	var specs []plot.XYSpec
+	for _, d := range []flows.Direction{v.Dir, v.Dir.Reverse()} {
+		if sel.Dir != query.Auto && sel.Dir.Of(v.Conn) != d {
+			continue
+		}
+		title := "data " + plot.Endpoints(v.Conn.Conn, d)
+		if _, other, _, ok := query.OtherLeg(v.Conn, d); ok {
+			title += fmt.Sprintf(" — capture point not beside the sender: the rest of the path adds ≈ %.1f ms", other.Seconds()*1000)
+		}
+		if d != v.Dir {
+			title = "reverse direction " + plot.Endpoints(v.Conn.Conn, d)
+		}
+		sp := plot.XYSpec{Title: title, Robust: true, X: XAxis(v), Y: plot.Axis{Label: "RTT", Unit: plot.UnitMillis}}
+		for i, m := range []query.Metric{query.MetricRTT, query.MetricRTTTS, query.MetricRTTHandshake} {
+			if !want[m] {
+				continue
+			}
+			s := v.SeriesOf(v.Conn, d, m)
+			if m == query.MetricRTTHandshake {
+				s = v.HandshakeOf(v.Conn, d)
+			}
+			if len(s.Points) > 0 {
+				sp.Series = append(sp.Series, plot.Named{Name: rttNames[m], Scatter: true, Color: plot.Colour(i),
+					Mark: []plot.Mark{plot.MarkDot, plot.MarkRing, plot.MarkTriangle}[i], X: s.X(v.Ref), Y: s.Y()})
+			}
+		}
+		if len(sp.Series) > 0 {
+			specs = append(specs, InWindow(sp, sel))
+		}
+	}
+	return plot.Stack(fmt.Sprintf("%s — conn %d: RTT at the capture point", run, v.Conn.Conn.Index), specs)
+}
+
+// Events is the figure of the classified events of v's connection in its
+// data direction (docs/metrics.md#events): one scatter series per class
+// (tcpanalysis.Classes, in that order, with its own mark), y the relative
+// sequence number. run names the run in the title. Errors: those of
+// plot.XY.
+func Events(v *query.View, run string) (plot.Figure, error) {
+	var series []plot.Named
+	evs := export.Events(v, v.Conn, v.Dir)
+	for i, c := range tcpanalysis.Classes() {
+		s := plot.Named{Name: c.String(), Scatter: true, Color: plot.Colour(i), Mark: plot.MarkOf(i)}
+		for _, ev := range evs {
+			if ev.Class == c {
+				s.X, s.Y = append(s.X, v.RefS(ev.Time)), append(s.Y, float64(ev.Seq))
+			}
+		}
+		if len(s.X) > 0 {
+			series = append(series, s)
+		}
+	}
+	return plot.XY(InWindow(plot.XYSpec{Title: fmt.Sprintf("%s — conn %d: events, data %s", run, v.Conn.Conn.Index, plot.Endpoints(v.Conn.Conn, v.Dir)),
+		X: XAxis(v), Y: plot.Axis{Label: "relative sequence number", Unit: plot.UnitBytes}, Series: series}, v.Sel))
+}
+
+// windowNames are the legend names of the window figure's series
+// (docs/metrics.md#bytes-in-flight).
+var windowNames = map[query.Metric]string{query.MetricWindow: "receive window (rwnd)", query.MetricInFlight: "in flight (tshark)", query.MetricInFlightSACK: "in flight (SACK-aware)"}
+
+// Window is the figure of the advertised receive window and the bytes in
+// flight (tshark's and SACK-aware) of v's connection in its data
+// direction, as steps in bytes; its title says when the window scale is
+// unknown (rwnd is then not drawn). To keep the peak memory of a large
+// capture down it collects the analysis' garbage first and drops the
+// connection's window points from v once the figure holds its own: v's
+// window series is empty afterwards. run names the run in the title.
+// Errors: those of plot.XY.
+func Window(v *query.View, run string) (plot.Figure, error) {
+	r, d := v.Conn, v.Dir
+	runtime.GC()
+	var ss []plot.Named
+	for _, m := range []query.Metric{query.MetricWindow, query.MetricInFlight, query.MetricInFlightSACK} {
+		if x, y := v.XY(m, v.Ref); len(x) > 0 {
+			ss = append(ss, plot.Named{Name: windowNames[m], Step: true, X: x, Y: y})
+		}
+	}
+	r.Series.Window[d] = nil
+	title := fmt.Sprintf("%s — conn %d: window, data %s", run, r.Conn.Index, plot.Endpoints(r.Conn, d))
+	if r.Conn.Half[d.Reverse()].WScale < 0 {
+		title += "\nwindow scale unknown: rwnd not drawn"
+	}
+	return plot.XY(InWindow(plot.XYSpec{Title: title, Series: ss, X: XAxis(v), Y: plot.Axis{Label: "bytes", Unit: plot.UnitBytes}}, v.Sel))
+}
+
+// Rate is the throughput and goodput figure of v's connection in its data
+// direction per v.Interval (docs/metrics.md#throughput-over-time), as steps
+// in kbit/s, the last interval's step drawn to its end. The goodput line
+// is named as the PEP's accepted bytes when a split-TCP PEP acknowledged
+// the data (pep.AckLegend). run names the run in the title. Errors: those
+// of plot.XY.
+func Rate(v *query.View, run string) (plot.Figure, error) {
+	r, d := v.Conn, v.Dir
+	var ss []plot.Named
+	for _, m := range []query.Metric{query.MetricThroughput, query.MetricGoodput} {
+		s := v.Series(m)
+		name := "throughput (sent, incl. retransmissions)"
+		if m == query.MetricGoodput {
+			name = pep.AckLegend(r, d)
+		}
+		x, y := s.X(v.Ref), s.Y()
+		if iv, _ := v.Intervals(r, d); len(iv) > 0 && len(x) > 0 {
+			last := iv[len(iv)-1]
+			x, y = append(x, v.RefS(last.Start)+last.Width.Seconds()), append(y, y[len(y)-1])
+		}
+		ss = append(ss, plot.Named{Name: name, Step: true, X: x, Y: y})
+	}
+	spec := plot.XYSpec{Title: fmt.Sprintf("%s — conn %d: data %s, %s intervals", run, r.Conn.Index, plot.Endpoints(r.Conn, d), IntervalLabel(v.Interval)),
+		X: XAxis(v), Y: plot.Axis{Label: "rate", Unit: plot.UnitKbps}, Series: ss}
+	return plot.XY(InWindow(spec, v.Sel))
+}
+
+// IntervalLabel names an interval width for a title: plot.DurationLabel
+// without trailing zeros, as the 1-2-5 widths are exact ("100 ms", "1 s",
+// "2.5 s", "250 µs").
+func IntervalLabel(w time.Duration) string {
+	l := plot.DurationLabel(w)
+	num, unit, _ := strings.Cut(l, " ")
+	if strings.Contains(num, ".") {
+		num = strings.TrimRight(strings.TrimRight(num, "0"), ".")
+	}
+	return num + " " + unit
+}

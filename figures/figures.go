@@ -1,0 +1,40 @@
+// Package figures builds the figures of tcpviz from query views: per metric
+// the titles, the panels per direction, the axes and their units, the marks
+// and the --from/--to window, so that every verb, compare and the demo draw
+// a connection the same way. It describes figures with package plot's specs
+// (plot.XYSpec, plot.TimeSeqOptions) and never imports gonum/plot itself.
+//
+// Every figure's x axis is seconds since the view's reference point
+// (query.View.Ref, docs/metrics.md#reference-point), except the
+// time-sequence graph's, which counts from the connection's first packet
+// as tcptrace does.
+package figures
+
+import (
+	"github.com/tcpviz/tcpviz/plot"
+	"github.com/tcpviz/tcpviz/query"
+)
+
+// XAxis is the x axis of a single-connection figure: seconds since the
+// reference point v.RefUsed.
+func XAxis(v *query.View) plot.Axis {
+	return plot.Axis{Label: "time since " + v.RefUsed.Describe(), Unit: plot.UnitSeconds}
+}
+
+// InWindow fixes a single-connection figure's x range to the selection's
+// --from/--to window (seconds since the reference point) when sel.To is
+// set, as compare does; otherwise spec is returned unchanged and the data's
+// range is drawn.
+func InWindow(spec plot.XYSpec, sel query.Selection) plot.XYSpec {
+	if sel.To > 0 {
+		spec.XFrom, spec.XTo = sel.From.Seconds(), sel.To.Seconds()
+	}
+	return spec
+}
+
+// AxisOf is the y axis of metric m: its label (query.Metric.Label) and the
+// plot unit of its query.Unit (bytes, ms, s, kbit/s).
+func AxisOf(m query.Metric) plot.Axis {
+	u := map[query.Unit]plot.Unit{query.Bytes: plot.UnitBytes, query.Milliseconds: plot.UnitMillis, query.Seconds: plot.UnitSeconds, query.Kbps: plot.UnitKbps}[m.Unit()]
+	return plot.Axis{Label: m.Label(), Unit: u}
+}

@@ -1,0 +1,190 @@
+package figures
+
+import (
+	"errors"
+	"net/netip"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tcpviz/tcpviz/internal/pcaptest"
+	"github.com/tcpviz/tcpviz/plot"
+	"github.com/tcpviz/tcpviz/query"
+)
+
+// synth is the shipped synthetic transfer: conn 0, 10.0.0.1:40000 →
+// 10.0.1.1:5201, 600 ms RTT, one RTO, two fast retransmits, one spurious
+// retransmission and 48 duplicate ACKs in direction ab.
+const synth = "../testdata/synthetic/geo-600ms-loss.pcap"
+
+// view analyses path as the CLI does by default: no window scale assumed
+// for a connection whose handshake was not captured.
+func view(t *testing.T, path string, sel query.Selection) *query.View {
+	t.Helper()
+	o := query.Options{}
+	o.Analysis.Flows.WScale = -1
+	v, err := query.Analyze(path, sel, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func legend(f plot.Figure) []string {
+	var names []string
+	for _, e := range f.Legend {
+		names = append(names, e.Name)
+	}
+	return names
+}
+
+// TestRTT: one panel per direction, data direction first, both named by
+// their endpoints; the legend lists the three methods once. With --dir set
+// only that direction's panel is drawn, and without the ts method its
+// legend entry is gone.
+func TestRTT(t *testing.T) {
+	v := view(t, synth, query.All())
+	all, err := query.RTTMethods("both")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := RTT(v, "run", all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Title != "run — conn 0: RTT at the capture point" || len(f.Panels) != 2 {
+		t.Fatalf("title %q, %d panels; want 2", f.Title, len(f.Panels))
+	}
+	if got := f.Panels[0].Title.Text; got != "data 10.0.0.1:40000 → 10.0.1.1:5201" {
+		t.Errorf("panel 0 %q", got)
+	}
+	if got := f.Panels[1].Title.Text; !strings.HasPrefix(got, "reverse direction 10.0.1.1:5201 → 10.0.0.1:40000") {
+		t.Errorf("panel 1 %q", got)
+	}
+	if got, want := legend(f), []string{"ACK-based (Karn)", "TSval/TSecr", "handshake"}; !slices.Equal(got[:3], want) {
+		t.Errorf("legend %q, want %q first", got, want)
+	}
+	sel := query.All()
+	sel.Dir = query.AB
+	ack, _ := query.RTTMethods("ack")
+	f, err = RTT(view(t, synth, sel), "run", ack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Panels) != 1 || !slices.Equal(legend(f), []string{"ACK-based (Karn)", "handshake"}) {
+		t.Errorf("--dir ab --method ack: %d panels, legend %q", len(f.Panels), legend(f))
+	}
+}
+
+// TestEvents: the classes of direction ab's events, in tcpanalysis.Classes
+// order, each a legend entry.
+func TestEvents(t *testing.T) {
+	f, err := Events(view(t, synth, query.All()), "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"rto", "fast", "spurious", "dup_ack"}; !slices.Equal(legend(f), want) {
+		t.Errorf("legend %q, want %q", legend(f), want)
+	}
+	if f.Title != "run — conn 0: events, data 10.0.0.1:40000 → 10.0.1.1:5201" {
+		t.Errorf("title %q", f.Title)
+	}
+}
+
+// TestWindowScaleUnknown: a connection whose handshake was not captured
+// has no window scale, so rwnd is not drawn and the title says why; the
+// figure drops the window points from the view.
+func TestWindowScaleUnknown(t *testing.T) {
+	t0 := time.Date(2026, 2, 3, 4, 5, 6, 0, time.UTC)
+	c := pcaptest.NewConn(netip.MustParseAddrPort("192.0.2.1:40000"), netip.MustParseAddrPort("198.51.100.1:5201"), 1000, 7000)
+	f := pcaptest.New(pcaptest.Options{Format: pcaptest.PcapNano, LinkType: pcaptest.LinkRaw})
+	for i := range 4 {
+		ts := t0.Add(time.Duration(i) * 100 * time.Millisecond)
+		s := c.Data(ts, pcaptest.C2S, 1000)
+		f.Add(s.T, 0, s.IP())
+		a := c.Ack(ts.Add(50*time.Millisecond), pcaptest.S2C, c.Next(pcaptest.C2S)-1000, 512)
+		f.Add(a.T, 0, a.IP())
+	}
+	p := filepath.Join(t.TempDir(), "nosyn.pcap")
+	if err := f.WriteFile(p); err != nil {
+		t.Fatal(err)
+	}
+	v := view(t, p, query.All())
+	fig, err := Window(v, "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "run — conn 0: window, data 192.0.2.1:40000 → 198.51.100.1:5201\nwindow scale unknown: rwnd not drawn"
+	if fig.Title != want {
+		t.Errorf("title %q, want %q", fig.Title, want)
+	}
+	if l := legend(fig); len(l) != 1 || !strings.HasPrefix(l[0], "in flight (tshark)") {
+		t.Errorf("legend %q", legend(fig))
+	}
+	if v.Conn.Series.Window[v.Dir] != nil {
+		t.Errorf("the window points are still held")
+	}
+}
+
+// TestRate: the title names the interval (1 s on the synthetic transfer's
+// 1-2-5 default) and the legend both lines.
+func TestRate(t *testing.T) {
+	v := view(t, synth, query.Selection{Conn: -1, Ref: query.RefBulk})
+	f, err := Rate(v, "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "run — conn 0: data 10.0.0.1:40000 → 10.0.1.1:5201, 1 s intervals"; f.Title != want {
+		t.Errorf("title %q, want %q", f.Title, want)
+	}
+	if got := legend(f); len(got) != 2 || got[0] != "throughput (sent, incl. retransmissions)" {
+		t.Errorf("legend %q", got)
+	}
+}
+
+// TestSeqOptions: the window is measured from the reference point but
+// drawn from the connection's first packet; the synthetic transfer's
+// first bulk segment is 0.6 s after it.
+func TestSeqOptions(t *testing.T) {
+	sel := query.Selection{Conn: -1, Ref: query.RefBulk, From: time.Second, To: 3 * time.Second}
+	o := SeqOptions(view(t, synth, sel), "run")
+	if o.From != 1600*time.Millisecond || o.To != 3600*time.Millisecond || o.Run != "run" || o.AckName != "" {
+		t.Errorf("options %+v", o)
+	}
+}
+
+func TestIntervalLabel(t *testing.T) {
+	for w, want := range map[time.Duration]string{100 * time.Millisecond: "100 ms", time.Second: "1 s", 2500 * time.Millisecond: "2.5 s", 250 * time.Microsecond: "250 µs"} {
+		if got := IntervalLabel(w); got != want {
+			t.Errorf("IntervalLabel(%v) = %q, want %q", w, got, want)
+		}
+	}
+}
+
+func TestAxesAndWindow(t *testing.T) {
+	if a := AxisOf(query.MetricRTT); a.Unit != plot.UnitMillis {
+		t.Errorf("AxisOf(rtt) = %+v", a)
+	}
+	if a := AxisOf(query.MetricGoodput); a.Unit != plot.UnitKbps {
+		t.Errorf("AxisOf(goodput) = %+v", a)
+	}
+	s := InWindow(plot.XYSpec{}, query.Selection{From: time.Second, To: 5 * time.Second})
+	if s.XFrom != 1 || s.XTo != 5 {
+		t.Errorf("InWindow 1-5 s: %g-%g", s.XFrom, s.XTo)
+	}
+	if s := InWindow(plot.XYSpec{}, query.Selection{From: time.Second}); s.XFrom != 0 || s.XTo != 0 {
+		t.Errorf("InWindow without --to: %g-%g", s.XFrom, s.XTo)
+	}
+}
+
+func TestParseLayout(t *testing.T) {
+	if l, err := ParseLayout("grid"); err != nil || l != Grid || l.String() != "grid" {
+		t.Errorf("grid: %v, %v", l, err)
+	}
+	_, err := ParseLayout("tiles")
+	if !errors.Is(err, ErrLayout) || err.Error() != `"tiles": want overlay or grid` {
+		t.Errorf("tiles: %v", err)
+	}
+}
