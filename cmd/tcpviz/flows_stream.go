@@ -72,12 +72,12 @@ func flowsSpool() (*os.File, func()) {
 // flowsStreamFile streams one capture's rows into st.
 // withJSON builds the rows' JSON maps (export.NewFlowRow).
 func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanalysis.Options, withJSON bool) error {
-	const maxPEPRecheck = pep.MaxRecheck // as pep.FlowNotes
 	st.BeginFile(path)
 	var (
 		notes    = map[int]string{} // PEP notes by connection
 		dirs     = map[int]flows.Direction{}
 		recheck  = map[int]*export.FlowRow{} // rows held for a second PEP pass
+		rc       pep.Recheck
 		unseen   []query.Warning
 		unknown  []int // the smallest indices of connections without a known window scale
 		nUnknown int
@@ -101,9 +101,9 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 		switch {
 		case v.Likely:
 			dirs[i] = v.Dir
-			notes[i] = fmt.Sprintf("conn %d: %s", i, v.AckNote())
+			notes[i] = v.NoteOn(i)
 			row.MarkPEP(v.Dir)
-		case pep.NeedsDetail(r, v.Dir, v) && len(recheck) < maxPEPRecheck:
+		case rc.Add(r, v):
 			recheck[i] = &row // given to st after the second pass: the rows after it wait
 			return
 		}
@@ -125,30 +125,14 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 	for _, i := range slices.Sorted(maps.Keys(notes)) {
 		order = append(order, notes[i])
 	}
-	if len(recheck) > 0 && path != "-" {
-		// A second pass with the detail of these connections kept, as
-		// pep.FlowNotes does.
-		again := opts
-		again.Keep = func(i int) bool { return recheck[i] != nil }
-		again.OnDone = func(r *tcpanalysis.ConnResult, _ capture.Timestamp) {
-			i := r.Conn.Index
-			if row := recheck[i]; row != nil {
-				v := pep.Acknowledger(r)
-				if n := v.AckNote(); n != "" {
-					dirs[i] = v.Dir
-					notes[i] = fmt.Sprintf("conn %d: %s", i, n)
-					row.MarkPEP(v.Dir)
-				}
-			}
-		}
-		if _, err := e.analyzeFile(path, again); err == nil {
-			for _, i := range slices.Sorted(maps.Keys(recheck)) {
-				if n, ok := notes[i]; ok {
-					order = append(order, n)
-				}
-			}
-		}
-	}
+	// A second pass with the detail of the held connections kept
+	// (pep.Recheck, the rule of pep.FlowNotes and the campaign), through
+	// the same --filter.
+	rc.Run(path, opts, e.analyzeFile, func(i int, v pep.Verdict) {
+		dirs[i], notes[i] = v.Dir, v.NoteOn(i)
+		recheck[i].MarkPEP(v.Dir)
+		order = append(order, notes[i])
+	})
 	for _, i := range slices.Sorted(maps.Keys(recheck)) {
 		st.Put(recheck[i])
 	}
