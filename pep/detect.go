@@ -61,6 +61,11 @@ type Verdict struct {
 	// PathGiven reports that FarRTT is Options.PathRTT, given by the
 	// caller, not estimated from the capture.
 	PathGiven bool
+
+	// onLinkAcker: receiver-hops found the acknowledger on the sender's
+	// link and slower than the sender, and would support a PEP if
+	// zero-window-stall did (NeedsDetail: a stall may show with detail).
+	onLinkAcker bool
 }
 
 // Detect is DetectWith without options: it uses only what r holds. r should
@@ -91,48 +96,49 @@ func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict
 		v.Evidence = append(v.Evidence, it)
 	}
 
+	var rp *DirPackets // the receiver's per-packet TTLs and IP IDs, if given
+	if o.Packets != nil {
+		rp = &o.Packets.Dir[d.Reverse()]
+	}
+
 	hs, hsOK := handshakeToward(r, d)
 	if ack := stat(r, d, tcpanalysis.MethodACK); ack.n > 0 && hsOK {
-		v.Evidence = append(v.Evidence, Item{
-			Name: "ack-rtt-vs-handshake", Unit: "ms", Value: ms(ack.min),
-			Observed: fmt.Sprintf("min ACK RTT %.1f ms (median %.1f, %d samples)", ms(ack.min), ms(ack.p50), ack.n),
-			Expected: fmt.Sprintf("≥ handshake RTT / %d = %.1f ms (handshake %.1f ms)", Ratio, ms(hs/Ratio), ms(hs)),
-			Supports: ack.min*Ratio < hs,
-		})
+		v.Evidence = append(v.Evidence, ackVsHandshake(ack, hs, rp))
 	}
 
-	if ttl := r.Dir[d.Reverse()].MaxTTL; ttl != 0 && okR && okS {
-		hops := Hops(ttl)
-		v.Evidence = append(v.Evidence, Item{
-			Name: "receiver-hops", Unit: "hops", Value: float64(hops),
-			Observed: fmt.Sprintf("receiver's max TTL %d = %d hops from initial %d; toward receiver %.2f ms, toward sender %.2f ms", ttl, hops, hops+int(ttl), ms(towardR), ms(towardS)),
-			Expected: fmt.Sprintf("≥ 1 hop when the receiver answers %d× slower than the sender", Ratio),
-			Supports: hops == 0 && towardS*Ratio < towardR,
-		})
-	}
-
+	var stall Item
 	if okR {
 		longest := longestZeroWindow(r, d)
-		v.Evidence = append(v.Evidence, Item{
+		stall = Item{
 			Name: "zero-window-stall", Unit: "ms", Value: ms(longest),
 			Observed: fmt.Sprintf("longest zero-window period %.1f ms", ms(longest)),
 			Expected: fmt.Sprintf("none longer than %d × toward-receiver RTT = %.1f ms", Ratio, ms(towardR*Ratio)),
 			Supports: longest > towardR*Ratio,
-		})
+		}
 	}
 
-	if p := o.Packets; p != nil {
-		rp := &p.Dir[d.Reverse()]
+	if ttl := r.Dir[d.Reverse()].MaxTTL; ttl != 0 && okR && okS {
+		it, pending := receiverHops(ttl, r.Dir[d].MaxTTL, towardR, towardS, stall.Supports)
+		v.Evidence = append(v.Evidence, it)
+		v.onLinkAcker = pending
+	}
+
+	if okR {
+		v.Evidence = append(v.Evidence, stall)
+	}
+
+	if rp != nil {
 		if rp.SynSeen && rp.Pkts > 0 {
 			diff := int(rp.MaxTTL) - int(rp.SynTTL)
 			if m := int(rp.SynTTL) - int(rp.MinTTL); m > diff {
 				diff = m
 			}
+			two, why := rp.twoHosts()
 			v.Evidence = append(v.Evidence, Item{
 				Name: "ttl-synack-vs-ack", Unit: "hops", Value: float64(diff),
-				Observed: fmt.Sprintf("receiver's SYN-ACK TTL %d, later packets TTL %d..%d", rp.SynTTL, rp.MinTTL, rp.MaxTTL),
-				Expected: "the same TTL (one host)",
-				Supports: diff != 0,
+				Observed: fmt.Sprintf("receiver's SYN-ACK TTL %d, later packets TTL %d..%d: %s", rp.SynTTL, rp.MinTTL, rp.MaxTTL, why),
+				Expected: "SYN-ACK's TTL within the later range or its IP ID going on, one initial TTL (one host)",
+				Supports: two,
 			})
 		}
 		if steps := rp.IPIDSteps + rp.IPIDJumps; steps >= 4 {

@@ -4,11 +4,14 @@
 // With one capture, Detect and DetectWith weigh evidence that the host
 // acknowledging a direction's data is not the real receiver: a connection
 // RTT far below the known path RTT, data ACKs far faster than the handshake,
-// a zero-hop IP TTL on the ACKs while they come back more slowly than the
-// sender's own packets, long receive-window stalls at LAN RTTs, and a TTL
-// that changes between SYN-ACK and ACKs. Every criterion compares RTTs with
-// the factor Ratio; none uses fixed milliseconds. Evidence re-reads a
-// capture for per-packet TTL and IP ID statistics.
+// an acknowledger on the sender's own link that stalls its window, long
+// receive-window stalls at LAN RTTs, and TTLs that show two hosts speaking
+// for the receiver. Where the capture cannot tell a PEP from an ordinary
+// receiver (a handshake slowed by its first packet, an on-link server),
+// that criterion does not count: what the capture cannot show is never
+// guessed. Every criterion compares RTTs with the factor Ratio; none uses
+// fixed milliseconds. Evidence re-reads a capture for per-packet TTL and IP
+// ID statistics.
 //
 // With two captures on one clock, one on each side of the PEP, MatchSplit
 // pairs the two halves of each split connection and AnalyzeSplit measures
@@ -25,23 +28,45 @@
 //     capture on the PEP's near side; at the far side's capture the
 //     remaining half is most of the path, so it does not fire there.
 //   - ack-rtt-vs-handshake: the smallest ACK RTT of d is below the handshake
-//     RTT toward R divided by Ratio: a PEP that lets the handshake through
-//     end to end and then acknowledges data itself. A transparent PEP that
-//     also answers the SYN (as the project's testbed does) passes this test.
-//   - receiver-hops: R's packets arrive with their initial TTL (0 hops) while
-//     toward R exceeds Ratio × toward S: the ACKs come from the first box on
-//     the path, yet that box is slower to answer than the sender. A server
-//     on the capture point's own link and no router has 0 hops too but a
-//     short toward-R RTT.
+//     RTT toward R divided by Ratio, and R's per-packet TTLs (Evidence) show
+//     two hosts (as ttl-synack-vs-ack): a PEP that lets the handshake through
+//     to a farther host and then acknowledges data itself. When one host
+//     answered the SYN and the data (same TTLs), the slow handshake is that
+//     host's or its link's first-packet cost — ARP resolution, 802.11
+//     association or block-ack setup, a MANET route discovery — as on the
+//     ns-3 wifi-tcp station capture (handshake 8.4 ms, ACKs ≥ 0.52 ms, an ARP
+//     exchange between SYN and SYN-ACK); without per-packet TTLs (Detect) the
+//     two cannot be told apart and the criterion does not count. A
+//     transparent PEP that also answers the SYN (as the project's testbed
+//     does) passes this test.
+//   - receiver-hops: vantage-aware. At a capture beside S (S's packets carry
+//     their initial TTL), R's packets arriving with their initial TTL (0
+//     hops) say only that R is on S's link, which an ordinary on-link server
+//     also is, and toward S is S's own turnaround. The criterion supports a
+//     PEP there only when toward R exceeds Ratio × toward S and
+//     zero-window-stall supports: an on-link box that accepts data at link
+//     speed and cannot pass it on. At any other vantage toward S is a network
+//     RTT, and a 0-hop R slower than it delays its ACKs, which a PEP does
+//     not: it never supports there.
 //   - zero-window-stall: R closed its window (zero window) for longer than
 //     Ratio × toward R: a receiver that acknowledges at LAN speed but cannot
 //     hand the data on. A slow reading application does this too.
-//   - ttl-synack-vs-ack (Evidence): R's SYN-ACK and its later packets
-//     carry different TTLs: two different hosts spoke for R.
+//   - ttl-synack-vs-ack (Evidence): R's packets come from two hosts: no later
+//     packet carries the SYN-ACK's TTL, or the later packets come from two
+//     initial TTLs (32, 64, 128, 255). One host whose route changes (ns-3
+//     AODV, OLSR, DSDV runs) moves its TTL within one range that holds its
+//     SYN-ACK's, so a varying TTL alone does not count; nor does a SYN-ACK
+//     TTL no later packet has when the SYN-ACK's IPv4 ID counter goes on in
+//     the later packets (step 1..IPIDStep: one host, its route changed).
 //   - ipid-streams (Evidence): more than a quarter of R's consecutive
 //     IP IDs do not step by 1..IPIDStep: packets from two senders (a PEP's
 //     ACKs interleaved with the server's own packets).
 //
 // A Verdict is Likely when conn-rtt-vs-path supports a split, or when at
-// least two criteria do. The package draws nothing and prints nothing.
+// least two criteria do. Without --path-rtt, a PEP on the sender's link that
+// answers the SYN itself (the testbed's pep-on runs) is Likely through
+// receiver-hops and zero-window-stall together; an on-link server whose
+// application stops reading looks the same to one capture (shared case
+// zero_window_probe), and only PathRTT or a second capture tells them
+// apart. The package draws nothing and prints nothing.
 package pep

@@ -58,9 +58,44 @@ func Acknowledger(r *tcpanalysis.ConnResult) Verdict {
 }
 
 // NeedsDetail reports whether r's verdict v for direction d could change
-// with the connection's detail kept (tcpanalysis Options.Keep): one
-// criterion supports a split and zero-window events were seen, so a stall
-// still open at the end — visible only with detail — may be the second.
+// with the connection's detail kept (tcpanalysis Options.Keep) and its RTT
+// quantiles (Options.RTTQuantiles): receiver-hops found an on-link
+// acknowledger at a capture beside the sender and zero-window events were
+// seen (it counts with a stall, which may be still open at the end and
+// visible only with detail); or one criterion supports a split, and
+// either zero-window events were seen (a stall still open at the end is
+// visible only with detail) or an RTT criterion was judged on the mean
+// because neither samples nor quantiles were kept (the verdict's rule is
+// the median; a few long samples pull the mean past it).
 func NeedsDetail(r *tcpanalysis.ConnResult, d flows.Direction, v Verdict) bool {
-	return !v.Likely && len(v.Supporting()) > 0 && r.Counts[d][tcpanalysis.ZeroWindow] > 0
+	if v.Likely {
+		return false
+	}
+	zw := r.Counts[d][tcpanalysis.ZeroWindow] > 0
+	if v.onLinkAcker && zw {
+		// receiver-hops waits for a stall that detail may show.
+		return true
+	}
+	if len(v.Supporting()) == 0 {
+		return false
+	}
+	return zw || meanOnly(r, d) || meanOnly(r, d.Reverse())
+}
+
+// meanOnly reports whether the RTT stat of direction d came from a mean
+// (stat's last resort): the method it reads has samples counted but
+// neither kept nor in bounded quantiles.
+func meanOnly(r *tcpanalysis.ConnResult, d flows.Direction) bool {
+	for _, m := range []tcpanalysis.Method{tcpanalysis.MethodACK, tcpanalysis.MethodTS, tcpanalysis.MethodHandshake} {
+		for _, s := range r.RTT {
+			if s.Dir == d && s.Method == m {
+				return false
+			}
+		}
+		if a := r.RTTAgg[d][m]; a.N > 0 {
+			_, ok := a.Quantile(0.5)
+			return !ok && a.N > 1
+		}
+	}
+	return false
 }

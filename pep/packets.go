@@ -33,6 +33,23 @@ type DirPackets struct {
 
 	lastID  uint16
 	idValid bool
+	// synID and firstID are the IPv4 IDs of the SYN (SYN-ACK) and of the
+	// first non-SYN packet, valid iff synIDOK and firstIDOK (see
+	// idContinues).
+	synID, firstID     uint16
+	synIDOK, firstIDOK bool
+}
+
+// idContinues reports whether the first non-SYN packet's IPv4 ID follows
+// the SYN-ACK's by 1..IPIDStep: one IP ID counter, so one host, sent both.
+// A host that sends its SYN-ACK with ID 0 (Linux, DF set) and then IDs
+// from a random start shows no continuity, and the TTLs decide alone.
+func (dp *DirPackets) idContinues() bool {
+	if !dp.synIDOK || !dp.firstIDOK {
+		return false
+	}
+	step := dp.firstID - dp.synID
+	return step >= 1 && step <= IPIDStep
 }
 
 // PacketStats are the per-packet statistics of one connection, indexed by
@@ -84,8 +101,12 @@ func (dp *DirPackets) add(s *capture.Segment) {
 	if s.Flags.Has(capture.SYN) {
 		if !dp.SynSeen {
 			dp.SynTTL, dp.SynSeen = s.TTL, true
+			dp.synID, dp.synIDOK = s.IPID, !s.IPv6
 		}
 		return
+	}
+	if dp.Pkts == 0 {
+		dp.firstID, dp.firstIDOK = s.IPID, !s.IPv6
 	}
 	if dp.Pkts == 0 || s.TTL < dp.MinTTL {
 		dp.MinTTL = s.TTL
