@@ -36,7 +36,7 @@ var allowed = map[string][]string{
 	"compare":                        {"query", "plot", "tcpanalysis", "flows", "capture", "pep", "internal/seq"},
 	"export":                         {"query", "campaign", "tcpanalysis", "flows", "capture", "internal/atomicfile", "internal/textcol"},
 	"pep":                            {"tcpanalysis", "flows", "capture", "internal/seq", "internal/textcol"},
-	"report":                         {"query", "tcpanalysis", "flows", "capture", "pep", "internal/seq"},
+	"report":                         {"query", "compare", "tcpanalysis", "flows", "capture", "pep", "internal/seq", "internal/atomicfile"},
 	"study":                          {"campaign", "stats", "plot", "export", "query"},
 	"monitor":                        {"query", "export", "plot", "tcpanalysis", "flows", "capture", "capture/live"},
 }

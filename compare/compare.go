@@ -128,7 +128,7 @@ func RefTime(r *tcpanalysis.ConnResult, d flows.Direction, align string) (captur
 func (r Run) Windowed() bool { return r.From > 0 || r.To > 0 }
 
 // InWindow reports whether t, a time since r.Ref, lies in r's window.
-func (r Run) InWindow(t time.Duration) bool { return t >= r.From && (r.To <= 0 || t <= r.To) }
+func (r Run) InWindow(t time.Duration) bool { return query.InWindow(t, r.From, r.To) }
 
 // Row is one line of the summary table: a metric's value per run (NaN when
 // it does not apply) and how to print it.

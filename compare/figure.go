@@ -23,7 +23,7 @@ func formatS(s float64) string { return strconv.FormatFloat(s, 'f', 6, 64) }
 // print (and in grayscale).
 func FigureSeries(runs []Run, views []*query.View, m query.Metric, sel query.Selection) []plot.Named {
 	var series []plot.Named
-	in := func(d time.Duration) bool { return d >= sel.From && (sel.To <= 0 || d <= sel.To) }
+	in := sel.Within
 	for i, v := range views {
 		s := v.Series(m)
 		col := plot.Colour(i)

@@ -229,21 +229,13 @@ func refColumn(v *query.View, table [][]string) [][]string {
 // Events are the events of r in data direction d inside the selection's
 // time range.
 func Events(v *query.View, r *tcpanalysis.ConnResult, d flows.Direction) []tcpanalysis.Event {
-	ref := v.RefOf(r, d)
-	var out []tcpanalysis.Event
-	for _, ev := range r.Events {
-		if ev.Dir == d && v.Sel.InRange(ev.Time, ref) {
-			out = append(out, ev)
-		}
-	}
-	return out
+	return slices.Collect(v.Events(r, d))
 }
 
 // Window is the window output (docs/schema.md#window) of v's connection and
 // direction: rwnd and bytes in flight at every data segment and ACK, and
 // the zero-window periods.
 func Window(v *query.View) Table {
-	sel := v.Sel
 	r, d := v.Conn, v.Dir
 	header := []string{"conn", "dir", "t_s", "conn_t_s", "frame", "rwnd_bytes", "inflight_bytes", "inflight_sack_bytes"}
 	rows := func(yield func([]string) bool) {
@@ -252,10 +244,7 @@ func Window(v *query.View) Table {
 		}
 		row := make([]string, len(header))
 		conn, dir := strconv.Itoa(r.Conn.Index), d.String()
-		for _, w := range r.Series.Window[d] {
-			if !sel.InRange(w.Time, v.Ref) {
-				continue
-			}
+		for w := range v.WindowPoints(r, d) {
 			rw, fl, fs := "", "", ""
 			if w.RwndKnown {
 				rw = strconv.FormatInt(w.Rwnd, 10)
@@ -274,10 +263,7 @@ func Window(v *query.View) Table {
 	// (docs/schema.md: one meaning per column name), conn_start_s and
 	// conn_end_s from the connection's first packet as conn_t_s.
 	table := [][]string{{"conn", "dir", "zero-window start_s", "end_s", "conn_start_s", "conn_end_s", "duration_ms", "frames"}}
-	for _, z := range r.ZeroWindows {
-		if z.Dir != d || !sel.InRange(z.Start, v.Ref) {
-			continue
-		}
+	for z := range v.ZeroWindows(r, d) {
 		t, ct := times(v, r, z.Start)
 		if z.End == 0 {
 			table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), t, "open at the end", ct, "", FormatMS(r.Conn.Last.Sub(z.Start)) + "+", fmt.Sprintf("%d-", z.StartFrame)})
@@ -325,7 +311,7 @@ func Tput(v *query.View, at []float64, toBytes int64) (Table, error) {
 	table = append(table, []string{"interval", w.String() + ", laid from the reference point"})
 	table = append(table, []string{"reference point", RefText(v, r, d)})
 	table = append(table, []string{"window", WindowText(v, r, d)})
-	inWindow := func(t time.Duration) bool { return t >= sel.From && (sel.To <= 0 || t <= sel.To) }
+	inWindow := sel.Within
 	if ss.Rule != tcpanalysis.SlowStartNotEnded {
 		val := fmt.Sprintf("%.3f s after the reference point (rule: %s, frame %d)", ss.End.Seconds(), ss.Rule, ss.Frame)
 		if !inWindow(ss.End) { // the whole connection's, not the window's

@@ -12,7 +12,14 @@
 //	x, y := s.X(v.Ref), s.Y()                    // seconds since --ref, values in MetricSeq.Unit()
 //
 // FromReport gives the same View of a report analysed elsewhere (a live
-// capture).
+// capture), ConnView the View of a whole connection (the report's).
+//
+// Everything a View gives is limited to one window, [ref + From, ref + To]
+// with both ends in it (InWindow): the series (Series, Points), the
+// throughput and goodput intervals (Intervals, laid from the reference
+// point by tcpanalysis.BinsFrom) and the analyzer's records behind them,
+// for outputs that draw more than a value per point (Segs, Acks, SACKs,
+// WindowPoints, RTTSamples, Events, ZeroWindows).
 //
 // A Selection has one matching rule (Selection.Match: connection index,
 // port and host, all that are set) and one rule for choosing a connection

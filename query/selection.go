@@ -286,12 +286,19 @@ func (s Selection) Pick(rep *tcpanalysis.Report) (*tcpanalysis.ConnResult, error
 	return best, nil
 }
 
+// InWindow reports whether dt, a time since a reference point, lies in
+// the window [from, to] after it, both ends included; to ≤ 0 means no end
+// (the end of the connection). It is the one "in the window" rule of every
+// series, row, table and figure (docs/schema.md#selection).
+func InWindow(dt, from, to time.Duration) bool { return dt >= from && (to <= 0 || dt <= to) }
+
+// Within reports whether dt, a time since the reference point, lies in the
+// selected window [From, To] (InWindow).
+func (s Selection) Within(dt time.Duration) bool { return InWindow(dt, s.From, s.To) }
+
 // InRange reports whether time t lies in [From, To] after the reference
-// time ref (View.RefOf of the connection t belongs to).
-func (s Selection) InRange(t, ref capture.Timestamp) bool {
-	dt := t.Sub(ref)
-	return dt >= s.From && (s.To <= 0 || dt <= s.To)
-}
+// time ref (View.RefOf of the connection t belongs to): Within(t - ref).
+func (s Selection) InRange(t, ref capture.Timestamp) bool { return s.Within(t.Sub(ref)) }
 
 func (s Selection) describe() string {
 	var p []string

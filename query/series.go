@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"iter"
 	"strings"
 
 	"github.com/tcpviz/tcpviz/capture"
@@ -152,6 +153,20 @@ func (v *View) SeriesOf(r *tcpanalysis.ConnResult, d flows.Direction, m Metric) 
 	return s
 }
 
+// Points yields the points of SeriesOf(r, d, m) one at a time, without
+// holding them: for outputs that store a million-point series their own
+// way (the report's columns).
+func (v *View) Points(r *tcpanalysis.ConnResult, d flows.Direction, m Metric) iter.Seq[Point] {
+	return func(yield func(Point) bool) {
+		done := false
+		v.each(r, d, m, func(p Point) {
+			if !done && !yield(p) {
+				done = true
+			}
+		})
+	}
+}
+
 // XY is View.Series(m) as seconds since origin and values, for plotting,
 // without the Points in between: for a million-point series, 16 bytes a
 // point instead of 40.
@@ -193,10 +208,8 @@ func (v *View) each(r *tcpanalysis.ConnResult, d flows.Direction, m Metric, yiel
 		}
 	}
 	rtt := func(meth tcpanalysis.Method) {
-		for _, x := range r.RTT {
-			if x.Method == meth && x.Dir == d {
-				add(x.Time, x.Frame, x.RTT.Seconds()*1000)
-			}
+		for x := range v.RTTSamples(r, d, meth) {
+			yield(Point{x.Time, x.Frame, x.RTT.Seconds() * 1000})
 		}
 	}
 	switch m {
@@ -207,6 +220,8 @@ func (v *View) each(r *tcpanalysis.ConnResult, d flows.Direction, m Metric, yiel
 	case MetricRTTHandshake:
 		rtt(tcpanalysis.MethodHandshake)
 	case MetricRetrans:
+		// Counted from the connection's start (a cumulative count), drawn
+		// in the window.
 		n := 0
 		for _, ev := range r.Events {
 			if ev.Dir == d && ev.Class.IsRetransmission() {
@@ -231,6 +246,8 @@ func (v *View) each(r *tcpanalysis.ConnResult, d flows.Direction, m Metric, yiel
 	}
 	switch m {
 	case MetricSeq:
+		// The highest sequence sent since the connection's start, drawn in
+		// the window.
 		var high int64
 		for _, p := range r.Series.Segs[d] {
 			if p.Payload > 0 && p.End-1 > high {
@@ -239,23 +256,23 @@ func (v *View) each(r *tcpanalysis.ConnResult, d flows.Direction, m Metric, yiel
 			}
 		}
 	case MetricAck:
-		for _, a := range r.Series.Acks[d] {
-			add(a.Time, a.Frame, float64(a.Ack))
+		for a := range v.Acks(r, d) {
+			yield(Point{a.Time, a.Frame, float64(a.Ack)})
 		}
 	case MetricWindow:
-		for _, p := range r.Series.Window[d] {
+		for p := range v.WindowPoints(r, d) {
 			if p.RwndKnown {
-				add(p.Time, p.Frame, float64(p.Rwnd))
+				yield(Point{p.Time, p.Frame, float64(p.Rwnd)})
 			}
 		}
 	case MetricInFlight, MetricInFlightSACK:
-		for _, p := range r.Series.Window[d] {
+		for p := range v.WindowPoints(r, d) {
 			if p.FlightValid {
 				val := p.InFlight
 				if m == MetricInFlightSACK {
 					val = p.InFlightSACK
 				}
-				add(p.Time, p.Frame, float64(val))
+				yield(Point{p.Time, p.Frame, float64(val)})
 			}
 		}
 	}

@@ -80,8 +80,10 @@ func RateKbps(bytes int64, seconds float64) float64 {
 // first interval starts at ref + From, the last ends at ref + To (or is
 // whole, holding the connection's last packet); so the intervals' Bytes
 // add up to every payload byte sent in the window and their Acked to
-// every byte acknowledged in it. Errors: tcpanalysis.ErrTooManyBins,
-// wrapped with the span.
+// every byte acknowledged in it. The bins are tcpanalysis.BinsFrom's, the
+// one binning rule of every output (the report's rates included: they are
+// ConnView's intervals). Errors: tcpanalysis.ErrTooManyBins, wrapped with
+// the span.
 func (v *View) Intervals(r *tcpanalysis.ConnResult, d flows.Direction) ([]Interval, error) {
 	return v.IntervalsAt(r, d, v.RefOf(r, d), r.Conn.Last)
 }
@@ -90,78 +92,17 @@ func (v *View) Intervals(r *tcpanalysis.ConnResult, d flows.Direction) ([]Interv
 // another reference time ref (a capture on the same clock: the server side
 // of a PEP pair on its client side's grid), to end when To is 0.
 func (v *View) IntervalsAt(r *tcpanalysis.ConnResult, d flows.Direction, ref, end capture.Timestamp) ([]Interval, error) {
-	w := v.Interval
-	if r.Series == nil || w <= 0 {
-		return nil, nil
-	}
-	lo, hi, clipped := ref+capture.Timestamp(v.Sel.From), end, false
+	lo, hi, cut := ref+capture.Timestamp(v.Sel.From), end, false
 	if v.Sel.To > 0 {
-		hi, clipped = ref+capture.Timestamp(v.Sel.To), true
+		hi, cut = ref+capture.Timestamp(v.Sel.To), true
 	}
-	if hi < lo {
-		return nil, nil
+	bins, err := tcpanalysis.BinsFrom(r, d, v.Interval, ref, lo, hi, cut)
+	if err != nil || bins == nil {
+		return nil, err
 	}
-	k0 := int64(lo.Sub(ref) / w)
-	kn := int64(hi.Sub(ref) / w)
-	if clipped && kn > k0 && ref+capture.Timestamp(time.Duration(kn)*w) == hi {
-		kn-- // hi on a boundary: the last interval ends there
-	}
-	if kn-k0 >= tcpanalysis.MaxBins {
-		return nil, fmt.Errorf("%w: the window spans %.0f s, %d intervals of %v; a timestamp may jump, or choose a longer interval", tcpanalysis.ErrTooManyBins, hi.Sub(lo).Seconds(), kn-k0, w)
-	}
-	n := int(kn-k0) + 1
-	out := make([]Interval, n)
-	for i := range out {
-		start := ref + capture.Timestamp(time.Duration(k0+int64(i))*w)
-		end := start + capture.Timestamp(w)
-		start = max(start, lo)
-		if clipped {
-			end = min(end, hi)
-		}
-		out[i].Start, out[i].Width = start, end.Sub(start)
-	}
-	idx := func(t capture.Timestamp) int {
-		return int(min(max(int64(t.Sub(ref)/w)-k0, 0), int64(n-1)))
-	}
-	for _, s := range r.Series.Segs[d] {
-		if s.Payload > 0 && v.Sel.InRange(s.Time, ref) {
-			out[idx(s.Time)].Bytes += int64(s.Payload)
-		}
-	}
-	var high int64
-	fin := r.Conn.Half[d]
-	for _, a := range r.Series.Acks[d] {
-		val := a.Ack - 1
-		if fin.FinSeen && a.Ack > fin.FinRel {
-			val = fin.FinRel - 1
-		}
-		if a.Time.Sub(ref) < v.Sel.From {
-			high = max(high, val) // acknowledged before the window
-			continue
-		}
-		if !v.Sel.InRange(a.Time, ref) {
-			continue
-		}
-		if val > high {
-			out[idx(a.Time)].Acked += val - max(high, 0)
-			high = val
-		}
-	}
-	// The level before the window, then each interval's new bytes.
-	cum := int64(0)
-	for _, a := range r.Series.Acks[d] {
-		if a.Time.Sub(ref) >= v.Sel.From {
-			break
-		}
-		val := a.Ack - 1
-		if fin.FinSeen && a.Ack > fin.FinRel {
-			val = fin.FinRel - 1
-		}
-		cum = max(cum, val)
-	}
-	for i := range out {
-		cum += out[i].Acked
-		out[i].CumAcked = cum
+	out := make([]Interval, len(bins))
+	for i, b := range bins {
+		out[i] = Interval{Start: b.Start, Width: b.Width, Bytes: b.Bytes, Acked: b.Acked, CumAcked: b.CumAcked}
 	}
 	return out, nil
 }

@@ -8,7 +8,8 @@
 // Series are stored at several resolutions (levels.go): the full series and
 // coarser levels of min/max per bucket, so that the browser draws only what
 // the visible range needs. Retransmission and out-of-order marks are never
-// thinned. The data comes from package tcpanalysis through extract.go, the
-// one file that reads analysis results. report computes no metric and reads
-// no capture.
+// thinned. Every series comes from package query (query.ConnView: its
+// records, metrics and intervals) through extract.go, so the report, the
+// verbs and the figures share one definition of each series, one time base
+// and one window rule. report computes no metric.
 package report

@@ -1,12 +1,13 @@
 package report
 
-// extract.go is the one file that reads tcpanalysis results: it turns a
-// connection's kept series into the level-0 series the report stores. To
-// take the data from another source (package query's View.Series), change
-// only this file.
+// extract.go turns a connection's series, as package query gives them
+// (query.View), into the level-0 series the report stores.
 
 import (
 	"fmt"
+	"math"
+	"slices"
+	"sort"
 	"time"
 
 	"github.com/tcpviz/tcpviz/capture"
@@ -47,13 +48,20 @@ type series struct {
 
 func us(d time.Duration) int64 { return int64(d / time.Microsecond) }
 
-// extract returns the series of direction d of r (r.Series must be kept):
-// the Stevens graph (docs/metrics.md#segment-classes), RTT samples by
-// method (#rtt), throughput and goodput (#throughput-over-time), the
-// receive window and bytes in flight (#bytes-in-flight) and the events
-// (#events). Empty series are left out.
-func extract(r *tcpanalysis.ConnResult, d flows.Direction) []series {
-	t0 := r.Conn.First
+// extract returns the series of v's connection and direction (its series
+// must be kept), every one drawn from package query — v's records
+// (View.Segs, Acks, SACKs, Events, ZeroWindows), metrics (View.Points) and
+// intervals (View.Intervals) — so that the report, the verbs and the
+// figures share one definition of each series, one time base and one
+// window rule: the Stevens graph (docs/metrics.md#segment-classes), RTT
+// samples by method (#rtt), throughput and goodput
+// (#throughput-over-time), the receive window and bytes in flight
+// (#bytes-in-flight), the events (#events) and every other metric of
+// query. Times are µs since v's reference point (for query.ConnView, the
+// connection's first packet). Empty series are left out.
+func extract(v *query.View) []series {
+	r, d := v.Conn, v.Dir
+	t0 := v.Ref
 	at := func(t capture.Timestamp) int64 { return us(t.Sub(t0)) }
 	var out []series
 	add := func(s series) {
@@ -61,7 +69,18 @@ func extract(r *tcpanalysis.ConnResult, d flows.Direction) []series {
 			out = append(out, s)
 		}
 	}
-	ser := r.Series
+	// line is metric m of direction dd as a line (or points) of integers
+	// in the metric's unit: bytes, or µs for an RTT in ms.
+	line := func(s series, dd flows.Direction, m query.Metric) series {
+		scale := 1.0
+		if m.Unit() == query.Milliseconds {
+			scale = 1000
+		}
+		for p := range v.Points(r, dd, m) {
+			s.L0.X, s.L0.Y, s.L0.F = append(s.L0.X, at(p.Time)), append(s.L0.Y, int64(math.Round(p.V*scale))), append(s.L0.F, p.Frame)
+		}
+		return s
+	}
 
 	// Stevens graph: one series per segment class.
 	segs := map[string]*series{
@@ -71,7 +90,7 @@ func extract(r *tcpanalysis.ConnResult, d flows.Direction) []series {
 		"ooo":    {ID: "ooo", Panel: "seq", Name: "out of order", Shape: shapeBars, Keep: true},
 		"probe":  {ID: "probe", Panel: "seq", Name: "window probe / keep-alive", Shape: shapeBars, Keep: true},
 	}
-	for _, s := range ser.Segs[d] {
+	for s := range v.Segs(r, d) {
 		key := "seg"
 		switch {
 		case s.Kind == tcpanalysis.KindRetransmitted:
@@ -89,16 +108,15 @@ func extract(r *tcpanalysis.ConnResult, d flows.Direction) []series {
 		l.Y2 = append(l.Y2, s.Start)
 		l.F = append(l.F, s.Frame)
 	}
-	ack := series{ID: "ack", Panel: "seq", Name: "cumulative ACK", Shape: shapeLine}
+	ack := line(series{ID: "ack", Panel: "seq", Name: "cumulative ACK", Shape: shapeLine}, d, query.MetricAck)
 	edge := series{ID: "edge", Panel: "seq", Name: "receive window edge (ACK + rwnd)", Shape: shapeLine}
-	for _, a := range ser.Acks[d] {
-		ack.L0.X, ack.L0.Y, ack.L0.F = append(ack.L0.X, at(a.Time)), append(ack.L0.Y, a.Ack), append(ack.L0.F, a.Frame)
+	for a := range v.Acks(r, d) {
 		if a.WindowKnown {
 			edge.L0.X, edge.L0.Y, edge.L0.F = append(edge.L0.X, at(a.Time)), append(edge.L0.Y, a.Ack+a.Window), append(edge.L0.F, a.Frame)
 		}
 	}
 	sack := series{ID: "sack", Panel: "seq", Name: "SACK blocks", Shape: shapeBars}
-	for _, s := range ser.SACKs[d] {
+	for s := range v.SACKs(r, d) {
 		l := &sack.L0
 		l.X, l.Y, l.Y2, l.F = append(l.X, at(s.Time)), append(l.Y, s.Right), append(l.Y2, s.Left), append(l.F, s.Frame)
 	}
@@ -111,47 +129,29 @@ func extract(r *tcpanalysis.ConnResult, d flows.Direction) []series {
 	add(*segs["ooo"])
 	add(*segs["retx"])
 
-	// RTT by method: this direction's ACK and TS samples, the reverse
-	// direction's TS samples (the other half of the path), the handshake.
-	rtt := []series{
-		{ID: "rtt_ack", Panel: "rtt", Name: "ACK RTT (Karn), data " + d.String(), Shape: shapePoints},
-		{ID: "rtt_ts", Panel: "rtt", Name: "TSval→TSecr, data " + d.String(), Shape: shapePoints},
-		{ID: "rtt_ts_rev", Panel: "rtt", Name: "TSval→TSecr, reverse " + d.Reverse().String(), Shape: shapePoints},
-		{ID: "rtt_hs", Panel: "rtt", Name: "handshake", Shape: shapePoints, Keep: true},
-	}
-	for _, s := range r.RTT {
-		i := -1
-		switch {
-		case s.Method == tcpanalysis.MethodHandshake:
-			i = 3
-		case s.Method == tcpanalysis.MethodACK && s.Dir == d:
-			i = 0
-		case s.Method == tcpanalysis.MethodTS && s.Dir == d:
-			i = 1
-		case s.Method == tcpanalysis.MethodTS:
-			i = 2
-		}
-		if i < 0 {
-			continue
-		}
-		l := &rtt[i].L0
-		l.X, l.Y, l.F = append(l.X, at(s.Time)), append(l.Y, us(s.RTT)), append(l.F, s.Frame)
-	}
-	for _, s := range rtt {
-		add(s)
-	}
+	// RTT by method (µs): this direction's ACK and TS samples, the reverse
+	// direction's TS samples (the other half of the path), the handshake
+	// of both directions, in capture order.
+	add(line(series{ID: "rtt_ack", Panel: "rtt", Name: "ACK RTT (Karn), data " + d.String(), Shape: shapePoints}, d, query.MetricRTT))
+	add(line(series{ID: "rtt_ts", Panel: "rtt", Name: "TSval→TSecr, data " + d.String(), Shape: shapePoints}, d, query.MetricRTTTS))
+	add(line(series{ID: "rtt_ts_rev", Panel: "rtt", Name: "TSval→TSecr, reverse " + d.Reverse().String(), Shape: shapePoints}, d.Reverse(), query.MetricRTTTS))
+	hs := series{ID: "rtt_hs", Panel: "rtt", Name: "handshake", Shape: shapePoints, Keep: true}
+	hs = line(line(hs, flows.AtoB, query.MetricRTTHandshake), flows.BtoA, query.MetricRTTHandshake)
+	sort.Stable(byFrame(hs.L0))
+	add(hs)
 
-	// Throughput and goodput per bin; the bin is about 1/16384 of the
-	// connection, at least 1 ms, rounded to 1, 2 or 5 × 10^k µs.
-	w := niceBin(r.Conn.Duration() / 16384)
-	if bins, err := tcpanalysis.Bins(r, d, w); err == nil && len(bins) > 0 {
-		tp := series{ID: "tput", Panel: "tput", Name: "throughput (sent, incl. retransmissions)", Shape: shapeLine, BinUS: us(w)}
-		gp := series{ID: "goodput", Panel: "tput", Name: "goodput (newly acknowledged)", Shape: shapeLine, BinUS: us(w)}
+	// Throughput and goodput per interval (View.Intervals: the intervals
+	// of 'tcpviz tput', laid from v's reference point); the width is
+	// v.Interval.
+	if bins, err := v.Intervals(r, d); err == nil && len(bins) > 0 {
+		w := us(v.Interval)
+		tp := series{ID: "tput", Panel: "tput", Name: "throughput (sent, incl. retransmissions)", Shape: shapeLine, BinUS: w}
+		gp := series{ID: "goodput", Panel: "tput", Name: "goodput (newly acknowledged)", Shape: shapeLine, BinUS: w}
 		if pepAcked(r, d) {
 			gp.Name = PEPAcceptedName
 		}
 		for _, b := range bins {
-			x := us(b.Start)
+			x := at(b.Start)
 			tp.L0.X, tp.L0.Y, tp.L0.F = append(tp.L0.X, x), append(tp.L0.Y, b.Bytes), append(tp.L0.F, 0)
 			gp.L0.X, gp.L0.Y, gp.L0.F = append(gp.L0.X, x), append(gp.L0.Y, b.Acked), append(gp.L0.F, 0)
 		}
@@ -161,28 +161,14 @@ func extract(r *tcpanalysis.ConnResult, d flows.Direction) []series {
 
 	// Receive window and bytes in flight; the SACK-aware line only where it
 	// differs from tshark's (else it would hide it).
-	rw := series{ID: "rwnd", Panel: "win", Name: "receive window (rwnd)", Shape: shapeLine}
-	fl := series{ID: "flight", Panel: "win", Name: "bytes in flight (tshark)", Shape: shapeLine}
-	fs := series{ID: "flight_sack", Panel: "win", Name: "bytes in flight, SACK-aware", Shape: shapeLine}
-	differ := false
-	for _, p := range ser.Window[d] {
-		x := at(p.Time)
-		if p.RwndKnown {
-			rw.L0.X, rw.L0.Y, rw.L0.F = append(rw.L0.X, x), append(rw.L0.Y, p.Rwnd), append(rw.L0.F, p.Frame)
-		}
-		if p.FlightValid {
-			fl.L0.X, fl.L0.Y, fl.L0.F = append(fl.L0.X, x), append(fl.L0.Y, p.InFlight), append(fl.L0.F, p.Frame)
-			fs.L0.X, fs.L0.Y, fs.L0.F = append(fs.L0.X, x), append(fs.L0.Y, p.InFlightSACK), append(fs.L0.F, p.Frame)
-			differ = differ || p.InFlight != p.InFlightSACK
-		}
-	}
+	rw := line(series{ID: "rwnd", Panel: "win", Name: "receive window (rwnd)", Shape: shapeLine}, d, query.MetricWindow)
+	fl := line(series{ID: "flight", Panel: "win", Name: "bytes in flight (tshark)", Shape: shapeLine}, d, query.MetricInFlight)
+	fs := line(series{ID: "flight_sack", Panel: "win", Name: "bytes in flight, SACK-aware", Shape: shapeLine}, d, query.MetricInFlightSACK)
+	differ := !slices.Equal(fl.L0.Y, fs.L0.Y)
 	// Zero-window periods (docs/metrics.md#events), shaded; a period open
 	// at the end of the capture lasts to the connection's last packet.
 	zw := series{ID: "zw", Panel: "win", Name: "zero-window period", Shape: shapeSpan, Keep: true}
-	for _, z := range r.ZeroWindows {
-		if z.Dir != d {
-			continue
-		}
+	for z := range v.ZeroWindows(r, d) {
 		end, endFrame := z.End, z.EndFrame
 		if end == 0 {
 			end, endFrame = r.Conn.Last, 0
@@ -201,10 +187,7 @@ func extract(r *tcpanalysis.ConnResult, d flows.Direction) []series {
 	for _, c := range tcpanalysis.Classes() {
 		lanes[c] = series{ID: "ev_" + c.String(), Panel: "ev", Name: c.String(), Shape: shapeLane, Keep: c.IsRetransmission() || c == tcpanalysis.OutOfOrder}
 	}
-	for _, e := range r.Events {
-		if e.Dir != d {
-			continue
-		}
+	for e := range v.Events(r, d) {
 		l := &lanes[e.Class].L0
 		l.X, l.Y, l.F = append(l.X, at(e.Time)), append(l.Y, int64(e.Class)), append(l.F, e.Frame)
 		l.Y2 = append(l.Y2, e.Seq)
@@ -212,8 +195,19 @@ func extract(r *tcpanalysis.ConnResult, d flows.Direction) []series {
 	for _, c := range tcpanalysis.Classes() {
 		add(lanes[c])
 	}
-	out = append(out, moreSeries(r, d, w)...)
+	out = append(out, moreSeries(v)...)
 	return out
+}
+
+// byFrame sorts a level's points by frame (capture order).
+type byFrame level
+
+func (l byFrame) Len() int           { return len(l.X) }
+func (l byFrame) Less(i, j int) bool { return l.F[i] < l.F[j] }
+func (l byFrame) Swap(i, j int) {
+	l.X[i], l.X[j] = l.X[j], l.X[i]
+	l.Y[i], l.Y[j] = l.Y[j], l.Y[i]
+	l.F[i], l.F[j] = l.F[j], l.F[i]
 }
 
 // drawnMetrics are the metrics of package query that the panels above draw
@@ -231,25 +225,22 @@ var drawnMetrics = map[query.Metric]bool{
 const moreYScale = 1e-3
 
 // moreSeries draws every other metric of package query (query.Metrics),
-// each as View.SeriesOf gives it, in the "more" panel: a metric added to
-// query appears in the report with no change to this package. Times are
-// the whole connection (reference: its first packet); binned metrics use
-// the report's bin width w.
-func moreSeries(r *tcpanalysis.ConnResult, d flows.Direction, w time.Duration) []series {
-	v := &query.View{Conns: []*tcpanalysis.ConnResult{r}, Conn: r, Dir: d, Interval: w}
-	t0 := r.Conn.First
+// each as View.Points gives it, in the "more" panel: a metric added to
+// query appears in the report with no change to this package. Times and
+// intervals are v's (for query.ConnView, the whole connection).
+func moreSeries(v *query.View) []series {
+	t0 := v.Ref
 	var out []series
 	for _, m := range query.Metrics() {
 		if drawnMetrics[m] {
 			continue
 		}
-		qs := v.SeriesOf(r, d, m)
 		sh := shapeLine
 		if m.Samples() {
 			sh = shapePoints
 		}
 		s := series{ID: "m_" + m.String(), Panel: "more", Name: m.Label() + " (" + string(m.Unit()) + ")", Shape: sh, Unit: m.Unit(), YScale: moreYScale}
-		for _, p := range qs.Points {
+		for p := range v.Points(v.Conn, v.Dir, m) {
 			s.L0.X = append(s.L0.X, us(p.Time.Sub(t0)))
 			s.L0.Y = append(s.L0.Y, int64(p.V/moreYScale))
 			s.L0.F = append(s.L0.F, p.Frame)
@@ -311,15 +302,14 @@ func summarize(capIdx int, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult) s
 }
 
 // alignAt returns where compare mode aligns direction d of r, µs since the
-// connection's first packet: "bulk" (the first segment with ≥ 512 B
-// payload, the default), "data" (the first data segment) or "syn" (0); as
-// 'tcpviz compare --align'.
+// connection's first packet: the reference point align names ("bulk", the
+// default; "data"; "syn"), with query.Ref's fallback (bulk → data → the
+// connection's first packet), as 'tcpviz compare --align'.
 func alignAt(r *tcpanalysis.ConnResult, d flows.Direction, align string) int64 {
-	switch align {
-	case "syn":
-		return 0
-	case "data":
-		return us(tcpanalysis.FirstData(r, d).Sub(r.Conn.First))
+	ref := query.RefBulk
+	if align != "" {
+		ref, _ = query.ParseRef(align) // Write checked it
 	}
-	return us(tcpanalysis.BulkStart(r, d).Sub(r.Conn.First))
+	t, _ := ref.Resolve(r, d)
+	return us(t.Sub(r.Conn.First))
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
@@ -71,7 +72,8 @@ type Options struct {
 	// Title is the page title; the capture labels when empty.
 	Title string
 	// Open is the connection shown first; nil shows the one that carried
-	// most payload bytes, in its direction with more data.
+	// most payload bytes (query.PayloadBytes), in its data direction
+	// (query.DataDirection), as the verbs pick them.
 	Open *Pick
 	// Compare, with two or more picks, opens the page in compare mode
 	// overlaying these runs, each aligned at Align.
@@ -190,20 +192,19 @@ func Write(w io.Writer, caps []Capture, o Options) error {
 		for _, r := range rep.Conns {
 			s := summarize(ci, rep, r)
 			if r.Series != nil {
-				main := flows.AtoB
-				if r.Dir[flows.BtoA].Bytes > r.Dir[flows.AtoB].Bytes {
-					main = flows.BtoA
-				}
+				// The data direction as every verb chooses it
+				// (query.DataDirection), then the other one.
+				main := query.DataDirection(r)
 				for _, d := range []flows.Direction{main, main.Reverse()} {
 					if d != main && r.Dir[d].DataPkts == 0 {
 						continue
 					}
-					v := buildView(&b, r, d, o.Align)
+					v := buildView(&b, rep, r, d, o.Align)
 					v.Conn = len(m.Conns)
 					viewOf[[3]int{ci, r.Conn.Index, int(d)}] = len(m.Views)
 					s.Views = append(s.Views, len(m.Views))
-					if d == main && r.Dir[0].Bytes+r.Dir[1].Bytes > best {
-						best, m.Open = r.Dir[0].Bytes+r.Dir[1].Bytes, len(m.Views)
+					if d == main && query.PayloadBytes(r) > best { // query's "pick the largest" rule
+						best, m.Open = query.PayloadBytes(r), len(m.Views)
 					}
 					m.Views = append(m.Views, v)
 				}
@@ -309,11 +310,16 @@ func captureLabels(caps []Capture) []string {
 	return out
 }
 
-func buildView(b *blob, r *tcpanalysis.ConnResult, d flows.Direction, align string) viewMeta {
+// buildView stores the series of direction d of r, a connection of rep,
+// in b: the whole connection as package query gives it (query.ConnView),
+// in intervals of about 1/16384 of the connection, at least 1 ms, rounded
+// to 1, 2 or 5 × 10^k µs.
+func buildView(b *blob, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, d flows.Direction, align string) viewMeta {
+	qv := query.ConnView(rep, r, d, niceBin(r.Conn.Duration()/16384))
 	v := viewMeta{Dir: d.String(), Src: r.Conn.Half[d].Addr.String(), Dst: r.Conn.Half[d.Reverse()].Addr.String(),
 		DurUS: us(r.Conn.Duration()), RefUS: alignAt(r, d, align), WScale: r.Conn.Half[d.Reverse()].WScale >= 0,
 		PEPAcked: pepAcked(r, d)}
-	for _, s := range extract(r, d) {
+	for _, s := range extract(qv) {
 		sm := seriesMeta{ID: s.ID, Panel: s.Panel, Name: s.Name, Shape: shapeNames[s.Shape], Keep: s.Keep, Unit: string(s.Unit), YScale: s.YScale}
 		var lv []level
 		if s.BinUS > 0 {

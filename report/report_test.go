@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
@@ -103,7 +104,7 @@ func TestSeries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ss := extract(rep.Conns[0], 0)
+	ss := extractOf(rep, rep.Conns[0], 0)
 	by := map[string]series{}
 	for _, s := range ss {
 		by[s.ID] = s
@@ -192,7 +193,7 @@ func TestPEPAcceptedNotGoodput(t *testing.T) {
 			}
 		}
 		var name string
-		for _, s := range extract(r, 0) {
+		for _, s := range extractOf(rep, r, 0) {
 			if s.ID == "goodput" {
 				name = s.Name
 			}
@@ -237,7 +238,7 @@ func TestMoreSeries(t *testing.T) {
 	for _, m := range moreMetrics() {
 		want["m_"+m.String()] = true
 	}
-	for _, s := range extract(r, 0) {
+	for _, s := range extractOf(rep, r, 0) {
 		if s.Panel == "more" && !want[s.ID] {
 			t.Errorf("series %s in the more panel, but the report draws that metric natively", s.ID)
 		}
@@ -245,7 +246,7 @@ func TestMoreSeries(t *testing.T) {
 	delete(drawnMetrics, query.MetricWindow)
 	defer func() { drawnMetrics[query.MetricWindow] = true }()
 	var more, rwnd level
-	for _, s := range extract(r, 0) {
+	for _, s := range extractOf(rep, r, 0) {
 		switch s.ID {
 		case "m_window":
 			more = s.L0
@@ -264,4 +265,9 @@ func TestMoreSeries(t *testing.T) {
 			t.Fatalf("point %d: more (%d µs, %d, frame %d), rwnd (%d µs, %d, frame %d)", i, more.X[i], more.Y[i], more.F[i], rwnd.X[i], rwnd.Y[i], rwnd.F[i])
 		}
 	}
+}
+
+// extractOf is what Write stores of direction d of r, a connection of rep.
+func extractOf(rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, d flows.Direction) []series {
+	return extract(query.ConnView(rep, r, d, niceBin(r.Conn.Duration()/16384)))
 }

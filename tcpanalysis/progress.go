@@ -38,65 +38,103 @@ func max0(i int) int {
 	return i
 }
 
-// Bin is one interval of a throughput series (docs/metrics.md#throughput-over-time).
+// Bin is one interval of the throughput and goodput series
+// (docs/metrics.md#throughput-over-time): [Start, Start + Width).
 type Bin struct {
-	Start time.Duration // since the connection's first packet
+	// Start is a capture time; Width is the grid's width but where the
+	// span BinsFrom cuts cuts a bin (the first bin starts at lo, the last
+	// ends at hi).
+	Start capture.Timestamp
+	Width time.Duration
 	// Bytes are payload bytes sent in the bin (retransmissions included);
 	// Acked the bytes newly acknowledged in the bin (goodput).
 	Bytes, Acked int64
-	// CumAcked is the highest acknowledged byte (relative, minus the first
-	// data byte) at the end of the bin.
+	// CumAcked is the highest acknowledged payload byte count at the end
+	// of the bin (the highest cumulative ACK minus the first data byte,
+	// capped at the FIN, as AckedAt: acknowledgements before the span
+	// included).
 	CumAcked int64
 }
 
-// MaxBins bounds the number of intervals Bins makes.
+// MaxBins bounds the number of intervals BinsFrom makes.
 const MaxBins = 1 << 20
 
-// ErrTooManyBins means the connection is too long for the interval (often a
+// ErrTooManyBins means the span is too long for the interval (often a
 // timestamp that jumps far ahead).
 var ErrTooManyBins = errors.New("too many intervals")
 
-// Bins cuts direction d of r (whose Series must be kept) into bins of
-// width w from the connection's first packet to its last. It returns
-// ErrTooManyBins (wrapped, with the duration) when that takes more than
-// MaxBins intervals.
-func Bins(r *ConnResult, d flows.Direction, w time.Duration) ([]Bin, error) {
-	if r.Series == nil || w <= 0 {
+// BinsFrom is the one binning rule of the throughput and goodput series
+// (docs/metrics.md#throughput-over-time): it cuts direction d of r (whose
+// Series must be kept) into bins of width w on the grid laid from origin —
+// bin k starts at origin + k·w, so series laid from one origin share one
+// grid — over the span [lo, hi] (lo ≥ origin). The first bin starts at
+// lo; with cut the last ends at hi and only segments and ACKs in [lo, hi]
+// count; without, hi only says where the last bin is (the connection's
+// last packet) and it takes everything after lo. So the bins' Bytes add
+// up to every payload byte sent in the span and their Acked to every byte
+// newly acknowledged in it. It returns nil when r's Series was not kept,
+// w ≤ 0 or hi < lo, and ErrTooManyBins (wrapped, with the span) when the
+// span takes more than MaxBins bins.
+func BinsFrom(r *ConnResult, d flows.Direction, w time.Duration, origin, lo, hi capture.Timestamp, cut bool) ([]Bin, error) {
+	if r.Series == nil || w <= 0 || hi < lo {
 		return nil, nil
 	}
-	t0 := r.Conn.First
-	if r.Conn.Duration()/w >= MaxBins {
-		return nil, fmt.Errorf("%w: the connection spans %.0f s, %d intervals of %v; a timestamp may jump, or choose a longer interval", ErrTooManyBins, r.Conn.Duration().Seconds(), r.Conn.Duration()/w, w)
+	k0 := int64(lo.Sub(origin) / w)
+	kn := int64(hi.Sub(origin) / w)
+	if cut && kn > k0 && origin+capture.Timestamp(time.Duration(kn)*w) == hi {
+		kn-- // hi on a boundary: the last bin ends there
 	}
-	n := int(r.Conn.Duration()/w) + 1
-	bins := make([]Bin, n)
-	for i := range bins {
-		bins[i].Start = time.Duration(i) * w
+	if kn-k0 >= MaxBins {
+		return nil, fmt.Errorf("%w: the window spans %.0f s, %d intervals of %v; a timestamp may jump, or choose a longer interval", ErrTooManyBins, hi.Sub(lo).Seconds(), kn-k0, w)
 	}
+	n := int(kn-k0) + 1
+	out := make([]Bin, n)
+	for i := range out {
+		start := origin + capture.Timestamp(time.Duration(k0+int64(i))*w)
+		end := start + capture.Timestamp(w)
+		start = max(start, lo)
+		if cut {
+			end = min(end, hi)
+		}
+		out[i].Start, out[i].Width = start, end.Sub(start)
+	}
+	in := func(t capture.Timestamp) bool { return t >= lo && (!cut || t <= hi) }
 	idx := func(t capture.Timestamp) int {
-		i := int(t.Sub(t0) / w)
-		return min(max(i, 0), n-1)
+		return int(min(max(int64(t.Sub(origin)/w)-k0, 0), int64(n-1)))
 	}
 	for _, s := range r.Series.Segs[d] {
-		bins[idx(s.Time)].Bytes += int64(s.Payload)
+		if s.Payload > 0 && in(s.Time) {
+			out[idx(s.Time)].Bytes += int64(s.Payload)
+		}
 	}
-	var high int64
+	// high: the level acknowledged so far, before the span included; pre:
+	// the level before the span.
+	var high, pre int64
+	fin := r.Conn.Half[d]
 	for _, a := range r.Series.Acks[d] {
-		v := a.Ack - 1
-		if fin := r.Conn.Half[d]; fin.FinSeen && a.Ack > fin.FinRel {
-			v = fin.FinRel - 1
+		val := a.Ack - 1
+		if fin.FinSeen && a.Ack > fin.FinRel {
+			val = fin.FinRel - 1
 		}
-		if v > high {
-			bins[idx(a.Time)].Acked += v - max(high, 0)
-			high = v
+		if a.Time < lo {
+			high, pre = max(high, val), max(pre, val) // acknowledged before the span
+			continue
+		}
+		if !in(a.Time) {
+			continue
+		}
+		if val > high {
+			out[idx(a.Time)].Acked += val - max(high, 0)
+			high = val
 		}
 	}
-	var cum int64
-	for i := range bins {
-		cum += bins[i].Acked
-		bins[i].CumAcked = cum
+	// The level before the span, then each bin's new bytes.
+	cum := pre
+	for i := range out {
+		cum += out[i].Acked
+		out[i].CumAcked = cum
 	}
-	return bins, nil
+	return out, nil
 }
 
 // AckedAt returns the payload bytes of direction d acknowledged by time t
