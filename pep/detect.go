@@ -25,6 +25,20 @@ type Options struct {
 	// connection from Evidence; nil turns off the criteria that need
 	// them.
 	Packets *PacketStats
+	// terse leaves Item.Observed and Item.Expected empty: a listing of
+	// many connections (Acknowledger) needs only the verdict and the
+	// criteria's names, not their sentences.
+	terse bool
+}
+
+// words formats an Item's sentences, or nothing when a verdict is terse.
+type words bool
+
+func (w words) f(format string, a ...any) string {
+	if w {
+		return ""
+	}
+	return fmt.Sprintf(format, a...)
 }
 
 // Item is one piece of evidence for or against a split-TCP PEP.
@@ -79,6 +93,7 @@ func Detect(r *tcpanalysis.ConnResult, d flows.Direction) Verdict {
 // d's data of r; see the package doc for each criterion.
 func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict {
 	v := Verdict{Dir: d}
+	w := words(o.terse)
 	towardR, okR := towards(r, d)
 	towardS, okS := towards(r, d.Reverse())
 	v.LocalRTT = towardR
@@ -88,8 +103,8 @@ func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict
 	if o.PathRTT > 0 && okR {
 		it := Item{
 			Name: "conn-rtt-vs-path", Unit: "ms", Value: ms(connRTT),
-			Observed: fmt.Sprintf("connection RTT %.1f ms (toward receiver %.1f + toward sender %.1f)", ms(connRTT), ms(towardR), ms(towardS)),
-			Expected: fmt.Sprintf("≥ path RTT / %d = %.1f ms (path RTT %.1f ms)", Ratio, ms(o.PathRTT/Ratio), ms(o.PathRTT)),
+			Observed: w.f("connection RTT %.1f ms (toward receiver %.1f + toward sender %.1f)", ms(connRTT), ms(towardR), ms(towardS)),
+			Expected: w.f("≥ path RTT / %d = %.1f ms (path RTT %.1f ms)", Ratio, ms(o.PathRTT/Ratio), ms(o.PathRTT)),
 			Supports: connRTT*Ratio < o.PathRTT,
 		}
 		pathProof = it.Supports
@@ -103,7 +118,7 @@ func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict
 
 	hs, hsOK := handshakeToward(r, d)
 	if ack := stat(r, d, tcpanalysis.MethodACK); ack.n > 0 && hsOK {
-		v.Evidence = append(v.Evidence, ackVsHandshake(ack, hs, rp))
+		v.Evidence = append(v.Evidence, ackVsHandshake(ack, hs, rp, w))
 	}
 
 	var stall Item
@@ -111,14 +126,14 @@ func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict
 		longest := longestZeroWindow(r, d)
 		stall = Item{
 			Name: "zero-window-stall", Unit: "ms", Value: ms(longest),
-			Observed: fmt.Sprintf("longest zero-window period %.1f ms", ms(longest)),
-			Expected: fmt.Sprintf("none longer than %d × toward-receiver RTT = %.1f ms", Ratio, ms(towardR*Ratio)),
+			Observed: w.f("longest zero-window period %.1f ms", ms(longest)),
+			Expected: w.f("none longer than %d × toward-receiver RTT = %.1f ms", Ratio, ms(towardR*Ratio)),
 			Supports: longest > towardR*Ratio,
 		}
 	}
 
 	if ttl := r.Dir[d.Reverse()].MaxTTL; ttl != 0 && okR && okS {
-		it, pending := receiverHops(ttl, r.Dir[d].MaxTTL, towardR, towardS, stall.Supports)
+		it, pending := receiverHops(ttl, r.Dir[d].MaxTTL, towardR, towardS, stall.Supports, w)
 		v.Evidence = append(v.Evidence, it)
 		v.onLinkAcker = pending
 	}
@@ -136,7 +151,7 @@ func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict
 			two, why := rp.twoHosts()
 			v.Evidence = append(v.Evidence, Item{
 				Name: "ttl-synack-vs-ack", Unit: "hops", Value: float64(diff),
-				Observed: fmt.Sprintf("receiver's SYN-ACK TTL %d, later packets TTL %d..%d: %s", rp.SynTTL, rp.MinTTL, rp.MaxTTL, why),
+				Observed: w.f("receiver's SYN-ACK TTL %d, later packets TTL %d..%d: %s", rp.SynTTL, rp.MinTTL, rp.MaxTTL, why),
 				Expected: "SYN-ACK's TTL within the later range or its IP ID going on, one initial TTL (one host)",
 				Supports: two,
 			})
@@ -145,7 +160,7 @@ func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict
 			f := float64(rp.IPIDJumps) / float64(steps)
 			v.Evidence = append(v.Evidence, Item{
 				Name: "ipid-streams", Unit: "fraction", Value: f,
-				Observed: fmt.Sprintf("%d of %d consecutive receiver IP IDs do not step by 1..%d", rp.IPIDJumps, steps, IPIDStep),
+				Observed: w.f("%d of %d consecutive receiver IP IDs do not step by 1..%d", rp.IPIDJumps, steps, IPIDStep),
 				Expected: "≤ 0.25 (one counter)",
 				Supports: f > 0.25,
 			})

@@ -48,13 +48,16 @@ func (v Verdict) NoteOn(conn int) string {
 }
 
 // Acknowledger returns the one-capture verdict for the direction of r that
-// carried more payload, for listings of many connections.
+// carried more payload, for listings of many connections: the verdict and
+// its criteria's names (Supporting, NoteOn), without the sentences of
+// Item.Observed and Item.Expected, which cost more than the rest of a
+// short connection's row.
 func Acknowledger(r *tcpanalysis.ConnResult) Verdict {
 	d := flows.AtoB
 	if r.Dir[flows.BtoA].Unique > r.Dir[flows.AtoB].Unique {
 		d = flows.BtoA
 	}
-	return Detect(r, d)
+	return DetectWith(r, d, Options{terse: true})
 }
 
 // NeedsDetail reports whether r's verdict v for direction d could change

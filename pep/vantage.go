@@ -46,11 +46,11 @@ func (dp *DirPackets) twoHosts() (bool, string) {
 // discovery —, not by a path the data skip; without per-packet TTLs (rp
 // nil: Detect) the capture cannot tell the two apart, and the criterion
 // does not count.
-func ackVsHandshake(ack rttStat, hs time.Duration, rp *DirPackets) Item {
+func ackVsHandshake(ack rttStat, hs time.Duration, rp *DirPackets, w words) Item {
 	it := Item{
 		Name: "ack-rtt-vs-handshake", Unit: "ms", Value: ms(ack.min),
-		Observed: fmt.Sprintf("min ACK RTT %.1f ms (median %.1f, %d samples)", ms(ack.min), ms(ack.p50), ack.n),
-		Expected: fmt.Sprintf("≥ handshake RTT / %d = %.1f ms (handshake %.1f ms), or one host answering SYN and data", Ratio, ms(hs/Ratio), ms(hs)),
+		Observed: w.f("min ACK RTT %.1f ms (median %.1f, %d samples)", ms(ack.min), ms(ack.p50), ack.n),
+		Expected: w.f("≥ handshake RTT / %d = %.1f ms (handshake %.1f ms), or one host answering SYN and data", Ratio, ms(hs/Ratio), ms(hs)),
 	}
 	if ack.min*Ratio >= hs {
 		return it
@@ -62,9 +62,9 @@ func ackVsHandshake(ack rttStat, hs time.Duration, rp *DirPackets) Item {
 		two, why := rp.twoHosts()
 		it.Supports = two
 		if two {
-			it.Observed += fmt.Sprintf("; SYN-ACK TTL %d, later %d..%d: %s", rp.SynTTL, rp.MinTTL, rp.MaxTTL, why)
+			it.Observed += w.f("; SYN-ACK TTL %d, later %d..%d: %s", rp.SynTTL, rp.MinTTL, rp.MaxTTL, why)
 		} else {
-			it.Observed += fmt.Sprintf("; SYN-ACK TTL %d, later %d..%d: one host, so a first-packet delay (ARP, link setup, route discovery), not a farther path", rp.SynTTL, rp.MinTTL, rp.MaxTTL)
+			it.Observed += w.f("; SYN-ACK TTL %d, later %d..%d: one host, so a first-packet delay (ARP, link setup, route discovery), not a farther path", rp.SynTTL, rp.MinTTL, rp.MaxTTL)
 		}
 	}
 	return it
@@ -83,22 +83,22 @@ func ackVsHandshake(ack rttStat, hs time.Duration, rp *DirPackets) Item {
 // network RTT; a 0-hop receiver answering Ratio × slower than that delays
 // its ACKs, which a PEP (acknowledging at once) does not, so it does not
 // count.
-func receiverHops(rttl, sttl uint8, towardR, towardS time.Duration, stall bool) (it Item, pending bool) {
+func receiverHops(rttl, sttl uint8, towardR, towardS time.Duration, stall bool, w words) (it Item, pending bool) {
 	hops := Hops(rttl)
 	it = Item{
 		Name: "receiver-hops", Unit: "hops", Value: float64(hops),
-		Observed: fmt.Sprintf("receiver's max TTL %d = %d hops from initial %d; toward receiver %.2f ms, toward sender %.2f ms", rttl, hops, hops+int(rttl), ms(towardR), ms(towardS)),
-		Expected: fmt.Sprintf("≥ 1 hop; beside the sender: < %d× slower than the sender, or no stall", Ratio),
+		Observed: w.f("receiver's max TTL %d = %d hops from initial %d; toward receiver %.2f ms, toward sender %.2f ms", rttl, hops, hops+int(rttl), ms(towardR), ms(towardS)),
+		Expected: w.f("≥ 1 hop; beside the sender: < %d× slower than the sender, or no stall", Ratio),
 	}
 	slower := towardS*Ratio < towardR
 	switch {
 	case hops != 0:
 	case !slower:
-		it.Observed += fmt.Sprintf("; answers < %d× slower than the sender", Ratio)
+		it.Observed += w.f("; answers < %d× slower than the sender", Ratio)
 	case sttl == 0:
 		it.Observed += "; sender's TTL unknown: vantage unknown"
 	case Hops(sttl) != 0:
-		it.Observed += fmt.Sprintf("; sender %d hops away: a 0-hop receiver slower than the sender delays its ACKs, a PEP would not", Hops(sttl))
+		it.Observed += w.f("; sender %d hops away: a 0-hop receiver slower than the sender delays its ACKs, a PEP would not", Hops(sttl))
 	case !stall:
 		pending = true
 		it.Observed += "; beside the sender: on its link, as an on-link server is; counts only with a zero-window stall"

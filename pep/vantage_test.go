@@ -160,7 +160,7 @@ func TestReceiverHopsVantage(t *testing.T) {
 		{"capture beside the receiver, sender 10 hops away", 64, 54, 40 * msec, 5 * msec, true, false, false},
 		{"sender TTL unknown", 64, 0, 40 * msec, 5 * msec, true, false, false},
 	} {
-		it, pending := receiverHops(tt.rttl, tt.sttl, tt.towardR, tt.towardS, tt.stall)
+		it, pending := receiverHops(tt.rttl, tt.sttl, tt.towardR, tt.towardS, tt.stall, false)
 		if it.Supports != tt.supports || pending != tt.pending || it.Value != float64(Hops(tt.rttl)) {
 			t.Errorf("%s: receiver-hops = %+v, pending %v; want Supports %v, pending %v", tt.name, it, pending, tt.supports, tt.pending)
 		}
