@@ -33,13 +33,10 @@ const (
 
 // newDir returns a zeroed dirState.
 func (p *scratchPool) newDir() *dirState {
-	if p == nil || len(p.dirs) == 0 {
+	if p == nil {
 		return &dirState{}
 	}
-	ds := p.dirs[len(p.dirs)-1]
-	p.dirs[len(p.dirs)-1] = nil
-	p.dirs = p.dirs[:len(p.dirs)-1]
-	return ds
+	return pop(&p.dirs)
 }
 
 // putDir resets ds to its zero value, keeping its small slices'
@@ -63,13 +60,23 @@ func (p *scratchPool) putDir(ds *dirState) {
 
 // newHS returns a zeroed hsState.
 func (p *scratchPool) newHS() *hsState {
-	if p == nil || len(p.hss) == 0 {
+	if p == nil {
 		return &hsState{}
 	}
-	h := p.hss[len(p.hss)-1]
-	p.hss[len(p.hss)-1] = nil
-	p.hss = p.hss[:len(p.hss)-1]
-	return h
+	return pop(&p.hss)
+}
+
+// pop takes the last state of a pool's stack, or a new zero one when the
+// stack is empty.
+func pop[T any](stack *[]*T) *T {
+	n := len(*stack)
+	if n == 0 {
+		return new(T)
+	}
+	x := (*stack)[n-1]
+	(*stack)[n-1] = nil
+	*stack = (*stack)[:n-1]
+	return x
 }
 
 // putHS resets h and keeps it for newHS. h must no longer be referenced.
