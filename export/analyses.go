@@ -71,11 +71,16 @@ func times(v *query.View, r *tcpanalysis.ConnResult, t capture.Timestamp) (strin
 // FormatMS prints a duration in milliseconds, 3 decimals (µs).
 func FormatMS(d time.Duration) string { return strconv.FormatFloat(d.Seconds()*1000, 'f', 3, 64) }
 
-// FormatSeconds prints a duration in seconds, 6 decimals (µs).
-func FormatSeconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', 6, 64) }
+// FormatSeconds prints a duration in seconds, 6 decimals (µs), as
+// strconv.FormatFloat(d.Seconds(), 'f', 6, 64).
+func FormatSeconds(d time.Duration) string { return FormatS(d.Seconds()) }
 
-// FormatS prints seconds, 6 decimals (µs).
-func FormatS(s float64) string { return strconv.FormatFloat(s, 'f', 6, 64) }
+// FormatS prints seconds, 6 decimals (µs), as strconv.FormatFloat(s, 'f',
+// 6, 64) does (appendFixed).
+func FormatS(s float64) string {
+	var buf [32]byte
+	return string(appendFixed(buf[:0], s, 6))
+}
 
 // sortRowsByFrame orders rows by connection (column 0), then frame
 // (column frameCol): capture order within each connection.

@@ -3,7 +3,6 @@ package export
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"io"
 	"iter"
@@ -145,15 +144,26 @@ func WriteSeqJSON(w io.Writer, v *query.View, rows iter.Seq[SeqRow]) error {
 // WriteSeqCSV writes seq rows (SeqRows or SeqPoints) as CSV with a
 // header, one at a time.
 func WriteSeqCSV(w io.Writer, rows iter.Seq[SeqRow]) error {
-	cw := csv.NewWriter(w)
-	cw.Write([]string{"type", "t_s", "conn_t_s", "frame", "start", "end", "class", "flags"})
+	// Each row appended as bytes (appendFixed, appendCSVString): what
+	// encoding/csv writes, byte for byte, without a string per cell.
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString("type,t_s,conn_t_s,frame,start,end,class,flags\n")
+	var b []byte
 	for r := range rows {
-		end := strconv.FormatInt(r.End, 10)
-		if !r.known {
-			end = ""
+		b = appendCSVString(b[:0], r.Type)
+		b = appendFixed(append(b, ','), r.TS, 6)
+		b = appendFixed(append(b, ','), r.ConnTS, 6)
+		b = strconv.AppendInt(append(b, ','), r.Frame, 10)
+		b = strconv.AppendInt(append(b, ','), r.Start, 10)
+		b = append(b, ',')
+		if r.known {
+			b = strconv.AppendInt(b, r.End, 10)
 		}
-		cw.Write([]string{r.Type, strconv.FormatFloat(r.TS, 'f', 6, 64), strconv.FormatFloat(r.ConnTS, 'f', 6, 64), strconv.FormatInt(r.Frame, 10), strconv.FormatInt(r.Start, 10), end, r.Class, r.Flags})
+		b = appendCSVString(append(b, ','), r.Class)
+		b = appendCSVString(append(b, ','), r.Flags)
+		if _, err := bw.Write(append(b, '\n')); err != nil {
+			return err
+		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return bw.Flush()
 }

@@ -60,7 +60,7 @@ type bars struct {
 }
 
 func (b *bars) Plot(c draw.Canvas, p *gplot.Plot) {
-	trX, trY := p.Transforms(&c)
+	trX, trY := transforms(&c, p)
 	c.SetLineStyle(b.style)
 	stroke := func(x, y0, y1 vg.Length) {
 		var path vg.Path
@@ -70,7 +70,8 @@ func (b *bars) Plot(c draw.Canvas, p *gplot.Plot) {
 	}
 	reduce := len(b.x) > reduceAbove
 	var col []devBar // the bars of the device column being filled
-	colOf := func(x vg.Length) float64 { return math.Floor(float64(x / columnWidth(c))) }
+	w := columnWidth(c)
+	colOf := func(x vg.Length) float64 { return math.Floor(float64(x / w)) }
 	for i := range b.x {
 		// Only what lies within the axes (a zoomed figure): a bar is cut
 		// at the edges, one outside is not drawn.
