@@ -343,6 +343,77 @@ func (l *xyLine) Plot(c draw.Canvas, plt *gplot.Plot) {
 	strokeClipped(c, l.style, m.out)
 }
 
+// reduceScatterAbove is the number of points up to which a scatter is
+// drawn point by point (and reduceAbove, when larger: tests). Glyphs cost
+// about 7 µs each, so below it reducing saves little, and a figure of
+// a few thousand samples stays the one drawn before.
+var reduceScatterAbove = 1 << 16
+
+// reducedScatter is a plotter.Scatter of one glyph style. Above
+// reduceScatterAbove points it draws, per cell of a quarter device column
+// square, the glyph of the first point whose centre falls in it, at that
+// point's own position, in the points' order: a glyph drawn a hundred
+// times within a quarter pixel of itself looks the same drawn once (the
+// rest only darken its anti-aliased edge, as with lines). RTT samples of
+// a million-segment connection: 6.7 s and 192 MB drawn point by point.
+// Its glyph boxes are those of the extreme points (extremeBoxes).
+type reducedScatter struct {
+	*plotter.Scatter
+	boxes    []gplot.GlyphBox
+	boxesFor [4]float64
+	ext      *extremes
+}
+
+// Plot implements gplot.Plotter.
+func (s *reducedScatter) Plot(c draw.Canvas, plt *gplot.Plot) {
+	if len(s.XYs) <= max(reduceAbove, reduceScatterAbove) || s.GlyphStyleFunc != nil {
+		s.Scatter.Plot(c, plt)
+		return
+	}
+	trX, trY := transforms(&c, plt)
+	q := float64(columnWidth(c) / 4)
+	seen := make(map[[2]int64]struct{}, 1<<12)
+	for _, p := range s.XYs {
+		pt := vg.Point{X: trX(p.X), Y: trY(p.Y)}
+		if !c.Contains(pt) {
+			continue // DrawGlyph would not draw it
+		}
+		k := [2]int64{int64(math.Floor(float64(pt.X) / q)), int64(math.Floor(float64(pt.Y) / q))}
+		if _, ok := seen[k]; ok {
+			continue
+		}
+		seen[k] = struct{}{}
+		c.DrawGlyph(s.GlyphStyle, pt)
+	}
+}
+
+// GlyphBoxes implements gplot.GlyphBoxer as reducedLine's: every glyph
+// has the same box, so the extreme points' decide the padding.
+func (s *reducedScatter) GlyphBoxes(plt *gplot.Plot) []gplot.GlyphBox {
+	if s.GlyphStyleFunc != nil {
+		return s.Scatter.GlyphBoxes(plt)
+	}
+	axes := [4]float64{plt.X.Min, plt.X.Max, plt.Y.Min, plt.Y.Max}
+	if s.boxes == nil || axes != s.boxesFor {
+		if s.ext == nil {
+			s.ext = extremesOf(len(s.XYs), s.XYs.XY)
+		}
+		if s.boxes = extremeBoxes(plt, 2*s.GlyphStyle.Radius, len(s.XYs), s.XYs.XY, s.ext); s.boxes == nil {
+			s.boxes = []gplot.GlyphBox{}
+		}
+		s.boxesFor = axes
+	}
+	return s.boxes
+}
+
+// DataRange implements gplot.DataRanger.
+func (s *reducedScatter) DataRange() (xmin, xmax, ymin, ymax float64) {
+	if s.ext == nil {
+		s.ext = extremesOf(len(s.XYs), s.XYs.XY)
+	}
+	return s.ext.lo[0], s.ext.hi[0], s.ext.lo[1], s.ext.hi[1]
+}
+
 // strokeChunk is how many vertices of a reduced line a raster canvas
 // strokes at once. freetype's rasterizer (under gonum's vgimg) keeps each
 // pixel row's cells in a sorted list it walks for every new cell, so a

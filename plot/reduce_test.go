@@ -191,10 +191,25 @@ func TestReducedFigures(t *testing.T) {
 		x = append(x, a.Time.Sub(r.Conn.First).Seconds())
 		ack, edge = append(ack, float64(a.Ack)), append(edge, float64(a.Ack+a.Window))
 	}
+	// An RTT cloud: 100 000 samples around 40 ms with a tail, and the
+	// rings of a second method over them.
+	rng := rand.New(rand.NewPCG(5, 6))
+	var rx, ry, tx, ty []float64
+	for i := range 100_000 {
+		rx = append(rx, float64(i)*1e-3)
+		ry = append(ry, 0.040+0.004*rng.NormFloat64()+0.02*rng.ExpFloat64()*float64(i%50/49))
+		if i%3 == 0 {
+			tx, ty = append(tx, float64(i)*1e-3), append(ty, 0.041+0.003*rng.NormFloat64())
+		}
+	}
 	for _, tt := range []struct {
 		name string
 		fig  func() (Figure, error)
 	}{
+		{"xy-scatter", func() (Figure, error) {
+			return XY(XYSpec{Title: "rtt", X: Axis{Label: "time", Unit: UnitSeconds}, Y: Axis{Label: "RTT", Unit: UnitSeconds},
+				Series: []Named{{Name: "ack", X: rx, Y: ry, Scatter: true, Mark: MarkDot}, {Name: "ts", X: tx, Y: ty, Scatter: true, Mark: MarkRing}}})
+		}},
 		{"timeseq", func() (Figure, error) { return TimeSeq(r, TimeSeqOptions{Dir: flows.AtoB, Run: "synthetic"}) }},
 		{"timeseq-zoom", func() (Figure, error) {
 			return TimeSeq(r, TimeSeqOptions{Dir: flows.AtoB, Run: "synthetic", From: 2 * time.Second, To: 4 * time.Second})

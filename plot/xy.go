@@ -289,7 +289,7 @@ func panel(s XYSpec, first int, lim *limits) (p *gplot.Plot, es []Entry, ab *abo
 					return nil, nil, nil, err
 				}
 				sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: se.Mark.radius(), Shape: se.Mark.glyph()}
-				ly.ps = append(ly.ps, sc)
+				ly.ps = append(ly.ps, &reducedScatter{Scatter: sc}) // per quarter device column when many
 				thumb = sc
 				continue
 			}
@@ -334,7 +334,7 @@ func panel(s XYSpec, first int, lim *limits) (p *gplot.Plot, es []Entry, ab *abo
 			return nil, nil, nil, err
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(2), Shape: draw.TriangleGlyph{}}
-		p.Add(sc)
+		p.Add(&reducedScatter{Scatter: sc})
 		sx := scaleFor(s.Y.Unit, aboveMax)
 		ab = &aboveNote{n: len(above), max: strconv.FormatFloat(aboveMax/sx.Div, 'g', 3, 64) + " " + sx.Name, thumb: sc}
 	}

@@ -103,9 +103,13 @@ type View struct {
 	Warnings []Warning
 }
 
-// Analyze reads the capture at path and returns the View of sel. With
-// sel.Conn set, or a capture of at most OnePassLimit bytes, it is one pass;
-// otherwise a counting pass chooses the connection and a second pass keeps
+// growing are the series parts whose points are kept per packet.
+const growing = tcpanalysis.PartSegs | tcpanalysis.PartAcks | tcpanalysis.PartSACKs | tcpanalysis.PartWindow
+
+// Analyze reads the capture at path and returns the View of sel. With a
+// capture of at most OnePassLimit bytes, or sel.Conn set and no series
+// of one connection asked for (OneConn with Parts of growing), it is one
+// pass; otherwise a counting pass chooses the connection and a second pass keeps
 // its series (with OneConn, a pass over that connection's addresses and
 // ports only). With RTT, RTTSamples, Events or OnRTT, a large capture and
 // no connection named, it is one full pass that keeps no series. Errors:
@@ -152,7 +156,12 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 	var cp *countPick
 	pass1 := opts
 	switch {
-	case sel.Conn >= 0:
+	case sel.Conn >= 0 && (small || !o.OneConn || o.Parts&growing == 0):
+		// A connection named on a large capture takes the two passes
+		// below when its series are wanted (growing): one pass would keep
+		// both directions (the data direction is known only at the end)
+		// in slices that grow, twice the memory (248 against 142 MB for
+		// window on the bulk benchmark, docs/performance.md).
 		want := sel.Conn
 		pass1.Keep = func(i int) bool { return i == want }
 		if o.OneConn {
@@ -189,6 +198,9 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 	renameIn(rep, p, path)
 	if cp != nil {
 		if cp.best == nil {
+			if sel.Conn >= cp.all {
+				return nil, fmt.Errorf("%w: %s has %d connections, no connection %d", ErrNoConn, rep.File, cp.all, sel.Conn)
+			}
 			return nil, fmt.Errorf("%w in %s (%s)", ErrNoMatch, rep.File, sel.describe())
 		}
 		return onePair(path, p, rep, cp.best, cp.rank(), cp.matched, sel, o, opts, analyze)
@@ -501,11 +513,13 @@ type countPick struct {
 	onKey   map[uint64][]int32
 	best    *tcpanalysis.ConnResult
 	matched int
+	all     int // connections seen
 }
 
 func (cp *countPick) add(r *tcpanalysis.ConnResult, _ capture.Timestamp) {
 	h := maphash.Comparable(cp.seed, r.Conn.Key)
 	cp.onKey[h] = append(cp.onKey[h], int32(r.Conn.Index))
+	cp.all++
 	if !cp.sel.Match(r) {
 		return
 	}
