@@ -95,6 +95,9 @@ type Options struct {
 	End float64
 	// Jobs is the number of captures analysed at once; 0 means GOMAXPROCS.
 	Jobs int
+	// inline: Jobs fill every core, so each capture is read and analysed
+	// on its job's goroutine (tcpanalysis.Options.Inline); set by Goodput.
+	inline bool
 	// Shard, Shards select the part of the campaign this process analyses:
 	// runs are assigned to shard hash(RunKey) mod Shards, so the captures of
 	// one run stay together. Shards ≤ 1 analyses everything; Shard is
@@ -200,6 +203,12 @@ func Goodput(ctx context.Context, files []string, o Options) (*Result, error) {
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
+	// With a capture per core, handing each capture's segments from a
+	// reading goroutine to its analysis only costs CPU (--jobs 2 on the
+	// per-node ns-3 captures: 11.4 s of CPU, 10.6 s inline); with fewer
+	// jobs than cores, reading beside the analysis uses a core that would
+	// idle.
+	o.inline = jobs >= runtime.GOMAXPROCS(0)
 	type out struct {
 		rows []FlowRow
 		fi   fileInfo
@@ -323,13 +332,13 @@ func fileRows(path string, o Options) ([]FlowRow, fileInfo, error) {
 	}
 	id := &nodeID{}
 	onePass := smallCapture(path)
-	rep, err := analyzeKeeping(path, id, onePass)
+	rep, err := analyzeKeeping(path, id, onePass, o.inline)
 	if err == nil && onePass && len(rep.Conns) > onePassMaxConns {
 		// Too many connections to be sure no table pressure changed the
 		// analysis (kept connections are never bare SYNs to end): again,
 		// as two passes do.
 		id, onePass = &nodeID{}, false
-		rep, err = analyzeWithID(path, id)
+		rep, err = analyzeWithID(path, id, o.inline)
 	}
 	if err != nil {
 		return nil, fileInfo{}, err
@@ -348,7 +357,7 @@ func fileRows(path string, o Options) ([]FlowRow, fileInfo, error) {
 		}
 	} else if len(need) > 0 {
 		again, err := tcpanalysis.AnalyzeFile(path, tcpanalysis.Options{Flows: flows.Options{WScale: -1}, RTTQuantiles: true,
-			Keep: func(c int) bool { return need[c] }, KeepParts: parts})
+			Keep: func(c int) bool { return need[c] }, KeepParts: parts, Inline: o.inline})
 		if err != nil {
 			return nil, fileInfo{}, err
 		}
@@ -408,7 +417,7 @@ func fileRows(path string, o Options) ([]FlowRow, fileInfo, error) {
 		rows = append(rows, row)
 		dirs = append(dirs, d)
 	}
-	markProxied(path, rep, rows, dirs)
+	markProxied(path, rep, rows, dirs, o.inline)
 	for _, r := range rep.Conns {
 		r.Series = nil // the rows hold what they need
 	}
@@ -439,9 +448,9 @@ func smallCapture(path string) bool {
 
 // analyzeKeeping is analyzeWithID, with every connection's segments and
 // ACKs kept when keep is set.
-func analyzeKeeping(path string, id *nodeID, keep bool) (*tcpanalysis.Report, error) {
+func analyzeKeeping(path string, id *nodeID, keep, inline bool) (*tcpanalysis.Report, error) {
 	if !keep {
-		return analyzeWithID(path, id)
+		return analyzeWithID(path, id, inline)
 	}
 	r, err := capture.Open(path)
 	if err != nil {
@@ -450,7 +459,7 @@ func analyzeKeeping(path string, id *nodeID, keep bool) (*tcpanalysis.Report, er
 	defer r.Close()
 	r.SetFrameHook(frameHook(capture.FrameHook(nil), id))
 	return tcpanalysis.Analyze(r, tcpanalysis.Options{Flows: flows.Options{WScale: -1}, RTTQuantiles: true,
-		Keep: func(int) bool { return true }, KeepParts: tcpanalysis.PartSegs | tcpanalysis.PartAcks})
+		Keep: func(int) bool { return true }, KeepParts: tcpanalysis.PartSegs | tcpanalysis.PartAcks, Inline: inline})
 }
 
 // markProxied sets Vantage AtProxy on the rows (of rep's connections, in
@@ -461,7 +470,7 @@ func analyzeKeeping(path string, id *nodeID, keep bool) (*tcpanalysis.Report, er
 // connection's detail: pep.Recheck analyses the connections it names again
 // with their detail kept (at most pep.MaxRecheck per capture; rare outside
 // PEP runs).
-func markProxied(path string, rep *tcpanalysis.Report, rows []FlowRow, dirs []flows.Direction) {
+func markProxied(path string, rep *tcpanalysis.Report, rows []FlowRow, dirs []flows.Direction, inline bool) {
 	var rc pep.Recheck
 	row := map[int]int{} // connection index → row, of the connections rc holds
 	for i := range rows {
@@ -477,7 +486,7 @@ func markProxied(path string, rep *tcpanalysis.Report, rows []FlowRow, dirs []fl
 			row[rows[i].Conn] = i
 		}
 	}
-	rc.Run(path, tcpanalysis.Options{Flows: flows.Options{WScale: -1}}, nil, func(c int, _ pep.Verdict) {
+	rc.Run(path, tcpanalysis.Options{Flows: flows.Options{WScale: -1}, Inline: inline}, nil, func(c int, _ pep.Verdict) {
 		rows[row[c]].Vantage = AtProxy
 	})
 }

@@ -248,14 +248,14 @@ func vantageAt(n *nodeID, r *tcpanalysis.ConnResult, d flows.Direction) Vantage 
 
 // analyzeWithID analyses the capture at path as tcpanalysis.AnalyzeFile
 // does, learning the capturing node's identity into id on the way.
-func analyzeWithID(path string, id *nodeID) (*tcpanalysis.Report, error) {
+func analyzeWithID(path string, id *nodeID, inline bool) (*tcpanalysis.Report, error) {
 	r, err := capture.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
 	r.SetFrameHook(frameHook(capture.FrameHook(nil), id))
-	return tcpanalysis.Analyze(r, tcpanalysis.Options{Flows: flows.Options{WScale: -1}, RTTQuantiles: true})
+	return tcpanalysis.Analyze(r, tcpanalysis.Options{Flows: flows.Options{WScale: -1}, RTTQuantiles: true, Inline: inline})
 }
 
 // dataDir is the data direction of r under dir. For query.Auto it is

@@ -331,7 +331,7 @@ func TestNodeIDNotOneNode(t *testing.T) {
 	}
 	a.send(10, 0, broadcast, hello(0), 5)
 	id := &nodeID{}
-	if _, err := analyzeWithID(a.write(t, t.TempDir(), 0, 1, 2, 3, 4)[0], id); err != nil {
+	if _, err := analyzeWithID(a.write(t, t.TempDir(), 0, 1, 2, 3, 4)[0], id, false); err != nil {
 		t.Fatal(err)
 	}
 	if id.known() || len(id.ownAddrs()) != 0 {
@@ -354,7 +354,7 @@ func TestNodeIDOnNS3(t *testing.T) {
 		}
 		node, _ := strconv.Atoi(m[2])
 		id := &nodeID{}
-		if _, err := analyzeWithID(f, id); err != nil {
+		if _, err := analyzeWithID(f, id, false); err != nil {
 			t.Fatal(err)
 		}
 		if own := id.ownAddrs(); !id.known() || len(own) != 1 || own[0] != netip.AddrFrom4([4]byte{10, 1, 0, byte(node + 1)}) {

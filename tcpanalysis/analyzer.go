@@ -258,6 +258,13 @@ type Options struct {
 	// SACKs[d] and Window[d] of the others stay empty. Both false keeps
 	// both.
 	KeepDirs [2]bool
+	// Inline reads and analyses on the calling goroutine instead of
+	// reading in a goroutine of its own a few batches ahead (pipeline.go)
+	// and, with AnalyzeFile, instead of spreading connections over the
+	// cores (shard.go): for a caller that already runs one analysis per
+	// core, such as a batch of captures (campaign.Goodput), where handing
+	// segments between goroutines only costs CPU (docs/performance.md).
+	Inline bool
 	// Ifaces, when not empty, limits Analyze and AnalyzeFile to the
 	// segments of these pcapng interfaces (for example one side of a PEP
 	// when both were captured in one file). Empty: every interface.
@@ -918,7 +925,11 @@ func analyze(r *capture.Reader, opts Options, n int) (*Report, error) {
 	} else {
 		a := New(opts)
 		a.start = r.FirstFrameTime
-		err := pipeline(r, func(s *capture.Segment) {
+		read := pipeline
+		if opts.Inline {
+			read = inline
+		}
+		err := read(r, func(s *capture.Segment) {
 			if len(opts.Ifaces) > 0 && !slices.Contains(opts.Ifaces, s.Iface) {
 				return
 			}

@@ -63,6 +63,25 @@ func pipeline(r *capture.Reader, f func(*capture.Segment)) error {
 	return nil
 }
 
+// inline is pipeline on the calling goroutine (Options.Inline): segments
+// are read a small batch at a time, each analysed while it is still in
+// the core's cache.
+func inline(r *capture.Reader, f func(*capture.Segment)) error {
+	segs := make([]capture.Segment, 64)
+	for {
+		n, err := r.NextBatch(segs)
+		for i := range n {
+			f(&segs[i])
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
 // The shards' late-segment check (shard.go) holds only while a shard lags
 // the reader by less than one release interval: fewer segments in flight
 // than releaseEvery.

@@ -99,6 +99,9 @@ type shardBatch struct {
 // towards releases but not towards the tracker's sweeps. An option added
 // later is therefore sequential until shard.go handles it.
 func shards(opts *Options) int {
+	if opts.Inline {
+		return 1
+	}
 	v := reflect.ValueOf(opts).Elem()
 	for i := range v.NumField() {
 		// OnDone is called by the merger (mergeStream).

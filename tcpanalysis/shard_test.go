@@ -30,7 +30,11 @@ func analyzeWith(t *testing.T, data []byte, opts Options, n int) *Report {
 		rep.Conns, _, err = analyzeSharded(r, &opts, n)
 	} else {
 		a := New(opts)
-		err = pipeline(r, func(s *capture.Segment) {
+		read := pipeline
+		if opts.Inline {
+			read = inline
+		}
+		err = read(r, func(s *capture.Segment) {
 			if len(opts.Ifaces) == 0 || slices.Contains(opts.Ifaces, s.Iface) {
 				a.Add(s)
 			}
@@ -58,8 +62,9 @@ func sameResults(t *testing.T, name string, want, got *Report) {
 	}
 }
 
-// TestShardedSameAsOne: analysing connections in several shards gives
-// exactly the results of one Analyzer, over more than releaseEvery and
+// TestShardedSameAsOne: analysing connections in several shards, or
+// reading on the analysis's goroutine (Options.Inline), gives exactly the
+// results of one Analyzer fed by a reading goroutine, over more than releaseEvery and
 // flows.SweepEvery segments (the ticks every shard runs at the same point),
 // with every RTT sample and event kept.
 func TestShardedSameAsOne(t *testing.T) {
@@ -75,6 +80,9 @@ func TestShardedSameAsOne(t *testing.T) {
 		for _, n := range []int{2, 3} {
 			sameResults(t, "short", one, analyzeWith(t, w.Bytes(), opts, n))
 		}
+		in := opts
+		in.Inline = true // read on the calling goroutine
+		sameResults(t, "short inline", one, analyzeWith(t, w.Bytes(), in, 1))
 	}
 }
 
@@ -102,7 +110,9 @@ func TestShardedCorpus(t *testing.T) {
 			continue // not a capture tcpviz reads: other tests check the error
 		}
 		opts := Options{Detail: true}
-		sameResults(t, p, analyzeWith(t, data, opts, 1), analyzeWith(t, data, opts, 3))
+		one := analyzeWith(t, data, opts, 1)
+		sameResults(t, p, one, analyzeWith(t, data, opts, 3))
+		sameResults(t, p+" inline", one, analyzeWith(t, data, Options{Detail: true, Inline: true}, 1))
 		if strings.HasSuffix(p, ".pcapng") { // one interface of several
 			opts.Ifaces = []int{1}
 			sameResults(t, p+" iface 1", analyzeWith(t, data, opts, 1), analyzeWith(t, data, opts, 3))
