@@ -49,39 +49,11 @@ func columnWidth(c draw.Canvas) vg.Length {
 	return vg.Points(0.25)
 }
 
-// m4 reduces device points (a polyline) per column of width w to the
-// first, lowest, highest and last vertex of each run of vertices in one
-// column, in their order.
-func m4(ps []vg.Point, w vg.Length) []vg.Point {
-	out := ps[:0:0]
-	for i := 0; i < len(ps); {
-		col := math.Floor(float64(ps[i].X / w))
-		lo, hi, j := i, i, i+1
-		for j < len(ps) && math.Floor(float64(ps[j].X/w)) == col {
-			if ps[j].Y < ps[lo].Y {
-				lo = j
-			}
-			if ps[j].Y > ps[hi].Y {
-				hi = j
-			}
-			j++
-		}
-		idx := [4]int{i, lo, hi, j - 1}
-		slices.Sort(idx[:])
-		for k, v := range idx {
-			if k == 0 || v != idx[k-1] {
-				out = append(out, ps[v])
-			}
-		}
-		i = j
-	}
-	return out
-}
-
-// m4Stream is m4 fed one device point at a time: it holds only the
-// current column's first, lowest, highest and last vertex (their positions
-// in the column decide their order), so a million points need no slice of
-// a million device points.
+// m4Stream reduces a polyline's device points, fed one at a time, per
+// column of width w to the first, lowest, highest and last vertex of each
+// run of vertices in one column, in their order (M4). It holds only the
+// current column's four (their positions in the column decide their
+// order), so a million points need no slice of a million device points.
 type m4Stream struct {
 	w   vg.Length
 	out []vg.Point

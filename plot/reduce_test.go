@@ -18,6 +18,7 @@ import (
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
+	"gonum.org/v1/plot/vg"
 )
 
 // bulkConn is a synthetic bulk transfer of n segments of 1448 bytes, one
@@ -231,6 +232,32 @@ func TestReducedFigures(t *testing.T) {
 		}
 		if x, y, ok := offFringe(t, stacked, reduced, 2); !ok {
 			t.Errorf("%s: pixel (%d, %d) differs more than 2 pixels away from ink both drawings share", tt.name, x, y)
+		}
+	}
+}
+
+// TestM4Stream: per column, the first, lowest (first of equals), highest
+// and last vertex, in their order, each once.
+func TestM4Stream(t *testing.T) {
+	pt := func(x, y vg.Length) vg.Point { return vg.Point{X: x, Y: y} }
+	for _, tt := range []struct {
+		in, want []vg.Point
+	}{
+		{[]vg.Point{pt(0.1, 5), pt(0.2, 1), pt(0.3, 9), pt(0.4, 4), pt(1.5, 2)},
+			[]vg.Point{pt(0.1, 5), pt(0.2, 1), pt(0.3, 9), pt(0.4, 4), pt(1.5, 2)}},
+		{[]vg.Point{pt(0.1, 5), pt(0.2, 9), pt(0.25, 7), pt(0.3, 1), pt(0.4, 1), pt(0.5, 3)},
+			[]vg.Point{pt(0.1, 5), pt(0.2, 9), pt(0.3, 1), pt(0.5, 3)}},
+		{[]vg.Point{pt(0.1, 1), pt(0.2, 5), pt(0.3, 5), pt(2.1, 0), pt(2.2, 0)},
+			[]vg.Point{pt(0.1, 1), pt(0.2, 5), pt(0.3, 5), pt(2.1, 0), pt(2.2, 0)}},
+		{[]vg.Point{pt(0.5, 3)}, []vg.Point{pt(0.5, 3)}},
+	} {
+		m := m4Stream{w: 1}
+		for _, p := range tt.in {
+			m.add(p)
+		}
+		m.flush()
+		if !slices.Equal(m.out, tt.want) {
+			t.Errorf("m4 of %v = %v, want %v", tt.in, m.out, tt.want)
 		}
 	}
 }
