@@ -57,7 +57,17 @@ const PEPAckName = "ACK from the PEP (accepted, not end-to-end)"
 type bars struct {
 	x, y0, y1 []float64
 	style     draw.LineStyle
+	// minH is the least height a bar is drawn with, centred on it (0:
+	// 0.6 pt from its foot, so that one-byte segments stay visible).
+	// Retransmissions and out-of-order segments are drawn at least
+	// markH tall: at a whole connection's scale a segment is under a
+	// pixel, and a pixel of red on the line of data is not seen (a
+	// 1.25 M-segment connection with 414 retransmissions looked loss-free).
+	minH vg.Length
 }
+
+// markH is the least height of a retransmission or out-of-order bar.
+var markH = vg.Points(4)
 
 func (b *bars) Plot(c draw.Canvas, p *gplot.Plot) {
 	trX, trY := transforms(&c, p)
@@ -80,7 +90,10 @@ func (b *bars) Plot(c draw.Canvas, p *gplot.Plot) {
 		}
 		x := trX(b.x[i])
 		y0, y1 := trY(max(b.y0[i], p.Y.Min)), trY(min(b.y1[i], p.Y.Max))
-		if y1-y0 < vg.Points(0.6) { // keep one-byte segments visible
+		if b.minH > 0 && y1-y0 < b.minH {
+			mid := (y0 + y1) / 2
+			y0, y1 = mid-b.minH/2, mid+b.minH/2
+		} else if y1-y0 < vg.Points(0.6) { // keep one-byte segments visible
 			y1 = y0 + vg.Points(0.6)
 		}
 		if !reduce {
@@ -183,8 +196,8 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 	// Sized once: a million-segment connection's bars never grow.
 	nseg := len(r.Series.Segs[d])
 	data := &bars{style: style(ColData, 1), x: make([]float64, 0, nseg), y0: make([]float64, 0, nseg), y1: make([]float64, 0, nseg)}
-	retx := &bars{style: style(ColRetx, 1.3)}
-	ooo := &bars{style: style(ColOOO, 1.3)}
+	retx := &bars{style: style(ColRetx, 1.3), minH: markH}
+	ooo := &bars{style: style(ColOOO, 1.3), minH: markH}
 	var synfin plotter.XYs
 	xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	grow := func(x, y0, y1 float64) {
