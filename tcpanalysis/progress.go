@@ -260,6 +260,41 @@ type SlowStart struct {
 	Frame int64
 }
 
+// arrivalGrowth is SlowStartEnd's growth rule on the new bytes (sequence
+// space above the highest seen so far) of segs after t0, in rounds: a
+// round is a flight (a new one begins after a quarter of rtt without
+// data) or, once flights run into each other, rtt long. The first round
+// with less than 1.5 × the previous round's new bytes ends slow start.
+// Flights rather than fixed intervals: the handshake leg that completes
+// rtt at a receiver-side capture includes the server's SYN processing
+// (347 against 307 ms on zeek-http-no-crlf.pcap), and intervals that drift
+// across flights halve one round and double the next.
+func arrivalGrowth(segs []SegPoint, t0 capture.Timestamp, rtt time.Duration) (SlowStart, bool) {
+	var prev, cur, high int64
+	rounds := 0
+	var roundFrame int64
+	var roundTime, last capture.Timestamp
+	for _, s := range segs {
+		if s.Payload == 0 || s.Time < t0 {
+			high = max(high, s.End)
+			continue
+		}
+		if rounds == 0 || s.Time.Sub(last) >= rtt/4 || s.Time.Sub(roundTime) >= rtt {
+			if rounds >= 2 && prev > 0 && float64(cur) < 1.5*float64(prev) {
+				return SlowStart{End: roundTime.Sub(t0), Rule: SlowStartGrowth, Frame: roundFrame}, true
+			}
+			prev, cur, roundFrame, roundTime = cur, 0, s.Frame, s.Time
+			rounds++
+		}
+		last = s.Time
+		if s.End > high {
+			cur += s.End - max(high, s.Start)
+			high = s.End
+		}
+	}
+	return SlowStart{}, false
+}
+
 // FlightPoints yields the bytes in flight of direction d at the points of
 // Series.Window[d] (its data segments and FINs, and the ACKs of its data):
 // Time, Frame, InFlight and FlightValid. When the window part was not kept
@@ -319,7 +354,8 @@ func FlightPoints(r *ConnResult, d flows.Direction) iter.Seq[WindowPoint] {
 // RTT round whose peak bytes in flight is less than 1.5 × the previous
 // round's, whichever comes first. Rounds are consecutive intervals of the
 // minimum RTT (this direction's ACK or TS samples plus the reverse
-// direction's TS samples, else the handshake RTT),
+// direction's TS samples or, without them, the handshake's leg on the
+// sender's side; else the handshake RTT),
 // starting at t0 (FirstData or BulkStart); End is relative to t0. r's
 // Series (segments and ACKs, or the window points) and events must be
 // kept.
@@ -346,13 +382,39 @@ func SlowStartEnd(r *ConnResult, d flows.Direction, t0 capture.Timestamp) SlowSt
 		return v
 	}
 	rtt := minOf(d, MethodACK, MethodTS)
+	own, other := rtt, time.Duration(0)
 	if rtt > 0 {
-		rtt += minOf(d.Reverse(), MethodTS)
+		other = minOf(d.Reverse(), MethodTS)
+		if other == 0 {
+			// Without timestamps the sender's side of the path is the
+			// handshake's leg there (SYN-ACK → ACK for a→b data, SYN →
+			// SYN-ACK for b→a): at a receiver-side capture the rounds
+			// were the receiver's turnaround (0.1 ms), ending slow start
+			// in the first millisecond.
+			switch {
+			case d == flows.AtoB && r.Handshake.SynAckToAckOk:
+				other = r.Handshake.SynAckToAck
+			case d == flows.BtoA && r.Handshake.SynToSynAckOk:
+				other = r.Handshake.SynToSynAck
+			}
+		}
+		rtt += other
 	}
 	if rtt == 0 {
 		rtt = r.Handshake.SynToSynAck + r.Handshake.SynAckToAck
 	}
 	if rtt <= 0 {
+		return res
+	}
+	// Beside the receiver (the other leg of the path is most of it: the
+	// rule of query.OtherLeg) the bytes in flight at the capture point are
+	// only what the receiver has yet to acknowledge, a segment or two: the
+	// rounds compare the new bytes that arrive in each instead, which
+	// double per round at any capture point while the window does.
+	if other > time.Millisecond && other > 4*own && len(r.Series.Segs[d]) > 0 {
+		if g, ok := arrivalGrowth(r.Series.Segs[d], t0, rtt); ok && (res.Rule == SlowStartNotEnded || g.End < res.End) {
+			res = g
+		}
 		return res
 	}
 	var prev, cur int64
