@@ -261,7 +261,16 @@ func newView(path string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, se
 	v.Warnings = append(v.Warnings, v.refWarnings()...)
 	v.Interval = o.Interval
 	if v.Interval <= 0 {
-		v.Interval = NiceInterval(r.Conn.Duration())
+		// At most 50 intervals over what is shown: the selected window
+		// when one is (a zoom of 50 ms gets 1 ms intervals, not the
+		// whole connection's 2 s), else the connection.
+		span := r.Conn.Duration()
+		if sel.To > 0 {
+			span = min(span, sel.To-sel.From)
+		} else if sel.From > 0 && span > sel.From {
+			span -= sel.From
+		}
+		v.Interval = NiceInterval(span)
 	}
 	if (sel.From > 0 || sel.To > 0) && !v.anyInRange() {
 		v.Warnings = append(v.Warnings, Warning{Kind: WarnEmptyRange, File: path, Conn: r.Conn.Index, Dir: v.Dir,
