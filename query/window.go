@@ -76,9 +76,9 @@ func RateKbps(bytes int64, seconds float64) float64 {
 // Intervals cuts direction d of connection r (whose Series must be kept)
 // into intervals of View.Interval laid from the reference point: interval
 // k starts at ref + k × width, so every verb and every run of a
-// comparison shares one grid. Only the selected window is cut (Span): the
-// first interval starts at ref + From, the last ends at ref + To (or is
-// whole, holding the connection's last packet); so the intervals' Bytes
+// comparison shares one grid. The first interval starts at ref + From,
+// the last ends at ref + To or at the connection's last packet (end),
+// whichever is first; so the intervals' Bytes
 // add up to every payload byte sent in the window and their Acked to
 // every byte acknowledged in it. The bins are tcpanalysis.BinsFrom's, the
 // one binning rule of every output (the report's rates included: they are
@@ -92,10 +92,15 @@ func (v *View) Intervals(r *tcpanalysis.ConnResult, d flows.Direction) ([]Interv
 // another reference time ref (a capture on the same clock: the server side
 // of a PEP pair on its client side's grid), to end when To is 0.
 func (v *View) IntervalsAt(r *tcpanalysis.ConnResult, d flows.Direction, ref, end capture.Timestamp) ([]Interval, error) {
-	lo, hi, cut := ref+capture.Timestamp(v.Sel.From), end, false
+	lo, hi := ref+capture.Timestamp(v.Sel.From), end
 	if v.Sel.To > 0 {
-		hi, cut = ref+capture.Timestamp(v.Sel.To), true
+		hi = min(hi, ref+capture.Timestamp(v.Sel.To))
 	}
+	// The last interval ends at the window's end, or at the connection's
+	// last packet: a whole interval there would spread the last bytes
+	// over time the connection did not last (bulk conn 6: 1 MB in its
+	// last 0.07 s drawn as 4 Mbit/s over 2 s, a collapse that was not).
+	cut := true
 	bins, err := tcpanalysis.BinsFrom(r, d, v.Interval, ref, lo, hi, cut)
 	if err != nil || bins == nil {
 		return nil, err

@@ -33,9 +33,11 @@ func TestIntervalsFromRef(t *testing.T) {
 		first       time.Duration // first interval's start since the SYN
 		lastW       time.Duration
 	}{
-		{"bulk", RefBulk, 0, 0, 584992, 579200, 0, 579200, 25, 600 * time.Millisecond, time.Second},
-		{"syn", RefSYN, 0, 0, 584992, 579200, 0, 579200, 26, 0, time.Second},
-		{"data", RefData, 0, 0, 584992, 579200, 0, 579200, 25, 600 * time.Millisecond, time.Second},
+		// The whole connection: the last interval ends at its last
+		// packet, 25.185 s after the SYN.
+		{"bulk", RefBulk, 0, 0, 584992, 579200, 0, 579200, 25, 600 * time.Millisecond, 585 * time.Millisecond},
+		{"syn", RefSYN, 0, 0, 584992, 579200, 0, 579200, 26, 0, 185 * time.Millisecond},
+		{"data", RefData, 0, 0, 584992, 579200, 0, 579200, 25, 600 * time.Millisecond, 585 * time.Millisecond},
 		{"range", RefBulk, 2 * time.Second, 4500 * time.Millisecond, 17376, 55024, 65160, 120184, 3, 2600 * time.Millisecond, 500 * time.Millisecond},
 		{"off-grid", RefBulk, 1500 * time.Millisecond, 3 * time.Second, 46336, 28960, 36200, 65160, 2, 2100 * time.Millisecond, time.Second},
 	} {
@@ -231,20 +233,22 @@ func TestIntervalsByHand(t *testing.T) {
 	}{
 		// Grid from 300 ms: [300, 500) holds two bulk segments and the
 		// ACK of 1101 (1000 new bytes over the cookie's 100); the last
-		// interval, [900, 1100), holds the FIN and its ACK: nothing new.
-		{"bulk", RefBulk, 0, 0, []iv{{300, 200, 2000, 1000, 1100, 1100}, {500, 200, 1000, 1000, 2100, 2100}, {700, 200, 1000, 2000, 4100, 4100}, {900, 200, 0, 0, 4100, 4100}}},
+		// interval ends at the connection's last packet (1000 ms):
+		// [900, 1000] holds the FIN and its ACK: nothing new.
+		{"bulk", RefBulk, 0, 0, []iv{{300, 200, 2000, 1000, 1100, 1100}, {500, 200, 1000, 1000, 2100, 2100}, {700, 200, 1000, 2000, 4100, 4100}, {900, 100, 0, 0, 4100, 4100}}},
 		// Grid from the SYN: the cookie and the first bulk segment share
-		// [200, 400); the cookie's ACK is the only one there.
-		{"syn", RefSYN, 0, 0, []iv{{0, 200, 0, 0, 0, 0}, {200, 200, 1100, 100, 100, 100}, {400, 200, 1000, 2000, 2100, 2100}, {600, 200, 2000, 1000, 3100, 3100}, {800, 200, 0, 1000, 4100, 4100}, {1000, 200, 0, 0, 4100, 4100}}},
+		// [200, 400); the cookie's ACK is the only one there. The last
+		// packet, at 1000 ms, ends [800, 1000]: no interval after it.
+		{"syn", RefSYN, 0, 0, []iv{{0, 200, 0, 0, 0, 0}, {200, 200, 1100, 100, 100, 100}, {400, 200, 1000, 2000, 2100, 2100}, {600, 200, 2000, 1000, 3100, 3100}, {800, 200, 0, 1000, 4100, 4100}}},
 		// Grid from the cookie (200 ms): its 100 bytes are in the window.
-		{"data", RefData, 0, 0, []iv{{200, 200, 1100, 100, 100, 100}, {400, 200, 1000, 2000, 2100, 2100}, {600, 200, 2000, 1000, 3100, 3100}, {800, 200, 0, 1000, 4100, 4100}, {1000, 200, 0, 0, 4100, 4100}}},
+		{"data", RefData, 0, 0, []iv{{200, 200, 1100, 100, 100, 100}, {400, 200, 1000, 2000, 2100, 2100}, {600, 200, 2000, 1000, 3100, 3100}, {800, 200, 0, 1000, 4100, 4100}}},
 		// --ref bulk --from 0.2 --to 0.5: the window [500, 800] after the
 		// ACK of 1101 (acknowledged before it); the last interval is cut
 		// to [700, 800], before the ACK of 4101 at 850.
 		{"window", RefBulk, 200, 500, []iv{{500, 200, 1000, 1000, 2100, 2100}, {700, 100, 1000, 1000, 3100, 3100}}},
 		// --from 0.1, off the grid: the first interval is cut to
 		// [400, 500); the bulk segment at 300 is before the window.
-		{"off-grid", RefBulk, 100, 0, []iv{{400, 100, 1000, 1000, 1100, 1100}, {500, 200, 1000, 1000, 2100, 2100}, {700, 200, 1000, 2000, 4100, 4100}, {900, 200, 0, 0, 4100, 4100}}},
+		{"off-grid", RefBulk, 100, 0, []iv{{400, 100, 1000, 1000, 1100, 1100}, {500, 200, 1000, 1000, 2100, 2100}, {700, 200, 1000, 2000, 4100, 4100}, {900, 100, 0, 0, 4100, 4100}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			sel := All()
@@ -315,7 +319,7 @@ func TestRecordsInWindow(t *testing.T) {
 		t.Errorf("ConnView: %d segments, ref %v after the SYN, whole %v; want 7, 0, true", n, whole.Ref.Sub(r.Conn.First), whole.Whole(r, d))
 	}
 	iv, err := whole.Intervals(r, d)
-	if err != nil || len(iv) != 6 || iv[1].Bytes != 1100 || iv[5].CumAcked != 4100 {
+	if err != nil || len(iv) != 5 || iv[1].Bytes != 1100 || iv[4].CumAcked != 4100 {
 		t.Errorf("ConnView intervals: %d (%v), want the --ref syn grid of TestIntervalsByHand", len(iv), err)
 	}
 }
