@@ -432,8 +432,12 @@ func (v *View) anyInRange() bool {
 	ser := r.Series
 	if len(ser.Segs[d]) == 0 && len(ser.Acks[d]) == 0 && len(ser.Window[d]) == 0 {
 		// No per-packet part kept (rtt, retrans read samples and
-		// events): nothing to tell an empty range by.
-		return true
+		// events): the range is empty when it misses the connection.
+		lo, hi := v.Ref+capture.Timestamp(v.Sel.From), r.Conn.Last
+		if v.Sel.To > 0 {
+			hi = min(hi, v.Ref+capture.Timestamp(v.Sel.To))
+		}
+		return lo <= hi && lo <= r.Conn.Last && hi >= r.Conn.First
 	}
 	if len(ser.Segs[d]) == 0 && len(ser.Acks[d]) == 0 {
 		// Only the window part kept: its points are at the same data

@@ -44,6 +44,13 @@ type saver interface {
 	Save(w io.Writer, format string) error
 }
 
+// warnEmpty says that the figure written to out draws nothing: no sample,
+// segment or ACK of the connection in the selection (the figure is still
+// written, with its title and axes, so that a batch finds every file).
+func (e *env) warnEmpty(out string) {
+	fmt.Fprintf(e.stderr, "warning: %s draws nothing: the connection has nothing of this kind in the selection (an empty range, or no samples)\n", out)
+}
+
 // emit writes rows (CSV/JSON to -o or standard output), a figure (-o with
 // an image extension) or the summary table.
 func (e *env) emit(f *rowFlags, t export.Table, fig func() (saver, error)) error {
@@ -59,6 +66,9 @@ func (e *env) emit(f *rowFlags, t export.Table, fig func() (saver, error)) error
 		p, err := fig()
 		if err != nil {
 			return err
+		}
+		if pf, ok := p.(plot.Figure); ok && len(pf.Legend) == 0 {
+			e.warnEmpty(f.out)
 		}
 		if err := writeFileAtomic(f.out, func(fh *os.File) error { return e.saveFigure(fh, p, plot.FormatOf(f.out)) }); err != nil {
 			return err

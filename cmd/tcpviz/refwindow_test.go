@@ -396,3 +396,27 @@ func TestMessagesNits(t *testing.T) {
 type stringer string
 
 func (s stringer) String() string { return string(s) }
+
+// TestEmptyFigureWarns: a figure that draws nothing says so and is still
+// written (a batch finds every file), and rtt, which keeps no per-packet
+// series, warns of a range past the connection's end (25.2 s) as seq does.
+func TestEmptyFigureWarns(t *testing.T) {
+	for _, verb := range []string{"rtt", "seq", "window", "tput"} {
+		out := filepath.Join(t.TempDir(), "x.png")
+		_, stderr, err := runCLI(t, verb, synth, "--from", "100", "--to", "200", "-o", out)
+		if err != nil {
+			t.Fatalf("%s: %v", verb, err)
+		}
+		if !strings.Contains(stderr, "no data segment or ACK between 100 and 200 s") || !strings.Contains(stderr, "x.png draws nothing") {
+			t.Errorf("%s --from 100 --to 200: stderr %q, want the empty-range and empty-figure warnings", verb, stderr)
+		}
+		if _, err := os.Stat(out); err != nil {
+			t.Errorf("%s: %v", verb, err)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "x.png")
+	_, stderr, err := runCLI(t, "rtt", synth, "--from", "1", "--to", "3", "-o", out)
+	if err != nil || strings.Contains(stderr, "draws nothing") || strings.Contains(stderr, "no data segment") {
+		t.Errorf("rtt --from 1 --to 3: %v, stderr %q: want no warning", err, stderr)
+	}
+}

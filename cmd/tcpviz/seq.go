@@ -5,7 +5,9 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/tcpviz/tcpviz/export"
 	"github.com/tcpviz/tcpviz/figures"
+	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
 )
 
@@ -46,6 +48,16 @@ func newSeqCmd(e *env) *cobra.Command {
 			st, err := e.fig.style()
 			if err != nil {
 				return err
+			}
+			if plot.FormatOf(out) != "" {
+				empty := true
+				for range export.SeqPoints(v) {
+					empty = false
+					break
+				}
+				if empty {
+					e.warnEmpty(out)
+				}
 			}
 			if err := figures.WriteSeq(out, v, figures.SeqOptions(v, e.runName(args[0])), st); err != nil {
 				return err
