@@ -186,7 +186,11 @@ func (out *Outcome) failures(labels string) error {
 			rejected++
 			continue
 		}
-		out.add(campaign.Failure, campaign.WarnCaptureFailed, "%s: %v", fe.File, fe.Err)
+		if msg := fe.Err.Error(); strings.HasPrefix(msg, fe.File+": ") {
+			out.add(campaign.Failure, campaign.WarnCaptureFailed, "%s", msg) // it names the file already
+		} else {
+			out.add(campaign.Failure, campaign.WarnCaptureFailed, "%s: %s", fe.File, msg)
+		}
 	}
 	if rejected > 0 {
 		what, args := "the manifest", []any{}
