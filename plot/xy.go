@@ -272,8 +272,11 @@ func panel(s XYSpec, first int, lim *limits) (p *gplot.Plot, es []Entry, ab *abo
 			x, y = nil, nil
 			for k := range se.X {
 				if se.Y[k] > p.Y.Max {
-					above = append(above, plotter.XY{X: se.X[k], Y: p.Y.Max})
-					aboveMax = math.Max(aboveMax, se.Y[k])
+					// Counted only inside the x range shown (a zoom).
+					if s.XTo <= s.XFrom || (se.X[k] >= s.XFrom && se.X[k] <= s.XTo) {
+						above = append(above, plotter.XY{X: se.X[k], Y: p.Y.Max})
+						aboveMax = math.Max(aboveMax, se.Y[k])
+					}
 					continue
 				}
 				x, y = append(x, se.X[k]), append(y, se.Y[k])
