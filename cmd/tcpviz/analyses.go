@@ -74,7 +74,7 @@ func newRTTCmd(e *env) *cobra.Command {
 		Short:   "round-trip times: ACK-based with Karn's rule, TSval/TSecr, and the handshake split",
 		Long:    help("rtt.txt") + selectionHelp,
 		Example: help("rtt.examples.txt"),
-		Args:    cobra.RangeArgs(1, 2),
+		Args:    named(cobra.RangeArgs(1, 2)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sel, kind, err := f.check()
 			if err != nil {
@@ -140,7 +140,7 @@ func newRetransCmd(e *env) *cobra.Command {
 		Use:   "retrans FILE",
 		Short: "retransmissions and other events, classified: rto, fast, spurious, out_of_order, dup_ack, zero_window, …",
 		Long:  help("retrans.txt") + selectionHelp,
-		Args:  cobra.ExactArgs(1),
+		Args:  named(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sel, kind, err := f.check()
 			if err != nil {
@@ -163,7 +163,7 @@ func newWindowCmd(e *env) *cobra.Command {
 		Use:   "window FILE",
 		Short: "advertised receive window and bytes in flight over time, zero-window periods",
 		Long:  help("window.txt") + selectionHelp,
-		Args:  cobra.ExactArgs(1),
+		Args:  named(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sel, kind, err := f.check()
 			if err != nil {
@@ -188,7 +188,7 @@ func newTputCmd(e *env) *cobra.Command {
 		Use:   "tput FILE",
 		Short: "throughput and goodput over time, cumulative bytes, slow-start end, bytes acknowledged at t, time to N bytes",
 		Long:  help("tput.txt") + selectionHelp,
-		Args:  cobra.ExactArgs(1),
+		Args:  named(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sel, kind, err := f.check()
 			if err != nil {

@@ -30,7 +30,7 @@ func newCompareCmd(e *env) *cobra.Command {
 		Short:   "compare runs side by side: one series on shared axes, and a summary table with ratios to the first run",
 		Long:    help("compare.txt", "{metrics}", query.MetricNames()) + selectionHelp,
 		Example: help("compare.examples.txt"),
-		Args:    cobra.MinimumNArgs(1),
+		Args:    named(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			m, err := query.ParseMetric(metric)
 			if err != nil {

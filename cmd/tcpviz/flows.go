@@ -20,7 +20,7 @@ func newFlowsCmd(e *env) *cobra.Command {
 		Short:   "list every TCP connection with per-direction packets, bytes, retransmitted bytes and goodput",
 		Long:    help("flows.txt"),
 		Example: help("flows.examples.txt"),
-		Args:    cobra.MinimumNArgs(1),
+		Args:    named(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if asJSON && asCSV {
 				return fmt.Errorf("choose one of --json and --csv")

@@ -50,7 +50,7 @@ func newGoodputCmd(e *env) *cobra.Command {
 		Short:   "batch goodput per flow over a campaign of captures, with per-group CIs and paired tests",
 		Long:    help("goodput.txt"),
 		Example: help("goodput.examples.txt"),
-		Args:    cobra.MinimumNArgs(1),
+		Args:    named(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			alias, note := statsAlias(args)
 			if note != "" {
@@ -203,7 +203,7 @@ func newStatsCmd(e *env) *cobra.Command {
 		Short:   "merge per-flow goodput CSVs (e.g. shards of 'goodput --shard') and print the per-group and paired tables",
 		Long:    help("stats.txt"),
 		Example: help("stats.examples.txt"),
-		Args:    cobra.MinimumNArgs(1),
+		Args:    named(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runStats(e, &f, args)
 		},

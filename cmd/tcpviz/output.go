@@ -80,3 +80,14 @@ func (e *env) emit(f *rowFlags, t export.Table, fig func() (saver, error)) error
 	}
 	return export.WriteColumns(e.stdout, t.Summary, !t.KeyValue)
 }
+
+// named is v with the verb named in its error: cobra's "accepts 1 arg(s),
+// received 2" does not say which command said it.
+func named(v cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if err := v(c, args); err != nil {
+			return fmt.Errorf("%s: %w (see 'tcpviz %s --help')", c.Name(), err, c.Name())
+		}
+		return nil
+	}
+}

@@ -44,7 +44,7 @@ the others are listed with their summary row only. Of several captures, one
 that cannot be read is left out with a warning (exit status 3, partial).`,
 		Example: `  tcpviz report run.pcap -o report.html
   tcpviz report nopep/client.pcap pep/client.pcap -o sat.html`,
-		Args: cobra.MinimumNArgs(1),
+		Args: named(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return fmt.Errorf("report needs -o FILE.html")

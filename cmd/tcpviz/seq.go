@@ -22,7 +22,7 @@ func newSeqCmd(e *env) *cobra.Command {
 		Short:   "draw the time-sequence (Stevens) graph of one connection",
 		Long:    help("seq.txt") + selectionHelp,
 		Example: help("seq.examples.txt"),
-		Args:    cobra.ExactArgs(1),
+		Args:    named(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if _, err := af.options(); err != nil {
 				return err

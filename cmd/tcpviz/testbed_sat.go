@@ -92,7 +92,7 @@ func newTestbedSatHelper(e *env) *cobra.Command {
 		Use:    "sat-helper ROLE JSON",
 		Short:  "internal: link emulator (emu), PEP (pep) or offload switch (offload) inside a namespace",
 		Hidden: true,
-		Args:   cobra.ExactArgs(2),
+		Args:   named(cobra.ExactArgs(2)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return sat.Helper(e.ctx, args[0], args[1], e.stdout)
 		},
