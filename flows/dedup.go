@@ -21,6 +21,13 @@ import (
 // timestamps show a resolution finer than 10 µs.
 const (
 	dedupSlots = 16
+	// relaySlots is how many of a direction's 802.11 segments that occupy
+	// sequence space a ring also remembers (dedupRing.air): on a MANET
+	// node's own capture the next hop's forwarded copy of a segment is
+	// overheard after the node's queue, the relay's queue and contention
+	// have passed, 0.18–3 s later at 2 Mbit/s (ns-3 AODV), hundreds of
+	// packets after the original and far out of the 16 slots.
+	relaySlots = 512
 	// foldWindow bounds how far apart a copy may be from its original.
 	foldWindow = 10 * time.Second
 	// ifaceWindow bounds copies on two interfaces where no IP ID tells,
@@ -100,10 +107,38 @@ func ifaceKey(i int) uint8 { return uint8(min(max(i, 0), 255)) }
 type dedupRing struct {
 	e []dedupEntry
 	n int // total added
+	// air remembers, beyond the ring, the last relaySlots 802.11 segments
+	// that occupy sequence space (nil until the first): where each
+	// fingerprint was last put (at), in a circular buffer. A copy found
+	// there is folded on the ring's evidence; a pure ACK is not kept, as
+	// genuine duplicate ACKs are byte-identical.
+	air *airMemory
 	// bloom has bit fp>>57 set for every entry's fingerprint (and for some
 	// overwritten ones, until the next rebuild): most packets, which copy
 	// nothing, are told apart without scanning the ring.
 	bloom [2]uint64
+}
+
+// airMemory is dedupRing.air.
+type airMemory struct {
+	e  []dedupEntry
+	n  int
+	at map[uint64]int32 // fingerprint → index in e of its latest entry
+}
+
+func (m *airMemory) add(e dedupEntry) {
+	if len(m.e) < relaySlots {
+		m.e = append(m.e, e)
+		m.at[e.fp] = int32(len(m.e) - 1)
+	} else {
+		i := m.n % relaySlots
+		if old := m.e[i].fp; m.at[old] == int32(i) {
+			delete(m.at, old)
+		}
+		m.e[i] = e
+		m.at[e.fp] = int32(i)
+	}
+	m.n++
 }
 
 func bloomBit(fp uint64) (int, uint64) { return int(fp >> 63), 1 << (fp >> 57 & 63) }
@@ -129,8 +164,12 @@ func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine, idVaries bool, c
 	if r == nil {
 		return 0, false
 	}
+	inRing := true
 	if w, b := bloomBit(fp); r.bloom[w]&b == 0 {
-		return 0, false
+		if r.air == nil || !s.WiFi {
+			return 0, false
+		}
+		inRing = false // only air may hold it
 	}
 	// The identification tells packets apart if it is nonzero and either
 	// the datagram may be fragmented (RFC 791: unique per datagram) or
@@ -142,41 +181,54 @@ func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine, idVaries bool, c
 	// batch of segments, RFC 5681 §4.2); a segment that occupies sequence
 	// space is not sent twice so soon: only its timestamp may tell.
 	stampTells := s.PayloadLen > 0 || s.Flags&(capture.SYN|capture.FIN) != 0
-	for i := range r.e {
-		e := &r.e[i]
-		if e.fp != fp {
+	for i := 0; inRing && i < len(r.e); i++ {
+		if r.e[i].fp != fp {
 			continue
 		}
-		dt := s.Time.Sub(e.t)
-		if dt < 0 {
-			dt = -dt
+		if why, ok := match(&r.e[i], s, ipid, ta, fine, stampTells, c); ok {
+			return why, true
 		}
-		switch {
-		case dt > foldWindow:
-		case ipid:
-			return FoldIPID, true
-		case s.Retry && ta != 0 && e.ta == ta && e.seqctl == s.SeqCtl:
-			// A MAC retry repeats the frame of the same transmitter with
-			// the same sequence number and fragment number; Retry on
-			// another sequence number is a new MSDU whose first attempt
-			// the monitor missed (a TCP retransmission, or a new dup ACK).
-			return FoldRetry, true
-		case e.iface != ifaceKey(s.Iface) && dt <= ifaceWindow:
-			return FoldIface, true
-		case ta != 0 && e.ta != 0 && e.ta != ta:
-			// Another 802.11 transmitter sent the same packet: a relay.
-			return FoldRelay, true
-		case s.TTL < e.ttl && fine && dt <= c.relayWindow(s):
-			// The same packet again, one or more hops on, within one round
-			// trip in a capture that resolves time finely: a router seen
-			// on both sides. TCP resends nothing sooner than a round trip
-			// (an RTO exceeds the RTT; a fast retransmission waits for
-			// ACKs). (At coarse resolution a lower TTL may as well be a
-			// route change between genuine duplicate ACKs.)
-			return FoldRelay, true
-		case dt == 0 && fine && stampTells:
-			return FoldTimestamp, true
+	}
+	if r.air != nil && s.WiFi && stampTells {
+		if i, ok := r.air.at[fp]; ok {
+			return match(&r.air.e[i], s, ipid, ta, fine, stampTells, c)
 		}
+	}
+	return 0, false
+}
+
+// match reports whether s copies the remembered packet e of the same
+// fingerprint, and the evidence (seenFP's rules, in FoldReason's order).
+func match(e *dedupEntry, s *capture.Segment, ipid bool, ta uint32, fine, stampTells bool, c *Conn) (FoldReason, bool) {
+	dt := s.Time.Sub(e.t)
+	if dt < 0 {
+		dt = -dt
+	}
+	switch {
+	case dt > foldWindow:
+	case ipid:
+		return FoldIPID, true
+	case s.Retry && ta != 0 && e.ta == ta && e.seqctl == s.SeqCtl:
+		// A MAC retry repeats the frame of the same transmitter with
+		// the same sequence number and fragment number; Retry on
+		// another sequence number is a new MSDU whose first attempt
+		// the monitor missed (a TCP retransmission, or a new dup ACK).
+		return FoldRetry, true
+	case e.iface != ifaceKey(s.Iface) && dt <= ifaceWindow:
+		return FoldIface, true
+	case ta != 0 && e.ta != 0 && e.ta != ta:
+		// Another 802.11 transmitter sent the same packet: a relay.
+		return FoldRelay, true
+	case s.TTL < e.ttl && fine && dt <= c.relayWindow(s):
+		// The same packet again, one or more hops on, within one round
+		// trip in a capture that resolves time finely: a router seen
+		// on both sides. TCP resends nothing sooner than a round trip
+		// (an RTO exceeds the RTT; a fast retransmission waits for
+		// ACKs). (At coarse resolution a lower TTL may as well be a
+		// route change between genuine duplicate ACKs.)
+		return FoldRelay, true
+	case dt == 0 && fine && stampTells:
+		return FoldTimestamp, true
 	}
 	return 0, false
 }
@@ -184,6 +236,12 @@ func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine, idVaries bool, c
 // addFP remembers s, whose fingerprint is fp.
 func (r *dedupRing) addFP(s *capture.Segment, fp uint64) {
 	e := dedupEntry{fp: fp, t: s.Time, ta: taKey(s), seqctl: s.SeqCtl, iface: ifaceKey(s.Iface), ttl: s.TTL}
+	if s.WiFi && (s.PayloadLen > 0 || s.Flags&(capture.SYN|capture.FIN) != 0) {
+		if r.air == nil {
+			r.air = &airMemory{at: map[uint64]int32{}}
+		}
+		r.air.add(e)
+	}
 	if len(r.e) < dedupSlots {
 		if r.e == nil {
 			r.e = make([]dedupEntry, 0, 2)

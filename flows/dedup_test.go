@@ -220,6 +220,38 @@ func TestFoldPerDirectionAndRing(t *testing.T) {
 	}
 }
 
+// TestFoldOverheardRelay: on a MANET node's own 802.11 capture the next
+// hop's forwarded copy of a data segment (another transmitter, TTL one
+// lower, the same IPv4 ID) is overheard 0.5 s and 300 segments later, far
+// past the 16-slot ring: it is folded all the same (relaySlots). A genuine
+// retransmission by the node itself (a new IPv4 ID) is not, nor is a
+// byte-identical pure ACK as far back (a duplicate ACK proves nothing).
+func TestFoldOverheardRelay(t *testing.T) {
+	first := wifi(orig4(), macA)
+	segs := []capture.Segment{first}
+	ack := wifi(seg(cli, srv, fA, 1101, 5001, 0), macA)
+	ack.Time, ack.DF = at(1), true
+	segs = append(segs, ack)
+	for i := range 300 {
+		s := copyOf(first, time.Duration(i+2)*time.Millisecond, func(s *capture.Segment) {
+			s.Seq, s.IPID, s.Checksum = seq.Num(1101+100*i), uint16(8+i), uint16(i)
+		})
+		segs = append(segs, s)
+	}
+	relay := copyOf(first, 500*time.Millisecond, func(s *capture.Segment) { s.TA, s.TTL = macRelay, first.TTL-1 })
+	resent := copyOf(first, 600*time.Millisecond, func(s *capture.Segment) { s.IPID = 999 })
+	ackAgain := copyOf(ack, 650*time.Millisecond, func(s *capture.Segment) { s.TA = macRelay })
+	segs = append(segs, relay, resent, ackAgain)
+	tr := NewTracker(Options{WScale: -1})
+	ps := feed(tr, segs)
+	if n := len(ps); !ps[n-3].Dup || ps[n-2].Dup || ps[n-1].Dup {
+		t.Errorf("relay copy Dup %v (want true), retransmission %v, pure ACK %v (want false)", ps[n-3].Dup, ps[n-2].Dup, ps[n-1].Dup)
+	}
+	if c := tr.Conns()[0]; c.Folded != 1 || c.FoldedBy[FoldIPID] != 1 {
+		t.Errorf("Folded = %d by %v, want 1 by ip_id", c.Folded, c.FoldedBy)
+	}
+}
+
 // TestFoldedCopyChangesNothing: a copy of a FIN or of the first ACK does not
 // move any state but Folded and Last.
 func TestFoldedCopyChangesNothing(t *testing.T) {

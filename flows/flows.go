@@ -305,7 +305,7 @@ func (t *Tracker) dropFold(c *Conn) {
 		if r := c.Half[i].dedup; r != nil {
 			c.Half[i].dedup = nil
 			if len(t.rings) < maxFreeRings {
-				*r = dedupRing{e: r.e[:0]}
+				*r = dedupRing{e: r.e[:0]} // air, if any, is left to the collector
 				t.rings = append(t.rings, r)
 			}
 		}
