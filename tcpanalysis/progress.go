@@ -260,6 +260,45 @@ type SlowStart struct {
 	Frame int64
 }
 
+// ackGrowth is SlowStartEnd's growth rule beside the sender, on rounds
+// clocked by the ACKs (as a sender's own rounds are, e.g. HyStart's): a
+// round begins with a data segment and ends when an ACK of that segment
+// comes back; the next segment begins the next round. The first round
+// that sent less than 1.5 × the previous round's new bytes (sequence
+// space above the highest sent so far) ends slow start. Rounds of the
+// minimum RTT were too short where the RTT varies: on ns-3 MANET flows
+// (minimum 8 ms, the socket's RTT 135–556 ms) slow start "ended" in the
+// first 10–60 ms.
+func ackGrowth(segs []SegPoint, acks []AckPoint, t0 capture.Timestamp) (SlowStart, bool) {
+	var prev, cur, high, target int64
+	rounds := 0
+	var roundFrame int64
+	var roundTime capture.Timestamp
+	j := 0
+	for _, s := range segs {
+		if s.Payload == 0 || s.Time < t0 {
+			high = max(high, s.End)
+			continue
+		}
+		ended := false
+		for ; j < len(acks) && acks[j].Frame < s.Frame; j++ {
+			ended = ended || (rounds > 0 && acks[j].Ack >= target)
+		}
+		if rounds == 0 || ended {
+			if rounds >= 2 && prev > 0 && float64(cur) < 1.5*float64(prev) {
+				return SlowStart{End: roundTime.Sub(t0), Rule: SlowStartGrowth, Frame: roundFrame}, true
+			}
+			prev, cur, roundFrame, roundTime, target = cur, 0, s.Frame, s.Time, s.End
+			rounds++
+		}
+		if s.End > high {
+			cur += s.End - max(high, s.Start)
+			high = s.End
+		}
+	}
+	return SlowStart{}, false
+}
+
 // arrivalGrowth is SlowStartEnd's growth rule on the new bytes (sequence
 // space above the highest seen so far) of segs after t0, in rounds: a
 // round is a flight (a new one begins after a quarter of rtt without
@@ -413,6 +452,12 @@ func SlowStartEnd(r *ConnResult, d flows.Direction, t0 capture.Timestamp) SlowSt
 	// double per round at any capture point while the window does.
 	if other > time.Millisecond && other > 4*own && len(r.Series.Segs[d]) > 0 {
 		if g, ok := arrivalGrowth(r.Series.Segs[d], t0, rtt); ok && (res.Rule == SlowStartNotEnded || g.End < res.End) {
+			res = g
+		}
+		return res
+	}
+	if segs, acks := r.Series.Segs[d], r.Series.Acks[d]; len(segs) > 0 && len(acks) > 0 {
+		if g, ok := ackGrowth(segs, acks, t0); ok && (res.Rule == SlowStartNotEnded || g.End < res.End) {
 			res = g
 		}
 		return res

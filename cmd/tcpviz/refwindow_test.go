@@ -360,18 +360,19 @@ func TestMessagesNits(t *testing.T) {
 		t.Errorf("defaultOut(x.pcap) = %q: the current directory's name missing", got)
 	}
 
-	// Slow start ended at frame 65, 1.803 s after the bulk start (0.6 s
-	// after the SYN): frame 65 is at conn_t_s 2.403.
+	// Slow start ended at frame 66, the first data segment of the round
+	// that did not grow, 1.803 s after the bulk start (0.6 s after the
+	// SYN): frame 66 is at conn_t_s 2.403.
 	tp, _, err := runCLI(t, "tput", synth)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(tp, "1.803 s after the reference point (rule: growth, frame 65)") {
+	if !strings.Contains(tp, "1.803 s after the reference point (rule: growth, frame 66)") {
 		t.Errorf("slow start:\n%s", tp)
 	}
 	rows, _, _ := runCLI(t, "window", synth, "--csv")
-	if !strings.Contains(rows, ",2.403") || !regexp.MustCompile(`(?m)^0,ab,[0-9.]+,2\.403[0-9]*,65,`).MatchString(rows) {
-		t.Errorf("frame 65 is not at conn_t_s 2.403")
+	if !strings.Contains(rows, ",2.403") || !regexp.MustCompile(`(?m)^0,ab,[0-9.]+,2\.403[0-9]*,66,`).MatchString(rows) {
+		t.Errorf("frame 66 is not at conn_t_s 2.403")
 	}
 
 	// A capture cut mid-record: one warning per verb.

@@ -86,7 +86,7 @@ func TestSummaryRowsOutsideWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, "1.226 s after the reference point (rule: growth, frame 58); outside the window") {
+	if !strings.Contains(out, "1.226 s after the reference point (rule: growth, frame 59); outside the window") {
 		t.Errorf("tput --from 2 --to 6: slow-start row not marked outside the window:\n%s", out)
 	}
 	out, _, err = runCLI(t, "tput", p+"pep-off_window-20KB/client.pcap.gz", "--from", "1", "--to", "6")
