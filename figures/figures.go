@@ -11,6 +11,8 @@
 package figures
 
 import (
+	"math"
+
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
 )
@@ -22,12 +24,24 @@ func XAxis(v *query.View) plot.Axis {
 }
 
 // InWindow fixes a single-connection figure's x range to the selection's
-// --from/--to window (seconds since the reference point) when sel.To is
-// set, as compare does; otherwise spec is returned unchanged and the data's
-// range is drawn.
+// --from/--to window (seconds since the reference point), as compare does:
+// [From, To] when sel.To is set; with --from alone, from From to the
+// largest x of the data. Otherwise spec is returned unchanged and the
+// data's range is drawn.
 func InWindow(spec plot.XYSpec, sel query.Selection) plot.XYSpec {
-	if sel.To > 0 {
+	switch {
+	case sel.To > 0:
 		spec.XFrom, spec.XTo = sel.From.Seconds(), sel.To.Seconds()
+	case sel.From > 0:
+		top := math.Inf(-1)
+		for _, se := range spec.Series {
+			for _, x := range se.X {
+				top = max(top, x)
+			}
+		}
+		if from := sel.From.Seconds(); top > from {
+			spec.XFrom, spec.XTo = from, top
+		}
 	}
 	return spec
 }

@@ -265,10 +265,15 @@ func newView(path string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, se
 		// when one is (a zoom of 50 ms gets 1 ms intervals, not the
 		// whole connection's 2 s), else the connection.
 		span := r.Conn.Duration()
-		if sel.To > 0 {
-			span = min(span, sel.To-sel.From)
-		} else if sel.From > 0 && span > sel.From {
-			span -= sel.From
+		if sel.From > 0 || sel.To > 0 {
+			// The window is counted from the reference point.
+			lo, hi := v.Ref+capture.Timestamp(sel.From), r.Conn.Last
+			if sel.To > 0 {
+				hi = min(hi, v.Ref+capture.Timestamp(sel.To))
+			}
+			if w := hi.Sub(lo); w > 0 && w < span {
+				span = w
+			}
 		}
 		v.Interval = NiceInterval(span)
 	}
