@@ -316,7 +316,7 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		name := "receive window (ACK + rwnd)"
 		if !math.IsNaN(winAbove) {
 			sc := scaleFor(UnitBytes, winAbove)
-			name += ", above the axis (up to " + strconv.FormatFloat(winAbove/sc.Div, 'f', 0, 64) + " " + sc.Name + ")"
+			name += ", above the axis (up to " + strconv.FormatFloat(winAbove/sc.Div, 'g', 3, 64) + " " + sc.Name + ")"
 		}
 		fig.Legend = append(fig.Legend, Entry{name, []gplot.Thumbnailer{l}})
 		vis = append(vis, func(b box) bool { return !math.IsNaN(winAbove) || b.step(winXY) })
