@@ -51,14 +51,23 @@ func mapFile(f *os.File) (r io.Reader, unmap func()) {
 // ErrFileChanged.
 func (w *windowReader) mapAt(off int64) error {
 	want := int(min(int64(len(w.buf)), w.size-off))
-	n, err := w.f.ReadAt(w.buf[:want], off)
-	if n < want {
+	if err := w.readAt(w.buf[:want], off); err != nil {
+		return err
+	}
+	w.win, w.off, w.pos = w.buf[:want], off, 0
+	return nil
+}
+
+// readAt fills p with the file's bytes from off: ErrFileChanged when the
+// file ends before.
+func (w *windowReader) readAt(p []byte, off int64) error {
+	n, err := w.f.ReadAt(p, off)
+	if n < len(p) {
 		if err == nil || errors.Is(err, io.EOF) {
 			err = fmt.Errorf("%w: byte %d of %d is no longer there", ErrFileChanged, off+int64(n), w.size)
 		}
 		return err
 	}
-	w.win, w.off, w.pos = w.buf[:n], off, 0
 	return nil
 }
 

@@ -196,6 +196,10 @@ type Reader struct {
 	// fine: some timestamp of the capture is off a multiple of fineTick
 	// (Segment.FineTime), from the pre-scan or from a frame read so far.
 	fine bool
+	// A split read (ReadFrames, Segments): sr is the reading goroutine's
+	// state, split the consuming goroutine's.
+	sr    *splitReader
+	split *splitConsumer
 }
 
 // Open opens the capture at path ("-" reads standard input). gzip and zstd

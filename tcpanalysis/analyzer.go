@@ -903,9 +903,9 @@ func AnalyzeFile(path string, opts Options) (*Report, error) {
 	return analyze(r, opts, 1)
 }
 
-// Analyze reads every segment from r; see AnalyzeFile. Reading and
-// decoding run in a goroutine of their own, a few batches of segments ahead
-// of the analysis (pipeline.go). Unlike AnalyzeFile it never spreads the
+// Analyze reads every segment from r; see AnalyzeFile. Reading (and, but
+// for a plain pcap file, decoding) runs in a goroutine of its own, a few
+// batches ahead of the analysis (pipeline.go). Unlike AnalyzeFile it never spreads the
 // analysis over several cores: a Reader cannot be read again should the
 // shards fail to match one Analyzer (shard.go).
 func Analyze(r *capture.Reader, opts Options) (*Report, error) {
