@@ -527,19 +527,7 @@ func (r *Reader) next(s *Segment) error {
 			}
 			continue
 		}
-		r.frame++
-		r.stats.Frames++
-		if !r.firstSeen {
-			r.stats.First, r.firstSeen = ts, true
-			r.first.set(ts)
-		} else if ts < r.last && r.stats.Frames > 1 {
-			r.stats.TimeBackwards++
-		}
-		r.last = ts
-		r.stats.Last = ts
-		if !r.fine && int64(ts)%int64(fineTick) != 0 {
-			r.fine = true
-		}
+		r.countFrame(ts)
 		if r.ng != nil && !SupportedLink(lt) {
 			r.stats.UnsupportedLink++
 			continue
@@ -586,6 +574,29 @@ func (r *Reader) next(s *Segment) error {
 		s.WireLen = ci.Length
 		return nil
 	}
+}
+
+// countFrame does the bookkeeping of a frame kept at time ts, in file
+// order (Reader.next and the split reading of split_unix.go): its number,
+// the frame count, the first and last times, time going backwards, and
+// the fine-resolution flag. It reports whether ts is the first timestamp
+// off a multiple of fineTick.
+func (r *Reader) countFrame(ts Timestamp) (fineNow bool) {
+	r.frame++
+	r.stats.Frames++
+	if !r.firstSeen {
+		r.stats.First, r.firstSeen = ts, true
+		r.first.set(ts)
+	} else if ts < r.last && r.stats.Frames > 1 {
+		r.stats.TimeBackwards++
+	}
+	r.last = ts
+	r.stats.Last = ts
+	if !r.fine && int64(ts)%int64(fineTick) != 0 {
+		r.fine = true
+		return true
+	}
+	return false
 }
 
 func (r *Reader) count(v verdict) {

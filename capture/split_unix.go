@@ -144,18 +144,7 @@ func (r *Reader) ReadFrames(b *FrameBatch) bool {
 			b.start, b.frame0 = pos, r.frame+1
 			continue
 		}
-		r.frame++
-		r.stats.Frames++
-		if !r.firstSeen {
-			r.stats.First, r.firstSeen = ts, true
-			r.first.set(ts)
-		} else if ts < r.last && r.stats.Frames > 1 {
-			r.stats.TimeBackwards++
-		}
-		r.last = ts
-		r.stats.Last = ts
-		if !r.fine && int64(ts)%int64(fineTick) != 0 {
-			r.fine = true
+		if r.countFrame(ts) {
 			b.fineFrom = nf
 		}
 		if wireLen > maxWireLen && wireLen > capLen {
