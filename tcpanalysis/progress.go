@@ -406,6 +406,15 @@ func SlowStartEnd(r *ConnResult, d flows.Direction, t0 capture.Timestamp) SlowSt
 			break
 		}
 	}
+	// On 802.11 the capture records a frame when it goes on air, after
+	// the sender's queue and at the MAC's pace: the new bytes per round
+	// show the link's rate while the window grows into the queue (ns-3
+	// MANET flows "ended" slow start 8–250 ms after the bulk start, their
+	// sockets' cwnd grew for 0.5–2.2 s, until the first retransmission).
+	// Only the loss rule is evidence there.
+	if r.Conn != nil && (r.Conn.Half[0].MACKnown || r.Conn.Half[1].MACKnown) {
+		return res
+	}
 	// The round trip is capture point → receiver → capture point (this
 	// direction's samples) plus capture point → sender → capture point (the
 	// reverse direction's TS samples): the full RTT wherever the capture
