@@ -388,10 +388,15 @@ func FlightPoints(r *ConnResult, d flows.Direction) iter.Seq[WindowPoint] {
 	}
 }
 
-// SlowStartEnd finds the end of slow start in direction d: the first
-// retransmission (RTO, fast or a gap-filling retransmission), or the first
-// RTT round whose peak bytes in flight is less than 1.5 × the previous
-// round's, whichever comes first. Rounds are consecutive intervals of the
+// SlowStartEnd finds the end of slow start in direction d
+// (docs/metrics.md#slow-start): the first retransmission (RTO, fast or a
+// gap-filling retransmission), or the first round that carried less than
+// 1.5 × the previous round's new bytes, whichever comes first — rounds
+// clocked by the ACKs beside the sender (ackGrowth), flights beside the
+// receiver (arrivalGrowth), and on an 802.11 capture the first
+// retransmission only. Without segments and ACKs kept, the first RTT
+// round whose peak bytes in flight is less than 1.5 × the previous
+// round's. Rounds are consecutive intervals of the
 // minimum RTT (this direction's ACK or TS samples plus the reverse
 // direction's TS samples or, without them, the handshake's leg on the
 // sender's side; else the handshake RTT),
