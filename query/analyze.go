@@ -279,7 +279,7 @@ func newView(path string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, se
 	}
 	if (sel.From > 0 || sel.To > 0) && !v.anyInRange() {
 		v.Warnings = append(v.Warnings, Warning{Kind: WarnEmptyRange, File: path, Conn: r.Conn.Index, Dir: v.Dir,
-			Text: fmt.Sprintf("no data segment or ACK between %g and %g s after %s", sel.From.Seconds(), sel.To.Seconds(), sel.Ref.Describe())})
+			Text: emptyRangeText(sel)})
 	}
 	return v
 }
@@ -464,6 +464,14 @@ func (v *View) anyInRange() bool {
 		}
 	}
 	return false
+}
+
+// emptyRangeText is the WarnEmptyRange warning of sel's window.
+func emptyRangeText(sel Selection) string {
+	if sel.To <= 0 {
+		return fmt.Sprintf("no data segment or ACK from %g s after %s on: the connection ended before", sel.From.Seconds(), sel.Ref.Describe())
+	}
+	return fmt.Sprintf("no data segment or ACK between %g and %g s after %s", sel.From.Seconds(), sel.To.Seconds(), sel.Ref.Describe())
 }
 
 // NiceInterval is the default goodput/throughput interval for a connection
