@@ -21,8 +21,8 @@ import (
 // timestamps show a resolution finer than 10 µs.
 const (
 	dedupSlots = 16
-	// relaySlots is how many of a direction's 802.11 segments that occupy
-	// sequence space a ring also remembers (dedupRing.air): on a MANET
+	// relaySlots is how many of a direction's 802.11 packets a ring also
+	// remembers (dedupRing.air): on a MANET
 	// node's own capture the next hop's forwarded copy of a segment is
 	// overheard after the node's queue, the relay's queue and contention
 	// have passed, 0.18–3 s later at 2 Mbit/s (ns-3 AODV), hundreds of
@@ -107,11 +107,12 @@ func ifaceKey(i int) uint8 { return uint8(min(max(i, 0), 255)) }
 type dedupRing struct {
 	e []dedupEntry
 	n int // total added
-	// air remembers, beyond the ring, the last relaySlots 802.11 segments
-	// that occupy sequence space (nil until the first): where each
-	// fingerprint was last put (at), in a circular buffer. A copy found
-	// there is folded on the ring's evidence; a pure ACK is not kept, as
-	// genuine duplicate ACKs are byte-identical.
+	// air remembers, beyond the ring, the last relaySlots 802.11 packets
+	// (nil until the first): where each fingerprint was last put (at), in
+	// a circular buffer. A segment that occupies sequence space found
+	// there is folded on the ring's evidence; a pure ACK only on its IPv4
+	// identification, as genuine duplicate ACKs are byte-identical but
+	// for it.
 	air *airMemory
 	// bloom has bit fp>>57 set for every entry's fingerprint (and for some
 	// overwritten ones, until the next rebuild): most packets, which copy
@@ -189,9 +190,18 @@ func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine, idVaries bool, c
 			return why, true
 		}
 	}
-	if r.air != nil && s.WiFi && stampTells {
+	if r.air != nil && s.WiFi {
 		if i, ok := r.air.at[fp]; ok {
-			return match(&r.air.e[i], s, ipid, ta, fine, stampTells, c)
+			if stampTells {
+				return match(&r.air.e[i], s, ipid, ta, fine, stampTells, c)
+			}
+			// A pure ACK that far back is folded on its IPv4
+			// identification alone: genuine duplicate ACKs are
+			// byte-identical but for it, and another transmitter may
+			// be a route change between two of them.
+			if e := &r.air.e[i]; ipid && max(s.Time.Sub(e.t), e.t.Sub(s.Time)) <= foldWindow {
+				return FoldIPID, true
+			}
 		}
 	}
 	return 0, false
@@ -236,7 +246,7 @@ func match(e *dedupEntry, s *capture.Segment, ipid bool, ta uint32, fine, stampT
 // addFP remembers s, whose fingerprint is fp.
 func (r *dedupRing) addFP(s *capture.Segment, fp uint64) {
 	e := dedupEntry{fp: fp, t: s.Time, ta: taKey(s), seqctl: s.SeqCtl, iface: ifaceKey(s.Iface), ttl: s.TTL}
-	if s.WiFi && (s.PayloadLen > 0 || s.Flags&(capture.SYN|capture.FIN) != 0) {
+	if s.WiFi {
 		if r.air == nil {
 			r.air = &airMemory{at: map[uint64]int32{}}
 		}

@@ -223,9 +223,11 @@ func TestFoldPerDirectionAndRing(t *testing.T) {
 // TestFoldOverheardRelay: on a MANET node's own 802.11 capture the next
 // hop's forwarded copy of a data segment (another transmitter, TTL one
 // lower, the same IPv4 ID) is overheard 0.5 s and 300 segments later, far
-// past the 16-slot ring: it is folded all the same (relaySlots). A genuine
-// retransmission by the node itself (a new IPv4 ID) is not, nor is a
-// byte-identical pure ACK as far back (a duplicate ACK proves nothing).
+// past the 16-slot ring: it is folded all the same (relaySlots), as is a
+// pure ACK's copy with its (varying) IPv4 ID. A genuine retransmission by
+// the node itself (a new IPv4 ID) is not, nor is a byte-identical pure ACK
+// without an ID as far back, even from another transmitter (a duplicate
+// ACK after a route change).
 func TestFoldOverheardRelay(t *testing.T) {
 	first := wifi(orig4(), macA)
 	segs := []capture.Segment{first}
@@ -241,14 +243,20 @@ func TestFoldOverheardRelay(t *testing.T) {
 	relay := copyOf(first, 500*time.Millisecond, func(s *capture.Segment) { s.TA, s.TTL = macRelay, first.TTL-1 })
 	resent := copyOf(first, 600*time.Millisecond, func(s *capture.Segment) { s.IPID = 999 })
 	ackAgain := copyOf(ack, 650*time.Millisecond, func(s *capture.Segment) { s.TA = macRelay })
-	segs = append(segs, relay, resent, ackAgain)
+	// A pure ACK whose varying IPv4 ID repeats 0.5 s on: the relay's copy.
+	idAck := wifi(seg(cli, srv, fA, 1101, 5001, 0), macA)
+	idAck.Time, idAck.IPID = at(2), 4242
+	segs = append(segs[:2], append([]capture.Segment{idAck}, segs[2:]...)...)
+	idAckRelay := copyOf(idAck, 520*time.Millisecond, func(s *capture.Segment) { s.TA, s.TTL = macRelay, idAck.TTL-1 })
+	segs = append(segs, relay, resent, ackAgain, idAckRelay)
 	tr := NewTracker(Options{WScale: -1})
 	ps := feed(tr, segs)
-	if n := len(ps); !ps[n-3].Dup || ps[n-2].Dup || ps[n-1].Dup {
-		t.Errorf("relay copy Dup %v (want true), retransmission %v, pure ACK %v (want false)", ps[n-3].Dup, ps[n-2].Dup, ps[n-1].Dup)
+	if n := len(ps); !ps[n-4].Dup || ps[n-3].Dup || ps[n-2].Dup || !ps[n-1].Dup {
+		t.Errorf("relay copy Dup %v (want true), retransmission %v, pure ACK without ID %v (want false), pure ACK with its ID %v (want true)",
+			ps[n-4].Dup, ps[n-3].Dup, ps[n-2].Dup, ps[n-1].Dup)
 	}
-	if c := tr.Conns()[0]; c.Folded != 1 || c.FoldedBy[FoldIPID] != 1 {
-		t.Errorf("Folded = %d by %v, want 1 by ip_id", c.Folded, c.FoldedBy)
+	if c := tr.Conns()[0]; c.Folded != 2 || c.FoldedBy[FoldIPID] != 2 {
+		t.Errorf("Folded = %d by %v, want 2 by ip_id", c.Folded, c.FoldedBy)
 	}
 }
 
