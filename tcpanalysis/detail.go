@@ -469,10 +469,16 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		// were sent twice (Karn).
 		ds.resent.add(start, end)
 		st.Unique += n - covered
-	case covered > 0 && tsOlder:
+	case covered > 0 && tsOlder && !ds.tsAfterFirst(start, s):
 		// Bytes seen before, with a TSval older than one already sent: not
 		// sent again by the sender but a delayed copy of an earlier
-		// transmission (the network reordered or duplicated it).
+		// transmission (the network reordered or duplicated it). Unless
+		// its TSval is newer than the first copy's of these bytes: then
+		// the sender stamped it later, a retransmission that waited
+		// behind segments sent after the first copy (a MANET node's
+		// queue: ns-3 aodv sender frame 27269, TSval 84200 against the
+		// first copy's 83838 and later segments' 84000s, which the
+		// socket logs as a retransmission).
 		kind = KindOutOfOrder
 		st.OOOSegs++
 		st.RetxBytes += covered
@@ -831,6 +837,13 @@ func (ds *dirState) original(start int64) int64 {
 		return o.frame
 	}
 	return 0
+}
+
+// tsAfterFirst reports whether s carries a TSval newer than the first
+// transmission of the bytes at start (originalSeg), when both carry one.
+func (ds *dirState) tsAfterFirst(start int64, s *capture.Segment) bool {
+	o, ok := ds.originalSeg(start)
+	return ok && o.ts && s.Opts.TS && seq.Num(o.tsval).Less(seq.Num(s.Opts.TSval))
 }
 
 // originalSeg returns the first transmission of the bytes at start while

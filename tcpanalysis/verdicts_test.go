@@ -634,3 +634,34 @@ func TestPMTUUnquotedSegment(t *testing.T) {
 		t.Errorf("events %q, want %q", got, want)
 	}
 }
+
+// TestQueuedRetransmissionByTSval: bytes 1..1000 sent (TSval t), then
+// 1001..3000; the sender retransmits 1..1000 with a TSval newer than its
+// first copy's but older than the last segment's (it waited in the node's
+// queue behind them, as on an ns-3 MANET sender): a retransmission, not a
+// delayed original. A copy of 1..1000 stamped before the first copy's
+// TSval is the delayed original of the network (reordering).
+func TestQueuedRetransmissionByTSval(t *testing.T) {
+	c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+	c.SynOpts(pcaptest.C2S, pcaptest.SynOptions{TS: true})
+	c.SynOpts(pcaptest.S2C, pcaptest.SynOptions{TS: true})
+	segs := c.Handshake(vms(0), 20*time.Millisecond)
+	first := c.DataAt(vms(21), pcaptest.C2S, 1, 1000) // 4
+	segs = append(segs, first,
+		c.DataAt(vms(22), pcaptest.C2S, 1001, 1000), // 5
+		c.DataAt(vms(40), pcaptest.C2S, 2001, 1000), // 6
+	)
+	resent := c.DataAt(vms(60), pcaptest.C2S, 1, 1000) // 7: stamped between 4 and 6
+	resent.TSval = first.TSval + 1
+	if !(resent.TSval < segs[len(segs)-1].TSval) {
+		t.Fatalf("TSvals %d, %d: the test needs the retransmission's between", resent.TSval, segs[len(segs)-1].TSval)
+	}
+	delayed := c.DataAt(vms(61), pcaptest.C2S, 1, 1000) // 8: stamped before the first copy
+	delayed.TSval = first.TSval - 1
+	segs = append(segs, resent, delayed)
+	r := analyzeSegs(t, segs).Conns[0]
+	got := events(r, RTO, Fast, Spurious, OutOfOrder)
+	if !strings.HasPrefix(got, "7:rto:") || !strings.Contains(got, "8:out_of_order:tsval") {
+		t.Errorf("events %q, want 7 a retransmission (rto) and 8:out_of_order:tsval", got)
+	}
+}
