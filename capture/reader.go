@@ -16,6 +16,7 @@ import (
 
 	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/pcapgo"
+
 	// klauspost's gzip, unlike compress/gzip, does not allocate Huffman
 	// tables for every dynamic deflate block.
 	"github.com/klauspost/compress/gzip"
@@ -490,7 +491,7 @@ func (r *Reader) next(s *Segment) error {
 		if ci.CaptureLength > MaxRecordLen {
 			r.frame++
 			r.stats.Frames++
-			return r.readErr(fmt.Errorf("%w: %d captured bytes, at most %d", ErrRecordTooLong, ci.CaptureLength, MaxRecordLen))
+			return r.readErr(recordTooLong(ci.CaptureLength))
 		}
 		if r.snaplen > 0 && ci.CaptureLength > r.snaplen {
 			r.stats.OverSnaplen++
@@ -501,7 +502,7 @@ func (r *Reader) next(s *Segment) error {
 			r.stats.TimeOutOfRange++
 			if r.firstTS == 0 {
 				r.firstTS = r.frame
-				r.warnings = append(r.warnings, fmt.Sprintf("%s: frame %d: timestamp %s is outside the range tcpviz can represent (1970-01-01 to 2262-04-11); frame skipped", r.name, r.frame, ci.Timestamp.Format("2006-01-02 15:04:05")))
+				r.warnings = append(r.warnings, outOfRange(r.name, r.frame, ci.Timestamp))
 			}
 			continue
 		}
@@ -574,6 +575,18 @@ func (r *Reader) next(s *Segment) error {
 		s.WireLen = ci.Length
 		return nil
 	}
+}
+
+// recordTooLong is the error of a record of n captured bytes, over
+// MaxRecordLen (Reader.next and split reading).
+func recordTooLong(n int) error {
+	return fmt.Errorf("%w: %d captured bytes, at most %d", ErrRecordTooLong, n, MaxRecordLen)
+}
+
+// outOfRange is the warning of the first frame whose time t is outside
+// what a Timestamp holds.
+func outOfRange(name string, frame int64, t time.Time) string {
+	return fmt.Sprintf("%s: frame %d: timestamp %s is outside the range tcpviz can represent (1970-01-01 to 2262-04-11); frame skipped", name, frame, t.Format("2006-01-02 15:04:05"))
 }
 
 // countFrame does the bookkeeping of a frame kept at time ts, in file

@@ -127,7 +127,7 @@ func (r *Reader) ReadFrames(b *FrameBatch) bool {
 		if capLen > MaxRecordLen {
 			r.frame++
 			r.stats.Frames++
-			return sr.end(b, buf, fmt.Errorf("%w: %d captured bytes, at most %d", ErrRecordTooLong, capLen, MaxRecordLen))
+			return sr.end(b, buf, recordTooLong(capLen))
 		}
 		if r.snaplen > 0 && capLen > r.snaplen {
 			r.stats.OverSnaplen++
@@ -138,8 +138,7 @@ func (r *Reader) ReadFrames(b *FrameBatch) bool {
 			r.stats.TimeOutOfRange++
 			if r.firstTS == 0 {
 				r.firstTS = r.frame
-				t := time.Unix(sec, nsec).UTC()
-				sr.warnings = append(sr.warnings, frameWarning{r.frame, 0, fmt.Sprintf("%s: frame %d: timestamp %s is outside the range tcpviz can represent (1970-01-01 to 2262-04-11); frame skipped", r.name, r.frame, t.Format("2006-01-02 15:04:05"))})
+				sr.warnings = append(sr.warnings, frameWarning{r.frame, 0, outOfRange(r.name, r.frame, time.Unix(sec, nsec).UTC())})
 			}
 			b.start, b.frame0 = pos, r.frame+1
 			continue
