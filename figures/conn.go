@@ -24,7 +24,7 @@ var rttNames = map[query.Metric]string{query.MetricRTT: "ACK-based (Karn)", quer
 // the methods in want (query.MetricRTT, MetricRTTTS, MetricRTTHandshake;
 // the handshake sample is the connection's, whatever the window) that have
 // samples, as scatter marks. A panel whose samples miss part of the path
-// says so in its title (query.OtherLeg, the rule of query.LegNote). run
+// says so in its title (tcpanalysis.OtherLeg, the rule of query.LegNote). run
 // names the run in the title. Errors: those of plot.Stack.
 func RTT(v *query.View, run string, want map[query.Metric]bool) (plot.Figure, error) {
 	sel := v.Sel
@@ -34,7 +34,7 @@ func RTT(v *query.View, run string, want map[query.Metric]bool) (plot.Figure, er
 			continue
 		}
 		title := "data " + plot.Endpoints(v.Conn.Conn, d)
-		if _, other, _, ok := query.OtherLeg(v.Conn, d); ok {
+		if _, other, _, ok := tcpanalysis.OtherLeg(v.Conn, d); ok {
 			title += fmt.Sprintf(" — capture point not beside the sender: the rest of the path adds ≈ %.1f ms", other.Seconds()*1000)
 		}
 		if d != v.Dir {

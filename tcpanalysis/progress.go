@@ -301,8 +301,9 @@ func ackGrowth(segs []SegPoint, acks []AckPoint, t0 capture.Timestamp) (SlowStar
 
 // arrivalGrowth is SlowStartEnd's growth rule on the new bytes (sequence
 // space above the highest seen so far) of segs after t0, in rounds: a
-// round is a flight (a new one begins after a quarter of rtt without
-// data) or, once flights run into each other, rtt long. The first round
+// round is a flight (a new one begins after a pause of a quarter of rtt
+// and of twice the shortest spacing within a flight) or, once flights run
+// into each other, rtt long. The first round
 // with less than 1.5 × the previous round's new bytes ends slow start.
 // Flights rather than fixed intervals: the handshake leg that completes
 // rtt at a receiver-side capture includes the server's SYN processing
@@ -313,17 +314,26 @@ func arrivalGrowth(segs []SegPoint, t0 capture.Timestamp, rtt time.Duration) (Sl
 	rounds := 0
 	var roundFrame int64
 	var roundTime, last capture.Timestamp
+	var minGap time.Duration // shortest spacing of arrivals so far
 	for _, s := range segs {
 		if s.Payload == 0 || s.Time < t0 {
 			high = max(high, s.End)
 			continue
 		}
-		if rounds == 0 || s.Time.Sub(last) >= rtt/4 || s.Time.Sub(roundTime) >= rtt {
+		gap := s.Time.Sub(last)
+		// A flight ends at a pause of a quarter of rtt, and of twice the
+		// shortest spacing of arrivals: behind a slow link the segments
+		// of one flight arrive a serialisation time apart (15.7 ms on
+		// ns3-tcp-large-transfer-2-0.pcap against an rtt of 31 ms).
+		if rounds == 0 || gap >= max(rtt/4, 2*minGap) || s.Time.Sub(roundTime) >= rtt {
 			if rounds >= 2 && prev > 0 && float64(cur) < 1.5*float64(prev) {
 				return SlowStart{End: roundTime.Sub(t0), Rule: SlowStartGrowth, Frame: roundFrame}, true
 			}
 			prev, cur, roundFrame, roundTime = cur, 0, s.Frame, s.Time
 			rounds++
+		}
+		if rounds > 1 && gap > 0 && (minGap == 0 || gap < minGap) {
+			minGap = gap
 		}
 		last = s.Time
 		if s.End > high {
@@ -396,13 +406,10 @@ func FlightPoints(r *ConnResult, d flows.Direction) iter.Seq[WindowPoint] {
 // receiver (arrivalGrowth), and on an 802.11 capture the first
 // retransmission only. Without segments and ACKs kept, the first RTT
 // round whose peak bytes in flight is less than 1.5 × the previous
-// round's. Rounds are consecutive intervals of the
-// minimum RTT (this direction's ACK or TS samples plus the reverse
-// direction's TS samples or, without them, the handshake's leg on the
-// sender's side; else the handshake RTT),
-// starting at t0 (FirstData or BulkStart); End is relative to t0. r's
-// Series (segments and ACKs, or the window points) and events must be
-// kept.
+// round's (rounds of this direction's minimum ACK or TS sample, else the
+// handshake RTT). Rounds start at t0 (FirstData or BulkStart); End is
+// relative to t0. r's Series (segments and ACKs, or the window points)
+// and events must be kept.
 func SlowStartEnd(r *ConnResult, d flows.Direction, t0 capture.Timestamp) SlowStart {
 	res := SlowStart{}
 	for _, e := range r.Events {
@@ -420,52 +427,16 @@ func SlowStartEnd(r *ConnResult, d flows.Direction, t0 capture.Timestamp) SlowSt
 	if r.Conn != nil && (r.Conn.Half[0].MACKnown || r.Conn.Half[1].MACKnown) {
 		return res
 	}
-	// The round trip is capture point → receiver → capture point (this
-	// direction's samples) plus capture point → sender → capture point (the
-	// reverse direction's TS samples): the full RTT wherever the capture
-	// was taken, e.g. at the receiver, where the first part is only its
-	// turnaround.
-	minOf := func(dd flows.Direction, ms ...Method) time.Duration {
-		var v time.Duration
-		for _, m := range ms {
-			if a := r.RTTAgg[dd][m]; a.N > 0 && (v == 0 || a.Min < v) {
-				v = a.Min
-			}
-		}
-		return v
-	}
-	rtt := minOf(d, MethodACK, MethodTS)
-	own, other := rtt, time.Duration(0)
-	if rtt > 0 {
-		other = minOf(d.Reverse(), MethodTS)
-		if other == 0 {
-			// Without timestamps the sender's side of the path is the
-			// handshake's leg there (SYN-ACK → ACK for a→b data, SYN →
-			// SYN-ACK for b→a): at a receiver-side capture the rounds
-			// were the receiver's turnaround (0.1 ms), ending slow start
-			// in the first millisecond.
-			switch {
-			case d == flows.AtoB && r.Handshake.SynAckToAckOk:
-				other = r.Handshake.SynAckToAck
-			case d == flows.BtoA && r.Handshake.SynToSynAckOk:
-				other = r.Handshake.SynToSynAck
-			}
-		}
-		rtt += other
-	}
-	if rtt == 0 {
-		rtt = r.Handshake.SynToSynAck + r.Handshake.SynAckToAck
-	}
-	if rtt <= 0 {
-		return res
-	}
-	// Beside the receiver (the other leg of the path is most of it: the
-	// rule of query.OtherLeg) the bytes in flight at the capture point are
-	// only what the receiver has yet to acknowledge, a segment or two: the
-	// rounds compare the new bytes that arrive in each instead, which
-	// double per round at any capture point while the window does.
-	if other > time.Millisecond && other > 4*own && len(r.Series.Segs[d]) > 0 {
-		if g, ok := arrivalGrowth(r.Series.Segs[d], t0, rtt); ok && (res.Rule == SlowStartNotEnded || g.End < res.End) {
+	// Beside the receiver or a relay (OtherLeg) the bytes in flight at
+	// the capture point are only what the receiver has yet to
+	// acknowledge, a segment or two: the rounds compare the new bytes
+	// that arrive in each flight instead, which double per round at any
+	// capture point while the window does. The round trip is then the
+	// two legs added: own, capture point → receiver → capture point, and
+	// other, capture point → sender → capture point (at a receiver-side
+	// capture own is only the receiver's turnaround, 0.1 ms).
+	if own, other, _, ok := OtherLeg(r, d); ok && len(r.Series.Segs[d]) > 0 {
+		if g, ok := arrivalGrowth(r.Series.Segs[d], t0, own+other); ok && (res.Rule == SlowStartNotEnded || g.End < res.End) {
 			res = g
 		}
 		return res
@@ -474,6 +445,15 @@ func SlowStartEnd(r *ConnResult, d flows.Direction, t0 capture.Timestamp) SlowSt
 		if g, ok := ackGrowth(segs, acks, t0); ok && (res.Rule == SlowStartNotEnded || g.End < res.End) {
 			res = g
 		}
+		return res
+	}
+	// Only window points kept: rounds of the minimum RTT beside the
+	// sender (its own samples), else the handshake's.
+	rtt, _ := minSample(r, d, MethodACK, MethodTS)
+	if rtt == 0 {
+		rtt = r.Handshake.SynToSynAck + r.Handshake.SynAckToAck
+	}
+	if rtt <= 0 {
 		return res
 	}
 	var prev, cur int64

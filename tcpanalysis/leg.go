@@ -1,0 +1,54 @@
+package tcpanalysis
+
+import (
+	"time"
+
+	"github.com/tcpviz/tcpviz/flows"
+)
+
+// OtherLeg tells, from the RTT samples and the handshake, whether the
+// capture point is not beside the sender of direction d's data
+// (docs/metrics.md#rtt): d's ack and ts samples then time only capture
+// point → receiver → capture point (own, the smallest of them), and the
+// other leg, capture point → sender → capture point (other), is the
+// handshake's leg on the sender's side (SYN-ACK → ACK for a→b data, SYN →
+// SYN-ACK for b→a), else the smallest ts sample of the reverse direction
+// (from names which). ok when the other leg is over 1 ms and over a
+// quarter of own: a receiver-side or relay capture. The one vantage rule
+// of the rtt note (query.LegNote), the RTT figure's panel titles and
+// slow start's rounds (SlowStartEnd).
+func OtherLeg(r *ConnResult, d flows.Direction) (own, other time.Duration, from string, ok bool) {
+	own, found := minSample(r, d, MethodACK, MethodTS)
+	if !found {
+		return 0, 0, "", false
+	}
+	switch a := r.RTTAgg[d.Reverse()][MethodTS]; {
+	case d == flows.AtoB && r.Handshake.SynAckToAckOk:
+		other, from = r.Handshake.SynAckToAck, "the handshake's SYN-ACK → ACK"
+	case d == flows.BtoA && r.Handshake.SynToSynAckOk:
+		other, from = r.Handshake.SynToSynAck, "the handshake's SYN → SYN-ACK"
+	case a.N > 0:
+		// Without the handshake: the sender's echo of the receiver's
+		// TSval, which may include a delayed ACK.
+		other, from = a.Min, "the smallest ts sample of "+d.Reverse().String()
+	}
+	if other <= time.Millisecond || other*4 <= own {
+		return own, other, from, false
+	}
+	return own, other, from, true
+}
+
+// minSample is the smallest sample of direction d by methods ms, and
+// whether there is one. A sample of 0 counts: a receiver that answers
+// within the capture's resolution (ns-3's ACKs carry their data
+// segment's timestamp) is beside the capture point, not unknown.
+func minSample(r *ConnResult, d flows.Direction, ms ...Method) (time.Duration, bool) {
+	var m time.Duration
+	found := false
+	for _, meth := range ms {
+		if a := r.RTTAgg[d][meth]; a.N > 0 && (!found || a.Min < m) {
+			m, found = a.Min, true
+		}
+	}
+	return m, found
+}
