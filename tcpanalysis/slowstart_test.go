@@ -42,3 +42,36 @@ func TestSlowStartAtReceiver(t *testing.T) {
 		t.Errorf("slow start %+v, want growth at 1.2 s, frame %d", got, want)
 	}
 }
+
+// TestSlowStartOn80211: the same flights on an 802.11 capture (a side's
+// 802.11 address known), where frames are recorded on air after the
+// sender's queue: the growth of arrivals is the link's pace, not the
+// window's, so only the first retransmission (at 2.5 s) ends slow start;
+// without one it has not ended.
+func TestSlowStartOn80211(t *testing.T) {
+	t0 := capture.Timestamp(10 * time.Second)
+	r := &ConnResult{Series: &Series{}}
+	r.Conn = &flows.Conn{}
+	r.Conn.Half[flows.AtoB].MACKnown = true
+	// As TestSlowStartAtReceiver: without the 802.11 rule the flights
+	// would end slow start at 1.2 s, before the retransmission.
+	r.Handshake.SynToSynAck, r.Handshake.SynToSynAckOk = 340*time.Millisecond, true
+	d := flows.BtoA
+	r.RTTAgg[d][MethodACK] = RTTAgg{N: 100, Min: 100 * time.Microsecond, Max: time.Millisecond, Sum: 100 * 300 * time.Microsecond}
+	var seq, frame int64
+	for k, n := range []int{2, 4, 8, 16, 18, 18} {
+		for i := range n {
+			frame++
+			at := t0 + capture.Timestamp(time.Duration(k)*300*time.Millisecond+time.Duration(i)*100*time.Microsecond)
+			r.Series.Segs[d] = append(r.Series.Segs[d], SegPoint{Time: at, Frame: frame, Start: seq, End: seq + 1000, Payload: 1000})
+			seq += 1000
+		}
+	}
+	if got := SlowStartEnd(r, d, t0); got.Rule != SlowStartNotEnded {
+		t.Errorf("no retransmission: slow start %+v, want not ended", got)
+	}
+	r.Events = []Event{{Time: t0 + capture.Timestamp(2500*time.Millisecond), Frame: 99, Dir: d, Class: Fast}}
+	if got := SlowStartEnd(r, d, t0); got.Rule != SlowStartLoss || got.End != 2500*time.Millisecond || got.Frame != 99 {
+		t.Errorf("slow start %+v, want loss at 2.5 s, frame 99", got)
+	}
+}
