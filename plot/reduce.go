@@ -43,10 +43,31 @@ var reduceAbove = 4096
 // columnWidth is the width of one device column of c: a pixel on a raster
 // canvas, a quarter point on a vector one.
 func columnWidth(c draw.Canvas) vg.Length {
-	if d, ok := c.Canvas.(interface{ DPI() float64 }); ok && d.DPI() > 0 {
-		return vg.Inch / vg.Length(d.DPI())
+	if dpi, ok := rasterDPI(c); ok {
+		return vg.Inch / vg.Length(dpi)
 	}
 	return vg.Points(0.25)
+}
+
+// rasterDPI returns the resolution of the raster canvas under c, and
+// false for a vector one. gonum hands a plotter a draw.Canvas wrapping
+// another (the panel's crop of the figure's), so the raster canvas is
+// looked for through the wrappers: asked of c.Canvas alone, every canvas
+// looked like a vector one.
+func rasterDPI(c draw.Canvas) (float64, bool) {
+	var v vg.Canvas = c.Canvas
+	for {
+		switch x := v.(type) {
+		case draw.Canvas:
+			v = x.Canvas
+		case *draw.Canvas:
+			v = x.Canvas
+		case interface{ DPI() float64 }:
+			return x.DPI(), x.DPI() > 0
+		default:
+			return 0, false
+		}
+	}
 }
 
 // m4Stream reduces a polyline's device points, fed one at a time, per
@@ -386,40 +407,19 @@ func (s *reducedScatter) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return s.ext.lo[0], s.ext.hi[0], s.ext.lo[1], s.ext.hi[1]
 }
 
-// strokeChunk is how many vertices of a reduced line a raster canvas
-// strokes at once. freetype's rasterizer (under gonum's vgimg) keeps each
-// pixel row's cells in a sorted list it walks for every new cell, so a
-// path that crosses many rows in each of a thousand columns (a dense
-// window or in-flight line) costs the square of its columns per row:
-// 0.17 s for one 1.25 M-point line reduced to 3 800 vertices, against
-// 0.01 s drawn in pieces. Pieces share their end vertices; solid lines
-// only (a dash pattern would restart at each piece).
-const strokeChunk = 256
-
 // strokeClipped draws the polyline ps with style st, clipped to the canvas.
 func strokeClipped(c draw.Canvas, st draw.LineStyle, ps []vg.Point) {
 	c.SetLineStyle(st)
-	chunk := math.MaxInt
-	if _, raster := c.Canvas.(interface{ DPI() float64 }); raster && len(st.Dashes) == 0 {
-		chunk = strokeChunk
-	}
 	for _, ln := range c.ClipLinesXY(ps) {
 		if len(ln) == 0 {
 			continue
 		}
-		for {
-			k := min(len(ln), chunk)
-			var p vg.Path
-			p.Move(ln[0])
-			for _, pt := range ln[1:k] {
-				p.Line(pt)
-			}
-			c.Stroke(p)
-			if k == len(ln) {
-				break
-			}
-			ln = ln[k-1:]
+		var p vg.Path
+		p.Move(ln[0])
+		for _, pt := range ln[1:] {
+			p.Line(pt)
 		}
+		c.Stroke(p)
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 // keeps every vertex and bar where it was, so the reduced drawing (forced
 // with reduceAbove = 0) is pixel for pixel the stacked one.
 func TestReducedLossless(t *testing.T) {
-	r := bulkConn(600)
+	r := bulkConn(300)
 	var x, ack []float64
 	for _, a := range r.Series.Acks[0] {
 		x = append(x, a.Time.Sub(r.Conn.First).Seconds())
