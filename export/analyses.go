@@ -2,10 +2,12 @@ package export
 
 import (
 	"fmt"
+	"io"
 	"iter"
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tcpviz/tcpviz/capture"
@@ -40,6 +42,10 @@ type Table struct {
 	// EachErr, when set, reports an error that ended Each early (a
 	// temporary file that could not be read back).
 	EachErr func() error
+	// CSV, when set, writes the header and the rows as CSV exactly as
+	// WriteRows would from Header and AllRows, only faster (rows appended
+	// as bytes, formatted on several cores: a million-row window CSV).
+	CSV     func(w io.Writer) error
 	Summary [][]string
 	// KeyValue says the summary is metric/value pairs: printed
 	// left-aligned, each value read as a sentence.
@@ -280,7 +286,33 @@ func Window(v *query.View) Table {
 	if len(table) == 1 {
 		table = append(table, []string{strconv.Itoa(r.Conn.Index), d.String(), "none", "", "", "", "", ""})
 	}
-	return Table{Schema: WindowSchema, Header: header, Each: rows, Summary: table}
+	csvRows := func(w io.Writer) error {
+		head := []byte(strings.Join(header, ",") + "\n")
+		if r.Series == nil {
+			_, err := w.Write(head)
+			return err
+		}
+		conn, dir, t0 := strconv.Itoa(r.Conn.Index), d.String(), r.Conn.First
+		return writeLines(w, head, v.WindowPoints(r, d), func(b []byte, p *tcpanalysis.WindowPoint) []byte {
+			b = append(append(append(append(b, conn...), ','), dir...), ',')
+			b = appendFixed(b, v.CaptureS(p.Time), 6)
+			b = appendFixed(append(b, ','), p.Time.Sub(t0).Seconds(), 6)
+			b = strconv.AppendInt(append(b, ','), p.Frame, 10)
+			b = append(b, ',')
+			if p.RwndKnown {
+				b = strconv.AppendInt(b, p.Rwnd, 10)
+			}
+			b = append(b, ',')
+			if p.FlightValid {
+				b = strconv.AppendInt(b, p.InFlight, 10)
+				b = strconv.AppendInt(append(b, ','), p.InFlightSACK, 10)
+			} else {
+				b = append(b, ',')
+			}
+			return append(b, '\n')
+		})
+	}
+	return Table{Schema: WindowSchema, Header: header, Each: rows, CSV: csvRows, Summary: table}
 }
 
 // Tput is the tput output (docs/schema.md#tput) of v's connection and

@@ -21,6 +21,9 @@ func (t Table) WriteRows(w io.Writer, asJSON bool) error {
 }
 
 func (t Table) writeRows(w io.Writer, asJSON bool) error {
+	if !asJSON && t.CSV != nil {
+		return t.CSV(w)
+	}
 	if !asJSON {
 		cw := csv.NewWriter(w)
 		cw.Write(t.Header)
