@@ -79,6 +79,10 @@ type decoder struct {
 	// original frame held; the length was cut to the frame.
 	overWire bool
 	encap    uint16 // with vUnsupportedEncap: the GRE protocol type, e.g. 0x8200
+	// only, when set, are the endpoints of the one connection wanted
+	// (Reader.OnlyEndpoints): a TCP segment between others is decoded
+	// up to its ports only, and returned as a stub.
+	only *[2]netip.AddrPort
 }
 
 // decode fills d.s from frame data of link type lt and returns the verdict.
@@ -542,6 +546,12 @@ func (d *decoder) tcp(src, dst netip.Addr, b []byte, plen int) verdict {
 	}
 	s.Src = netip.AddrPortFrom(src, binary.BigEndian.Uint16(b[0:]))
 	s.Dst = netip.AddrPortFrom(dst, binary.BigEndian.Uint16(b[2:]))
+	if k := d.only; k != nil && !((s.Src == k[0] && s.Dst == k[1]) || (s.Src == k[1] && s.Dst == k[0])) {
+		// A stub (Reader.OnlyEndpoints): counted as a segment, with no
+		// endpoints and nothing else decoded.
+		s.Src, s.Dst = netip.AddrPort{}, netip.AddrPort{}
+		return vTCP
+	}
 	s.Seq = seq.Num(binary.BigEndian.Uint32(b[4:]))
 	s.Ack = seq.Num(binary.BigEndian.Uint32(b[8:]))
 	s.Flags = Flags(b[13])

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net/netip"
 	"os"
 	"slices"
 	"strings"
@@ -400,6 +401,17 @@ func cutErr(err error) error {
 
 // Name returns the name the Reader was opened with.
 func (r *Reader) Name() string { return r.name }
+
+// OnlyEndpoints limits decoding to the TCP segments between a and b (either
+// direction), for a pass over one connection's 4-tuple: a segment between
+// other endpoints is decoded up to its ports only and still returned, in
+// its place, as a stub whose Src and Dst are the zero netip.AddrPort and
+// whose fields after them (Seq, Ack, Flags, Opts …) are not set; Frame,
+// Time, Iface, CapLen, WireLen and FineTime are. Stats count stubs as
+// segments, as they would count the decoded ones, and ICMP errors are
+// decoded whole. Call it before the first Next, NextBatch or ReadFrames.
+// Used by tcpanalysis.Options.OnlyKey.
+func (r *Reader) OnlyEndpoints(a, b netip.AddrPort) { r.dec.only = &[2]netip.AddrPort{a, b} }
 
 // Format returns the container format.
 func (r *Reader) Format() Format { return r.format }

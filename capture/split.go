@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"net/netip"
 	"slices"
 	"sync"
 )
@@ -36,7 +37,8 @@ type FrameBatch struct {
 	buf                      []byte
 	start, nframes, fineFrom int
 	frame0                   int64
-	big, nanos               bool // the pcap's byte order and time unit
+	big, nanos               bool               // the pcap's byte order and time unit
+	only                     *[2]netip.AddrPort // Reader.OnlyEndpoints
 	// last: the batch ends the capture (or the read): rerr is the read
 	// error for Reader.readErr, or ctxErr the interrupt's error.
 	last   bool
@@ -119,7 +121,7 @@ func (b *FrameBatch) decode(segs []Segment) int {
 		*st = splitCounts{encap: encap}
 		b.pos = b.start
 	}
-	var d decoder
+	d := decoder{only: b.only}
 	n := 0
 	i, pos, buf := b.at, b.pos, b.buf
 	for ; i < b.nframes && n < len(segs); i++ {

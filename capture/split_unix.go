@@ -23,7 +23,76 @@ type splitReader struct {
 	done     bool
 	grown    bool   // the batch being filled has read a window
 	keep     []byte // more's buffer when it returns nil
+	base     int    // where the batch's records begin in its buffer
 	warnings []frameWarning
+	pf       prefetch
+}
+
+// prefetch is the read of the window after the one being framed, run on a
+// goroutine of its own so that the kernel's copy (pread) overlaps the
+// framing: into the back of buf (buf[head:head+n], head = cap(buf) -
+// readWindow), leaving room in front for the bytes of a record cut by the
+// window before. more hands the filled buffer to the batch being framed
+// instead of reading (splitReader.fetched), and the batch's old buffer
+// takes the next read.
+type prefetch struct {
+	buf  []byte
+	off  int64
+	n    int
+	busy bool // a read was started and its result not taken
+	// spare is a buffer no batch holds, for the next read.
+	spare []byte
+	done  chan error // the read's result (buffered: the goroutine never waits)
+}
+
+// prefetchCap is the capacity of a prefetch buffer, as of a batch's
+// (ReadFrames): a window and the head room in front of it.
+const prefetchCap = 2*readWindow + 4096
+
+// start begins reading the window at sr.next into spare (a buffer no
+// batch holds), unless a read is under way or the file has ended.
+func (sr *splitReader) start(spare []byte) {
+	pf := &sr.pf
+	if pf.busy || sr.next >= sr.w.size {
+		return
+	}
+	if spare == nil {
+		spare, pf.spare = pf.spare, nil
+	}
+	if cap(spare) < prefetchCap {
+		spare = make([]byte, 0, prefetchCap)
+	}
+	if pf.done == nil {
+		pf.done = make(chan error, 1)
+	}
+	n := int(min(int64(readWindow), sr.w.size-sr.next))
+	head := cap(spare) - readWindow
+	pf.buf, pf.off, pf.n, pf.busy = spare[:head+n], sr.next, n, true
+	w, p, off, done := sr.w, spare[head:head+n], sr.next, pf.done
+	go func() { done <- w.readAt(p, off) }()
+}
+
+// fetched returns the prefetched window at sr.next with the r = len(buf) -
+// pos bytes of buf from pos in front of it, and the position of those
+// bytes in it; ok is false when there is no such window (none started,
+// another offset, a read error: the caller reads it itself, which
+// reports the error) or the bytes do not fit in front.
+func (sr *splitReader) fetched(buf []byte, pos int) (nb []byte, npos int, ok bool) {
+	pf := &sr.pf
+	if !pf.busy {
+		return nil, 0, false
+	}
+	err := <-pf.done
+	pf.busy = false
+	head := cap(pf.buf) - readWindow
+	r := len(buf) - pos
+	if err != nil || pf.off != sr.next || r > head {
+		pf.spare = pf.buf[:0]
+		return nil, 0, false
+	}
+	nb = pf.buf
+	copy(nb[head-r:head], buf[pos:])
+	return nb, head - r, true
 }
 
 // ReadFrames fills b with the next frames of r on the reading goroutine:
@@ -47,7 +116,7 @@ func (r *Reader) ReadFrames(b *FrameBatch) bool {
 	sr.seq++
 	b.seq, b.link = sr.seq, r.link
 	b.nframes, b.start, b.frame0 = 0, 0, r.frame+1
-	b.big, b.nanos = r.mp.big, r.mp.nanos
+	b.big, b.nanos, b.only = r.mp.big, r.mp.nanos, r.dec.only
 	b.last, b.rerr, b.ctxErr, b.claimed, b.at, b.n = false, nil, nil, false, 0, 0
 	if sr.done {
 		b.last, b.rerr = true, io.EOF
@@ -59,7 +128,7 @@ func (r *Reader) ReadFrames(b *FrameBatch) bool {
 	buf := append(b.buf[:0], sr.carry...)
 	sr.carry = sr.carry[:0]
 	pos := 0
-	sr.grown = false
+	sr.grown, sr.base = false, 0
 	p := r.mp
 	nf, maxf := 0, len(b.segs)
 	b.fineFrom = maxf
@@ -76,7 +145,7 @@ func (r *Reader) ReadFrames(b *FrameBatch) bool {
 		// The record header, as mappedPcap.record reads it.
 		if pos+16 > len(buf) {
 			var err error
-			if buf, err = sr.more(buf, pos, 16); buf == nil {
+			if buf, pos, err = sr.more(buf, pos, 16, nf); buf == nil {
 				buf = sr.keep
 				if err == nil {
 					break
@@ -102,7 +171,7 @@ func (r *Reader) ReadFrames(b *FrameBatch) bool {
 		}
 		if pos+16+capLen > len(buf) {
 			var err error
-			if buf, err = sr.more(buf, pos, 16+capLen); buf == nil {
+			if buf, pos, err = sr.more(buf, pos, 16+capLen, nf); buf == nil {
 				buf = sr.keep
 				if err == nil {
 					break
@@ -112,6 +181,9 @@ func (r *Reader) ReadFrames(b *FrameBatch) bool {
 				}
 				return sr.end(b, buf, err)
 			}
+		}
+		if nf == 0 {
+			b.start = pos // more may have moved the record to another buffer
 		}
 		// Reader.next's bookkeeping for a mapped pcap without a hook.
 		sec, nsec = sec+nsec/1e9, nsec%1e9
@@ -165,25 +237,37 @@ func (r *Reader) ReadFrames(b *FrameBatch) bool {
 }
 
 // more makes buf hold n bytes from pos, reading the next window(s) behind
-// them, and returns it. It returns nil, with the buffer in sr.keep, and a
-// nil error when the batch has no room left for them (it ends there,
-// having framed something: pos > 0), or with the read error (io.EOF at
-// the end of the file with nothing left, io.ErrUnexpectedEOF inside a
-// record).
-func (sr *splitReader) more(buf []byte, pos, n int) ([]byte, error) {
+// them, and returns it with pos, which moves when the bytes from pos are
+// moved in front of a prefetched window (splitReader.fetched: only while
+// the batch has framed nothing, framed == 0). It returns nil, with the
+// buffer in sr.keep, and a nil error when the batch has no room left for
+// them (it ends there, having framed or skipped something: pos >
+// sr.base), or with the read error (io.EOF at the end of the file with
+// nothing left, io.ErrUnexpectedEOF inside a record).
+func (sr *splitReader) more(buf []byte, pos, n, framed int) ([]byte, int, error) {
 	for pos+n > len(buf) {
 		if sr.next >= sr.w.size {
 			sr.keep = buf
 			if pos == len(buf) {
-				return nil, io.EOF
+				return nil, pos, io.EOF
 			}
-			return nil, io.ErrUnexpectedEOF
+			return nil, pos, io.ErrUnexpectedEOF
 		}
 		want := int(min(int64(readWindow), sr.w.size-sr.next))
-		if (sr.grown && pos > 0) || len(buf)+want > cap(buf) {
-			if pos > 0 {
+		if framed == 0 && !sr.grown {
+			if nb, np, ok := sr.fetched(buf, pos); ok {
+				old := buf
+				buf, pos, sr.base = nb, np, np
+				sr.next += int64(want)
+				sr.grown = true
+				sr.start(old[:0])
+				continue
+			}
+		}
+		if (sr.grown && pos > sr.base) || len(buf)+want > cap(buf) {
+			if pos > sr.base {
 				sr.keep = buf
-				return nil, nil
+				return nil, pos, nil
 			}
 			// Cannot happen: a batch that framed nothing holds less
 			// than a record, with room for two windows behind it.
@@ -193,13 +277,14 @@ func (sr *splitReader) more(buf []byte, pos, n int) ([]byte, error) {
 		}
 		if err := sr.w.readAt(buf[len(buf):len(buf)+want], sr.next); err != nil {
 			sr.keep = buf
-			return nil, err
+			return nil, pos, err
 		}
 		buf = buf[:len(buf)+want]
 		sr.next += int64(want)
 		sr.grown = true
+		sr.start(nil)
 	}
-	return buf, nil
+	return buf, pos, nil
 }
 
 // end makes b, holding buf, the last batch, ended by the read error err.

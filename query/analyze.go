@@ -307,13 +307,7 @@ func onePair(path, p string, rep1 *tcpanalysis.Report, r1 *tcpanalysis.ConnResul
 		}
 	}
 	d := sel.Dir.Of(r1) // the counting pass counts what DataDirection reads
-	opts.Filter = func(s *capture.Segment) bool {
-		// flows.KeyOf(s.Src, s.Dst) == key, ports first (cheapest).
-		if p := s.Src.Port(); p != key.Lo.Port() && p != key.Hi.Port() {
-			return false
-		}
-		return (s.Src == key.Lo && s.Dst == key.Hi) || (s.Src == key.Hi && s.Dst == key.Lo)
-	}
+	opts.OnlyKey = &key
 	opts.Keep = func(i int) bool { return i == k }
 	opts.Only = opts.Keep
 	opts.KeepDirs[d] = true

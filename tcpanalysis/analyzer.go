@@ -249,6 +249,12 @@ type Options struct {
 	// periodic release of finished connections' state, so it happens at
 	// the same packets as without Filter.
 	Filter func(s *capture.Segment) bool
+	// OnlyKey, when set, is Filter for the segments between the
+	// endpoints of one 4-tuple (flows.KeyOf(s.Src, s.Dst) == *OnlyKey),
+	// and the reader decodes the others no further than their ports
+	// (capture.Reader.OnlyEndpoints): the second pass of a series verb
+	// reads 10 M packets to keep one connection's (docs/performance.md).
+	OnlyKey *flows.Key
 	// NewSeries, when set, returns the empty Series a kept connection
 	// fills: with capacities from an earlier pass, its slices never grow
 	// (a growing slice holds its old and new arrays at once).
@@ -552,6 +558,9 @@ func (a *Analyzer) add(s *capture.Segment, hash uint64, hashed bool) *ConnResult
 	}
 	if a.opts.Filter != nil && !a.opts.Filter(s) {
 		return nil
+	}
+	if k := a.opts.OnlyKey; k != nil && !((s.Src == k.Lo && s.Dst == k.Hi) || (s.Src == k.Hi && s.Dst == k.Lo)) {
+		return nil // a stub, or, read by a Reader without OnlyEndpoints, another 4-tuple
 	}
 	if s.ICMP != capture.ICMPNone {
 		return a.icmp(s)
@@ -914,6 +923,9 @@ func Analyze(r *capture.Reader, opts Options) (*Report, error) {
 
 // analyze is Analyze with n shards (1: a single Analyzer).
 func analyze(r *capture.Reader, opts Options, n int) (*Report, error) {
+	if k := opts.OnlyKey; k != nil {
+		r.OnlyEndpoints(k.Lo, k.Hi)
+	}
 	rep := &Report{File: r.Name(), Format: r.Format()}
 	var ws []string // warnings about connections
 	if n > 1 {
