@@ -93,14 +93,14 @@ func extract(v *query.View) []series {
 	for s := range v.Segs(r, d) {
 		key := "seg"
 		switch {
+		case s.Payload == 0:
+			key = "synfin" // a bare SYN or FIN, sent again or not, as the PNG draws it
 		case s.Kind == tcpanalysis.KindRetransmitted:
 			key = "retx"
 		case s.Kind == tcpanalysis.KindOutOfOrder:
 			key = "ooo"
 		case s.Kind == tcpanalysis.KindProbe:
 			key = "probe"
-		case s.Payload == 0:
-			key = "synfin"
 		}
 		l := &segs[key].L0
 		l.X = append(l.X, at(s.Time))
