@@ -107,6 +107,17 @@ func extract(v *query.View) []series {
 		l.Y = append(l.Y, s.End)
 		l.Y2 = append(l.Y2, s.Start)
 		l.F = append(l.F, s.Frame)
+		if s.Payload > 0 {
+			// A SYN or FIN carried with payload gets the bare one's mark
+			// too, at its own sequence number (first or last of the segment).
+			l := &segs["synfin"].L0
+			if s.Flags.Has(capture.SYN) {
+				l.X, l.Y, l.Y2, l.F = append(l.X, at(s.Time)), append(l.Y, s.Start+1), append(l.Y2, s.Start), append(l.F, s.Frame)
+			}
+			if s.Flags.Has(capture.FIN) {
+				l.X, l.Y, l.Y2, l.F = append(l.X, at(s.Time)), append(l.Y, s.End), append(l.Y2, s.End-1), append(l.F, s.Frame)
+			}
+		}
 	}
 	ack := line(series{ID: "ack", Panel: "seq", Name: "cumulative ACK", Shape: shapeLine}, d, query.MetricAck)
 	edge := series{ID: "edge", Panel: "seq", Name: "receive window edge (ACK + rwnd)", Shape: shapeLine}
