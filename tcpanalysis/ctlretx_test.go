@@ -1,11 +1,13 @@
 package tcpanalysis
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/internal/pcaptest"
 )
@@ -97,5 +99,35 @@ func TestFinRetransmissionInCorpus(t *testing.T) {
 	}
 	if r.Dir[flows.BtoA].FinRetx != 1 || r.Dir[flows.BtoA].RetxSegs != 0 {
 		t.Errorf("fin_retx %d, retx_segs %d; want 1, 0", r.Dir[flows.BtoA].FinRetx, r.Dir[flows.BtoA].RetxSegs)
+	}
+}
+
+// TestSynRetransmittedStaysSynOnly: a SYN sent three times (one ISN) and
+// never answered is two rto events (frames 2 and 3, original frame 1),
+// and the connection is still bare SYNs only (no direction state), so a
+// flood of such retries is ended under table pressure like single SYNs
+// (docs/robustness.md).
+func TestSynRetransmittedStaysSynOnly(t *testing.T) {
+	c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+	f := pcaptest.New(pcaptest.Options{Format: pcaptest.PcapNano, LinkType: pcaptest.LinkRaw})
+	for _, ms := range []float64{0, 1000, 3000} {
+		s := c.Syn(vms(ms), pcaptest.C2S)
+		f.Add(s.T, 0, s.IP())
+	}
+	r, err := capture.NewReader(bytes.NewReader(f.Bytes()), "syns.pcap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := New(Options{KeepEvents: true})
+	var s capture.Segment
+	for r.Next(&s) == nil {
+		a.Add(&s)
+	}
+	if len(a.live) != 1 || !a.live[0].synOnly() {
+		t.Fatalf("%d live connections, synOnly %v; want 1, true", len(a.live), len(a.live) == 1 && a.live[0].synOnly())
+	}
+	cr := &a.live[0].ConnResult
+	if got, want := retxEvents(cr, flows.AtoB), "2:rto:no_signal:0:0:1 3:rto:no_signal:0:0:1"; got != want || cr.Dir[flows.AtoB].SynRetx != 2 {
+		t.Errorf("events %q (syn_retx %d), want %q (2)", got, cr.Dir[flows.AtoB].SynRetx, want)
 	}
 }

@@ -381,14 +381,26 @@ func answered(txs []ctlTx, s *capture.Segment) (ctlTx, Evidence) {
 func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKind {
 	d := p.Dir
 	st := &cs.Dir[d]
-	if cs.dir[d] == nil && !cs.synSeen[d] && s.PayloadLen == 0 && s.Flags&(capture.SYN|capture.ACK|capture.FIN|capture.RST) == capture.SYN {
+	if cs.dir[d] == nil && s.PayloadLen == 0 && s.Flags&(capture.SYN|capture.ACK|capture.FIN|capture.RST) == capture.SYN {
 		// A bare SYN before anything else of its direction (a scan or a
 		// flood leaves nothing else): counted without the direction's
-		// state. Its sequence number cannot matter to Karn's rule: the
-		// first ACK of a direction gives no sample. The same SYN again is
-		// a retransmission, classified below with the direction's state.
+		// state, so that an unanswered connection stays one to end under
+		// pressure (synOnly). Its sequence number cannot matter to Karn's
+		// rule: the first ACK of a direction gives no sample. The same SYN
+		// again is a retransmission by the timer: nothing was acknowledged
+		// or signalled in the direction yet (the rules of retxClass).
+		kind := KindNew
+		if cs.synSeen[d] {
+			st.SynRetx++
+			var orig int64
+			if h := cs.hs; h != nil && d == flows.AtoB && len(h.syns) > 0 {
+				orig = h.syns[0].frame
+			}
+			cs.event(o, Event{Time: s.Time, Frame: s.Frame, Dir: d, Class: RTO, Seq: p.Seq, Original: orig, Evidence: EvNoSignal})
+			kind = KindRetransmitted
+		}
 		cs.synSeen[d] = true
-		return KindNew
+		return kind
 	}
 	ds := cs.ds(d)
 	if p.End > ds.highSeq && s.SeqLen() > 0 {
