@@ -213,6 +213,15 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 			synfin = append(synfin, plotter.XY{X: x(s.Time), Y: float64(s.Start)})
 			continue
 		}
+		// A SYN or FIN carried with payload gets the same mark at its own
+		// sequence number (the SYN's is the first, the FIN's the last of
+		// the segment), besides the payload's bar.
+		if s.Flags.Has(capture.SYN) {
+			synfin = append(synfin, plotter.XY{X: x(s.Time), Y: float64(s.Start)})
+		}
+		if s.Flags.Has(capture.FIN) {
+			synfin = append(synfin, plotter.XY{X: x(s.Time), Y: float64(s.End - 1)})
+		}
 		b := data
 		switch s.Kind {
 		case tcpanalysis.KindRetransmitted:

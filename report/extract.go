@@ -93,20 +93,31 @@ func extract(v *query.View) []series {
 	for s := range v.Segs(r, d) {
 		key := "seg"
 		switch {
+		case s.Payload == 0:
+			key = "synfin" // a bare SYN or FIN, sent again or not, as the PNG draws it
 		case s.Kind == tcpanalysis.KindRetransmitted:
 			key = "retx"
 		case s.Kind == tcpanalysis.KindOutOfOrder:
 			key = "ooo"
 		case s.Kind == tcpanalysis.KindProbe:
 			key = "probe"
-		case s.Payload == 0:
-			key = "synfin"
 		}
 		l := &segs[key].L0
 		l.X = append(l.X, at(s.Time))
 		l.Y = append(l.Y, s.End)
 		l.Y2 = append(l.Y2, s.Start)
 		l.F = append(l.F, s.Frame)
+		if s.Payload > 0 {
+			// A SYN or FIN carried with payload gets the bare one's mark
+			// too, at its own sequence number (first or last of the segment).
+			l := &segs["synfin"].L0
+			if s.Flags.Has(capture.SYN) {
+				l.X, l.Y, l.Y2, l.F = append(l.X, at(s.Time)), append(l.Y, s.Start+1), append(l.Y2, s.Start), append(l.F, s.Frame)
+			}
+			if s.Flags.Has(capture.FIN) {
+				l.X, l.Y, l.Y2, l.F = append(l.X, at(s.Time)), append(l.Y, s.End), append(l.Y2, s.End-1), append(l.F, s.Frame)
+			}
+		}
 	}
 	ack := line(series{ID: "ack", Panel: "seq", Name: "cumulative ACK", Shape: shapeLine}, d, query.MetricAck)
 	edge := series{ID: "edge", Panel: "seq", Name: "receive window edge (ACK + rwnd)", Shape: shapeLine}

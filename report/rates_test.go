@@ -1,6 +1,8 @@
 package report
 
 import (
+	"fmt"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -8,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tcpviz/tcpviz/export"
+	"github.com/tcpviz/tcpviz/internal/sharedtest"
 	"github.com/tcpviz/tcpviz/query"
 )
 
@@ -84,11 +87,42 @@ func TestRatesAreTput(t *testing.T) {
 // FIN; every ACK row (255) on the ACK line and,
 // where the window is known, its edge on the window-edge line.
 func TestSeqPanelIsSeqRows(t *testing.T) {
-	v, err := query.Analyze("../testdata/synthetic/geo-600ms-loss.pcap", query.All(), query.Options{})
+	got := seqPanelIsSeqRows(t, "../testdata/synthetic/geo-600ms-loss.pcap")
+	if len(got["seg"]) != 400 || len(got["retx"]) != 4 || len(got["ack"]) != 255 || len(got["synfin"]) != 2 {
+		t.Errorf("%d data, %d retransmitted bars, %d ACKs, %d SYN/FIN", len(got["seg"]), len(got["retx"]), len(got["ack"]), len(got["synfin"]))
+	}
+}
+
+// TestSeqPanelMarksFinOnData: ns3-tcp-bulk-send's last data segment
+// (frame 282, relative 99673..100000, 328 B) carries the FIN (100001): it
+// is a data bar, and the FIN gets the SYN/FIN mark at 100001 as a bare FIN
+// would; the other mark is the SYN (frame 1, 0).
+func TestSeqPanelMarksFinOnData(t *testing.T) {
+	got := seqPanelIsSeqRows(t, filepath.Join(sharedtest.Dir(t, "corpus"), "ns3-tcp-bulk-send-0-0.pcap"))
+	var marks []string
+	for _, p := range got["synfin"] {
+		marks = append(marks, fmt.Sprintf("frame %d [%d, %d)", p.frame, p.a, p.b))
+	}
+	if want := "frame 1 [0, 1); frame 282 [100001, 100002)"; strings.Join(marks, "; ") != want {
+		t.Errorf("SYN/FIN marks %q, want %q", strings.Join(marks, "; "), want)
+	}
+}
+
+// seqPt is one point of a Stevens-graph series: time (µs), frame, and
+// the bar's ends (or the value and 0).
+type seqPt struct{ us, frame, a, b int64 }
+
+// seqPanelIsSeqRows checks that the report's Stevens graph of the capture
+// at path holds the points of 'tcpviz seq --csv' (a SYN or FIN, bare or on
+// payload, also as a SYN/FIN mark at its own sequence number) and returns
+// the report's points by series.
+func seqPanelIsSeqRows(t *testing.T, path string) map[string][]seqPt {
+	t.Helper()
+	v, err := query.Analyze(path, query.All(), query.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	type pt struct{ us, frame, a, b int64 }
+	type pt = seqPt
 	got := map[string][]pt{}
 	for _, s := range extractOf(v.Report, v.Conn, v.Dir) {
 		if s.Panel != "seq" {
@@ -109,10 +143,18 @@ func TestSeqPanelIsSeqRows(t *testing.T) {
 		switch r.Type {
 		case "data":
 			id := class[r.Class]
-			if r.Start == r.End || (id == "seg" && r.End-r.Start == 1 && r.Flags != "" && strings.ContainsAny(r.Flags, "SF")) {
+			bare := r.End-r.Start == 1 && strings.ContainsAny(r.Flags, "SF") // a SYN or FIN without payload
+			if bare {
 				id = "synfin"
 			}
 			want[id] = append(want[id], pt{us, r.Frame, r.Start, r.End})
+			// A SYN or FIN on payload is marked too, at its own number.
+			if !bare && strings.Contains(r.Flags, "S") {
+				want["synfin"] = append(want["synfin"], pt{us, r.Frame, r.Start, r.Start + 1})
+			}
+			if !bare && strings.Contains(r.Flags, "F") {
+				want["synfin"] = append(want["synfin"], pt{us, r.Frame, r.End - 1, r.End})
+			}
 		case "ack":
 			want["ack"] = append(want["ack"], pt{us, r.Frame, r.Start, 0})
 			if r.Class == "window_known" {
@@ -127,7 +169,5 @@ func TestSeqPanelIsSeqRows(t *testing.T) {
 			t.Errorf("%s: report %d points, seq rows %d (first %v vs %v)", id, len(g), len(w), g[:min(1, len(g))], w[:min(1, len(w))])
 		}
 	}
-	if len(got["seg"]) != 400 || len(got["retx"]) != 4 || len(got["ack"]) != 255 || len(got["synfin"]) != 2 {
-		t.Errorf("%d data, %d retransmitted bars, %d ACKs, %d SYN/FIN", len(got["seg"]), len(got["retx"]), len(got["ack"]), len(got["synfin"]))
-	}
+	return got
 }

@@ -20,7 +20,9 @@ const (
 	// KindNew: every byte is above the highest byte seen so far in this
 	// direction.
 	KindNew SegKind = iota
-	// KindRetransmitted: at least one byte was seen before in this direction.
+	// KindRetransmitted: at least one byte was seen before in this
+	// direction, or a SYN or FIN without payload repeats the sequence
+	// number of one seen before.
 	KindRetransmitted
 	// KindOutOfOrder: never-seen bytes below the highest byte seen so far,
 	// within one RTT of the gap opening: the segment overtook others.
@@ -144,7 +146,10 @@ type DirStats struct {
 	AckedUnseen int64
 	// SynRetx and FinRetx count SYN and FIN transmissions that repeat
 	// this direction's SYN or FIN (same sequence number): control
-	// retransmissions, never counted as data retransmissions.
+	// retransmissions, never counted in RetxBytes or RetxSegs. Without
+	// payload each is also a retransmission event (ConnResult.Counts); with
+	// payload its segment's event is the data's
+	// (docs/metrics.md#control-retransmissions).
 	SynRetx, FinRetx int64
 	// DSACKs counts the D-SACK blocks (RFC 2883) the peer sent about this
 	// direction's data: bytes it received twice (tcptrace's "dsack pkts

@@ -83,15 +83,44 @@ func TestCasesAnalysis(t *testing.T) {
 				if n, ok := intField(raw[i], "syn_retransmissions"); ok && r.Dir[flows.AtoB].SynRetx != n {
 					t.Errorf("conn %d: %d SYN retransmissions, want %d", i, r.Dir[flows.AtoB].SynRetx, n)
 				}
+				// A SYN sent again with its ISN is a retransmission event of
+				// the SYN's sequence number: rto, as nothing can signal a
+				// fast retransmission before the handshake, with the first
+				// SYN as its original (docs/metrics.md#events).
+				var synRetxEv []string
 				if v, ok := raw[i]["syn_retransmissions"]; ok && v[0] == '[' {
-					var l []any
+					var l []struct {
+						Frame    int64 `json:"frame"`
+						Original int64 `json:"original_frame"`
+					}
 					json.Unmarshal(v, &l)
 					if r.Dir[flows.AtoB].SynRetx != int64(len(l)) {
 						t.Errorf("conn %d: %d SYN retransmissions, want %d", i, r.Dir[flows.AtoB].SynRetx, len(l))
 					}
+					for _, x := range l {
+						synRetxEv = append(synRetxEv, fmt.Sprintf("%d:rto", x.Frame))
+						if o := originalOf(r, x.Frame); o != x.Original {
+							t.Errorf("conn %d: SYN retransmission frame %d: original frame %d, want %d", i, x.Frame, o, x.Original)
+						}
+					}
 				}
 				if n, ok := intField(raw[i], "fin_retransmissions"); ok && r.Dir[flows.AtoB].FinRetx+r.Dir[flows.BtoA].FinRetx != n {
 					t.Errorf("conn %d: %d FIN retransmissions, want %d", i, r.Dir[flows.AtoB].FinRetx+r.Dir[flows.BtoA].FinRetx, n)
+				}
+				// Each SYN or FIN sent again without payload is one
+				// retransmission event (a FIN on data is the data's event).
+				_, synN := raw[i]["syn_retransmissions"]
+				_, finN := raw[i]["fin_retransmissions"]
+				if synN || finN {
+					var ctl int64
+					for _, e := range r.Events {
+						if e.Class.IsRetransmission() && e.Len == 0 {
+							ctl++
+						}
+					}
+					if want := r.Dir[0].SynRetx + r.Dir[1].SynRetx + r.Dir[0].FinRetx + r.Dir[1].FinRetx; ctl != want {
+						t.Errorf("conn %d: %d retransmission events without payload, want %d (the SYN and FIN retransmissions; events %v)", i, ctl, want, eventList(r, flows.AtoB))
+					}
 				}
 				dirs := []map[string]json.RawMessage{want.C2S, want.S2C}
 				// midstream_no_syn_wscale's conn B names directions by port.
@@ -123,6 +152,9 @@ func TestCasesAnalysis(t *testing.T) {
 						t.Errorf("conn %d %s: %d D-SACK blocks, want %d", i, dir, r.Dir[d].DSACKs, len(e.DSACK))
 					}
 					var wantEv []string
+					if dir == flows.AtoB {
+						wantEv = append(wantEv, synRetxEv...)
+					}
 					for _, x := range e.Retransmission {
 						wantEv = append(wantEv, fmt.Sprintf("%d:%s", x.Frame, className(x.Class)))
 					}
@@ -293,6 +325,16 @@ func eventList(r *ConnResult, d flows.Direction) []string { return eventsOf(r, d
 
 // eventsOf lists "frame:class" of the events about direction d's data
 // (ACK-side classes only when acks is set), sorted.
+// originalOf returns the original frame of frame's event, -1 if none.
+func originalOf(r *ConnResult, frame int64) int64 {
+	for _, e := range r.Events {
+		if e.Frame == frame {
+			return e.Original
+		}
+	}
+	return -1
+}
+
 func eventsOf(r *ConnResult, d flows.Direction, acks bool) []string {
 	var out []string
 	for _, e := range r.Events {

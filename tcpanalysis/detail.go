@@ -58,6 +58,12 @@ type dirState struct {
 	finSeq int64 // relative offset of this direction's FIN, valid iff finTx > 0
 	finTx  int   // FIN transmissions seen
 	synTx  int   // SYN transmissions seen
+	// finFrame and finTSval are the frame and TSval (valid iff finTS) of
+	// the first transmission of the FIN at finSeq: the original of a FIN
+	// retransmission, and the copy an Eifel echo may name.
+	finFrame int64
+	finTSval uint32
+	finTS    bool
 }
 
 // retxRec is one retransmission awaiting evidence of being spurious.
@@ -378,19 +384,35 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 	if cs.dir[d] == nil && s.PayloadLen == 0 && s.Flags&(capture.SYN|capture.ACK|capture.FIN|capture.RST) == capture.SYN {
 		// A bare SYN before anything else of its direction (a scan or a
 		// flood leaves nothing else): counted without the direction's
-		// state. Its sequence number cannot matter to Karn's rule: the
-		// first ACK of a direction gives no sample.
+		// state, so that an unanswered connection stays one to end under
+		// pressure (synOnly). Its sequence number cannot matter to Karn's
+		// rule: the first ACK of a direction gives no sample. The same SYN
+		// again is a retransmission by the timer: nothing was acknowledged
+		// or signalled in the direction yet (the rules of retxClass).
+		kind := KindNew
 		if cs.synSeen[d] {
 			st.SynRetx++
+			var orig int64
+			if h := cs.hs; h != nil && d == flows.AtoB && len(h.syns) > 0 {
+				orig = h.syns[0].frame
+			}
+			cs.event(o, Event{Time: s.Time, Frame: s.Frame, Dir: d, Class: RTO, Seq: p.Seq, Original: orig, Evidence: EvNoSignal})
+			kind = KindRetransmitted
 		}
 		cs.synSeen[d] = true
-		return KindNew
+		return kind
 	}
 	ds := cs.ds(d)
 	if p.End > ds.highSeq && s.SeqLen() > 0 {
 		ds.highSeq = p.End
 	}
 	start := p.Seq
+	// ctl is the sequence number of a SYN or FIN sent again (ctlOrig the
+	// frame of its first copy, 0 if unknown), valid iff ctlRetx: a SYN or
+	// FIN occupies one sequence number, and a second one at the same
+	// number is a retransmission (docs/metrics.md#events).
+	var ctl, ctlOrig int64
+	ctlRetx := false
 	if s.Flags.Has(capture.SYN) {
 		// Karn's rule covers the SYN's sequence number too: a SYN sent
 		// again makes the ACK that covers it ambiguous.
@@ -398,6 +420,16 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		if ds.synTx > 1 || cs.synSeen[d] {
 			st.SynRetx++
 			ds.resent.add(p.Seq, p.Seq+1)
+			ctl, ctlRetx = p.Seq, true
+			if h := cs.hs; h != nil {
+				txs := h.syns
+				if d == flows.BtoA {
+					txs = h.synAcks
+				}
+				if len(txs) > 0 {
+					ctlOrig = txs[0].frame
+				}
+			}
 		}
 		start++
 	}
@@ -407,6 +439,9 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		if ds.finTx > 0 && fin == ds.finSeq {
 			st.FinRetx++
 			ds.resent.add(fin, fin+1)
+			ctl, ctlOrig, ctlRetx = fin, ds.finFrame, true
+		} else {
+			ds.finFrame, ds.finTSval, ds.finTS = s.Frame, s.Opts.TSval, s.Opts.TS
 		}
 		ds.finSeq = fin
 		ds.finTx++
@@ -416,6 +451,17 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 	}
 	ev := func(c Class, orig int64, why Evidence) int { return cs.event(o, mk(c, orig, why)) }
 	zeroWin := ds.ackSeen && ds.winRaw == 0
+	if n == 0 && ctlRetx {
+		// A bare SYN or FIN sent again: a retransmission of its one
+		// sequence number, classed by the same rules as data (a FIN
+		// whose ACK was seen before it is spurious). A segment with
+		// payload is classed below by its bytes, the SYN or FIN with it.
+		c, why := cs.retxClass(ds, ctl, ctl+1)
+		e := mk(c, ctlOrig, why)
+		e.Seq = ctl
+		cs.noteRetx(ds, s, e, cs.event(o, e))
+		return KindRetransmitted
+	}
 	if n == 0 {
 		// A keep-alive without payload: SND.NXT − 1 (RFC 9293 §3.8.4). The
 		// same segment while the peer's window is zero is a zero-window
@@ -554,7 +600,8 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 // noteRetx remembers a retransmission so that later evidence (Eifel's
 // TSecr, a D-SACK) can show it was spurious.
 func (cs *connState) noteRetx(ds *dirState, s *capture.Segment, e Event, ev int) {
-	c, start, end := e.Class, e.Seq, e.Seq+int64(e.Len)
+	// A bare SYN or FIN occupies one sequence number.
+	c, start, end := e.Class, e.Seq, e.Seq+max(int64(e.Len), 1)
 	if c == Spurious {
 		return
 	}
@@ -577,6 +624,8 @@ func (cs *connState) noteRetx(ds *dirState, s *capture.Segment, e Event, ev int)
 	}
 	if o, ok := ds.originalSeg(start); ok && o.ts {
 		addPrior(o.tsval)
+	} else if e.Len == 0 && ds.finTx > 0 && start == ds.finSeq && ds.finTS {
+		addPrior(ds.finTSval) // the first copy of a bare FIN sent again
 	}
 	for i := len(ds.retx) - 1; i >= 0; i-- { // earlier retransmissions of the same byte, newest first
 		if e := &ds.retx[i]; e.ts && e.start <= start && start < e.end {
