@@ -35,16 +35,25 @@ func samePipelines(t *testing.T, path string, opts Options) {
 	in.Inline = true
 	want, werr := analyzePath(t, path, in)
 	got, gerr := analyzePath(t, path, opts)
+	sameReports(t, path+" (want: inline)", want, got, werr, gerr)
+}
+
+// sameReports fails t unless two analyses of one file ended alike: the
+// same error, or the same reader stats, warnings and results. It reports
+// whether there were reports to compare.
+func sameReports(t *testing.T, name string, want, got *Report, werr, gerr error) bool {
+	t.Helper()
 	if fmt.Sprint(werr) != fmt.Sprint(gerr) {
-		t.Fatalf("%s: error %v, inline %v", path, gerr, werr)
+		t.Fatalf("%s: error %v, want %v", name, gerr, werr)
 	}
 	if werr != nil {
-		return
+		return false
 	}
 	if !reflect.DeepEqual(want.Stats, got.Stats) || !reflect.DeepEqual(want.Warnings, got.Warnings) {
-		t.Fatalf("%s: stats, warnings\n got %+v %q\nwant %+v %q", path, got.Stats, got.Warnings, want.Stats, want.Warnings)
+		t.Fatalf("%s: stats, warnings\n got %+v %q\nwant %+v %q", name, got.Stats, got.Warnings, want.Stats, want.Warnings)
 	}
-	sameResults(t, path, want, got)
+	sameResults(t, name, want, got)
+	return true
 }
 
 // TestPipelineFramesSame: a plain pcap file read through pipelineFrames
