@@ -18,7 +18,8 @@ import (
 // min ≤ v ≤ max, or min < v (< max) where the bound is open. A value
 // outside it (NaN and ±Inf included) is a usage error, exit 1, before any
 // capture is read. Defaults are not checked: -1 or 0 often stand for
-// "choose" (--conn -1, --interval 0) and are meaningless when typed.
+// "choose" (--conn -1, --interval 0) and are meaningless when typed;
+// hideSentinelDefaults keeps help from printing them.
 type numRule struct {
 	min, max         float64
 	minOpen, maxOpen bool
@@ -118,6 +119,9 @@ func checkNumFlags(c *cobra.Command) error {
 					what = strings.Replace(what, "a number", "a duration", 1) + " (e.g. 100ms, 2s)"
 				}
 				err = fmt.Errorf("--%s %s: want %s", f.Name, s, what)
+				if sentinel(f, v) {
+					err = fmt.Errorf("%w; leave --%s out for its default", err, f.Name)
+				}
 				return
 			}
 		}
@@ -142,4 +146,49 @@ func numValue(typ, s string) (float64, error) {
 		return d.Seconds(), err
 	}
 	return strconv.ParseFloat(strings.TrimSpace(s), 64)
+}
+
+// sentinelKey annotates a flag whose default stands for "choose" and is
+// outside its rule: the annotation holds the default (hideSentinelDefaults).
+const sentinelKey = "tcpviz-sentinel-default"
+
+// hideSentinelDefaults walks the command tree from c: a numeric flag whose
+// default is outside its rule (--conn -1: the largest connection;
+// --interval 0: the 1-2-5 width) is a marker the user cannot type, so help
+// does not print it as "(default -1)" — the usage says the default in
+// words — and typing it is refused with a hint to leave the flag out
+// (checkNumFlags). The default itself, the value the flag holds when not
+// set, is unchanged.
+func hideSentinelDefaults(c *cobra.Command) {
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if !numericTypes[f.Value.Type()] || f.Annotations[sentinelKey] != nil {
+			return
+		}
+		r, ok := ruleOf(c, f)
+		if !ok {
+			r = atLeast0
+		}
+		v, err := numValue(f.Value.Type(), f.DefValue)
+		if err != nil || r.ok(v) {
+			return // a slice's "[]", or a default the user may type
+		}
+		if f.Annotations == nil {
+			f.Annotations = map[string][]string{}
+		}
+		f.Annotations[sentinelKey] = []string{f.DefValue}
+		f.DefValue = "0" // what pflag takes for "no default to print" for every numeric type
+	})
+	for _, s := range c.Commands() {
+		hideSentinelDefaults(s)
+	}
+}
+
+// sentinel reports whether v, typed for f, is f's hidden default.
+func sentinel(f *pflag.Flag, v float64) bool {
+	d := f.Annotations[sentinelKey]
+	if len(d) == 0 {
+		return false
+	}
+	dv, err := numValue(f.Value.Type(), d[0])
+	return err == nil && dv == v
 }

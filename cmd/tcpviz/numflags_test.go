@@ -137,3 +137,69 @@ func TestTrialBadValues(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintedDefaultsTypable: every "(default X)" help prints for a
+// numeric flag of any verb is a value the verb accepts when typed (trial:
+// --conn -1 was refused beside "(default -1)"); the defaults that only
+// stand for "choose" are not printed, and typing them is refused with a
+// hint to leave the flag out.
+func TestPrintedDefaultsTypable(t *testing.T) {
+	root := newRoot(&env{ctx: context.Background(), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}})
+	hidden := map[string]bool{}
+	leafCommands(root, nil, func(p []string, c *cobra.Command) {
+		verb := strings.Join(p, " ")
+		usages := c.Flags().FlagUsages()
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if !numericTypes[f.Value.Type()] {
+				return
+			}
+			if f.Annotations[sentinelKey] != nil {
+				hidden[verb+" --"+f.Name] = true
+			}
+			// pflag prints "(default DefValue)" after the usage when the
+			// default is not its type's zero.
+			printed := false
+			for _, l := range strings.Split(usages, "\n") {
+				fl := strings.Fields(l)
+				if len(fl) > 1 && (fl[0] == "--"+f.Name || fl[1] == "--"+f.Name) && strings.HasSuffix(l, "(default "+f.DefValue+")") {
+					printed = true
+				}
+			}
+			def := f.DefValue
+			if printed && !strings.HasPrefix(def, "[") { // a slice: nothing to type
+				fresh := newRoot(&env{ctx: context.Background(), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}})
+				fc, _, err := fresh.Find(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := fc.Flags().Set(f.Name, def); err != nil {
+					t.Errorf("tcpviz %s --%s %s (the printed default): %v", verb, f.Name, def, err)
+				} else if err := checkNumFlags(fc); err != nil {
+					t.Errorf("tcpviz %s: help prints (default %s) for --%s, typed it is refused: %v", verb, def, f.Name, err)
+				}
+			}
+		})
+	})
+	for _, want := range []string{"seq --conn", "rtt --conn", "retrans --conn", "window --conn", "tput --conn", "tput --interval", "compare --interval"} {
+		if !hidden[want] {
+			t.Errorf("%s: default not marked as a hidden marker; hidden: %v", want, hidden)
+		}
+	}
+	never := filepath.Join(t.TempDir(), "never-read.pcap")
+	for _, c := range [][]string{{"seq", never, "--conn", "-1"}, {"tput", never, "--interval", "0"}, {"compare", "a=" + never, "--interval", "0"}} {
+		_, _, err := runCLI(t, c...)
+		if exitCode(err) != 1 || !strings.Contains(fmt.Sprint(err), "leave "+c[2]+" out for its default") {
+			t.Errorf("tcpviz %s: exit %d, %v; want exit 1 with a hint to leave %s out", strings.Join(c, " "), exitCode(err), err, c[2])
+		}
+	}
+	// Still printed: defaults a user may type.
+	var out bytes.Buffer
+	r := newRoot(&env{ctx: context.Background(), stdout: &out, stderr: &out})
+	r.SetArgs([]string{"seq", "--help"})
+	if err := r.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); !strings.Contains(s, "(default 150)") || !strings.Contains(s, "leaves it unknown (default -1)") || strings.Contains(s, "payload bytes (default -1)") {
+		t.Errorf("seq --help: want --dpi (default 150) and --wscale (default -1) printed, --conn's -1 not:\n%s", s)
+	}
+}
