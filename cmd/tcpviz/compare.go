@@ -55,8 +55,8 @@ func newCompareCmd(e *env) *cobra.Command {
 			} else if k == outRows && strings.ToLower(filepath.Ext(out)) == ".json" {
 				return fmt.Errorf("-o %s: compare writes its series as .csv", out)
 			}
-			if interval < 0 {
-				return fmt.Errorf("--interval %v: want a positive duration", interval)
+			if err := sel.CheckInterval(interval); err != nil {
+				return intervalError(interval, err)
 			}
 			specs, err := compare.ParseSpecs(args) // duplicate labels and runs refused
 			if err != nil {

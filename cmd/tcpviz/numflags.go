@@ -12,6 +12,7 @@ import (
 
 	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/plot"
+	"github.com/tcpviz/tcpviz/query"
 )
 
 // numRule is the range a numeric flag accepts when the user sets it:
@@ -32,6 +33,12 @@ var (
 	// zero, and one for which zero means nothing.
 	atLeast0 = numRule{min: 0, max: inf, what: "a number ≥ 0"}
 	over0    = numRule{min: 0, minOpen: true, max: inf, what: "a number > 0"}
+	// maxSeconds is the longest time a capture's clock holds (int64
+	// nanoseconds, 292 years); a time in seconds past it cannot be reached
+	// (and used to overflow into "bad time range").
+	maxSeconds = math.Floor(time.Duration(math.MaxInt64).Seconds())
+	// seconds is a time in seconds after a reference point or the epoch.
+	seconds = numRule{min: 0, max: maxSeconds, what: fmt.Sprintf("a number of seconds 0-%.0f", maxSeconds)}
 )
 
 // numRules holds the rule of every numeric flag of every verb, by flag
@@ -45,13 +52,13 @@ var numRules = map[string]numRule{
 	"wscale":      {min: -1, max: flows.MaxWScale, what: fmt.Sprintf("a shift 0-%d (RFC 7323 §2.3), or -1 for unknown", flows.MaxWScale)},
 	"dpi":         {min: plot.MinDPI, max: plot.MaxDPI, what: fmt.Sprintf("%d to %d dpi", plot.MinDPI, plot.MaxDPI)},
 	"font-size":   {min: plot.MinFontSize, max: plot.MaxFontSize, what: fmt.Sprintf("%d to %d points", plot.MinFontSize, plot.MaxFontSize)},
-	"from":        atLeast0,
-	"to":          atLeast0, // 0: the end
-	"at":          atLeast0,
-	"end":         over0,
+	"from":        seconds,
+	"to":          seconds, // 0: the end
+	"at":          seconds,
+	"end":         {min: 0, minOpen: true, max: maxSeconds, what: fmt.Sprintf("a capture time in seconds, > 0 and ≤ %.0f", maxSeconds)},
 	"level":       {min: 0, max: 1, minOpen: true, maxOpen: true, what: "a confidence level between 0 and 1, e.g. 0.95"},
 	"bytes":       {min: 1, max: inf, what: "a byte count ≥ 1"},
-	"interval":    over0,
+	"interval":    {min: query.MinInterval.Seconds(), max: inf, what: "a number ≥ " + query.MinInterval.String()}, // query.Selection.CheckInterval: and the window
 	"path-rtt":    over0,
 	"count":       {min: 1, max: inf, what: "a frame count ≥ 1"},
 	"duration":    over0,
@@ -114,6 +121,9 @@ func checkNumFlags(c *cobra.Command) error {
 				continue // pflag refused it already
 			}
 			if !r.ok(v) {
+				if _, slice := f.Value.(pflag.SliceValue); slice {
+					s = strconv.FormatFloat(v, 'g', -1, 64) // GetSlice writes 1e300 in full
+				}
 				what := r.what
 				if f.Value.Type() == "duration" {
 					what = strings.Replace(what, "a number", "a duration", 1) + " (e.g. 100ms, 2s)"
