@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tcpviz/tcpviz/internal/pcaptest"
+	"github.com/tcpviz/tcpviz/internal/sharedtest"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
 )
@@ -186,5 +187,19 @@ func TestParseLayout(t *testing.T) {
 	_, err := ParseLayout("tiles")
 	if !errors.Is(err, ErrLayout) || err.Error() != `"tiles": want overlay or grid` {
 		t.Errorf("tiles: %v", err)
+	}
+}
+
+// TestRateNoData: a connection that sent no data (a handshake only) gets
+// no rate line and no legend entry: the legend lists only what is drawn,
+// and the verb warns that the figure draws nothing.
+func TestRateNoData(t *testing.T) {
+	v := view(t, filepath.Join(sharedtest.Dir(t, "corpus"), "tcpdump-tcp-handshake-nano.pcap"), query.Selection{Conn: -1, Ref: query.RefBulk})
+	f, err := Rate(v, "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := legend(f); len(got) != 0 {
+		t.Errorf("legend %q, want none", got)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/tcpviz/tcpviz/export"
 	"github.com/tcpviz/tcpviz/figures"
 	"github.com/tcpviz/tcpviz/pep"
-	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
 )
 
@@ -97,11 +96,7 @@ func newCompareCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := writeFileAtomic(out, func(f *os.File) error { return e.saveFigure(f, fig, plot.FormatOf(out)) }); err != nil {
-				return err
-			}
-			fmt.Fprintln(e.stdout, out)
-			return nil
+			return e.writeFigure(out, fig)
 		},
 	}
 	af.register(c)
