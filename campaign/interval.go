@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // IntervalSource says where a flow's goodput interval came from
@@ -59,6 +60,9 @@ func ParseInterval(s string) (Interval, error) {
 	}
 	if x < 0 {
 		return Interval{}, fmt.Errorf("interval %q: START is negative; capture times are seconds since the epoch (simulation seconds for ns-3)", s)
+	}
+	if last := math.Floor(time.Duration(math.MaxInt64).Seconds()); x >= last {
+		return Interval{}, fmt.Errorf("interval %q: START is past %.0f s, the last time a capture's clock holds (int64 nanoseconds since the epoch)", s, last)
 	}
 	return Interval{x, y}, nil
 }

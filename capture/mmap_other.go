@@ -23,3 +23,9 @@ func (p *mappedPcap) ZeroCopyReadPacketData() ([]byte, gopacket.CaptureInfo, err
 }
 
 func fastPcap(peeker) (*mappedPcap, bool, error) { return nil, false, nil }
+
+// record is never called here (fastPcap maps no file: r.mp stays nil); it
+// exists so that the Reader compiles on every system.
+func (p *mappedPcap) record() (data []byte, sec, nsec int64, capLen, wireLen int, err error) {
+	return nil, 0, 0, 0, 0, io.EOF
+}

@@ -51,20 +51,20 @@ func TestCSVWritersByteForByte(t *testing.T) {
 				// seq: the strings of each row through encoding/csv.
 				var want bytes.Buffer
 				cw := csv.NewWriter(&want)
-				cw.Write([]string{"type", "t_s", "conn_t_s", "frame", "start", "end", "class", "flags"})
+				cw.Write([]string{"conn", "dir", "type", "t_s", "conn_t_s", "frame", "start", "end", "class", "flags"})
 				n := 0
 				for r := range SeqPoints(v) {
 					end := ""
 					if r.known {
 						end = strconv.FormatInt(r.End, 10)
 					}
-					cw.Write([]string{r.Type, strconv.FormatFloat(r.TS, 'f', 6, 64), strconv.FormatFloat(r.ConnTS, 'f', 6, 64),
+					cw.Write([]string{strconv.Itoa(v.Conn.Conn.Index), v.Dir.String(), r.Type, strconv.FormatFloat(r.TS, 'f', 6, 64), strconv.FormatFloat(r.ConnTS, 'f', 6, 64),
 						strconv.FormatInt(r.Frame, 10), strconv.FormatInt(r.Start, 10), end, r.Class, r.Flags})
 					n++
 				}
 				cw.Flush()
 				var got bytes.Buffer
-				if err := WriteSeqCSV(&got, SeqPoints(v)); err != nil {
+				if err := WriteSeqCSV(&got, v, SeqPoints(v)); err != nil {
 					t.Fatal(err)
 				}
 				if !bytes.Equal(got.Bytes(), want.Bytes()) {

@@ -16,8 +16,10 @@ import (
 
 // SeqSchema versions the seq CSV/JSON output (docs/schema.md#seq).
 // Version 2: t_s counts from the capture's first frame, conn_t_s from the
-// connection's first packet.
-const SeqSchema = "tcpviz.seq/2"
+// connection's first packet. Version 3: the CSV's first columns are conn
+// and dir, as in every other per-connection CSV (the JSON document has
+// them at its top since version 1; its points are unchanged).
+const SeqSchema = "tcpviz.seq/3"
 
 // SeqRow is one point of the seq CSV/JSON output (docs/schema.md#seq).
 type SeqRow struct {
@@ -141,16 +143,21 @@ func WriteSeqJSON(w io.Writer, v *query.View, rows iter.Seq[SeqRow]) error {
 	return bw.Flush()
 }
 
-// WriteSeqCSV writes seq rows (SeqRows or SeqPoints) as CSV with a
-// header, one at a time.
-func WriteSeqCSV(w io.Writer, rows iter.Seq[SeqRow]) error {
+// WriteSeqCSV writes the seq rows (SeqRows or SeqPoints) of v's
+// connection and direction as CSV with a header, one at a time; each row
+// starts with the connection's index and the direction, as the other
+// per-connection CSVs (window, tput, rtt, retrans) do.
+func WriteSeqCSV(w io.Writer, v *query.View, rows iter.Seq[SeqRow]) error {
 	// Each row appended as bytes (appendFixed, appendCSVString): what
 	// encoding/csv writes, byte for byte, without a string per cell;
 	// formatted on several cores (writeLines).
-	return writeLines(w, []byte("type,t_s,conn_t_s,frame,start,end,class,flags\n"), rows, appendSeqRow)
+	lead := []byte(strconv.Itoa(v.Conn.Conn.Index) + "," + v.Dir.String() + ",")
+	return writeLines(w, []byte("conn,dir,type,t_s,conn_t_s,frame,start,end,class,flags\n"), rows, func(b []byte, r *SeqRow) []byte {
+		return appendSeqRow(append(b, lead...), r)
+	})
 }
 
-// appendSeqRow appends r's CSV line to b.
+// appendSeqRow appends r's CSV line, from its type on, to b.
 func appendSeqRow(b []byte, r *SeqRow) []byte {
 	b = appendCSVString(b, r.Type)
 	b = appendFixed(append(b, ','), r.TS, 6)

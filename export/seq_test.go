@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tcpviz/tcpviz/query"
@@ -52,6 +53,53 @@ func TestSeqJSONStreamed(t *testing.T) {
 		// The merge is frame order, data before ACK before SACK.
 		if !slices.IsSortedFunc(rows, func(a, b SeqRow) int { return int(a.Frame - b.Frame) }) {
 			t.Error("rows not in frame order")
+		}
+	}
+}
+
+// TestSeqCSVConnDir: the seq CSV names the connection and direction in
+// every row, in the first two columns as the window, tput, rtt and
+// retrans CSVs do, and keeps its other columns' names and order.
+func TestSeqCSVConnDir(t *testing.T) {
+	for _, c := range []struct {
+		dir  query.Dir
+		want string // the first data row: the SYN (frame 1), the SYN-ACK (frame 2, 0.6 s), as tshark lists them
+	}{
+		{query.Auto, "0,ab,data,0.000000,0.000000,1,0,1,new,S"},
+		{query.BA, "0,ba,data,0.600000,0.600000,2,0,1,new,S."},
+	} {
+		sel := query.All()
+		sel.Dir = c.dir
+		v, err := query.Analyze("../testdata/synthetic/geo-600ms-loss.pcap", sel, query.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := WriteSeqCSV(&b, v, SeqPoints(v)); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(b.String(), "\n")
+		if lines[0] != "conn,dir,type,t_s,conn_t_s,frame,start,end,class,flags" {
+			t.Errorf("header %q", lines[0])
+		}
+		if w := Window(v).Header; !slices.Equal(w[:2], strings.Split(lines[0], ",")[:2]) {
+			t.Errorf("seq CSV starts %q, window CSV %q", lines[0], w[:2])
+		}
+		var first string
+		for _, l := range lines[1:] {
+			if strings.Contains(l, ",data,") {
+				first = l
+				break
+			}
+		}
+		if first != c.want {
+			t.Errorf("--dir %v: first data row %q, want %q", c.dir, first, c.want)
+		}
+		prefix := "0," + v.Dir.String() + ","
+		for _, l := range lines[1 : len(lines)-1] {
+			if !strings.HasPrefix(l, prefix) {
+				t.Fatalf("row %q does not start with %q", l, prefix)
+			}
 		}
 	}
 }

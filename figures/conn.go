@@ -3,6 +3,7 @@ package figures
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -117,11 +118,13 @@ func Window(v *query.View, run string) (plot.Figure, error) {
 // direction per v.Interval (docs/metrics.md#throughput-over-time), as steps
 // in kbit/s, the last interval's step drawn to its end. The goodput line
 // is named as the PEP's accepted bytes when a split-TCP PEP acknowledged
-// the data (pep.AckLegend). run names the run in the title. Errors: those
-// of plot.XY.
+// the data (pep.AckLegend). When no interval has a rate above zero the
+// figure draws no line (and lists none). run names the run in the title.
+// Errors: those of plot.XY.
 func Rate(v *query.View, run string) (plot.Figure, error) {
 	r, d := v.Conn, v.Dir
 	var ss []plot.Named
+	rate := false // a rate above zero: the lines draw something
 	for _, m := range []query.Metric{query.MetricThroughput, query.MetricGoodput} {
 		s := v.Series(m)
 		name := "throughput (sent, incl. retransmissions)"
@@ -133,7 +136,14 @@ func Rate(v *query.View, run string) (plot.Figure, error) {
 			last := iv[len(iv)-1]
 			x, y = append(x, v.RefS(last.Start)+last.Width.Seconds()), append(y, y[len(y)-1])
 		}
+		rate = rate || slices.ContainsFunc(y, func(f float64) bool { return f > 0 })
 		ss = append(ss, plot.Named{Name: name, Step: true, X: x, Y: y})
+	}
+	if !rate {
+		// No byte sent or acknowledged in the window (a handshake-only
+		// or RST-only connection, an idle window): no line, no legend
+		// entry, and the verb warns that the figure draws nothing.
+		ss = nil
 	}
 	spec := plot.XYSpec{Title: fmt.Sprintf("%s — conn %d: data %s, %s intervals", run, r.Conn.Index, plot.Endpoints(r.Conn, d), IntervalLabel(v.Interval)),
 		X: XAxis(v), Y: plot.Axis{Label: "rate", Unit: plot.UnitKbps}, Series: ss}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tcpviz/tcpviz/internal/pcaptest"
+	"github.com/tcpviz/tcpviz/internal/sharedtest"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
 )
@@ -186,5 +187,44 @@ func TestParseLayout(t *testing.T) {
 	_, err := ParseLayout("tiles")
 	if !errors.Is(err, ErrLayout) || err.Error() != `"tiles": want overlay or grid` {
 		t.Errorf("tiles: %v", err)
+	}
+}
+
+// TestRateNoData: a connection that sent no data (a handshake only) gets
+// no rate line and no legend entry: the legend lists only what is drawn,
+// and the verb warns that the figure draws nothing.
+func TestRateNoData(t *testing.T) {
+	v := view(t, filepath.Join(sharedtest.Dir(t, "corpus"), "tcpdump-tcp-handshake-nano.pcap"), query.Selection{Conn: -1, Ref: query.RefBulk})
+	f, err := Rate(v, "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := legend(f); len(got) != 0 {
+		t.Errorf("legend %q, want none", got)
+	}
+}
+
+// TestSeqLegendEmptyZoom: a zoomed time-sequence graph lists only what
+// it draws. Past the connection's end (it lasts 25.2 s) nothing is drawn
+// and nothing listed (the ACK and window lines were listed, held from the
+// last ACK as a single point at the view's left edge); inside a gap the
+// ACK line holds across the view and is listed, the window edge above
+// the axis is named as such.
+func TestSeqLegendEmptyZoom(t *testing.T) {
+	for _, c := range []struct {
+		from, to time.Duration
+		want     []string
+	}{
+		{100 * time.Second, 200 * time.Second, nil},
+		{10300 * time.Millisecond, 10310 * time.Millisecond, []string{"receive window (ACK + rwnd), above the axis (up to 518 KB)", "cumulative ACK"}},
+	} {
+		v := view(t, synth, query.Selection{Conn: -1, From: c.from, To: c.to})
+		f, err := Seq(v, SeqOptions(v, "run"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := legend(f); !slices.Equal(got, c.want) {
+			t.Errorf("--from %v --to %v: legend %q, want %q", c.from, c.to, got, c.want)
+		}
 	}
 }

@@ -58,7 +58,7 @@ func WriteSeq(path string, v *query.View, o plot.TimeSeqOptions, st plot.Style) 
 	return atomicfile.Write(path, func(f *os.File) error {
 		switch ext {
 		case ".csv":
-			return export.WriteSeqCSV(f, export.SeqPoints(v))
+			return export.WriteSeqCSV(f, v, export.SeqPoints(v))
 		case ".json":
 			return export.WriteSeqJSON(f, v, export.SeqPoints(v))
 		}

@@ -280,7 +280,9 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 			end = min(end, o.To.Seconds())
 		}
 		hold := func(pts plotter.XYs, prev *plotter.XY, track bool) plotter.XYs {
-			if prev != nil && (len(pts) == 0 || pts[0].X > prev.X) {
+			// Nothing holds in a view that starts after the last ACK
+			// (the line ends there, as in the whole figure).
+			if prev != nil && prev.X <= end && (len(pts) == 0 || pts[0].X > prev.X) {
 				pts = append(plotter.XYs{*prev}, pts...)
 				if track {
 					grow(prev.X, prev.Y, prev.Y)
@@ -435,6 +437,9 @@ type box struct{ x0, x1, y0, y1 float64 }
 // step reports whether a step line through pts (each value holding to the
 // next point) passes through b.
 func (b box) step(pts plotter.XYs) bool {
+	if len(pts) < 2 {
+		return false // one point draws no line
+	}
 	for i, p := range pts {
 		end := p.X
 		if i+1 < len(pts) {

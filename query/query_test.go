@@ -226,3 +226,28 @@ func TestFromReport(t *testing.T) {
 		t.Errorf("port 80: %v", err)
 	}
 }
+
+// TestCheckInterval: the interval rule without a capture: 0 (the default)
+// or ≥ MinInterval, and no more intervals in a bounded window than
+// tcpanalysis.MaxBins allows.
+func TestCheckInterval(t *testing.T) {
+	sel := All()
+	for _, c := range []struct {
+		from, to, w time.Duration
+		ok          bool
+	}{
+		{0, 0, 0, true},
+		{0, 0, time.Microsecond, true},
+		{0, 0, time.Nanosecond, false},
+		{0, 0, -time.Second, false},
+		{0, time.Second, time.Microsecond, true},      // 1e6 intervals
+		{0, 2 * time.Second, time.Microsecond, false}, // 2e6
+		{10 * time.Second, 11 * time.Second, time.Microsecond, true},
+	} {
+		sel.From, sel.To = c.from, c.to
+		err := sel.CheckInterval(c.w)
+		if (err == nil) != c.ok || (err != nil && !errors.Is(err, ErrInterval)) {
+			t.Errorf("from %v to %v, interval %v: %v; want ok %v (errors wrap ErrInterval)", c.from, c.to, c.w, err, c.ok)
+		}
+	}
+}

@@ -21,6 +21,7 @@ var (
 	ErrNoMatch   = errors.New("no TCP connection matches")
 	ErrNoConn    = errors.New("no such connection")
 	ErrMetric    = errors.New("unknown metric")
+	ErrInterval  = errors.New("bad interval")
 )
 
 // Dir chooses the data direction of a connection. Side a is the SYN sender
@@ -215,6 +216,29 @@ func (s Selection) Validate() error {
 	}
 	if s.From < 0 || s.To < 0 || (s.To > 0 && s.To <= s.From) {
 		return fmt.Errorf("%w: want 0 ≤ from < to (to 0: the end)", ErrRange)
+	}
+	return nil
+}
+
+// MinInterval is the narrowest goodput/throughput interval: the resolution
+// of a pcap timestamp (pcapng's finer ones do not make a TCP rate over less
+// than a microsecond mean anything).
+const MinInterval = time.Microsecond
+
+// CheckInterval checks a goodput/throughput interval width w for this
+// selection without reading any capture: 0 (the default, NiceInterval) or
+// at least MinInterval, and, when To bounds the window, at most
+// tcpanalysis.MaxBins intervals in [From, To] (the same limit a connection
+// longer than the window meets after reading). Errors wrap ErrInterval.
+func (s Selection) CheckInterval(w time.Duration) error {
+	if w == 0 {
+		return nil
+	}
+	if w < MinInterval {
+		return fmt.Errorf("%w: want 0 (the default) or at least %v", ErrInterval, MinInterval)
+	}
+	if n := int64((s.To - s.From) / w); s.To > 0 && n >= tcpanalysis.MaxBins {
+		return fmt.Errorf("%w: the window from %v to %v takes %d intervals, at most %d allowed; want at least %v", ErrInterval, s.From, s.To, n, tcpanalysis.MaxBins-1, (s.To-s.From)/(tcpanalysis.MaxBins-1)+1)
 	}
 	return nil
 }

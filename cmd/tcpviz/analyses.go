@@ -194,8 +194,8 @@ func newTputCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if interval < 0 {
-				return fmt.Errorf("--interval %v: want a positive duration", interval)
+			if err := sel.CheckInterval(interval); err != nil {
+				return intervalError(interval, err)
 			}
 			return e.analyse(&f, args[0], sel, kind, query.PlanRate(interval, f.want(kind)), "tput", func(v *query.View) (export.Table, error) {
 				t, err := export.Tput(v, at, toBytes)

@@ -12,7 +12,6 @@ import (
 	"github.com/tcpviz/tcpviz/export"
 	"github.com/tcpviz/tcpviz/figures"
 	"github.com/tcpviz/tcpviz/pep"
-	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
 )
 
@@ -55,8 +54,8 @@ func newCompareCmd(e *env) *cobra.Command {
 			} else if k == outRows && strings.ToLower(filepath.Ext(out)) == ".json" {
 				return fmt.Errorf("-o %s: compare writes its series as .csv", out)
 			}
-			if interval < 0 {
-				return fmt.Errorf("--interval %v: want a positive duration", interval)
+			if err := sel.CheckInterval(interval); err != nil {
+				return intervalError(interval, err)
 			}
 			specs, err := compare.ParseSpecs(args) // duplicate labels and runs refused
 			if err != nil {
@@ -97,11 +96,7 @@ func newCompareCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := writeFileAtomic(out, func(f *os.File) error { return e.saveFigure(f, fig, plot.FormatOf(out)) }); err != nil {
-				return err
-			}
-			fmt.Fprintln(e.stdout, out)
-			return nil
+			return e.writeFigure(out, fig)
 		},
 	}
 	af.register(c)

@@ -81,7 +81,8 @@ func newRoot(e *env) *cobra.Command {
 	root.SetErr(e.stderr)
 	cobra.EnableCommandSorting = false // 'tcpviz --help' lists the verbs in the order of commands
 	root.AddCommand(commands(e)...)
-	addLiveFlags(e, root) // -i, --filter on flows, rtt, retrans, tput (live.go)
+	addLiveFlags(e, root)      // -i, --filter on flows, rtt, retrans, tput (live.go)
+	hideSentinelDefaults(root) // numflags.go: no "(default -1)" for --conn
 	return root
 }
 

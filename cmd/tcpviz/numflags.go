@@ -12,13 +12,15 @@ import (
 
 	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/plot"
+	"github.com/tcpviz/tcpviz/query"
 )
 
 // numRule is the range a numeric flag accepts when the user sets it:
 // min ≤ v ≤ max, or min < v (< max) where the bound is open. A value
 // outside it (NaN and ±Inf included) is a usage error, exit 1, before any
 // capture is read. Defaults are not checked: -1 or 0 often stand for
-// "choose" (--conn -1, --interval 0) and are meaningless when typed.
+// "choose" (--conn -1, --interval 0) and are meaningless when typed;
+// hideSentinelDefaults keeps help from printing them.
 type numRule struct {
 	min, max         float64
 	minOpen, maxOpen bool
@@ -31,6 +33,12 @@ var (
 	// zero, and one for which zero means nothing.
 	atLeast0 = numRule{min: 0, max: inf, what: "a number ≥ 0"}
 	over0    = numRule{min: 0, minOpen: true, max: inf, what: "a number > 0"}
+	// maxSeconds is the longest time a capture's clock holds (int64
+	// nanoseconds, 292 years); a time in seconds past it cannot be reached
+	// (and used to overflow into "bad time range").
+	maxSeconds = math.Floor(time.Duration(math.MaxInt64).Seconds())
+	// seconds is a time in seconds after a reference point or the epoch.
+	seconds = numRule{min: 0, max: maxSeconds, what: fmt.Sprintf("a number of seconds 0-%.0f", maxSeconds)}
 )
 
 // numRules holds the rule of every numeric flag of every verb, by flag
@@ -44,13 +52,13 @@ var numRules = map[string]numRule{
 	"wscale":      {min: -1, max: flows.MaxWScale, what: fmt.Sprintf("a shift 0-%d (RFC 7323 §2.3), or -1 for unknown", flows.MaxWScale)},
 	"dpi":         {min: plot.MinDPI, max: plot.MaxDPI, what: fmt.Sprintf("%d to %d dpi", plot.MinDPI, plot.MaxDPI)},
 	"font-size":   {min: plot.MinFontSize, max: plot.MaxFontSize, what: fmt.Sprintf("%d to %d points", plot.MinFontSize, plot.MaxFontSize)},
-	"from":        atLeast0,
-	"to":          atLeast0, // 0: the end
-	"at":          atLeast0,
-	"end":         over0,
+	"from":        seconds,
+	"to":          seconds, // 0: the end
+	"at":          seconds,
+	"end":         {min: 0, minOpen: true, max: maxSeconds, what: fmt.Sprintf("a capture time in seconds, > 0 and ≤ %.0f", maxSeconds)},
 	"level":       {min: 0, max: 1, minOpen: true, maxOpen: true, what: "a confidence level between 0 and 1, e.g. 0.95"},
 	"bytes":       {min: 1, max: inf, what: "a byte count ≥ 1"},
-	"interval":    over0,
+	"interval":    {min: query.MinInterval.Seconds(), max: inf, what: "a number ≥ " + query.MinInterval.String()}, // query.Selection.CheckInterval: and the window
 	"path-rtt":    over0,
 	"count":       {min: 1, max: inf, what: "a frame count ≥ 1"},
 	"duration":    over0,
@@ -113,11 +121,17 @@ func checkNumFlags(c *cobra.Command) error {
 				continue // pflag refused it already
 			}
 			if !r.ok(v) {
+				if _, slice := f.Value.(pflag.SliceValue); slice {
+					s = strconv.FormatFloat(v, 'g', -1, 64) // GetSlice writes 1e300 in full
+				}
 				what := r.what
 				if f.Value.Type() == "duration" {
 					what = strings.Replace(what, "a number", "a duration", 1) + " (e.g. 100ms, 2s)"
 				}
 				err = fmt.Errorf("--%s %s: want %s", f.Name, s, what)
+				if sentinel(f, v) {
+					err = fmt.Errorf("%w; leave --%s out for its default", err, f.Name)
+				}
 				return
 			}
 		}
@@ -142,4 +156,49 @@ func numValue(typ, s string) (float64, error) {
 		return d.Seconds(), err
 	}
 	return strconv.ParseFloat(strings.TrimSpace(s), 64)
+}
+
+// sentinelKey annotates a flag whose default stands for "choose" and is
+// outside its rule: the annotation holds the default (hideSentinelDefaults).
+const sentinelKey = "tcpviz-sentinel-default"
+
+// hideSentinelDefaults walks the command tree from c: a numeric flag whose
+// default is outside its rule (--conn -1: the largest connection;
+// --interval 0: the 1-2-5 width) is a marker the user cannot type, so help
+// does not print it as "(default -1)" — the usage says the default in
+// words — and typing it is refused with a hint to leave the flag out
+// (checkNumFlags). The default itself, the value the flag holds when not
+// set, is unchanged.
+func hideSentinelDefaults(c *cobra.Command) {
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if !numericTypes[f.Value.Type()] || f.Annotations[sentinelKey] != nil {
+			return
+		}
+		r, ok := ruleOf(c, f)
+		if !ok {
+			r = atLeast0
+		}
+		v, err := numValue(f.Value.Type(), f.DefValue)
+		if err != nil || r.ok(v) {
+			return // a slice's "[]", or a default the user may type
+		}
+		if f.Annotations == nil {
+			f.Annotations = map[string][]string{}
+		}
+		f.Annotations[sentinelKey] = []string{f.DefValue}
+		f.DefValue = "0" // what pflag takes for "no default to print" for every numeric type
+	})
+	for _, s := range c.Commands() {
+		hideSentinelDefaults(s)
+	}
+}
+
+// sentinel reports whether v, typed for f, is f's hidden default.
+func sentinel(f *pflag.Flag, v float64) bool {
+	d := f.Annotations[sentinelKey]
+	if len(d) == 0 {
+		return false
+	}
+	dv, err := numValue(f.Value.Type(), d[0])
+	return err == nil && dv == v
 }

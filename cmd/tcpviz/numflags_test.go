@@ -127,13 +127,118 @@ func TestTrialBadValues(t *testing.T) {
 		{[]string{"tput", never, "--at", "NaN"}, "--at NaN"},
 		{[]string{"seq", never, "-o", "x.png", "--dpi", "0"}, "--dpi 0: want 30 to 2400 dpi"},
 		{[]string{"seq", never, "--conn", "-1"}, "--conn -1: want a connection index ≥ 0"},
-		{[]string{"tput", never, "--interval", "0"}, "--interval 0s: want a duration > 0 (e.g. 100ms, 2s)"},
-		{[]string{"goodput", never, "--end", "0"}, "--end 0: want a number > 0"},
+		{[]string{"tput", never, "--interval", "0"}, "--interval 0s: want a duration ≥ 1µs (e.g. 100ms, 2s)"},
+		{[]string{"goodput", never, "--end", "0"}, "--end 0: want a capture time in seconds, > 0"},
 		{[]string{"rtt", never, "--port", "0"}, "--port 0: want a port 1-65535"},
 	} {
 		_, _, err := runCLI(t, c.args...)
 		if exitCode(err) != 1 || !strings.Contains(fmt.Sprint(err), c.want) {
 			t.Errorf("tcpviz %s: exit %d, %v; want exit 1 with %q", strings.Join(c.args, " "), exitCode(err), err, c.want)
+		}
+	}
+}
+
+// TestPrintedDefaultsTypable: every "(default X)" help prints for a
+// numeric flag of any verb is a value the verb accepts when typed (trial:
+// --conn -1 was refused beside "(default -1)"); the defaults that only
+// stand for "choose" are not printed, and typing them is refused with a
+// hint to leave the flag out.
+func TestPrintedDefaultsTypable(t *testing.T) {
+	root := newRoot(&env{ctx: context.Background(), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}})
+	hidden := map[string]bool{}
+	leafCommands(root, nil, func(p []string, c *cobra.Command) {
+		verb := strings.Join(p, " ")
+		usages := c.Flags().FlagUsages()
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if !numericTypes[f.Value.Type()] {
+				return
+			}
+			if f.Annotations[sentinelKey] != nil {
+				hidden[verb+" --"+f.Name] = true
+			}
+			// pflag prints "(default DefValue)" after the usage when the
+			// default is not its type's zero.
+			printed := false
+			for _, l := range strings.Split(usages, "\n") {
+				fl := strings.Fields(l)
+				if len(fl) > 1 && (fl[0] == "--"+f.Name || fl[1] == "--"+f.Name) && strings.HasSuffix(l, "(default "+f.DefValue+")") {
+					printed = true
+				}
+			}
+			def := f.DefValue
+			if printed && !strings.HasPrefix(def, "[") { // a slice: nothing to type
+				fresh := newRoot(&env{ctx: context.Background(), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}})
+				fc, _, err := fresh.Find(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := fc.Flags().Set(f.Name, def); err != nil {
+					t.Errorf("tcpviz %s --%s %s (the printed default): %v", verb, f.Name, def, err)
+				} else if err := checkNumFlags(fc); err != nil {
+					t.Errorf("tcpviz %s: help prints (default %s) for --%s, typed it is refused: %v", verb, def, f.Name, err)
+				}
+			}
+		})
+	})
+	for _, want := range []string{"seq --conn", "rtt --conn", "retrans --conn", "window --conn", "tput --conn", "tput --interval", "compare --interval"} {
+		if !hidden[want] {
+			t.Errorf("%s: default not marked as a hidden marker; hidden: %v", want, hidden)
+		}
+	}
+	never := filepath.Join(t.TempDir(), "never-read.pcap")
+	for _, c := range [][]string{{"seq", never, "--conn", "-1"}, {"tput", never, "--interval", "0"}, {"compare", "a=" + never, "--interval", "0"}} {
+		_, _, err := runCLI(t, c...)
+		if exitCode(err) != 1 || !strings.Contains(fmt.Sprint(err), "leave "+c[2]+" out for its default") {
+			t.Errorf("tcpviz %s: exit %d, %v; want exit 1 with a hint to leave %s out", strings.Join(c, " "), exitCode(err), err, c[2])
+		}
+	}
+	// Still printed: defaults a user may type.
+	var out bytes.Buffer
+	r := newRoot(&env{ctx: context.Background(), stdout: &out, stderr: &out})
+	r.SetArgs([]string{"seq", "--help"})
+	if err := r.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); !strings.Contains(s, "(default 150)") || !strings.Contains(s, "leaves it unknown (default -1)") || strings.Contains(s, "payload bytes (default -1)") {
+		t.Errorf("seq --help: want --dpi (default 150) and --wscale (default -1) printed, --conn's -1 not:\n%s", s)
+	}
+}
+
+// TestAbsurdValuesRefusedUnread: absurd values that used to be refused
+// only after the whole capture was read (tput --interval 1ns: 2 s on the
+// 1.2 GB benchmark capture), or accepted and ignored (--path-rtt without
+// --pep), or overflowed into a wrong message (--from 1e300: "bad time
+// range"), are usage errors naming the flag, found before the capture is
+// opened (it does not exist).
+func TestAbsurdValuesRefusedUnread(t *testing.T) {
+	never := filepath.Join(t.TempDir(), "never-read.pcap")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tput", never, "--interval", "1ns"}, "--interval 1ns: want a duration ≥ 1µs"},
+		{[]string{"tput", never, "--interval", "1ms", "--from", "10", "--to", "1100"}, "--interval 1ms: bad interval: the window from 10s to 18m20s takes 1090000 intervals, at most 1048575 allowed; want at least 1.039506ms"},
+		{[]string{"compare", "a=" + never, "--metric", "goodput", "--interval", "1ns"}, "--interval 1ns: want a duration ≥ 1µs"},
+		{[]string{"compare", "a=" + never, "--interval", "10us", "--to", "100"}, "--interval 10µs: bad interval: the window from 0s to 1m40s takes 10000000 intervals"},
+		{[]string{"seq", never, "--from", "1e300"}, "--from 1e+300: want a number of seconds 0-9223372036"},
+		{[]string{"window", never, "--to", "1e12"}, "--to 1e+12: want a number of seconds 0-9223372036"},
+		{[]string{"tput", never, "--at", "1e300"}, "--at 1e+300: want a number of seconds 0-9223372036"},
+		{[]string{"goodput", never, "--end", "1e300"}, "--end 1e+300: want a capture time in seconds, > 0 and ≤ 9223372036"},
+		{[]string{"goodput", never, "--interval", "1e300:2e300"}, "START is past 9223372036 s"},
+		{[]string{"rtt", never, "--two-ifaces"}, "--two-ifaces needs --pep"},
+		{[]string{"rtt", never, "--path-rtt", "600ms"}, "--path-rtt needs --pep"},
+		{[]string{"seq", never, "--path-rtt", "600ms"}, "--path-rtt needs --pep"},
+		{[]string{"compare", "a=" + never, "--path-rtt", "600ms"}, "--path-rtt needs --pep"},
+	} {
+		_, _, err := runCLI(t, c.args...)
+		if exitCode(err) != 1 || !strings.Contains(fmt.Sprint(err), c.want) {
+			t.Errorf("tcpviz %s: exit %d, %v; want exit 1 with %q", strings.Join(c.args, " "), exitCode(err), err, c.want)
+		}
+	}
+	// Still accepted: the narrowest interval, a window that fits.
+	for _, args := range [][]string{{"tput", never, "--interval", "1us"}, {"tput", never, "--interval", "1ms", "--from", "10", "--to", "1000"}, {"rtt", never, "--pep", "--path-rtt", "600ms"}} {
+		if _, _, err := runCLI(t, args...); exitCode(err) != 2 {
+			t.Errorf("tcpviz %s: exit %d, %v; want the options accepted and the missing capture refused (exit 2)", strings.Join(args, " "), exitCode(err), err)
 		}
 	}
 }

@@ -51,6 +51,21 @@ func (e *env) warnEmpty(out string) {
 	fmt.Fprintf(e.stderr, "warning: %s draws nothing: the connection has nothing of this kind in the selection (an empty range, or no samples)\n", out)
 }
 
+// writeFigure writes the figure p to out (atomically) and prints out; a
+// figure that lists nothing drawn (plot.Figure.Legend) is still written,
+// with a warning (warnEmpty). Every figure-writing verb but seq (which
+// streams its points, seq.go) goes through it.
+func (e *env) writeFigure(out string, p saver) error {
+	if pf, ok := p.(plot.Figure); ok && len(pf.Legend) == 0 {
+		e.warnEmpty(out)
+	}
+	if err := writeFileAtomic(out, func(fh *os.File) error { return e.saveFigure(fh, p, plot.FormatOf(out)) }); err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout, out)
+	return nil
+}
+
 // emit writes rows (CSV/JSON to -o or standard output), a figure (-o with
 // an image extension) or the summary table.
 func (e *env) emit(f *rowFlags, t export.Table, fig func() (saver, error)) error {
@@ -67,14 +82,7 @@ func (e *env) emit(f *rowFlags, t export.Table, fig func() (saver, error)) error
 		if err != nil {
 			return err
 		}
-		if pf, ok := p.(plot.Figure); ok && len(pf.Legend) == 0 {
-			e.warnEmpty(f.out)
-		}
-		if err := writeFileAtomic(f.out, func(fh *os.File) error { return e.saveFigure(fh, p, plot.FormatOf(f.out)) }); err != nil {
-			return err
-		}
-		fmt.Fprintln(e.stdout, f.out)
-		return nil
+		return e.writeFigure(f.out, p)
 	case f.csv || f.json:
 		return t.WriteRows(e.stdout, f.json)
 	}

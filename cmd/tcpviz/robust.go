@@ -72,6 +72,11 @@ func checkOutputs(c *cobra.Command, _ []string) error {
 	if err := checkNumFlags(c); err != nil { // numflags.go: NaN, ±Inf and ranges
 		return err
 	}
+	for _, n := range flagNeeds { // a flag that means nothing without another
+		if f := c.Flags().Lookup(n.flag); f != nil && f.Changed && !c.Flags().Changed(n.needs) {
+			return fmt.Errorf("--%s needs --%s (%s)", n.flag, n.needs, n.why)
+		}
+	}
 	for _, ff := range fileFlags {
 		name := ff.name
 		f := c.Flags().Lookup(name)
@@ -102,6 +107,14 @@ func checkOutputs(c *cobra.Command, _ []string) error {
 		}
 	}
 	return nil
+}
+
+// flagNeeds are the flags that a verb would silently ignore without
+// another (a typed --path-rtt without --pep used to read the whole capture
+// and print no PEP evidence); the -i flags of live.go are checked there.
+var flagNeeds = []struct{ flag, needs, why string }{
+	{"path-rtt", "pep", "it only feeds the PEP evidence"},
+	{"two-ifaces", "pep", "it names the sides of a PEP"},
 }
 
 // maxConnNotes is how many connections a per-connection note is printed

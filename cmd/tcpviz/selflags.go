@@ -70,6 +70,12 @@ func (f *selFlags) selection() (query.Selection, error) {
 	return sel, nil
 }
 
+// intervalError names --interval in an error of
+// query.Selection.CheckInterval.
+func intervalError(w time.Duration, err error) error {
+	return fmt.Errorf("--interval %v: %w", w, err)
+}
+
 func secs(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 // view analyses one capture through sel, prints its warnings, and says

@@ -13,8 +13,6 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
-
-	"github.com/google/renameio/v2"
 )
 
 // interrupted is set by Interrupt.
@@ -102,7 +100,8 @@ func pathErr(path string, err error) error {
 // Write writes data produced by write to path through a
 // temporary file in the target's directory (google/renameio): the data is
 // fsynced before the rename, so readers and crashes never see a
-// half-written output. An existing target keeps its permissions (new files
+// half-written output (pending_unix.go; elsewhere a portable fallback,
+// pending_other.go). An existing target keeps its permissions (new files
 // get 0644 less the umask); a symlinked target is followed; a read-only one
 // is refused. After Interrupt nothing is replaced. Errors name path, never
 // the temporary file.
@@ -111,18 +110,17 @@ func Write(path string, write func(f *os.File) error) error {
 	if err != nil {
 		return err
 	}
-	pf, err := renameio.NewPendingFile(target, renameio.WithTempDir(filepath.Dir(target)),
-		renameio.WithPermissions(0o644), renameio.WithExistingPermissions())
+	pf, err := newPending(target)
 	if err != nil {
 		return pathErr(path, err)
 	}
-	tmp := pf.Name()
+	tmp := pf.File().Name()
 	Track(tmp)
 	defer func() {
 		pf.Cleanup() // no-op after a successful replace
 		Untrack(tmp)
 	}()
-	if err := write(pf.File); err != nil {
+	if err := write(pf.File()); err != nil {
 		return pathErr(path, err)
 	}
 	if interrupted.Load() {

@@ -1,3 +1,5 @@
+//go:build linux
+
 package sat
 
 import (
@@ -10,20 +12,6 @@ import (
 
 	"golang.org/x/sys/unix"
 )
-
-// EmuConfig configures RunEmulator: a two-port L2 forwarder between
-// interfaces A and B of the current network namespace.
-type EmuConfig struct {
-	A    string     `json:"a"`      // interface name of port A
-	B    string     `json:"b"`      // interface name of port B
-	AtoB LinkParams `json:"a_to_b"` // frames received on A, sent on B
-	BtoA LinkParams `json:"b_to_a"` // frames received on B, sent on A
-	Seed uint64     `json:"seed"`   // PRNG seed for loss and jitter
-	// Ready, if non-nil, is called once both ports are open and forwarding.
-	Ready func() `json:"-"`
-	// Logf, if non-nil, receives progress and the final statistics.
-	Logf func(format string, args ...any) `json:"-"`
-}
 
 // maxFrame is the largest frame the emulator forwards (offloads must be off,
 // so frames are at most MTU + Ethernet header).

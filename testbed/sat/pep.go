@@ -1,3 +1,5 @@
+//go:build linux
+
 package sat
 
 import (
@@ -12,23 +14,6 @@ import (
 
 	"golang.org/x/sys/unix"
 )
-
-// PEPConfig configures RunPEP, a transparent split-TCP proxy.
-type PEPConfig struct {
-	// Listen is the address of the IP_TRANSPARENT listener that nftables
-	// tproxy redirects intercepted connections to, e.g. "0.0.0.0:5999".
-	Listen string `json:"listen"`
-	// CC is the congestion control for both halves (TCP_CONGESTION); "" keeps
-	// the namespace default.
-	CC string `json:"cc"`
-	// BufBytes, if > 0, sets SO_RCVBUF and SO_SNDBUF (via the *FORCE
-	// variants) on both halves; 0 keeps kernel autotuning.
-	BufBytes int `json:"buf_bytes"`
-	// Ready, if non-nil, is called once the listener is open.
-	Ready func() `json:"-"`
-	// Logf, if non-nil, receives one line per connection.
-	Logf func(format string, args ...any) `json:"-"`
-}
 
 func (c PEPConfig) control(transparent bool) func(network, address string, rc syscall.RawConn) error {
 	return func(network, address string, rc syscall.RawConn) error {

@@ -187,7 +187,7 @@ func (r *runner) start(ctx context.Context, name, ns string, sig syscall.Signal,
 	full := append([]string{"ip", "netns", "exec", ns}, argv...)
 	c := exec.Command(full[0], full[1:]...)
 	// ip netns exec execs argv in place, so the process group is argv's.
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	c.SysProcAttr = groupAttr()
 	c.Env = append(os.Environ(), r.cfg.HelperEnv...)
 	lf, err := os.Create(logPath)
 	if err != nil {
@@ -253,11 +253,11 @@ func (p *proc) stop(grace time.Duration) {
 		select {
 		case <-p.done:
 		default:
-			syscall.Kill(-p.cmd.Process.Pid, p.sig)
+			killGroup(p.cmd.Process.Pid, p.sig)
 			select {
 			case <-p.done:
 			case <-time.After(grace):
-				syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+				killGroup(p.cmd.Process.Pid, syscall.SIGKILL)
 				<-p.done
 			}
 		}
@@ -286,7 +286,7 @@ func (r *runner) cleanup() error {
 			for _, f := range strings.Fields(out) {
 				if pid, err := strconv.Atoi(f); err == nil {
 					r.logf("killing leftover pid %d in %s", pid, ns)
-					syscall.Kill(pid, syscall.SIGKILL)
+					killPID(pid, syscall.SIGKILL)
 				}
 			}
 		}
@@ -679,7 +679,7 @@ func (r *runner) traffic(ctx context.Context, dir string, res *Result) error {
 	defer cancel()
 	r.logf("run %s: %s", cfg.Name, strings.Join(argv[4:], " "))
 	c := exec.CommandContext(cctx, argv[0], argv[1:]...)
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	c.SysProcAttr = groupAttr()
 	var out, stderr bytes.Buffer
 	c.Stdout, c.Stderr = &out, &stderr
 	runErr := c.Run()

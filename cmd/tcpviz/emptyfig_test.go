@@ -1,0 +1,43 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tcpviz/tcpviz/internal/sharedtest"
+)
+
+// TestEmptyFigureWarnsNoData: on a connection that carried no data (a
+// handshake only), every figure that has nothing to draw warns as the
+// others do and is still written — tput wrote an empty figure, with a
+// legend for a line it did not draw, without a word, and compare never
+// warned; the figures that do draw something (the handshake's RTT, its
+// windows) do not warn, nor does tput on a connection with data.
+func TestEmptyFigureWarnsNoData(t *testing.T) {
+	hs := filepath.Join(sharedtest.Dir(t, "corpus"), "tcpdump-tcp-handshake-nano.pcap")
+	for _, c := range []struct {
+		args []string
+		warn bool
+	}{
+		{[]string{"tput", hs}, true},
+		{[]string{"compare", "a=" + hs, "--metric", "rtt"}, true},
+		{[]string{"compare", "a=" + hs, "--metric", "throughput", "--layout", "grid"}, true},
+		{[]string{"rtt", hs}, false},
+		{[]string{"window", hs}, false},
+		{[]string{"tput", synth}, false},
+	} {
+		out := filepath.Join(t.TempDir(), "x.png")
+		_, stderr, err := runCLI(t, append(c.args, "-o", out)...)
+		if err != nil {
+			t.Fatalf("tcpviz %s: %v", strings.Join(c.args, " "), err)
+		}
+		if got := strings.Contains(stderr, "x.png draws nothing"); got != c.warn {
+			t.Errorf("tcpviz %s -o x.png: warned %v, want %v; stderr %q", strings.Join(c.args, " "), got, c.warn, stderr)
+		}
+		if _, err := os.Stat(out); err != nil {
+			t.Errorf("tcpviz %s: %v", strings.Join(c.args, " "), err)
+		}
+	}
+}
