@@ -141,3 +141,37 @@ func TestFlightPoints(t *testing.T) {
 func same[T any](a, b []T) bool {
 	return len(a) == len(b) && (len(a) == 0 || reflect.DeepEqual(a, b))
 }
+
+// TestSeqPEPTwoPasses: seq --pep on a capture above the one-pass limit
+// keeps the chosen connection's series and events (it kept no series and
+// failed: "connection 6 was analysed without its series"), the same as
+// one pass keeps them.
+func TestSeqPEPTwoPasses(t *testing.T) {
+	n := 0
+	for _, path := range testCaptures(t) {
+		one, err := Analyze(path, All(), PlanSeq(Want{Figure: true}, true))
+		if err != nil {
+			continue
+		}
+		o := PlanSeq(Want{Figure: true}, true)
+		o.OnePassLimit = 1
+		two, err := Analyze(path, All(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := one.Dir
+		if two.Conn.Series == nil || two.Conn.Conn.Index != one.Conn.Conn.Index || two.Dir != d {
+			t.Fatalf("%s: two passes kept no series of conn %d", path, one.Conn.Conn.Index)
+		}
+		if !same(one.Conn.Series.Segs[d], two.Conn.Series.Segs[d]) || !same(one.Conn.Series.Acks[d], two.Conn.Series.Acks[d]) {
+			t.Errorf("%s: the two-pass series differ from one pass", path)
+		}
+		if !reflect.DeepEqual(one.Conn.Events, two.Conn.Events) {
+			t.Errorf("%s: %d events after two passes, %d in one", path, len(two.Conn.Events), len(one.Conn.Events))
+		}
+		n++
+	}
+	if n < 4 {
+		t.Fatalf("%d captures compared", n)
+	}
+}

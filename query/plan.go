@@ -107,13 +107,18 @@ func PlanRate(interval time.Duration, w Want) Options {
 }
 
 // PlanSeq is what Analyze keeps for the time-sequence graph of the chosen
-// connection: its segments, ACKs and SACK blocks only, unless events
-// (a PEP's evidence) or the report needs every connection.
+// connection: its segments, ACKs and SACK blocks, and its events when
+// events is set (a PEP's evidence, with the RTT quantiles every OneConn
+// view keeps); everything for the report.
 func PlanSeq(w Want, events bool) Options {
-	if events || w.Report {
+	if w.Report {
 		return Options{Events: events}
 	}
-	return Options{OneConn: true, Parts: tcpanalysis.PartSegs | tcpanalysis.PartAcks | tcpanalysis.PartSACKs}
+	o := Options{OneConn: true, Parts: tcpanalysis.PartSegs | tcpanalysis.PartAcks | tcpanalysis.PartSACKs}
+	if events {
+		o.Events, o.Parts = true, o.Parts|tcpanalysis.PartEvents
+	}
+	return o
 }
 
 // ShareInterval gives every view the finest of their interval widths, so
