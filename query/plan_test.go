@@ -45,14 +45,15 @@ func TestPlans(t *testing.T) {
 	for name, c := range map[string]struct {
 		got, want Options
 	}{
-		"events":        {PlanEvents(Want{}), Options{Events: true, OneConn: true, Parts: tcpanalysis.PartEvents}},
-		"events report": {PlanEvents(Want{Report: true}), Options{}},
-		"window":        {PlanWindow(All(), Want{}), Options{OneConn: true, Parts: tcpanalysis.PartWindow}},
-		"window bulk":   {PlanWindow(bulk, Want{}), Options{OneConn: true, Parts: tcpanalysis.PartWindow | tcpanalysis.PartSegs}},
-		"rate":          {PlanRate(time.Second, Want{Rows: true}), Options{Interval: time.Second, OneConn: true, Parts: segs | tcpanalysis.PartEvents}},
-		"rate report":   {PlanRate(time.Second, Want{Report: true}), Options{Interval: time.Second}},
-		"seq":           {PlanSeq(Want{Figure: true}, false), Options{OneConn: true, Parts: segs | tcpanalysis.PartSACKs}},
-		"seq pep":       {PlanSeq(Want{Figure: true}, true), Options{Events: true}},
+		"events":         {PlanEvents(Want{}), Options{Events: true, OneConn: true, Parts: tcpanalysis.PartEvents}},
+		"events report":  {PlanEvents(Want{Report: true}), Options{}},
+		"window":         {PlanWindow(All(), Want{}), Options{OneConn: true, Parts: tcpanalysis.PartWindow}},
+		"window bulk":    {PlanWindow(bulk, Want{}), Options{OneConn: true, Parts: tcpanalysis.PartWindow | tcpanalysis.PartSegs}},
+		"rate":           {PlanRate(time.Second, Want{Rows: true}), Options{Interval: time.Second, OneConn: true, Parts: segs | tcpanalysis.PartEvents}},
+		"rate report":    {PlanRate(time.Second, Want{Report: true}), Options{Interval: time.Second}},
+		"seq":            {PlanSeq(Want{Figure: true}, false), Options{OneConn: true, Parts: segs | tcpanalysis.PartSACKs}},
+		"seq pep":        {PlanSeq(Want{Figure: true}, true), Options{Events: true, OneConn: true, Parts: segs | tcpanalysis.PartSACKs | tcpanalysis.PartEvents}},
+		"seq pep report": {PlanSeq(Want{Report: true}, true), Options{Events: true}},
 	} {
 		g, w := c.got, c.want
 		if g.Events != w.Events || g.OneConn != w.OneConn || g.Parts != w.Parts || g.Interval != w.Interval || g.RTT != w.RTT {
