@@ -60,12 +60,17 @@ type liveEngine struct {
 	byRes map[*tcpanalysis.ConnResult]*liveConn // for Options.OnRTT
 	total int
 	// Hooks; nil ones are not called. onRTT gets every sample as it is
-	// measured (through Options.OnRTT), onEvent every event (kept with
-	// Options.KeepEvents, handed on and cut after each segment); onDone
-	// gets a connection once it is finished, just before it is released.
+	// measured (through Options.OnRTT), onEvent every event as it is
+	// classified (Options.OnEvent), and again, with later set, a
+	// retransmission that a later packet shows spurious (D-SACK, Eifel):
+	// that call replaces the earlier one. onDone gets a connection once
+	// it is finished, just before it is released.
 	onRTT   func(*liveConn, tcpanalysis.RTTSample)
-	onEvent func(*liveConn, tcpanalysis.Event)
+	onEvent func(lc *liveConn, e tcpanalysis.Event, later bool)
 	onDone  func(*liveConn)
+	// adding is the generation and frame of the segment being added.
+	adding *liveGen
+	frame  int64
 }
 
 // newLiveEngine returns an engine; set the hooks before the first add.
@@ -77,6 +82,21 @@ func newLiveEngine(opts tcpanalysis.Options) *liveEngine {
 		// so sync has registered the connection by then.
 		if lc := en.byRes[r]; lc != nil && en.onRTT != nil {
 			en.onRTT(lc, x)
+		}
+	}
+	opts.KeepEvents = false
+	opts.OnEvent = func(r *tcpanalysis.ConnResult, e tcpanalysis.Event) {
+		if en.onEvent == nil {
+			return
+		}
+		lc := en.byRes[r]
+		if lc == nil && en.adding != nil {
+			// An event on a connection's first packet (a zero window).
+			en.sync(en.adding)
+			lc = en.byRes[r]
+		}
+		if lc != nil {
+			en.onEvent(lc, e, e.Frame != en.frame)
 		}
 	}
 	en.opts = opts
@@ -94,17 +114,15 @@ func (en *liveEngine) add(s *capture.Segment) {
 	if lc != nil && !lc.done {
 		g = lc.gen
 	}
+	en.adding, en.frame = g, s.Frame
 	g.a.Add(s)
+	en.adding = nil
 	// A new connection (or a new one on a reused port) shows as a key
 	// not seen yet, a SYN without ACK, or a known connection that did not
 	// take the segment. (Analyzer.Add does not say which connection took
 	// it; sync asks Results, which costs O(connections of g).)
 	if lc == nil || lc.gen != g || (s.Flags.Has(capture.SYN) && !s.Flags.Has(capture.ACK)) || lc.r.Conn.Last != s.Time {
 		en.sync(g)
-		lc = en.byKey[k]
-	}
-	if lc != nil && !lc.done {
-		en.drain(lc)
 	}
 }
 
@@ -118,20 +136,6 @@ func (en *liveEngine) sync(g *liveGen) {
 		g.open++
 		en.byKey[res[i].Conn.Key] = lc
 		en.byRes[res[i]] = lc
-	}
-}
-
-// drain hands the connection's new events to onEvent and cuts them from
-// its results: the Analyzer only appends to that slice.
-func (en *liveEngine) drain(lc *liveConn) {
-	if len(lc.r.Events) > 0 {
-		if en.onEvent != nil {
-			for _, x := range lc.r.Events {
-				en.onEvent(lc, x)
-			}
-		}
-		clear(lc.r.Events)
-		lc.r.Events = lc.r.Events[:0]
 	}
 }
 
@@ -187,7 +191,6 @@ func (en *liveEngine) expire(now capture.Timestamp) {
 }
 
 func (en *liveEngine) finish(lc *liveConn) {
-	en.drain(lc)
 	if en.onDone != nil {
 		en.onDone(lc)
 	}
@@ -197,5 +200,4 @@ func (en *liveEngine) finish(lc *liveConn) {
 		delete(en.byKey, lc.r.Conn.Key)
 	}
 	delete(en.byRes, lc.r)
-	lc.r.Events = nil
 }

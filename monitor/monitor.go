@@ -142,7 +142,6 @@ func Run(src Source, stop func(), c Config) (Result, error) {
 		st.en = newLiveEngine(opts)
 		err = st.rtt(c.Method)
 	case Retrans:
-		opts.KeepEvents = true
 		st.en = newLiveEngine(opts)
 		st.retrans()
 	case Tput:
@@ -230,13 +229,6 @@ loop:
 	}
 	rs := src.Stats()
 	st.en.refresh()
-	for _, g := range st.en.gens {
-		for _, lc := range g.conns {
-			if !lc.done {
-				st.en.drain(lc)
-			}
-		}
-	}
 	res := Result{Frames: rs.Frames, Segments: rs.Segments, Conns: st.en.total, ReadErr: readErr}
 	if err := st.out.final(); err != nil {
 		return res, err
@@ -397,7 +389,7 @@ func (st *liveState) retrans() {
 			st.csvRow("conn", "dir", "t_s", "conn_t_s", "frame", "class", "seq", "len", "original_frame", "evidence")
 		}
 	}
-	st.en.onEvent = func(lc *liveConn, ev tcpanalysis.Event) {
+	st.en.onEvent = func(lc *liveConn, ev tcpanalysis.Event, later bool) {
 		if !st.sel.ok(lc) || !st.sel.dir(ev.Dir) {
 			return
 		}
@@ -415,6 +407,10 @@ func (st *liveState) retrans() {
 		}
 		if e := ev.Evidence.String(); e != "" {
 			orig += " (" + e + ")"
+		}
+		if later {
+			// A retransmission printed before, shown spurious now.
+			orig += ", reclassified: replaces the line of frame " + strconv.FormatInt(ev.Frame, 10)
 		}
 		fmt.Fprintf(st.w, "%s  conn %d  %s  %-13s  seq %d len %d  frame %d%s  %s\n", clock(ev.Time), lc.idx, ev.Dir, ev.Class, ev.Seq, ev.Len, ev.Frame, orig, plot.Endpoints(lc.r.Conn, ev.Dir))
 	}

@@ -101,7 +101,7 @@ func liveHelp(verb string) string {
 	what := map[string]string{
 		"flows":   "the connection table is printed again every --every (cleared first on a\nterminal); a connection that is over is printed once more as it is released\n(with --csv: one CSV row then)",
 		"rtt":     "one line per RTT sample as it is measured, like pping: time, connection,\ndata direction, method, RTT and endpoints (with --csv: the rows of\n'rtt --csv FILE')",
-		"retrans": "one line per classified event as it happens (with --csv: the rows of\n'retrans --csv FILE')",
+		"retrans": "one line per classified event as it happens (with --csv: the rows of\n'retrans --csv FILE'); a retransmission that a later D-SACK or echoed\ntimestamp shows spurious is printed again, class spurious: that line\nreplaces the first",
 		"tput":    "one row per --interval (default 1s) and active connection direction:\nthroughput and goodput in kbit/s and cumulative acknowledged bytes (with\n--csv: CSV rows)",
 	}[verb]
 	return help("live.txt", "{what}", what, "{verb}", verb, "{finished}", monitor.FinishedIdle.String(), "{abandoned}", monitor.AbandonedIdle.String(), "{backend}", live.Backend, "{filter}", live.FilterCompiler)
