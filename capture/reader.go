@@ -215,7 +215,11 @@ type Reader struct {
 // tcpviz cannot decode.
 func Open(path string) (*Reader, error) {
 	if path == "-" {
-		return NewReader(os.Stdin, "stdin")
+		r, err := NewReader(os.Stdin, "stdin")
+		if err == nil && (r.link == LinkRadiotap || r.link == LinkIEEE80211 || r.link == LinkPrism || r.link == LinkAVS) {
+			r.node.Why = "standard input cannot be read twice, so its node was not learnt before the analysis; give the file's path"
+		}
+		return r, err
 	}
 	r, err := openFile(path)
 	if err != nil {
