@@ -146,11 +146,19 @@ func chain() *air {
 func TestVantageByNodeIdentity(t *testing.T) {
 	dir := t.TempDir()
 	files := chain().write(t, dir)
-	// O decoded 3000 bytes in frames addressed to N (tcpanalysis counts
+	// O decoded 3000 bytes in frames addressed to N (the air view counts
 	// them as delivered on 802.11), S "delivered" 3000 to its next hop:
 	// off the receiver's node only the 2000 acknowledged bytes count.
-	if rep, err := tcpanalysis.AnalyzeFile(files[nodeO], tcpanalysis.Options{}); err != nil || len(rep.Conns) != 1 || rep.Conns[0].Dir[0].DeliveredBytes != 3000 {
-		t.Fatalf("O's capture: %v; want one connection with 3000 bytes delivered to N's MAC", err)
+	if rep, err := tcpanalysis.AnalyzeFile(files[nodeO], tcpanalysis.Options{AirView: true}); err != nil || len(rep.Conns) != 1 || rep.Conns[0].Dir[0].DeliveredBytes != 3000 {
+		t.Fatalf("O's capture, air view: %v; want one connection with 3000 bytes delivered to N's MAC", err)
+	}
+	// O's own view (docs/metrics.md#own-frames): every one of its 9
+	// frames of the connection (R's five forwards to N, N's two segments
+	// to R, R's two forwards to S) was addressed to another node; only
+	// the overheard ACK of 2000 bytes still counts, as N's statement.
+	if rep, err := tcpanalysis.AnalyzeFile(files[nodeO], tcpanalysis.Options{}); err != nil || len(rep.Conns) != 1 || rep.Conns[0].Dir[0].DeliveredBytes != 2000 ||
+		rep.Overheard != 9 || rep.OnlyOverheard != 1 || rep.Conns[0].Dir[0].Pkts+rep.Conns[0].Dir[1].Pkts != 0 {
+		t.Fatalf("O's capture, node view: %v; want one connection of 9 overheard frames, 2000 bytes acknowledged", err)
 	}
 	want := map[string]Vantage{"run-0-0.pcap": AtSender, "run-1-0.pcap": Relay, "run-2-0.pcap": AtReceiver, "run-3-0.pcap": Overheard}
 	for _, f := range files {

@@ -198,6 +198,9 @@ type Reader struct {
 	// fine: some timestamp of the capture is off a multiple of fineTick
 	// (Segment.FineTime), from the pre-scan or from a frame read so far.
 	fine bool
+	// node: what a radiotap capture shows of the node it was taken on
+	// (Node), from Open's scan.
+	node Node
 	// A split read (ReadFrames, Segments): sr is the reading goroutine's
 	// state, split the consuming goroutine's.
 	sr    *splitReader
@@ -212,7 +215,11 @@ type Reader struct {
 // tcpviz cannot decode.
 func Open(path string) (*Reader, error) {
 	if path == "-" {
-		return NewReader(os.Stdin, "stdin")
+		r, err := NewReader(os.Stdin, "stdin")
+		if err == nil && (r.link == LinkRadiotap || r.link == LinkIEEE80211 || r.link == LinkPrism || r.link == LinkAVS) {
+			r.node.Why = "standard input cannot be read twice, so its node was not learnt before the analysis; give the file's path"
+		}
+		return r, err
 	}
 	r, err := openFile(path)
 	if err != nil {
@@ -222,6 +229,9 @@ func Open(path string) (*Reader, error) {
 	// (bash's <(zcat f)) would lose to the pre-scan what it reads.
 	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
 		r.fine = prescanFine(path)
+		if r.link == LinkRadiotap || r.link == LinkIEEE80211 || r.link == LinkPrism || r.link == LinkAVS || r.ng != nil {
+			r.node = scanNode(path)
+		}
 	}
 	return r, nil
 }

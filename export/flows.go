@@ -94,6 +94,11 @@ type FlowRow struct {
 	HSEvidence [2]string `json:"hs_evidence"`
 	// FoldedBy splits folded_dups by the evidence that decided.
 	FoldedBy map[string]int64 `json:"folded_by"`
+	// Overheard counts the connection's 802.11 frames that the capturing
+	// node only overheard (addressed to another node's MAC), left out of
+	// every other column but the ACK numbers (docs/metrics.md#own-frames).
+	// JSON only.
+	Overheard int64 `json:"overheard"`
 	// PEPAB and PEPBA report that a split-TCP PEP sent the ACKs of a>b
 	// (b>a) data (pep_note.go): acked and goodput columns of that
 	// direction are bytes the PEP accepted, not delivered.
@@ -175,6 +180,7 @@ func NewFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 		OOOSegsAB: ab.OOOSegs, OOOSegsBA: ba.OOOSegs,
 		FoldedDups:  c.Folded,
 		ReusedPorts: c.Reused,
+		Overheard:   c.Overheard,
 	}
 	msp := func(d time.Duration, ok bool) *float64 {
 		if !ok {

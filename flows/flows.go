@@ -135,6 +135,12 @@ type Conn struct {
 	// splits it by the evidence that decided (FoldReason).
 	Folded   int64
 	FoldedBy [NumFoldReasons]int64
+	// Overheard counts 802.11 frames of the connection that the capturing
+	// node decoded but that were addressed to another node
+	// (Options.Node): left out of every metric but this count and their
+	// ACK numbers (the peer's statement of what it received). Copies are
+	// not folded against them.
+	Overheard int64
 	// Reused reports that this connection started on a 4-tuple that an
 	// earlier connection of the capture used (port reuse).
 	Reused bool
@@ -219,6 +225,17 @@ type Options struct {
 	// nil): for a caller that streams results and Forgets the connections
 	// it is done with, so that memory does not grow with their number.
 	NoList bool
+	// Node, when known (capture.Node.Known), is the node an 802.11
+	// capture was taken on: its frames addressed to another node's MAC
+	// are overheard (capture.ReceptionOverheard) and are not this node's
+	// traffic. Such a frame is attributed to its connection (it may open
+	// it; its time spans the connection; a SYN's options and ISN are the
+	// endpoint's own choice; it numbers the sequence spaces) and counted
+	// in Conn.Overheard, but it is never a copy's original, never folded,
+	// and every other metric leaves it out (Packet.Overheard;
+	// docs/metrics.md#own-frames). Nil: every frame is the node's, as
+	// when the capture cannot tell.
+	Node *capture.Node
 }
 
 // Packet is what Tracker.Add returns for one segment.
@@ -232,6 +249,11 @@ type Packet struct {
 	Dup bool
 	// New reports that this segment opened Conn.
 	New bool
+	// Overheard reports an 802.11 frame the capturing node only overheard
+	// (Options.Node): counted in Conn.Overheard and left out of every
+	// metric, like a copy. Only Seq, End, Ack and AckValid are set: what
+	// the frame's sender acknowledged is still evidence.
+	Overheard bool
 	// Late reports a segment on the 4-tuple of a connection the tracker
 	// forgot (it was over) that is not a new SYN: Conn is nil, and it is
 	// left out of every metric (counted in Tracker.Late).
@@ -471,6 +493,10 @@ func (t *Tracker) AddHashed(s *capture.Segment, hash uint64, p *Packet) {
 	}
 	d := c.DirOf(s.Src)
 	p.Conn, p.Dir = c, d
+	if t.opts.Node != nil && t.opts.Node.Reception(s) == capture.ReceptionOverheard {
+		t.overheard(c, d, s, p)
+		return
+	}
 	if s.WiFi {
 		if h := &c.Half[d]; !h.MACKnown || s.TTL > h.macTTL {
 			h.MAC, h.MACKnown, h.macTTL = s.TA, true, s.TTL
@@ -543,6 +569,40 @@ func (t *Tracker) AddHashed(s *capture.Segment, hash uint64, p *Packet) {
 		}
 		p.Ack = r.unwrap.Peek(s.Ack)
 		p.AckValid = true
+	}
+}
+
+// overheard adds s, sent in direction d of c, as a frame the node only
+// overheard (Options.Node): counted, and kept for what it tells about the
+// connection whoever received it — its time (First, Last: the span of
+// the connection on the air), its SYN facts (the ISN tells a SYN sent
+// again from a new connection; the options are the endpoint's) and the
+// numbering of its sequence spaces (relative offsets count from the first
+// number the capture holds, overheard or not) — and its offsets given
+// (p.Seq, p.End, p.Ack); nothing else.
+func (t *Tracker) overheard(c *Conn, d Direction, s *capture.Segment, p *Packet) {
+	c.Overheard++
+	p.Overheard = true
+	c.First, c.Last = min(c.First, s.Time), max(c.Last, s.Time)
+	if s.Flags.Has(capture.SYN) {
+		t.handshake(c, d, s)
+	}
+	h := &c.Half[d]
+	if !h.BaseKnown {
+		h.Base = s.Seq - 1
+		h.BaseKnown = true
+		h.unwrap = seq.NewUnwrapper(h.Base)
+	}
+	p.Seq = h.unwrap.Unwrap(s.Seq)
+	p.End = p.Seq + int64(s.SeqLen())
+	if s.Flags.Has(capture.ACK) {
+		r := &c.Half[d.Reverse()]
+		if !r.BaseKnown {
+			r.Base = s.Ack - 1
+			r.BaseKnown = true
+			r.unwrap = seq.NewUnwrapper(r.Base)
+		}
+		p.Ack, p.AckValid = r.unwrap.Peek(s.Ack), true
 	}
 }
 

@@ -2,7 +2,10 @@ package query
 
 import (
 	"fmt"
+	"strings"
 	"time"
+
+	"github.com/tcpviz/tcpviz/capture"
 
 	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
@@ -31,6 +34,15 @@ const (
 	// direction Dir of connection Conn; Ref is the one used instead
 	// (Ref.Resolve).
 	WarnRefFallback
+	// WarnOverheard: an 802.11 capture established the node it was taken
+	// on, and Count TCP frames addressed to other nodes were left out as
+	// overheard (docs/metrics.md#own-frames); Text says which node and
+	// by what evidence.
+	WarnOverheard
+	// WarnNodeUnknown: an 802.11 capture did not establish the node it was
+	// taken on; every frame its radio decoded is analysed as the
+	// capture's own, frames addressed to other nodes included.
+	WarnNodeUnknown
 )
 
 // Warning is a problem that did not stop the analysis. Conn is -1 when it
@@ -60,8 +72,10 @@ func (w Warning) String() string {
 }
 
 // Warnings lists the problems of a capture's analysis: the reader's
-// warnings, ACKs of unseen data per connection, frames stamped backwards
-// and a capture spanning more than 30 days.
+// warnings, ACKs of unseen data per connection, on 802.11 the node the
+// capture was taken on and the frames it only overheard (or that the node
+// is unknown), frames stamped backwards and a capture spanning more than
+// 30 days.
 func Warnings(rep *tcpanalysis.Report) []Warning {
 	var out []Warning
 	for _, w := range rep.Warnings {
@@ -77,9 +91,26 @@ func Warnings(rep *tcpanalysis.Report) []Warning {
 	if n := rep.Stats.TimeBackwards; n > 0 {
 		out = append(out, Warning{Kind: WarnTimeBackwards, File: rep.File, Conn: -1, Count: n})
 	}
+	if n := rep.Node; n.Known && rep.Overheard > 0 {
+		out = append(out, Warning{Kind: WarnOverheard, File: rep.File, Conn: -1, Count: rep.Overheard,
+			Text: fmt.Sprintf("%s: 802.11 capture taken on the node with MAC %s (%s): %d TCP frames of %d connections were addressed to other nodes and are left out as overheard (connections holding nothing else: %d); their ACK numbers still count as the peer's (docs/metrics.md#own-frames)",
+				rep.File, strings.Join(macs(n.MACs), ", "), n.Why, rep.Overheard, rep.OverheardConns, rep.OnlyOverheard)})
+	} else if !n.Known && n.Why != "" && rep.Stats.Segments > 0 {
+		out = append(out, Warning{Kind: WarnNodeUnknown, File: rep.File, Conn: -1,
+			Text: fmt.Sprintf("%s: the node this 802.11 capture was taken on is unknown (%s): every frame its radio decoded is analysed as received, frames addressed to other nodes included (docs/metrics.md#own-frames)", rep.File, n.Why)})
+	}
 	if st := rep.Stats; st.Frames > 0 && st.Last.Sub(st.First) > 30*24*time.Hour {
 		out = append(out, Warning{Kind: WarnTimeSpan, File: rep.File, Conn: -1,
 			Text: fmt.Sprintf("%s: the capture spans %.0f days between its first and last frame: a timestamp may jump", rep.File, st.Last.Sub(st.First).Hours()/24)})
+	}
+	return out
+}
+
+// macs formats 802.11 addresses.
+func macs(m [][6]byte) []string {
+	out := make([]string, len(m))
+	for i, a := range m {
+		out[i] = capture.MAC(a)
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/tcpviz/tcpviz/capture"
@@ -308,6 +309,13 @@ type Options struct {
 	// capture's start (Report.Start: its first frame, any protocol; for an
 	// Analyzer fed by hand, the first segment added).
 	OnDone func(r *ConnResult, start capture.Timestamp)
+	// AirView analyses every 802.11 frame the capturing radio decoded as
+	// the capture's own traffic, frames addressed to other nodes
+	// included, as tcpviz did before it told them apart. By default,
+	// when the capture establishes its node (capture.Reader.Node), frames
+	// overheard from other nodes are left out of every metric and
+	// counted (flows.Options.Node, docs/metrics.md#own-frames).
+	AirView bool
 	// ReuseResults lets the analysis reuse a result passed to OnDone, and
 	// its Conn, for a later connection once OnDone has returned: OnDone
 	// must copy what it keeps (flows writes a row and keeps nothing). A
@@ -606,11 +614,35 @@ func (a *Analyzer) add(s *capture.Segment, hash uint64, hashed bool) *ConnResult
 		cs.released = false
 		a.live = append(a.live, cs)
 	}
+	if p.Overheard {
+		// Addressed to another node: not this node's traffic
+		// (docs/metrics.md#own-frames); counted in Conn.Overheard. Its
+		// cumulative ACK is still the peer's statement that the bytes
+		// below it were delivered: it counts towards MaxAck (so
+		// AckedBytes and DeliveredBytes), and a later retransmission of
+		// them was spurious. Nothing else of it is this node's.
+		if p.AckValid {
+			rd := p.Dir.Reverse()
+			if rs := &cs.Dir[rd]; !rs.AckSeen || p.Ack > rs.MaxAck {
+				rs.MaxAck, rs.AckSeen = p.Ack, true
+			}
+			if !cs.skip {
+				if ds := cs.ds(rd); !ds.heardSeen || p.Ack > ds.heardAck {
+					ds.heardAck, ds.heardSeen = p.Ack, true
+				}
+			}
+		}
+		return &cs.ConnResult
+	}
 	d := p.Dir
 	if s.WiFi && s.PayloadLen > 0 {
 		// 802.11: bytes the receiver's own MAC received, copies included
-		// (docs/metrics.md#goodput).
-		if rh := &p.Conn.Half[d.Reverse()]; rh.MACKnown && s.RA == rh.MAC {
+		// (docs/metrics.md#goodput). When the capture's node is known,
+		// only frames its radio received: a frame it sent shows a
+		// transmission, not a reception (at the sender, "the receiver's
+		// MAC" learnt from the ACKs it received is the next hop's).
+		node := a.opts.Flows.Node
+		if rh := &p.Conn.Half[d.Reverse()]; rh.MACKnown && s.RA == rh.MAC && (node == nil || node.Reception(s) == capture.ReceptionAddressed) {
 			lo := p.Seq
 			if s.Flags.Has(capture.SYN) {
 				lo++
@@ -870,6 +902,17 @@ type Report struct {
 	// Conns are the connections in index order; empty when
 	// Options.OnDone streamed them out.
 	Conns []*ConnResult
+	// Node is what the capture showed of the 802.11 node it was taken on
+	// (capture.Reader.Node): when Known, the analysis is that node's view
+	// and Overheard counts the TCP frames addressed to other nodes it left
+	// out (docs/metrics.md#own-frames); with Options.AirView, Node is
+	// still reported but nothing is left out (Overheard 0).
+	Node      capture.Node
+	Overheard int64
+	// OverheardConns counts the connections with overheard frames, and
+	// OnlyOverheard those with nothing else: the node neither sent nor
+	// received any frame of them.
+	OverheardConns, OnlyOverheard int64
 }
 
 // AnalyzeFile reads the capture at path ("-" for standard input) and
@@ -931,7 +974,17 @@ func analyze(r *capture.Reader, opts Options, n int) (*Report, error) {
 	if k := opts.OnlyKey; k != nil {
 		r.OnlyEndpoints(k.Lo, k.Hi)
 	}
-	rep := &Report{File: r.Name(), Format: r.Format()}
+	rep := &Report{File: r.Name(), Format: r.Format(), Node: r.Node()}
+	if n := rep.Node; n.Known && !opts.AirView && opts.Flows.Node == nil {
+		opts.Flows.Node = &n
+	}
+	var heard overheardTally
+	if on := opts.OnDone; on != nil && opts.Flows.Node != nil {
+		opts.OnDone = func(r *ConnResult, start capture.Timestamp) {
+			heard.add(r)
+			on(r, start)
+		}
+	}
 	var ws []string // warnings about connections
 	if n > 1 {
 		conns, w, err := analyzeSharded(r, &opts, n)
@@ -959,11 +1012,29 @@ func analyze(r *capture.Reader, opts Options, n int) (*Report, error) {
 		rep.Conns = a.Results()
 		ws = a.connWarnings()
 	}
+	for _, c := range rep.Conns {
+		heard.add(c)
+	}
+	rep.Overheard, rep.OverheardConns, rep.OnlyOverheard = heard.frames.Load(), heard.conns.Load(), heard.only.Load()
 	rep.Stats = r.Stats()
 	rep.Start = rep.Stats.First
 	rep.Warnings = r.Warnings()
 	rep.Warnings = append(rep.Warnings, ws...)
 	return rep, nil
+}
+
+// overheardTally sums the overheard frames of the results of a capture
+// (Report.Overheard).
+type overheardTally struct{ frames, conns, only atomic.Int64 }
+
+func (t *overheardTally) add(r *ConnResult) {
+	if n := r.Conn.Overheard; n > 0 {
+		t.frames.Add(n)
+		t.conns.Add(1)
+		if r.Dir[0].Pkts+r.Dir[1].Pkts == 0 {
+			t.only.Add(1)
+		}
+	}
 }
 
 // rereadable reports whether path is a regular file: the shards' fallback

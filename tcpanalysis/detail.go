@@ -22,21 +22,27 @@ type dirState struct {
 	anyPay  bool
 	highSeq int64 // end of the highest segment (SYN/FIN included)
 
-	out      []outSeg // first transmissions of new data, ends increasing, from outHead on
-	outHead  int
-	gapAt    capture.Timestamp // when the capture last saw a gap open (a segment above highPay)
-	hasGap   bool
-	lastAck  int64 // receiver's highest cumulative ACK
-	ackSeen  bool
-	win      int64 // receiver's last advertised window (bytes when winKnown, else raw)
-	winRaw   uint16
-	winKnown bool
-	dupAcks  int  // consecutive duplicate ACKs at lastAck
-	fastDone bool // a fast retransmission was classified since lastAck last moved
-	sackHole bool // a SACK above lastAck arrived since lastAck last moved
-	inZW     bool
-	zwStart  capture.Timestamp
-	zwFrame  int64
+	out     []outSeg // first transmissions of new data, ends increasing, from outHead on
+	outHead int
+	gapAt   capture.Timestamp // when the capture last saw a gap open (a segment above highPay)
+	hasGap  bool
+	lastAck int64 // receiver's highest cumulative ACK
+	ackSeen bool
+	// heardAck is the highest cumulative ACK of the receiver's that the
+	// capturing 802.11 node overheard (flows.Packet.Overheard), valid iff
+	// heardSeen: evidence that bytes below it were delivered, not an ACK
+	// this node received.
+	heardAck  int64
+	heardSeen bool
+	win       int64 // receiver's last advertised window (bytes when winKnown, else raw)
+	winRaw    uint16
+	winKnown  bool
+	dupAcks   int  // consecutive duplicate ACKs at lastAck
+	fastDone  bool // a fast retransmission was classified since lastAck last moved
+	sackHole  bool // a SACK above lastAck arrived since lastAck last moved
+	inZW      bool
+	zwStart   capture.Timestamp
+	zwFrame   int64
 
 	tsq       []tsEnt // TSvals sent, first sighting, increasing, from tsHead on
 	tsHead    int
@@ -672,6 +678,9 @@ func (cs *connState) retxClass(ds *dirState, start, end int64) (Class, Evidence)
 func (cs *connState) retxSignal(ds *dirState, start, end int64) (Class, Evidence) {
 	if ds.ackSeen && end <= ds.lastAck {
 		return Spurious, EvAcked
+	}
+	if ds.heardSeen && end <= ds.heardAck {
+		return Spurious, EvAckedOverheard
 	}
 	why := EvNoSignal
 	if ds.ackSeen && ds.dupAcks >= 3 {

@@ -139,10 +139,15 @@ const (
 	// carries, which it may carry only in answer to a SYN that offered
 	// them (RFC 7323 §2.2, RFC 2018 §2): that copy was answered.
 	EvOptions
+	// EvAckedOverheard: the bytes were all acknowledged before the
+	// retransmission, by an ACK the capturing 802.11 node overheard on
+	// its way to another node (docs/metrics.md#own-frames): the receiver
+	// held them, though the ACK had not reached this node.
+	EvAckedOverheard
 	numEvidence
 )
 
-var evidenceNames = [numEvidence]string{"", "acked", "dup_acks", "sack", "no_signal", "tsecr", "dsack", "tsval", "one_rtt", "repeat", "single", "ambiguous", "zero_window", "snd_nxt_minus_1", "icmp_frag_needed", "options"}
+var evidenceNames = [numEvidence]string{"", "acked", "dup_acks", "sack", "no_signal", "tsecr", "dsack", "tsval", "one_rtt", "repeat", "single", "ambiguous", "zero_window", "snd_nxt_minus_1", "icmp_frag_needed", "options", "acked_overheard"}
 
 // String returns the evidence name used in every output ("" for EvNone).
 func (e Evidence) String() string {

@@ -29,7 +29,11 @@ func TestPEPNotOnNS3Wifi(t *testing.T) {
 	if strings.Contains(out, " PEP ") || strings.Contains(out, "acknowledged by a split-TCP PEP") {
 		t.Errorf("flows marks a PEP:\n%s", out)
 	}
-	if !strings.Contains(out, "16092.8") {
-		t.Errorf("flows: goodput 16092.8 kbit/s missing:\n%s", out)
+	// 1 496 850 B acknowledged in 0.745 s. The capture is the station's
+	// own (the sender's): its last 1 500 B sent to the AP, not yet
+	// acknowledged when the capture ends, are not known to be delivered
+	// (docs/metrics.md#own-frames; before, 16092.8 counted them).
+	if !strings.Contains(out, "16076.7") {
+		t.Errorf("flows: goodput 16076.7 kbit/s missing:\n%s", out)
 	}
 }
