@@ -211,6 +211,38 @@ func (d *decoder) ppp(b []byte) verdict {
 	return vNonIP
 }
 
+// otherEthIPv4TCP reports whether Ethernet frame data (original length
+// wireLen) holds what decode, given Reader.OnlyEndpoints with ports p0 and
+// p1, would return as a stub: an untunnelled, unfragmented IPv4 TCP
+// segment with valid headers whose ports are not the pair p0, p1 (so its
+// endpoints cannot be the key's). The checks are decode's, in its order;
+// false means decode it (the key's ports, a VLAN tag, a bad header, an IP
+// length past the frame: whatever decode would count otherwise). Split
+// reading's shortcut for the second pass of a series verb.
+func otherEthIPv4TCP(data []byte, wireLen int, p0, p1 uint16) bool {
+	if len(data) < 14+20 || binary.BigEndian.Uint16(data[12:]) != etherIPv4 {
+		return false
+	}
+	b := data[14:]
+	ihl := int(b[0]&0x0f) * 4
+	if b[0]>>4 != 4 || ihl < 20 || len(b) < ihl+20 {
+		return false
+	}
+	total := int(binary.BigEndian.Uint16(b[2:]))
+	if total == 0 || (wireLen > 0 && total > wireLen-14) || total < ihl {
+		return false
+	}
+	if binary.BigEndian.Uint16(b[6:])&0x3fff != 0 || b[9] != 6 {
+		return false
+	}
+	t := b[ihl:]
+	if hl := int(t[12]>>4) * 4; hl < 20 || total-ihl < hl {
+		return false
+	}
+	sp, dp := binary.BigEndian.Uint16(t), binary.BigEndian.Uint16(t[2:])
+	return !(sp == p0 && dp == p1) && !(sp == p1 && dp == p0)
+}
+
 func (d *decoder) ether(b []byte) verdict {
 	if len(b) < 14 {
 		return vTruncated

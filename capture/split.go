@@ -122,6 +122,11 @@ func (b *FrameBatch) decode(segs []Segment) int {
 		b.pos = b.start
 	}
 	d := decoder{only: b.only}
+	fast := b.only != nil && b.link == LinkEthernet // otherEthIPv4TCP
+	var p0, p1 uint16
+	if fast {
+		p0, p1 = b.only[0].Port(), b.only[1].Port()
+	}
 	n := 0
 	i, pos, buf := b.at, b.pos, b.buf
 	for ; i < b.nframes && n < len(segs); i++ {
@@ -144,6 +149,15 @@ func (b *FrameBatch) decode(segs []Segment) int {
 		data := buf[pos+16 : pos+16+capLen : pos+16+capLen]
 		pos += 16 + capLen
 		s := &segs[n]
+		if fast && otherEthIPv4TCP(data, wireLen, p0, p1) {
+			// A stub, as decode would return it, without decoding.
+			st.segments++
+			s.Src, s.Dst, s.ICMP, s.WiFi = netip.AddrPort{}, netip.AddrPort{}, ICMPNone, false
+			s.Frame, s.Time, s.Iface = b.frame0+int64(i), Timestamp((sec+nsec/1e9)*1e9+nsec%1e9), 0
+			s.CapLen, s.WireLen, s.FineTime = capLen, wireLen, i >= b.fineFrom
+			n++
+			continue
+		}
 		d.s = s
 		d.wireLen = wireLen
 		v := d.decode(b.link, data)

@@ -33,6 +33,10 @@ type readResult struct {
 // earlier frame decoded into the same Segment): 802.11 addresses of a
 // frame that is not 802.11, ICMP facts of a TCP segment.
 func normSeg(s Segment) Segment {
+	if !s.Src.IsValid() && !s.Dst.IsValid() && s.ICMP == ICMPNone {
+		// A stub (OnlyEndpoints): these fields only.
+		return Segment{Frame: s.Frame, Time: s.Time, Iface: s.Iface, CapLen: s.CapLen, WireLen: s.WireLen, FineTime: s.FineTime}
+	}
 	if !s.WiFi {
 		s.RA, s.TA = [6]byte{}, [6]byte{}
 	}
@@ -122,26 +126,36 @@ func readFrames(t *testing.T, r *Reader, batchCap, ahead, decode int) readResult
 
 // sameRead fails t unless a split read of path, every way, gives what Next
 // gives.
-func sameRead(t *testing.T, path string) {
+func sameRead(t *testing.T, path string) { sameReadOnly(t, path, nil) }
+
+// sameReadOnly is sameRead with Reader.OnlyEndpoints(only[0], only[1])
+// when only is set: the stubs in the same places (split reading takes
+// them without decoding, otherEthIPv4TCP), the same segments between the
+// two endpoints, stats and warnings.
+func sameReadOnly(t *testing.T, path string, only *[2]netip.AddrPort) {
 	t.Helper()
-	want := func() readResult {
+	open := func() *Reader {
 		r, err := Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}
+		if only != nil {
+			r.OnlyEndpoints(only[0], only[1])
+		}
+		return r
+	}
+	want := func() readResult {
+		r := open()
 		defer r.Close()
 		return readNext(r)
 	}()
 	for _, c := range []struct{ cap, ahead, decode int }{
 		{splitFrames, 4, 0}, {splitFrames, 4, 1}, {splitFrames, 3, 2}, {1, 2, 0}, {7, 5, 2}, {100, 1, 1},
 	} {
-		r, err := Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := open()
 		got := readFrames(t, r, c.cap, c.ahead, c.decode)
 		r.Close()
-		compareRead(t, fmt.Sprintf("%s %+v", filepath.Base(path), c), want, got)
+		compareRead(t, fmt.Sprintf("%s %+v only %v", filepath.Base(path), c, only), want, got)
 	}
 }
 
@@ -191,6 +205,56 @@ func TestSplitCorpus(t *testing.T) {
 	}
 	if n < 10 {
 		t.Fatalf("only %d plain pcap files in ../shared", n)
+	}
+}
+
+// TestSplitOnlyEndpoints: with Reader.OnlyEndpoints, every plain pcap of
+// ../shared and a generated bulk capture (whole, and with bytes changed at
+// random) read split give Next's segments (the 4-tuple's decoded, the
+// others stubs in their places), stats and warnings, for the first and
+// the last segment's endpoints and a pair that is nowhere.
+func TestSplitOnlyEndpoints(t *testing.T) {
+	var files []string
+	for _, sub := range []string{"corpus", "cases", "hostile"} {
+		m, _ := filepath.Glob(filepath.Join(sharedDir(t), sub, "*.pcap"))
+		files = append(files, m...)
+	}
+	var w bytes.Buffer
+	if err := pcaptest.WriteBulk(&w, pcaptest.GenOptions{Packets: 40000, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	whole := filepath.Join(dir, "bulk.pcap")
+	os.WriteFile(whole, w.Bytes(), 0o644)
+	b := bytes.Clone(w.Bytes())
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 400 {
+		b[24+rng.IntN(len(b)-24)] ^= byte(1 + rng.IntN(255))
+	}
+	damaged := filepath.Join(dir, "bulk-damaged.pcap")
+	os.WriteFile(damaged, b, 0o644)
+	files = append(files, whole, damaged)
+	n := 0
+	for _, p := range files {
+		r, err := Open(p)
+		if err != nil {
+			continue
+		}
+		ok := r.CanReadFrames()
+		all := readNext(r)
+		r.Close()
+		if !ok || len(all.segs) == 0 {
+			continue
+		}
+		n++
+		first, last := all.segs[0], all.segs[len(all.segs)-1]
+		nowhere := netip.MustParseAddrPort("192.0.2.99:9")
+		for _, k := range [][2]netip.AddrPort{{first.Src, first.Dst}, {last.Dst, last.Src}, {nowhere, nowhere}} {
+			sameReadOnly(t, p, &k)
+		}
+	}
+	if n < 10 {
+		t.Fatalf("only %d captures read", n)
 	}
 }
 
