@@ -108,6 +108,11 @@ type FlowRow struct {
 	// fragmentation-needed (class pmtu, docs/metrics.md#events).
 	PMTUAB int64 `json:"-"`
 	PMTUBA int64 `json:"-"`
+	// CtlRetxAB and CtlRetxBA count the SYNs, SYN-ACKs and FINs sent again
+	// without payload (tcpanalysis.DirStats.CtlRetx): retransmission events
+	// in no retx_segs; the table's "syn/fin retx".
+	CtlRetxAB int64 `json:"-"`
+	CtlRetxBA int64 `json:"-"`
 	// nums are the CSV columns from hs_syn_synack_ms on that have no
 	// exported field (they are in RTT and Events for JSON), as numbers:
 	// formatted only when the row is written.
@@ -178,6 +183,7 @@ func NewFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 		WScaleA:   ws(a), WScaleB: ws(b), WScaleSource: src,
 		RetxSegsAB: ab.RetxSegs, RetxSegsBA: ba.RetxSegs,
 		OOOSegsAB: ab.OOOSegs, OOOSegsBA: ba.OOOSegs,
+		CtlRetxAB: ab.CtlRetx, CtlRetxBA: ba.CtlRetx,
 		FoldedDups:  c.Folded,
 		ReusedPorts: c.Reused,
 		Overheard:   c.Overheard,
