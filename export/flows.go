@@ -20,7 +20,7 @@ import (
 
 // FlowsSchema names the version of the flows CSV/JSON schema
 // (docs/schema.md#flows). Bump it when a column changes meaning or goes away.
-const FlowsSchema = "tcpviz.flows/2"
+const FlowsSchema = "tcpviz.flows/3"
 
 // FlowColumns is the flows CSV header, in order (docs/schema.md#flows).
 var FlowColumns = []string{
@@ -43,6 +43,7 @@ var FlowColumns = []string{
 	"icmp_time_exceeded_ab", "icmp_time_exceeded_ba",
 	"acks_from_pep_ab", "acks_from_pep_ba",
 	"pmtu_ab", "pmtu_ba",
+	"syn_fin_retx_ab", "syn_fin_retx_ba",
 }
 
 // FlowRow is one connection in the flows schema (docs/schema.md#flows).
@@ -110,7 +111,8 @@ type FlowRow struct {
 	PMTUBA int64 `json:"-"`
 	// CtlRetxAB and CtlRetxBA count the SYNs, SYN-ACKs and FINs sent again
 	// without payload (tcpanalysis.DirStats.CtlRetx): retransmission events
-	// in no retx_segs; the table's "syn/fin retx".
+	// in no retx_segs; the columns syn_fin_retx_ab/ba (new in /3) and the
+	// table's "syn/fin retx".
 	CtlRetxAB int64 `json:"-"`
 	CtlRetxBA int64 `json:"-"`
 	// nums are the CSV columns from hs_syn_synack_ms on that have no
@@ -237,6 +239,7 @@ func NewFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 	row.PMTUAB, row.PMTUBA = r.Counts[flows.AtoB][tcpanalysis.PMTU], r.Counts[flows.BtoA][tcpanalysis.PMTU]
 	if withJSON {
 		row.Events["pmtu_ab"], row.Events["pmtu_ba"] = row.PMTUAB, row.PMTUBA
+		row.Events["syn_fin_retx_ab"], row.Events["syn_fin_retx_ba"] = row.CtlRetxAB, row.CtlRetxBA
 		row.Events["dsack_ab"], row.Events["dsack_ba"] = ab.DSACKs, ba.DSACKs
 		row.Events["syn_retx"], row.Events["synack_retx"] = ab.SynRetx, ba.SynRetx
 		row.Events["fin_retx_ab"], row.Events["fin_retx_ba"] = ab.FinRetx, ba.FinRetx
@@ -332,6 +335,8 @@ func (r *FlowRow) AppendCSV(b []byte) []byte {
 	b = strconv.AppendBool(append(b, ','), r.PEPBA)
 	b = appendCell(b, r.PMTUAB)
 	b = appendCell(b, r.PMTUBA)
+	b = appendCell(b, r.CtlRetxAB)
+	b = appendCell(b, r.CtlRetxBA)
 	return append(b, '\n')
 }
 
@@ -459,6 +464,8 @@ func (r *FlowRow) fields(c *cells) {
 	c.bool(r.PEPBA)
 	c.int(r.PMTUAB)
 	c.int(r.PMTUBA)
+	c.int(r.CtlRetxAB)
+	c.int(r.CtlRetxBA)
 }
 
 // FlowsFile is one file's part of the flows JSON output.

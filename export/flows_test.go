@@ -2,7 +2,9 @@ package export
 
 import (
 	"bytes"
+	"encoding/csv"
 	"net/netip"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -155,4 +157,51 @@ func TestFlowsTableCtlRetx(t *testing.T) {
 	if foot := lines[len(lines)-2]; !strings.Contains(foot, "syn/fin retx = SYN, SYN-ACK or FIN sent again without payload; retrans lists both") {
 		t.Errorf("footer does not explain syn/fin retx: %s", foot)
 	}
+}
+
+// TestFlowsSchemaV3: the flows schema is /3 since rto, fast and spurious
+// took in the bare SYN/FIN resends (and rto gave up pmtu): the CSV of the
+// ctlRetxReport connection has rto_ab 2 (the FINs, frames 6 and 7) and
+// spurious/rto_ba 1 (the SYN-ACK), each also counted in syn_fin_retx (new
+// last columns, which tell a /3 CSV, having no schema line, from /2), so
+// rto_ab + fast_ab + spurious_ab - syn_fin_retx_ab gives /2's 0; and
+// docs/schema.md documents this version, the new columns and what changed.
+func TestFlowsSchemaV3(t *testing.T) {
+	if FlowsSchema != "tcpviz.flows/3" {
+		t.Errorf("FlowsSchema %q, want tcpviz.flows/3", FlowsSchema)
+	}
+	var b bytes.Buffer
+	if err := WriteFlowsCSV(&b, []FlowsFile{NewFlowsFile("ctl.pcap", ctlRetxReport(t), false)}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil || len(rows) != 2 {
+		t.Fatalf("%d CSV rows, %v", len(rows), err)
+	}
+	if n := len(rows[0]); n < 2 || rows[0][n-2] != "syn_fin_retx_ab" || rows[0][n-1] != "syn_fin_retx_ba" {
+		t.Errorf("header ends %v, want syn_fin_retx_ab, syn_fin_retx_ba", rows[0][max(0, len(rows[0])-2):])
+	}
+	col := map[string]string{}
+	for i, h := range rows[0] {
+		col[h] = rows[1][i]
+	}
+	want := map[string]string{"rto_ab": "2", "fast_ab": "0", "spurious_ab": "0", "rto_ba": "1", "spurious_ba": "0", "pmtu_ab": "0",
+		"retx_segs_ab": "0", "retx_segs_ba": "0", "syn_fin_retx_ab": "2", "syn_fin_retx_ba": "1", "synack_retx": "1", "fin_retx_ab": "2", "syn_retx": "0"}
+	for h, w := range want {
+		if col[h] != w {
+			t.Errorf("%s = %q, want %q", h, col[h], w)
+		}
+	}
+	doc, err := os.ReadFile("../docs/schema.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec := string(doc)
+	sec = sec[strings.Index(sec, "## flows"):strings.Index(sec, "## Time columns")]
+	for _, w := range []string{`"schema": "` + FlowsSchema + `"`, "Version 3 (this one). Columns whose meaning changed since /2:", "`rto_*` no longer counts the retransmissions after an ICMP", "| syn_fin_retx_ab, syn_fin_retx_ba | segments |"} {
+		if !strings.Contains(sec, w) {
+			t.Errorf("docs/schema.md#flows lacks %q", w)
+		}
+	}
+
 }
