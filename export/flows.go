@@ -20,7 +20,7 @@ import (
 
 // FlowsSchema names the version of the flows CSV/JSON schema
 // (docs/schema.md#flows). Bump it when a column changes meaning or goes away.
-const FlowsSchema = "tcpviz.flows/2"
+const FlowsSchema = "tcpviz.flows/3"
 
 // FlowColumns is the flows CSV header, in order (docs/schema.md#flows).
 var FlowColumns = []string{
@@ -43,6 +43,7 @@ var FlowColumns = []string{
 	"icmp_time_exceeded_ab", "icmp_time_exceeded_ba",
 	"acks_from_pep_ab", "acks_from_pep_ba",
 	"pmtu_ab", "pmtu_ba",
+	"syn_fin_retx_ab", "syn_fin_retx_ba",
 }
 
 // FlowRow is one connection in the flows schema (docs/schema.md#flows).
@@ -108,6 +109,12 @@ type FlowRow struct {
 	// fragmentation-needed (class pmtu, docs/metrics.md#events).
 	PMTUAB int64 `json:"-"`
 	PMTUBA int64 `json:"-"`
+	// CtlRetxAB and CtlRetxBA count the SYNs, SYN-ACKs and FINs sent again
+	// without payload (tcpanalysis.DirStats.CtlRetx): retransmission events
+	// in no retx_segs; the columns syn_fin_retx_ab/ba (new in /3) and the
+	// table's "syn/fin retx".
+	CtlRetxAB int64 `json:"-"`
+	CtlRetxBA int64 `json:"-"`
 	// nums are the CSV columns from hs_syn_synack_ms on that have no
 	// exported field (they are in RTT and Events for JSON), as numbers:
 	// formatted only when the row is written.
@@ -178,6 +185,7 @@ func NewFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 		WScaleA:   ws(a), WScaleB: ws(b), WScaleSource: src,
 		RetxSegsAB: ab.RetxSegs, RetxSegsBA: ba.RetxSegs,
 		OOOSegsAB: ab.OOOSegs, OOOSegsBA: ba.OOOSegs,
+		CtlRetxAB: ab.CtlRetx, CtlRetxBA: ba.CtlRetx,
 		FoldedDups:  c.Folded,
 		ReusedPorts: c.Reused,
 		Overheard:   c.Overheard,
@@ -231,6 +239,7 @@ func NewFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 	row.PMTUAB, row.PMTUBA = r.Counts[flows.AtoB][tcpanalysis.PMTU], r.Counts[flows.BtoA][tcpanalysis.PMTU]
 	if withJSON {
 		row.Events["pmtu_ab"], row.Events["pmtu_ba"] = row.PMTUAB, row.PMTUBA
+		row.Events["syn_fin_retx_ab"], row.Events["syn_fin_retx_ba"] = row.CtlRetxAB, row.CtlRetxBA
 		row.Events["dsack_ab"], row.Events["dsack_ba"] = ab.DSACKs, ba.DSACKs
 		row.Events["syn_retx"], row.Events["synack_retx"] = ab.SynRetx, ba.SynRetx
 		row.Events["fin_retx_ab"], row.Events["fin_retx_ba"] = ab.FinRetx, ba.FinRetx
@@ -326,6 +335,8 @@ func (r *FlowRow) AppendCSV(b []byte) []byte {
 	b = strconv.AppendBool(append(b, ','), r.PEPBA)
 	b = appendCell(b, r.PMTUAB)
 	b = appendCell(b, r.PMTUBA)
+	b = appendCell(b, r.CtlRetxAB)
+	b = appendCell(b, r.CtlRetxBA)
 	return append(b, '\n')
 }
 
@@ -453,6 +464,8 @@ func (r *FlowRow) fields(c *cells) {
 	c.bool(r.PEPBA)
 	c.int(r.PMTUAB)
 	c.int(r.PMTUBA)
+	c.int(r.CtlRetxAB)
+	c.int(r.CtlRetxBA)
 }
 
 // FlowsFile is one file's part of the flows JSON output.

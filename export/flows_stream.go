@@ -15,10 +15,12 @@ import (
 
 // flowsTableHead and flowsTableFooter frame the human flows table.
 var flowsTableHead = []string{"conn", "a", "b", "start_s", "dur_s", "pkts a>b", "pkts b>a", "bytes a>b", "bytes b>a",
-	"retx B a>b", "retx B b>a", "retx segs a>b", "retx segs b>a", "goodput a>b kbit/s", "goodput b>a kbit/s", "handshake", "wscale a/b", "folded"}
+	"retx B a>b", "retx B b>a", "retx segs a>b", "retx segs b>a", "syn/fin retx a>b", "syn/fin retx b>a", "goodput a>b kbit/s", "goodput b>a kbit/s", "handshake", "wscale a/b", "folded"}
 
 const flowsTableFooter = "bytes = TCP payload incl. retransmissions; retx B = payload bytes sent again; " +
-	"retx segs = data segments retransmitted, incl. gap fillers whose first copy the capture never saw (no retx B: their bytes were seen once; retrans lists these and SYN/FIN resends); goodput = payload bytes delivered to the receiver / duration (docs/metrics.md); wscale ? = unknown"
+	"retx segs = data segments sent again, incl. gap fillers whose first copy was not captured (no retx B); " +
+	"syn/fin retx = SYN, SYN-ACK or FIN sent again without payload; retrans lists both; " +
+	"goodput = payload bytes delivered / duration (docs/metrics.md); wscale ? = unknown"
 
 // tableCells is the row's line of the human flows table.
 func (r *FlowRow) tableCells() []string {
@@ -36,7 +38,7 @@ func (r *FlowRow) tableCells() []string {
 	return []string{strconv.Itoa(r.Conn), HostPort(r.AAddr, r.APort), HostPort(r.BAddr, r.BPort),
 		strconv.FormatFloat(r.StartS, 'f', 3, 64), strconv.FormatFloat(r.DurationS, 'f', 3, 64),
 		i(r.PktsAB), i(r.PktsBA), i(r.BytesAB), i(r.BytesBA), i(r.RetxBytesAB), i(r.RetxBytesBA), i(r.RetxSegsAB), i(r.RetxSegsBA),
-		pepCell(r.GoodputAB, r.PEPAB), pepCell(r.GoodputBA, r.PEPBA),
+		i(r.CtlRetxAB), i(r.CtlRetxBA), pepCell(r.GoodputAB, r.PEPAB), pepCell(r.GoodputBA, r.PEPBA),
 		hs, ws(r.WScaleA) + "/" + ws(r.WScaleB), i(r.FoldedDups)}
 }
 

@@ -2,7 +2,9 @@ package export
 
 import (
 	"bytes"
+	"encoding/csv"
 	"net/netip"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -77,7 +79,129 @@ func TestFlowsTableRetxSegs(t *testing.T) {
 	if cell["retx B a>b"] != "0" || cell["retx segs a>b"] != "1" || cell["retx segs b>a"] != "0" {
 		t.Errorf("retx B a>b %q, retx segs a>b %q, b>a %q; want 0, 1, 0\n%s", cell["retx B a>b"], cell["retx segs a>b"], cell["retx segs b>a"], b.String())
 	}
-	if foot := lines[len(lines)-2]; !strings.Contains(foot, "retx segs = data segments retransmitted, incl. gap fillers whose first copy the capture never saw") {
+	if foot := lines[len(lines)-2]; !strings.Contains(foot, "retx segs = data segments sent again, incl. gap fillers whose first copy was not captured (no retx B)") {
 		t.Errorf("footer does not explain retx segs: %s", foot)
 	}
+}
+
+// ctlRetxReport analyses a connection whose only retransmissions are a
+// SYN-ACK (frame 3 repeats 2) and a bare FIN (frames 6 and 7 repeat 5)
+// sent again.
+func ctlRetxReport(t *testing.T) *tcpanalysis.Report {
+	t.Helper()
+	cli, srv := netip.MustParseAddrPort("192.0.2.1:40000"), netip.MustParseAddrPort("198.51.100.1:443")
+	t0 := time.Date(2026, 2, 3, 4, 5, 6, 0, time.UTC)
+	at := func(ms float64) time.Time { return t0.Add(time.Duration(ms * float64(time.Millisecond))) }
+	c := pcaptest.NewConn(cli, srv, 1000, 9000)
+	segs := []pcaptest.Segment{
+		c.Syn(at(0), pcaptest.C2S),              // 1
+		c.Syn(at(10), pcaptest.S2C),             // 2: SYN-ACK
+		c.Syn(at(1010), pcaptest.S2C),           // 3: SYN-ACK again
+		c.Ack(at(1020), pcaptest.C2S, 1, 65535), // 4
+		c.Fin(at(1040), pcaptest.C2S),           // 5: FIN at 1
+		c.DataAt(at(1240), pcaptest.C2S, 1, 0),  // 6: again
+		c.DataAt(at(1640), pcaptest.C2S, 1, 0),  // 7: again
+	}
+	segs[5].Flags |= pcaptest.FIN
+	segs[6].Flags |= pcaptest.FIN
+	f := pcaptest.New(pcaptest.Options{Format: pcaptest.PcapNano, LinkType: pcaptest.LinkRaw})
+	for _, s := range segs {
+		f.Add(s.T, 0, s.IP())
+	}
+	r, err := capture.NewReader(bytes.NewReader(f.Bytes()), "ctl.pcap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := tcpanalysis.Analyze(r, tcpanalysis.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// TestFlowsTableCtlRetx: a connection whose only retransmissions are a
+// SYN-ACK and a FIN sent again without payload (frames 3, 6 and 7) shows
+// them in the table's syn/fin retx columns (b>a 1, a>b 2), so that the
+// table agrees with retrans (3 retransmission events) where retx B and retx
+// segs, payload only, are 0; before, every retx column read 0.
+func TestFlowsTableCtlRetx(t *testing.T) {
+	rep := ctlRetxReport(t)
+	retx := func(d flows.Direction) int64 {
+		n := int64(0)
+		for _, cl := range []tcpanalysis.Class{tcpanalysis.RTO, tcpanalysis.Fast, tcpanalysis.Spurious, tcpanalysis.PMTU} {
+			n += rep.Conns[0].Counts[d][cl]
+		}
+		return n
+	}
+	if a, b := retx(flows.AtoB), retx(flows.BtoA); a != 2 || b != 1 {
+		t.Fatalf("retransmission events a>b %d, b>a %d; want 2 (frames 6, 7), 1 (frame 3)", a, b)
+	}
+	var out bytes.Buffer
+	if err := WriteFlowsTable(&out, []FlowsFile{NewFlowsFile("ctl.pcap", rep, false)}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(out.String(), "\n")
+	sep := regexp.MustCompile(`\s{2,}`)
+	head, row := sep.Split(strings.TrimSpace(lines[1]), -1), sep.Split(strings.TrimSpace(lines[2]), -1)
+	cell := map[string]string{}
+	for i, h := range head {
+		if i < len(row) {
+			cell[h] = row[i]
+		}
+	}
+	for h, want := range map[string]string{"retx B a>b": "0", "retx segs a>b": "0", "retx segs b>a": "0", "syn/fin retx a>b": "2", "syn/fin retx b>a": "1"} {
+		if cell[h] != want {
+			t.Errorf("%s = %q, want %q\n%s", h, cell[h], want, out.String())
+		}
+	}
+	if foot := lines[len(lines)-2]; !strings.Contains(foot, "syn/fin retx = SYN, SYN-ACK or FIN sent again without payload; retrans lists both") {
+		t.Errorf("footer does not explain syn/fin retx: %s", foot)
+	}
+}
+
+// TestFlowsSchemaV3: the flows schema is /3 since rto, fast and spurious
+// took in the bare SYN/FIN resends (and rto gave up pmtu): the CSV of the
+// ctlRetxReport connection has rto_ab 2 (the FINs, frames 6 and 7) and
+// spurious/rto_ba 1 (the SYN-ACK), each also counted in syn_fin_retx (new
+// last columns, which tell a /3 CSV, having no schema line, from /2), so
+// rto_ab + fast_ab + spurious_ab - syn_fin_retx_ab gives /2's 0; and
+// docs/schema.md documents this version, the new columns and what changed.
+func TestFlowsSchemaV3(t *testing.T) {
+	if FlowsSchema != "tcpviz.flows/3" {
+		t.Errorf("FlowsSchema %q, want tcpviz.flows/3", FlowsSchema)
+	}
+	var b bytes.Buffer
+	if err := WriteFlowsCSV(&b, []FlowsFile{NewFlowsFile("ctl.pcap", ctlRetxReport(t), false)}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil || len(rows) != 2 {
+		t.Fatalf("%d CSV rows, %v", len(rows), err)
+	}
+	if n := len(rows[0]); n < 2 || rows[0][n-2] != "syn_fin_retx_ab" || rows[0][n-1] != "syn_fin_retx_ba" {
+		t.Errorf("header ends %v, want syn_fin_retx_ab, syn_fin_retx_ba", rows[0][max(0, len(rows[0])-2):])
+	}
+	col := map[string]string{}
+	for i, h := range rows[0] {
+		col[h] = rows[1][i]
+	}
+	want := map[string]string{"rto_ab": "2", "fast_ab": "0", "spurious_ab": "0", "rto_ba": "1", "spurious_ba": "0", "pmtu_ab": "0",
+		"retx_segs_ab": "0", "retx_segs_ba": "0", "syn_fin_retx_ab": "2", "syn_fin_retx_ba": "1", "synack_retx": "1", "fin_retx_ab": "2", "syn_retx": "0"}
+	for h, w := range want {
+		if col[h] != w {
+			t.Errorf("%s = %q, want %q", h, col[h], w)
+		}
+	}
+	doc, err := os.ReadFile("../docs/schema.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec := string(doc)
+	sec = sec[strings.Index(sec, "## flows"):strings.Index(sec, "## Time columns")]
+	for _, w := range []string{`"schema": "` + FlowsSchema + `"`, "Version 3 (this one). Columns whose meaning changed since /2:", "`rto_*` no longer counts the retransmissions after an ICMP", "| syn_fin_retx_ab, syn_fin_retx_ba | segments |"} {
+		if !strings.Contains(sec, w) {
+			t.Errorf("docs/schema.md#flows lacks %q", w)
+		}
+	}
+
 }

@@ -2,6 +2,8 @@ package pep
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"time"
 
 	"github.com/tcpviz/tcpviz/capture"
@@ -103,8 +105,8 @@ func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict
 	if o.PathRTT > 0 && okR {
 		it := Item{
 			Name: "conn-rtt-vs-path", Unit: "ms", Value: ms(connRTT),
-			Observed: w.f("connection RTT %.1f ms (toward receiver %.1f + toward sender %.1f)", ms(connRTT), ms(towardR), ms(towardS)),
-			Expected: w.f("≥ path RTT / %d = %.1f ms (path RTT %.1f ms)", Ratio, ms(o.PathRTT/Ratio), ms(o.PathRTT)),
+			Observed: w.f("connection RTT %s (toward receiver %s + toward sender %s)", rttText(connRTT), rttText(towardR), rttText(towardS)),
+			Expected: w.f("≥ path RTT / %d = %s (path RTT %s)", Ratio, rttText(o.PathRTT/Ratio), rttText(o.PathRTT)),
 			Supports: connRTT*Ratio < o.PathRTT,
 		}
 		pathProof = it.Supports
@@ -126,8 +128,8 @@ func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict
 		longest := longestZeroWindow(r, d)
 		stall = Item{
 			Name: "zero-window-stall", Unit: "ms", Value: ms(longest),
-			Observed: w.f("longest zero-window period %.1f ms", ms(longest)),
-			Expected: w.f("none longer than %d × toward-receiver RTT = %.1f ms", Ratio, ms(towardR*Ratio)),
+			Observed: w.f("longest zero-window period %s", rttText(longest)),
+			Expected: w.f("none longer than %d × toward-receiver RTT = %s", Ratio, rttText(towardR*Ratio)),
 			Supports: longest > towardR*Ratio,
 		}
 	}
@@ -196,6 +198,30 @@ func Hops(ttl uint8) int {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// rttText writes a duration of the evidence sentences with three
+// significant digits, in ms from 1 ms, in µs below (a LAN or loopback path:
+// "12.3 µs", not "0.0 ms"), in ns below 1 µs: a comparison such as "min ACK
+// RTT 8.41 µs ≥ handshake RTT / 4 = 5.02 µs" reads as it was decided.
+func rttText(d time.Duration) string {
+	v, unit := ms(d), "ms"
+	switch {
+	case d == 0:
+		return "0 ms"
+	case d < time.Microsecond && d > -time.Microsecond:
+		return fmt.Sprintf("%d ns", int64(d))
+	case d < time.Millisecond && d > -time.Millisecond:
+		v, unit = float64(d)/float64(time.Microsecond), "µs"
+	}
+	prec := 0
+	switch a := math.Abs(v); {
+	case a < 9.995:
+		prec = 2
+	case a < 99.95:
+		prec = 1
+	}
+	return strconv.FormatFloat(v, 'f', prec, 64) + " " + unit
+}
 
 // rttStat summarises one direction's samples of one method.
 type rttStat struct {

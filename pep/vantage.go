@@ -49,8 +49,8 @@ func (dp *DirPackets) twoHosts() (bool, string) {
 func ackVsHandshake(ack rttStat, hs time.Duration, rp *DirPackets, w words) Item {
 	it := Item{
 		Name: "ack-rtt-vs-handshake", Unit: "ms", Value: ms(ack.min),
-		Observed: w.f("min ACK RTT %.1f ms (median %.1f, %d samples)", ms(ack.min), ms(ack.p50), ack.n),
-		Expected: w.f("≥ handshake RTT / %d = %.1f ms (handshake %.1f ms), or one host answering SYN and data", Ratio, ms(hs/Ratio), ms(hs)),
+		Observed: w.f("min ACK RTT %s (median %s, %d samples)", rttText(ack.min), rttText(ack.p50), ack.n),
+		Expected: w.f("≥ handshake RTT / %d = %s (handshake %s), or one host answering SYN and data", Ratio, rttText(hs/Ratio), rttText(hs)),
 	}
 	if ack.min*Ratio >= hs {
 		return it
@@ -87,7 +87,7 @@ func receiverHops(rttl, sttl uint8, towardR, towardS time.Duration, stall bool, 
 	hops := Hops(rttl)
 	it = Item{
 		Name: "receiver-hops", Unit: "hops", Value: float64(hops),
-		Observed: w.f("receiver's max TTL %d = %d hops from initial %d; toward receiver %.2f ms, toward sender %.2f ms", rttl, hops, hops+int(rttl), ms(towardR), ms(towardS)),
+		Observed: w.f("receiver's max TTL %d = %d hops from initial %d; toward receiver %s, toward sender %s", rttl, hops, hops+int(rttl), rttText(towardR), rttText(towardS)),
 		Expected: w.f("≥ 1 hop; beside the sender: < %d× slower than the sender, or no stall", Ratio),
 	}
 	slower := towardS*Ratio < towardR

@@ -152,6 +152,10 @@ type DirStats struct {
 	// payload its segment's event is the data's
 	// (docs/metrics.md#control-retransmissions).
 	SynRetx, FinRetx int64
+	// CtlRetx counts the SYNs and FINs of SynRetx and FinRetx sent again
+	// without payload: each is a retransmission event of its own, counted
+	// in no RetxSegs (the flows table's "syn/fin retx").
+	CtlRetx int64
 	// DSACKs counts the D-SACK blocks (RFC 2883) the peer sent about this
 	// direction's data: bytes it received twice (tcptrace's "dsack pkts
 	// sent" of the peer's direction).
@@ -512,6 +516,10 @@ type connState struct {
 	skip     bool // not selected by Options.Only: counted, not analysed
 	hsDone   bool
 	synSeen  [2]bool // a bare SYN was counted before the direction's state existed
+	// synFrame is the frame of each direction's first SYN (SYN-ACK), 0
+	// before one: the original_frame of a SYN sent again, kept after the
+	// handshake's state is freed (a SYN-ACK repeated after the ACK).
+	synFrame [2]int64
 	dir      [2]*dirState
 	hs       *hsState
 	rxMAC    *[2]spanSet // payload bytes in 802.11 frames addressed to the receiver's MAC

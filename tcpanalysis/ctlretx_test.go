@@ -131,3 +131,32 @@ func TestSynRetransmittedStaysSynOnly(t *testing.T) {
 		t.Errorf("events %q (syn_retx %d), want %q (2)", got, cr.Dir[flows.AtoB].SynRetx, want)
 	}
 }
+
+// TestControlRetransmissionOriginal: a control retransmission names its
+// first copy whenever the capture saw it, acknowledged or not
+// (docs/schema.md#retrans). The SYN-ACK sent again after the client's ACK
+// (frame 4 repeats frame 2; ns-3 tcp-aodv-r1-2-0 frame 1367 repeats 1220)
+// is spurious by the acked rule with original_frame 2, as a FIN repeated
+// after its ACK is (zeek-http-no-crlf 1516 → 1514); before, the
+// handshake's state was freed by the ACK and the SYN-ACK's original was
+// empty. CtlRetx counts the bare SYN-ACK and FIN resends, RetxSegs neither.
+func TestControlRetransmissionOriginal(t *testing.T) {
+	c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+	segs := []pcaptest.Segment{
+		c.Syn(vms(0), pcaptest.C2S),              // 1
+		c.Syn(vms(10), pcaptest.S2C),             // 2: SYN-ACK
+		c.Ack(vms(20), pcaptest.C2S, 1, 65535),   // 3: acknowledges it
+		c.Syn(vms(1010), pcaptest.S2C),           // 4: SYN-ACK again after its ACK
+		c.Fin(vms(1100), pcaptest.S2C),           // 5: server's FIN at 1
+		c.Ack(vms(1110), pcaptest.C2S, 2, 65535), // 6: acknowledges it
+		c.DataAt(vms(1300), pcaptest.S2C, 1, 0),  // 7: the FIN again
+	}
+	segs[6].Flags |= pcaptest.FIN
+	r := analyzeSegs(t, segs).Conns[0]
+	if got, want := retxEvents(r, flows.BtoA), "4:spurious:acked:0:0:2 7:spurious:acked:1:0:5"; got != want {
+		t.Errorf("b→a retransmissions %q, want %q", got, want)
+	}
+	if b := r.Dir[flows.BtoA]; b.CtlRetx != 2 || b.SynRetx != 1 || b.FinRetx != 1 || b.RetxSegs != 0 {
+		t.Errorf("b ctl_retx %d, synack_retx %d, fin_retx %d, retx_segs %d; want 2 1 1 0", b.CtlRetx, b.SynRetx, b.FinRetx, b.RetxSegs)
+	}
+}

@@ -398,12 +398,11 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		kind := KindNew
 		if cs.synSeen[d] {
 			st.SynRetx++
-			var orig int64
-			if h := cs.hs; h != nil && d == flows.AtoB && len(h.syns) > 0 {
-				orig = h.syns[0].frame
-			}
-			cs.event(o, Event{Time: s.Time, Frame: s.Frame, Dir: d, Class: RTO, Seq: p.Seq, Original: orig, Evidence: EvNoSignal})
+			st.CtlRetx++
+			cs.event(o, Event{Time: s.Time, Frame: s.Frame, Dir: d, Class: RTO, Seq: p.Seq, Original: cs.synFrame[d], Evidence: EvNoSignal})
 			kind = KindRetransmitted
+		} else {
+			cs.synFrame[d] = s.Frame
 		}
 		cs.synSeen[d] = true
 		return kind
@@ -426,16 +425,11 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		if ds.synTx > 1 || cs.synSeen[d] {
 			st.SynRetx++
 			ds.resent.add(p.Seq, p.Seq+1)
-			ctl, ctlRetx = p.Seq, true
-			if h := cs.hs; h != nil {
-				txs := h.syns
-				if d == flows.BtoA {
-					txs = h.synAcks
-				}
-				if len(txs) > 0 {
-					ctlOrig = txs[0].frame
-				}
-			}
+			// The first copy's frame, acknowledged or not (the handshake's
+			// state may be gone: a SYN-ACK repeated after the ACK).
+			ctl, ctlOrig, ctlRetx = p.Seq, cs.synFrame[d], true
+		} else {
+			cs.synFrame[d] = s.Frame
 		}
 		start++
 	}
@@ -462,6 +456,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		// sequence number, classed by the same rules as data (a FIN
 		// whose ACK was seen before it is spurious). A segment with
 		// payload is classed below by its bytes, the SYN or FIN with it.
+		st.CtlRetx++
 		c, why := cs.retxClass(ds, ctl, ctl+1)
 		e := mk(c, ctlOrig, why)
 		e.Seq = ctl
