@@ -19,11 +19,12 @@ import (
 // Row schemas of the per-analysis outputs (docs/schema.md). rtt/2,
 // retrans/3, window/2, tput/2: t_s is seconds since the capture's first
 // frame in every output, conn_t_s seconds since the connection's first
-// packet (retrans/2 added the evidence column; tput/3 lays its intervals
-// from the reference point, cut to the --from/--to window).
+// packet (retrans/2 added the evidence column; retrans/4 has rows for a
+// SYN, SYN-ACK or FIN sent again without payload; tput/3 lays its
+// intervals from the reference point, cut to the --from/--to window).
 const (
 	RTTSchema     = "tcpviz.rtt/2"
-	RetransSchema = "tcpviz.retrans/3"
+	RetransSchema = "tcpviz.retrans/4"
 	WindowSchema  = "tcpviz.window/2"
 	TputSchema    = "tcpviz.tput/3"
 )
