@@ -399,8 +399,9 @@ func FlightPoints(r *ConnResult, d flows.Direction) iter.Seq[WindowPoint] {
 }
 
 // SlowStartEnd finds the end of slow start in direction d
-// (docs/metrics.md#slow-start): the first retransmission (RTO, fast or a
-// gap-filling retransmission), or the first round that carried less than
+// (docs/metrics.md#slow-start): the first retransmission of data (RTO,
+// fast or a gap-filling retransmission; not a SYN or FIN sent again), or
+// the first round that carried less than
 // 1.5 × the previous round's new bytes, whichever comes first — rounds
 // clocked by the ACKs beside the sender (ackGrowth), flights beside the
 // receiver (arrivalGrowth), and on an 802.11 capture the first
@@ -413,7 +414,10 @@ func FlightPoints(r *ConnResult, d flows.Direction) iter.Seq[WindowPoint] {
 func SlowStartEnd(r *ConnResult, d flows.Direction, t0 capture.Timestamp) SlowStart {
 	res := SlowStart{}
 	for _, e := range r.Events {
-		if e.Dir == d && e.Class.IsRetransmission() {
+		// Data only: a SYN or FIN sent again (len 0) is no loss of a
+		// round's data (a SYN retried before the first byte "ended" slow
+		// start 0.123 s before the reference point on ns-3 aodv).
+		if e.Dir == d && e.Class.IsRetransmission() && e.Len > 0 {
 			res = SlowStart{End: e.Time.Sub(t0), Rule: SlowStartLoss, Frame: e.Frame}
 			break
 		}

@@ -70,8 +70,27 @@ func TestSlowStartOn80211(t *testing.T) {
 	if got := SlowStartEnd(r, d, t0); got.Rule != SlowStartNotEnded {
 		t.Errorf("no retransmission: slow start %+v, want not ended", got)
 	}
-	r.Events = []Event{{Time: t0 + capture.Timestamp(2500*time.Millisecond), Frame: 99, Dir: d, Class: Fast}}
+	r.Events = []Event{{Time: t0 + capture.Timestamp(2500*time.Millisecond), Frame: 99, Dir: d, Class: Fast, Len: 1000}}
 	if got := SlowStartEnd(r, d, t0); got.Rule != SlowStartLoss || got.End != 2500*time.Millisecond || got.Frame != 99 {
 		t.Errorf("slow start %+v, want loss at 2.5 s, frame 99", got)
+	}
+}
+
+// TestSlowStartLossIsData: a SYN sent again (an rto event of len 0, before
+// the first byte) does not end slow start; the first retransmission of
+// data does (frame 40 here, 2 s after the reference point).
+func TestSlowStartLossIsData(t *testing.T) {
+	t0 := capture.Timestamp(10 * time.Second)
+	r := &ConnResult{Series: &Series{}}
+	r.Conn = &flows.Conn{}
+	r.Conn.Half[0].MACKnown = true // 802.11: the loss rule only
+	d := flows.AtoB
+	r.Events = []Event{
+		{Time: t0 - capture.Timestamp(123*time.Millisecond), Frame: 3, Dir: d, Class: RTO, Len: 0},
+		{Time: t0 + capture.Timestamp(2*time.Second), Frame: 40, Dir: d, Class: Fast, Len: 1448},
+	}
+	got := SlowStartEnd(r, d, t0)
+	if got.Rule != SlowStartLoss || got.Frame != 40 || got.End != 2*time.Second {
+		t.Errorf("slow start %+v, want the loss rule at frame 40, 2 s", got)
 	}
 }
