@@ -381,9 +381,19 @@ func Tput(v *query.View, at []float64, toBytes int64) (Table, error) {
 	}
 	table = append(table, []string{"sent in window", fmt.Sprintf("%d payload bytes (retransmissions included; the throughput rows add up to it)", sent)})
 	table = append(table, []string{"acked in window", fmt.Sprintf("%d bytes (the goodput rows add up to it)", acked)})
+	// On 802.11 the goodput bytes add, to the acknowledged ones, the
+	// in-order bytes the receiver's MAC took after the last ACK
+	// (DeliveredBytes, docs/metrics.md#goodput): a window that reaches the
+	// connection's end counts them too, so that over the whole connection
+	// the two goodput lines agree.
+	delivered := acked
+	if tail := r.Dir[d].DeliveredBytes - r.Dir[d].AckedBytes; tail > 0 && hi >= r.Conn.Last {
+		delivered += tail
+		table = append(table, []string{"received after the last ACK", fmt.Sprintf("%d bytes in frames addressed to the receiver's MAC, after its last ACK (docs/metrics.md#goodput): in the goodput below, not in the rows", tail)})
+	}
 	// Over the part of the window the connection lasted.
 	if span := min(hi, r.Conn.Last).Sub(lo); span > 0 {
-		table = append(table, []string{"goodput in window", fmt.Sprintf("%.1f kbit/s over %.3f s", query.RateKbps(acked, span.Seconds()), span.Seconds())})
+		table = append(table, []string{"goodput in window", fmt.Sprintf("%.1f kbit/s over %.3f s", query.RateKbps(delivered, span.Seconds()), span.Seconds())})
 	}
 	table = append(table, []string{"goodput, whole connection", fmt.Sprintf("%.1f kbit/s over %.3f s (docs/metrics.md#goodput)", r.GoodputKbps(d), r.Duration().Seconds())})
 	return Table{Schema: TputSchema, Header: header, Rows: rows, Summary: table, KeyValue: true}, nil
