@@ -44,6 +44,7 @@ var FlowColumns = []string{
 	"acks_from_pep_ab", "acks_from_pep_ba",
 	"pmtu_ab", "pmtu_ba",
 	"syn_fin_retx_ab", "syn_fin_retx_ba",
+	"overheard",
 }
 
 // FlowRow is one connection in the flows schema (docs/schema.md#flows).
@@ -337,6 +338,7 @@ func (r *FlowRow) AppendCSV(b []byte) []byte {
 	b = appendCell(b, r.PMTUBA)
 	b = appendCell(b, r.CtlRetxAB)
 	b = appendCell(b, r.CtlRetxBA)
+	b = appendCell(b, r.Overheard)
 	return append(b, '\n')
 }
 
@@ -466,6 +468,7 @@ func (r *FlowRow) fields(c *cells) {
 	c.int(r.PMTUBA)
 	c.int(r.CtlRetxAB)
 	c.int(r.CtlRetxBA)
+	c.int(r.Overheard)
 }
 
 // FlowsFile is one file's part of the flows JSON output.

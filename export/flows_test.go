@@ -180,15 +180,15 @@ func TestFlowsSchemaV3(t *testing.T) {
 	if err != nil || len(rows) != 2 {
 		t.Fatalf("%d CSV rows, %v", len(rows), err)
 	}
-	if n := len(rows[0]); n < 2 || rows[0][n-2] != "syn_fin_retx_ab" || rows[0][n-1] != "syn_fin_retx_ba" {
-		t.Errorf("header ends %v, want syn_fin_retx_ab, syn_fin_retx_ba", rows[0][max(0, len(rows[0])-2):])
+	if n := len(rows[0]); n < 3 || rows[0][n-3] != "syn_fin_retx_ab" || rows[0][n-2] != "syn_fin_retx_ba" || rows[0][n-1] != "overheard" {
+		t.Errorf("header ends %v, want syn_fin_retx_ab, syn_fin_retx_ba, overheard", rows[0][max(0, len(rows[0])-3):])
 	}
 	col := map[string]string{}
 	for i, h := range rows[0] {
 		col[h] = rows[1][i]
 	}
 	want := map[string]string{"rto_ab": "2", "fast_ab": "0", "spurious_ab": "0", "rto_ba": "1", "spurious_ba": "0", "pmtu_ab": "0",
-		"retx_segs_ab": "0", "retx_segs_ba": "0", "syn_fin_retx_ab": "2", "syn_fin_retx_ba": "1", "synack_retx": "1", "fin_retx_ab": "2", "syn_retx": "0"}
+		"retx_segs_ab": "0", "retx_segs_ba": "0", "syn_fin_retx_ab": "2", "syn_fin_retx_ba": "1", "synack_retx": "1", "fin_retx_ab": "2", "syn_retx": "0", "overheard": "0"}
 	for h, w := range want {
 		if col[h] != w {
 			t.Errorf("%s = %q, want %q", h, col[h], w)

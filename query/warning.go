@@ -62,13 +62,33 @@ type Warning struct {
 func (w Warning) String() string {
 	switch w.Kind {
 	case WarnAckedUnseen:
-		return fmt.Sprintf("%s conn %d: %d ACKs acknowledge %s data the capture never saw (dropped by the capture, or sent past it)", w.File, w.Conn, w.Count, w.Dir)
+		why := "dropped by the capture, or sent past it"
+		if w.Text != "" {
+			why = w.Text
+		}
+		return fmt.Sprintf("%s conn %d: %d ACKs acknowledge %s data the capture never saw (%s)", w.File, w.Conn, w.Count, w.Dir, why)
 	case WarnTimeBackwards:
 		return fmt.Sprintf("%s: %d frames are stamped earlier than the frame before them; analysed in file order", w.File, w.Count)
 	case WarnEmptyRange, WarnRefFallback:
 		return fmt.Sprintf("%s conn %d: %s", w.File, w.Conn, w.Text)
 	}
 	return w.Text
+}
+
+// AckedUnseen is the WarnAckedUnseen warning of direction d of r (conn
+// its index as the caller numbers it), if its ACKs acknowledged data the
+// capture never saw; on an 802.11 capture with overheard frames the
+// reason given includes data the node only overheard and set aside.
+func AckedUnseen(file string, r *tcpanalysis.ConnResult, conn int, d flows.Direction) (Warning, bool) {
+	n := r.Dir[d].AckedUnseen
+	if n <= 0 {
+		return Warning{}, false
+	}
+	w := Warning{Kind: WarnAckedUnseen, File: file, Conn: conn, Dir: d, Count: n}
+	if r.Conn.Overheard > 0 {
+		w.Text = "the node may have only overheard that data and set it aside (docs/metrics.md#own-frames), or it was dropped by the capture, or sent past it"
+	}
+	return w, true
 }
 
 // Warnings lists the problems of a capture's analysis: the reader's
@@ -83,8 +103,8 @@ func Warnings(rep *tcpanalysis.Report) []Warning {
 	}
 	for _, r := range rep.Conns {
 		for d := range r.Dir {
-			if n := r.Dir[d].AckedUnseen; n > 0 {
-				out = append(out, Warning{Kind: WarnAckedUnseen, File: rep.File, Conn: r.Conn.Index, Dir: flows.Direction(d), Count: n})
+			if w, ok := AckedUnseen(rep.File, r, r.Conn.Index, flows.Direction(d)); ok {
+				out = append(out, w)
 			}
 		}
 	}
@@ -92,9 +112,22 @@ func Warnings(rep *tcpanalysis.Report) []Warning {
 		out = append(out, Warning{Kind: WarnTimeBackwards, File: rep.File, Conn: -1, Count: n})
 	}
 	if n := rep.Node; n.Known && rep.Overheard > 0 {
+		only := fmt.Sprint(rep.OnlyOverheard)
+		var idx []string
+		for _, r := range rep.Conns {
+			if r.Conn.Overheard > 0 && r.Dir[0].Pkts+r.Dir[1].Pkts == 0 && len(idx) < 10 {
+				idx = append(idx, fmt.Sprint(r.Conn.Index))
+			}
+		}
+		if len(idx) > 0 {
+			only += ": conn " + strings.Join(idx, ", ")
+			if int64(len(idx)) < int64(rep.OnlyOverheard) {
+				only += ", …"
+			}
+		}
 		out = append(out, Warning{Kind: WarnOverheard, File: rep.File, Conn: -1, Count: rep.Overheard,
-			Text: fmt.Sprintf("%s: 802.11 capture taken on the node with MAC %s (%s): %d TCP frames of %d connections were addressed to other nodes and are left out as overheard (connections holding nothing else: %d); their ACK numbers still count as the peer's (docs/metrics.md#own-frames)",
-				rep.File, strings.Join(macs(n.MACs), ", "), n.Why, rep.Overheard, rep.OverheardConns, rep.OnlyOverheard)})
+			Text: fmt.Sprintf("%s: 802.11 capture taken on the node with MAC %s (%s): %d TCP frames of %d connections were addressed to other nodes and are left out as overheard (connections holding nothing else, whose acked and goodput bytes come from overheard ACKs: %s); their ACK numbers still count as the peer's (docs/metrics.md#own-frames)",
+				rep.File, strings.Join(macs(n.MACs), ", "), n.Why, rep.Overheard, rep.OverheardConns, only)})
 	} else if !n.Known && n.Why != "" && rep.Stats.Segments > 0 {
 		out = append(out, Warning{Kind: WarnNodeUnknown, File: rep.File, Conn: -1,
 			Text: fmt.Sprintf("%s: the node this 802.11 capture was taken on is unknown (%s): every frame its radio decoded is analysed as received, frames addressed to other nodes included (docs/metrics.md#own-frames)", rep.File, n.Why)})

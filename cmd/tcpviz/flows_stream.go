@@ -93,8 +93,8 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 			}
 		}
 		for d := range r.Dir {
-			if n := r.Dir[d].AckedUnseen; n > 0 {
-				unseen = append(unseen, query.Warning{Kind: query.WarnAckedUnseen, File: path, Conn: i, Dir: flows.Direction(d), Count: n})
+			if w, ok := query.AckedUnseen(path, r, i, flows.Direction(d)); ok {
+				unseen = append(unseen, w)
 			}
 		}
 		row := export.NewFlowRow(path, &tcpanalysis.Report{Start: start}, r, withJSON)
