@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/internal/sharedtest"
@@ -34,5 +36,78 @@ func TestTimeSeqMarksFinOnData(t *testing.T) {
 	}
 	if want := "[{0.000000 0.000000} {1.754527 100001.000000}]"; got != want {
 		t.Errorf("SYN / FIN triangles at %s, want %s (s, relative seq)", got, want)
+	}
+}
+
+// retxMarks returns the retransmission entry's red triangles and rings
+// (s, relative seq) of f's legend, and whether the entry is there.
+func retxMarks(f Figure) (tri, ring string, ok bool) {
+	for _, e := range f.Legend {
+		if e.Name != "retransmission" {
+			continue
+		}
+		ok = true
+		var walk func(ts []gplot.Thumbnailer)
+		walk = func(ts []gplot.Thumbnailer) {
+			for _, t := range ts {
+				switch t := t.(type) {
+				case sideBySide:
+					walk(append(t.left, t.right))
+				case *plotter.Scatter:
+					s := fmt.Sprintf("%.6f", t.XYs)
+					switch t.GlyphStyle.Shape.(type) {
+					case draw.TriangleGlyph:
+						if t.GlyphStyle.Color == ColRetx {
+							tri = s
+						}
+					case draw.RingGlyph:
+						ring = s
+					}
+				}
+			}
+		}
+		walk(e.Thumbs)
+	}
+	return
+}
+
+// TestTimeSeqRetransmittedSynFin: a SYN or FIN sent again is a
+// retransmission (docs/metrics.md#control-retransmissions) and is drawn
+// as one: a red triangle in the legend's retransmission entry.
+// zeek-tcp-option-sack's SYN goes out four times (6.45, 9.29, 12.10 s
+// again); tcpdump-ssh's frame 49 (0.555385 s, 5186..5283) resends data
+// with the FIN: its FIN triangle (5282) is red and no ring sits on it.
+func TestTimeSeqRetransmittedSynFin(t *testing.T) {
+	for _, c := range []struct {
+		file          string
+		tri, ring, sf string
+	}{
+		{"zeek-tcp-option-sack.pcap", "[{6.447785 0.000000} {9.285364 0.000000} {12.101701 0.000000}]", "", "[{0.000000 0.000000}]"},
+		{"tcpdump-ssh.pcap", "[{0.555385 5282.000000}]", "", ""},
+	} {
+		rep, err := tcpanalysis.AnalyzeFile(filepath.Join(sharedtest.Dir(t, "corpus"), c.file), tcpanalysis.Options{Keep: func(int) bool { return true }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := TimeSeq(rep.Conns[0], TimeSeqOptions{Dir: flows.AtoB})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tri, ring, ok := retxMarks(f)
+		if !ok || tri != c.tri || ring != c.ring {
+			t.Errorf("%s: retransmission entry %v, red triangles %s, rings %s; want %s, rings %q", c.file, ok, tri, ring, c.tri, c.ring)
+		}
+		if c.sf == "" {
+			continue
+		}
+		var sf string
+		for _, e := range f.Legend {
+			if e.Name == "SYN / FIN" {
+				sf = fmt.Sprintf("%.6f", e.Thumbs[0].(*plotter.Scatter).XYs)
+			}
+		}
+		if sf != c.sf {
+			t.Errorf("%s: orange SYN / FIN triangles %s, want %s", c.file, sf, c.sf)
+		}
 	}
 }
