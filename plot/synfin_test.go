@@ -2,8 +2,10 @@ package plot
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"testing"
+	"time"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -108,6 +110,74 @@ func TestTimeSeqRetransmittedSynFin(t *testing.T) {
 		}
 		if sf != c.sf {
 			t.Errorf("%s: orange SYN / FIN triangles %s, want %s", c.file, sf, c.sf)
+		}
+	}
+}
+
+// TestAboveAxis: the receive-window edge named above a zoomed axis prints
+// a value that reads above the axis top, rounded down (never above the
+// edge's real maximum): trial 15 saw "up to 1.21 GB" over a 1.2080955 GB top.
+func TestAboveAxis(t *testing.T) {
+	gb, mb, kb, b := scale{1e9, "GB"}, scale{1e6, "MB"}, scale{1e3, "KB"}, scale{1, "B"}
+	for _, c := range []struct {
+		v, top float64
+		sc     scale
+		want   string
+	}{
+		{1210123456, 1208095500, gb, "1.210 GB"},
+		{1210123456, 1208095500, mb, "1210 MB"},
+		{1208123456, 1208095500, mb, "1208.12 MB"},
+		{1743210, 1483950, mb, "1.74 MB"},
+		{48812, 5290, kb, "48.8 KB"},
+		{999, 998.4, b, "999 B"},
+		{999, 998.6, b, "999 B"},
+		{1208095999, 1208095500, kb, "1208095.9 KB"},
+	} {
+		if got := aboveAxis(c.v, c.top, c.sc); got != c.want {
+			t.Errorf("aboveAxis(%v, %v, %s) = %q, want %q", c.v, c.top, c.sc.Name, got, c.want)
+		}
+	}
+}
+
+// TestByteAxisWholeTicks: a byte axis ticks at whole bytes, in a unit that
+// labels them with at most 3 decimals. zeek-http-no-crlf zoomed to 84.5-85 s
+// spans one byte at 1483946 (it ticked 1.4839460 to 1.4839470 MB by 0.2
+// bytes); the unanswered SYN's 0-1 B axis ticked every 0.2 B.
+func TestByteAxisWholeTicks(t *testing.T) {
+	for _, c := range []struct {
+		file, dir string
+		conn      int
+		from, to  time.Duration
+		want      string
+	}{
+		{"corpus/zeek-http-no-crlf.pcap", "ba", 0, 84500 * time.Millisecond, 85 * time.Second, "relative sequence number (KB): 1483.946@1483946 1483.947@1483947"},
+		{"cases/unanswered_fin_syn_retries.pcap", "ab", 1, 0, 0, "relative sequence number (B): 0@0 1@1"},
+	} {
+		dir, file := filepath.Split(c.file)
+		rep, err := tcpanalysis.AnalyzeFile(filepath.Join(sharedtest.Dir(t, filepath.Clean(dir)), file), tcpanalysis.Options{Keep: func(int) bool { return true }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := flows.AtoB
+		if c.dir == "ba" {
+			d = flows.BtoA
+		}
+		f, err := TimeSeq(rep.Conns[c.conn], TimeSeqOptions{Dir: d, From: c.from, To: c.to})
+		if err != nil {
+			t.Fatal(err)
+		}
+		y := &f.Panels[0].Y
+		got := y.Label.Text + ":"
+		for _, tk := range y.Tick.Marker.Ticks(y.Min, y.Max) {
+			if tk.Label != "" {
+				got += fmt.Sprintf(" %s@%.0f", tk.Label, tk.Value)
+				if tk.Value != math.Round(tk.Value) {
+					t.Errorf("%s: tick %s at %v bytes", c.file, tk.Label, tk.Value)
+				}
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s: %s, want %s", c.file, got, c.want)
 		}
 	}
 }

@@ -320,6 +320,7 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 			winAbove = whi
 		}
 	}
+	winEntry := -1 // the receive window's legend entry
 	sack := &bars{style: style(ColSACK, 0.8)}
 	for _, s := range r.Series.SACKs[d] {
 		if in(s.Time) {
@@ -337,12 +338,9 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		l.StepStyle = plotter.PostStep
 		l.LineStyle = style(ColWindow, 1)
 		p.Add(&reducedLine{Line: l})
-		name := "receive window (ACK + rwnd)"
-		if !math.IsNaN(winAbove) {
-			sc := scaleFor(UnitBytes, winAbove)
-			name += ", above the axis (up to " + strconv.FormatFloat(winAbove/sc.Div, 'g', 3, 64) + " " + sc.Name + ")"
-		}
-		fig.Legend = append(fig.Legend, Entry{name, []gplot.Thumbnailer{l}})
+		// Named "above the axis" once the axis is set (aboveAxis).
+		winEntry = len(fig.Legend)
+		fig.Legend = append(fig.Legend, Entry{"receive window (ACK + rwnd)", []gplot.Thumbnailer{l}})
 		vis = append(vis, func(b box) bool { return !math.IsNaN(winAbove) || b.step(winXY) })
 	}
 	if len(ackXY) > 0 {
@@ -445,6 +443,13 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 			pad = max(1, math.Abs(yhi)*0.001)
 		}
 		setAxis(&p.Y, "relative sequence number", UnitBytes, ylo-pad, yhi+pad, false, false)
+		if winEntry >= 0 && !math.IsNaN(winAbove) {
+			sc := scaleFor(UnitBytes, winAbove)
+			if t, ok := p.Y.Tick.Marker.(niceTicks); ok {
+				sc = scale{t.Div, t.name} // the axis's unit
+			}
+			fig.Legend[winEntry].Name += ", above the axis (up to " + aboveAxis(winAbove, p.Y.Max, sc) + ")"
+		}
 		// The legend lists only what shows within the axes.
 		b := box{p.X.Min, p.X.Max, p.Y.Min, p.Y.Max}
 		var keep []Entry
@@ -508,6 +513,22 @@ func (s sideBySide) Thumbnail(c *draw.Canvas) {
 		t.Thumbnail(&l)
 	}
 	s.right.Thumbnail(&r)
+}
+
+// aboveAxis prints v (bytes), a value above an axis ending at top, in
+// the axis's display unit sc, with enough significant digits (at least 3)
+// that it reads as above the top even to one who takes it as rounded: it is
+// v rounded down, and half a unit of its last digit below it is still above
+// top. Over a top of 1208.0955 MB, 1210.1 MB is "1210 MB", not "1.21 GB".
+func aboveAxis(v, top float64, sc scale) string {
+	x := v / sc.Div
+	for digits := 3; ; digits++ {
+		e := math.Pow(10, math.Floor(math.Log10(math.Abs(x)))-float64(digits-1))
+		r := math.Floor(x/e+1e-9) * e
+		if (r-e/2)*sc.Div > top || e*sc.Div <= 1 || digits >= 12 { // a whole byte is exact
+			return strconv.FormatFloat(r, 'f', max(0, -int(math.Floor(math.Log10(e)+1e-9))), 64) + " " + sc.Name
+		}
+	}
 }
 
 // winFit is how many times the span of the data in view a zoomed
