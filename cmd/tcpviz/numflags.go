@@ -126,7 +126,11 @@ func checkNumFlags(c *cobra.Command) error {
 				}
 				what := r.what
 				if f.Value.Type() == "duration" {
-					what = strings.Replace(what, "a number", "a duration", 1) + " (e.g. 100ms, 2s)"
+					if rest, ok := strings.CutPrefix(what, "a number of seconds "); ok {
+						what = "seconds " + rest + " or a duration (e.g. 700ms)" // --from, --to
+					} else {
+						what = strings.Replace(what, "a number", "a duration", 1) + " (e.g. 100ms, 2s)"
+					}
 				}
 				err = fmt.Errorf("--%s %s: want %s", f.Name, s, what)
 				if sentinel(f, v) {
