@@ -229,6 +229,12 @@ func TestAbsurdValuesRefusedUnread(t *testing.T) {
 		{[]string{"rtt", never, "--path-rtt", "600ms"}, "--path-rtt needs --pep"},
 		{[]string{"seq", never, "--path-rtt", "600ms"}, "--path-rtt needs --pep"},
 		{[]string{"compare", "a=" + never, "--path-rtt", "600ms"}, "--path-rtt needs --pep"},
+		// Lower limits (trial 15): a typed -1 for the auto default, a
+		// 1 ns refresh, RTT or live capture.
+		{[]string{"goodput", never, "--min-bytes", "-1"}, "--min-bytes -1: want a byte count ≥ 0; leave --min-bytes out for its default"},
+		{[]string{"seq", never, "--pep", "--path-rtt", "1ns"}, "--path-rtt 1ns: want a round-trip time ≥ 1µs"},
+		{[]string{"flows", "-i", "lo", "--every", "1ns", "--duration", "2s"}, "--every 1ns: want a refresh period ≥ 100ms"},
+		{[]string{"flows", "-i", "lo", "--duration", "1ns"}, "--duration 1ns: want a capture time ≥ 1ms"},
 	} {
 		_, _, err := runCLI(t, c.args...)
 		if exitCode(err) != 1 || !strings.Contains(fmt.Sprint(err), c.want) {
