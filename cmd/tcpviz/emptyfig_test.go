@@ -64,3 +64,24 @@ func TestSeqWarnsAsDrawn(t *testing.T) {
 		}
 	}
 }
+
+// TestWarnDirWithoutData: --dir on a direction that carried no payload
+// (geo-600ms-loss's ba: its ACKs) warns for window and seq as the other
+// empty outputs do, naming the direction that did carry data; the data
+// direction does not warn.
+func TestWarnDirWithoutData(t *testing.T) {
+	const want = "conn 0: direction ba carries no data (0 payload bytes; ab carried 584992; --dir ab for the data)"
+	for _, c := range []struct {
+		verb, dir string
+		warn      bool
+	}{{"window", "ba", true}, {"seq", "ba", true}, {"window", "ab", false}, {"seq", "ab", false}} {
+		out := filepath.Join(t.TempDir(), "x.png")
+		_, stderr, err := runCLI(t, c.verb, synth, "--dir", c.dir, "-o", out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(stderr, want); got != c.warn {
+			t.Errorf("%s --dir %s: warned %v, want %v; stderr %q", c.verb, c.dir, got, c.warn, stderr)
+		}
+	}
+}

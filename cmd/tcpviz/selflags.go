@@ -100,7 +100,20 @@ func (e *env) viewAs(path string, af *analysisFlags, sel query.Selection, o quer
 	if n := v.NoteAs(how); n != "" {
 		fmt.Fprintln(e.stderr, n)
 	}
+	warnNoData(e.stderr, v)
 	return v, nil
+}
+
+// warnNoData warns when the direction read (--dir) carried no payload
+// while the other did: its seq figure and window show only ACKs, the
+// window and SYN/FIN, which reads as a connection without data unless told
+// (tput and retrans said "draws nothing", seq and window nothing).
+func warnNoData(w io.Writer, v *query.View) {
+	r, d := v.Conn, v.Dir
+	if r.Dir[d].Bytes == 0 && r.Dir[d.Reverse()].Bytes > 0 {
+		fmt.Fprintf(w, "warning: %s conn %d: direction %s carries no data (0 payload bytes; %s carried %d; --dir %s for the data)\n",
+			v.File, r.Conn.Index, d, d.Reverse(), r.Dir[d.Reverse()].Bytes, d.Reverse())
+	}
 }
 
 // spooled maps a spooled standard input's temporary file to the name
