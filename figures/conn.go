@@ -30,6 +30,7 @@ var rttNames = map[query.Metric]string{query.MetricRTT: "ACK-based (Karn)", quer
 func RTT(v *query.View, run string, want map[query.Metric]bool) (plot.Figure, error) {
 	sel := v.Sel
 	var specs []plot.XYSpec
+	var empty *plot.XYSpec // the first panel, kept for its axes when no panel has a sample
 	for _, d := range []flows.Direction{v.Dir, v.Dir.Reverse()} {
 		if sel.Dir != query.Auto && sel.Dir.Of(v.Conn) != d {
 			continue
@@ -57,7 +58,16 @@ func RTT(v *query.View, run string, want map[query.Metric]bool) (plot.Figure, er
 		}
 		if len(sp.Series) > 0 {
 			specs = append(specs, InWindow(sp, sel))
+		} else if empty == nil {
+			e := InWindow(sp, sel)
+			empty = &e
 		}
+	}
+	if len(specs) == 0 && empty != nil {
+		// No sample at all: the figure keeps its axes, as an empty seq
+		// or tput figure does, not a blank page under the title (the
+		// verb warns that it draws nothing).
+		specs = append(specs, *empty)
 	}
 	return plot.Stack(fmt.Sprintf("%s — conn %d: RTT at the capture point", run, v.Conn.Conn.Index), specs)
 }

@@ -228,3 +228,48 @@ func TestSeqLegendEmptyZoom(t *testing.T) {
 		}
 	}
 }
+
+// TestRTTNoSample: a connection with no RTT sample (unanswered SYNs,
+// cases/unanswered_fin_syn_retries conn 1) keeps the data direction's
+// panel and its axes, as empty seq and tput figures do; it lists nothing
+// (the verb warns). It was a blank page under the title.
+func TestRTTNoSample(t *testing.T) {
+	sel := query.All()
+	sel.Conn = 1
+	v := view(t, filepath.Join(sharedtest.Dir(t, "cases"), "unanswered_fin_syn_retries.pcap"), sel)
+	all, err := query.RTTMethods("both")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := RTT(v, "run", all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Panels) != 1 || len(f.Legend) != 0 || f.Panels[0].Y.Label.Text != "RTT (ms)" || !strings.HasPrefix(f.Panels[0].Title.Text, "data 192.0.2.10:40026 → ") {
+		t.Errorf("%d panels, legend %q; want one, the data direction's, with its RTT axis, and no legend", len(f.Panels), legend(f))
+	}
+}
+
+// TestRateHiddenLineMerged: on cases/zero_window_probe the throughput
+// line differs from goodput only by the two one-byte probes (0.4 kbit/s
+// on a 1.2 Mbit/s axis), so it lay entirely under it yet had its own
+// legend entry; like window's identical lines it is now one entry, named
+// "≈" (not "=": the values are not equal).
+func TestRateHiddenLineMerged(t *testing.T) {
+	v := view(t, filepath.Join(sharedtest.Dir(t, "cases"), "zero_window_probe.pcap"), query.All())
+	f, err := Rate(v, "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := legend(f); len(got) != 1 || !strings.HasPrefix(got[0], "throughput (sent, incl. retransmissions) ≈ ") {
+		t.Errorf("legend %q; want one entry, throughput ≈ goodput", got)
+	}
+	// Lines apart by more than the tolerance stay two entries.
+	f, err = Rate(view(t, synth, query.All()), "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := legend(f); len(got) != 2 {
+		t.Errorf("geo-600ms-loss legend %q; want throughput and goodput apart", got)
+	}
+}

@@ -54,8 +54,18 @@ func Seq(v *query.View, o plot.TimeSeqOptions) (plot.Figure, error) {
 // extension (plot.FormatOf) and style st. Errors: an unknown extension,
 // those of Seq, and write errors naming path.
 func WriteSeq(path string, v *query.View, o plot.TimeSeqOptions, st plot.Style) error {
+	_, err := WriteSeqDrawn(path, v, o, st)
+	return err
+}
+
+// WriteSeqDrawn is WriteSeq that also reports, for a figure, whether it
+// draws anything: a legend entry, which lists only what shows within the
+// axes (an ACK line holding across a zoomed window from before it counts,
+// as it is drawn). Points (.csv, .json) report true.
+func WriteSeqDrawn(path string, v *query.View, o plot.TimeSeqOptions, st plot.Style) (drawn bool, err error) {
 	ext := strings.ToLower(filepath.Ext(path))
-	return atomicfile.Write(path, func(f *os.File) error {
+	drawn = true
+	err = atomicfile.Write(path, func(f *os.File) error {
 		switch ext {
 		case ".csv":
 			return export.WriteSeqCSV(f, v, export.SeqPoints(v))
@@ -70,6 +80,8 @@ func WriteSeq(path string, v *query.View, o plot.TimeSeqOptions, st plot.Style) 
 		if err != nil {
 			return err
 		}
+		drawn = len(p.Legend) > 0
 		return p.SaveStyle(f, format, st)
 	})
+	return drawn, err
 }

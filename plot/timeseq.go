@@ -64,6 +64,9 @@ type bars struct {
 	// pixel, and a pixel of red on the line of data is not seen (a
 	// 1.25 M-segment connection with 414 retransmissions looked loss-free).
 	minH vg.Length
+	// noRing, when set, is per bar: it gets no ring (a retransmission
+	// carrying a SYN or FIN, marked by a red triangle instead).
+	noRing []bool
 }
 
 // markH is the least height of a retransmission or out-of-order bar.
@@ -198,7 +201,9 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 	data := &bars{style: style(ColData, 1), x: make([]float64, 0, nseg), y0: make([]float64, 0, nseg), y1: make([]float64, 0, nseg)}
 	retx := &bars{style: style(ColRetx, 1.3), minH: markH}
 	ooo := &bars{style: style(ColOOO, 1.3), minH: markH}
-	var synfin plotter.XYs
+	// SYN and FIN marks: orange triangles, red ones when the SYN or FIN
+	// was sent again (a retransmission, docs/metrics.md#control-retransmissions).
+	var synfin, synfinRetx plotter.XYs
 	xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	grow := func(x, y0, y1 float64) {
 		xlo, xhi = min(xlo, x), max(xhi, x)
@@ -209,23 +214,31 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 			continue
 		}
 		grow(x(s.Time), float64(s.Start), float64(s.End))
+		marks := &synfin
+		if s.Kind == tcpanalysis.KindRetransmitted {
+			marks = &synfinRetx
+		}
 		if s.Payload == 0 {
-			synfin = append(synfin, plotter.XY{X: x(s.Time), Y: float64(s.Start)})
+			*marks = append(*marks, plotter.XY{X: x(s.Time), Y: float64(s.Start)})
 			continue
 		}
 		// A SYN or FIN carried with payload gets the same mark at its own
 		// sequence number (the SYN's is the first, the FIN's the last of
 		// the segment), besides the payload's bar.
 		if s.Flags.Has(capture.SYN) {
-			synfin = append(synfin, plotter.XY{X: x(s.Time), Y: float64(s.Start)})
+			*marks = append(*marks, plotter.XY{X: x(s.Time), Y: float64(s.Start)})
 		}
 		if s.Flags.Has(capture.FIN) {
-			synfin = append(synfin, plotter.XY{X: x(s.Time), Y: float64(s.End - 1)})
+			*marks = append(*marks, plotter.XY{X: x(s.Time), Y: float64(s.End - 1)})
 		}
 		b := data
 		switch s.Kind {
 		case tcpanalysis.KindRetransmitted:
 			b = retx
+			// A retransmission carrying a SYN or FIN is marked by its
+			// red triangle, not also by a ring: the ring on the bar's
+			// top would hide the triangle a byte below it.
+			b.noRing = append(b.noRing, s.Flags.Has(capture.SYN) || s.Flags.Has(capture.FIN))
 		case tcpanalysis.KindOutOfOrder:
 			b = ooo
 		}
@@ -307,6 +320,7 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 			winAbove = whi
 		}
 	}
+	winEntry := -1 // the receive window's legend entry
 	sack := &bars{style: style(ColSACK, 0.8)}
 	for _, s := range r.Series.SACKs[d] {
 		if in(s.Time) {
@@ -324,12 +338,9 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		l.StepStyle = plotter.PostStep
 		l.LineStyle = style(ColWindow, 1)
 		p.Add(&reducedLine{Line: l})
-		name := "receive window (ACK + rwnd)"
-		if !math.IsNaN(winAbove) {
-			sc := scaleFor(UnitBytes, winAbove)
-			name += ", above the axis (up to " + strconv.FormatFloat(winAbove/sc.Div, 'g', 3, 64) + " " + sc.Name + ")"
-		}
-		fig.Legend = append(fig.Legend, Entry{name, []gplot.Thumbnailer{l}})
+		// Named "above the axis" once the axis is set (aboveAxis).
+		winEntry = len(fig.Legend)
+		fig.Legend = append(fig.Legend, Entry{"receive window (ACK + rwnd)", []gplot.Thumbnailer{l}})
 		vis = append(vis, func(b box) bool { return !math.IsNaN(winAbove) || b.step(winXY) })
 	}
 	if len(ackXY) > 0 {
@@ -347,11 +358,45 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		fig.Legend = append(fig.Legend, Entry{name, []gplot.Thumbnailer{l}})
 		vis = append(vis, func(b box) bool { return b.step(ackXY) })
 	}
+	// SYN and FIN carry no payload: a bar would be one byte tall and
+	// hidden under the ACK line, so they are triangles; a retransmitted
+	// one is red and listed with the retransmissions.
+	triangles := func(pts plotter.XYs, col color.Color) (*plotter.Scatter, error) {
+		sc, err := plotter.NewScatter(pts)
+		if err != nil {
+			return nil, err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(2.4), Shape: draw.TriangleGlyph{}}
+		return sc, nil
+	}
 	for _, b := range []struct {
 		b    *bars
 		name string
 		col  color.Color
 	}{{data, "data segment", nil}, {retx, "retransmission", ColRetx}, {ooo, "out-of-order", ColOOO}, {sack, "SACK block", nil}} {
+		if b.b == retx && len(synfinRetx) > 0 {
+			sc, err := triangles(synfinRetx, ColRetx)
+			if err != nil {
+				return Figure{}, err
+			}
+			var e Entry
+			if len(retx.x) == 0 {
+				e = Entry{b.name, []gplot.Thumbnailer{sc}}
+			} else {
+				p.Add(retx)
+				e = Entry{b.name, []gplot.Thumbnailer{retx}}
+				if rs := rings(retx); rs != nil {
+					p.Add(rs)
+					e.Thumbs = append(e.Thumbs, rs)
+				}
+				// Bar (and ring) and triangle side by side.
+				e.Thumbs = []gplot.Thumbnailer{sideBySide{e.Thumbs, sc}}
+			}
+			p.Add(sc)
+			fig.Legend = append(fig.Legend, e)
+			vis = append(vis, func(b box) bool { return b.bars(retx) || b.points(synfinRetx) })
+			continue
+		}
 		if len(b.b.x) == 0 {
 			continue
 		}
@@ -362,31 +407,22 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		// ring too: a one-segment bar is a pixel or two tall at a whole
 		// connection's scale. Many: the bars show them, rings would
 		// cover the data.
-		if b.col != nil && len(b.b.x) <= 200 {
-			pts := make(plotter.XYs, len(b.b.x))
-			for i := range b.b.x {
-				pts[i] = plotter.XY{X: b.b.x[i], Y: b.b.y1[i]}
+		if b.col != nil {
+			if rs := rings(b.b); rs != nil {
+				rs.GlyphStyle.Color = b.col
+				p.Add(rs)
+				e.Thumbs = append(e.Thumbs, rs)
 			}
-			sc, err := plotter.NewScatter(pts)
-			if err != nil {
-				return Figure{}, err
-			}
-			sc.GlyphStyle = draw.GlyphStyle{Color: b.col, Radius: vg.Points(2.2), Shape: draw.RingGlyph{}}
-			p.Add(sc)
-			e.Thumbs = append(e.Thumbs, sc)
 		}
 		fig.Legend = append(fig.Legend, e)
 		bb := b.b
 		vis = append(vis, func(b box) bool { return b.bars(bb) })
 	}
 	if len(synfin) > 0 {
-		// SYN and FIN carry no payload: a bar would be one byte tall and
-		// hidden under the ACK line, so they are triangles.
-		sc, err := plotter.NewScatter(synfin)
+		sc, err := triangles(synfin, ColControl)
 		if err != nil {
 			return Figure{}, err
 		}
-		sc.GlyphStyle = draw.GlyphStyle{Color: ColControl, Radius: vg.Points(2.4), Shape: draw.TriangleGlyph{}}
 		p.Add(sc)
 		fig.Legend = append(fig.Legend, Entry{"SYN / FIN", []gplot.Thumbnailer{sc}})
 		vis = append(vis, func(b box) bool { return b.points(synfin) })
@@ -407,6 +443,13 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 			pad = max(1, math.Abs(yhi)*0.001)
 		}
 		setAxis(&p.Y, "relative sequence number", UnitBytes, ylo-pad, yhi+pad, false, false)
+		if winEntry >= 0 && !math.IsNaN(winAbove) {
+			sc := scaleFor(UnitBytes, winAbove)
+			if t, ok := p.Y.Tick.Marker.(niceTicks); ok {
+				sc = scale{t.Div, t.name} // the axis's unit
+			}
+			fig.Legend[winEntry].Name += ", above the axis (up to " + aboveAxis(winAbove, p.Y.Max, sc) + ")"
+		}
 		// The legend lists only what shows within the axes.
 		b := box{p.X.Min, p.X.Max, p.Y.Min, p.Y.Max}
 		var keep []Entry
@@ -425,6 +468,67 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 	}
 	fig.Panels = []*gplot.Plot{p}
 	return fig, nil
+}
+
+// rings marks a few of b's bars (retransmissions, out-of-order segments)
+// with a ring on their top, in b's colour: a one-segment bar is a pixel or
+// two tall at a whole connection's scale. Many (over 200): the bars show
+// them, rings would cover the data; then, or when every bar is exempt
+// (noRing), it returns nil.
+func rings(b *bars) *plotter.Scatter {
+	if len(b.x) > 200 {
+		return nil
+	}
+	var pts plotter.XYs
+	for i := range b.x {
+		if i < len(b.noRing) && b.noRing[i] {
+			continue
+		}
+		pts = append(pts, plotter.XY{X: b.x[i], Y: b.y1[i]})
+	}
+	if len(pts) == 0 {
+		return nil
+	}
+	sc, err := plotter.NewScatter(pts)
+	if err != nil {
+		return nil
+	}
+	sc.GlyphStyle = draw.GlyphStyle{Color: b.style.Color, Radius: vg.Points(2.2), Shape: draw.RingGlyph{}}
+	return sc
+}
+
+// sideBySide is a legend thumbnail of two marks: left's in the left half,
+// right in the right half (a retransmission's bar and ring, and the red
+// triangle of a retransmitted SYN or FIN).
+type sideBySide struct {
+	left  []gplot.Thumbnailer
+	right gplot.Thumbnailer
+}
+
+func (s sideBySide) Thumbnail(c *draw.Canvas) {
+	mid := (c.Min.X + c.Max.X) / 2
+	l, r := *c, *c
+	l.Max.X, r.Min.X = mid, mid
+	for _, t := range s.left {
+		t.Thumbnail(&l)
+	}
+	s.right.Thumbnail(&r)
+}
+
+// aboveAxis prints v (bytes), a value above an axis ending at top, in
+// the axis's display unit sc, with enough significant digits (at least 3)
+// that it reads as above the top even to one who takes it as rounded: it is
+// v rounded down, and half a unit of its last digit below it is still above
+// top. Over a top of 1208.0955 MB, 1210.1 MB is "1210 MB", not "1.21 GB".
+func aboveAxis(v, top float64, sc scale) string {
+	x := v / sc.Div
+	for digits := 3; ; digits++ {
+		e := math.Pow(10, math.Floor(math.Log10(math.Abs(x)))-float64(digits-1))
+		r := math.Floor(x/e+1e-9) * e
+		if (r-e/2)*sc.Div > top || e*sc.Div <= 1 || digits >= 12 { // a whole byte is exact
+			return strconv.FormatFloat(r, 'f', max(0, -int(math.Floor(math.Log10(e)+1e-9))), 64) + " " + sc.Name
+		}
+	}
 }
 
 // winFit is how many times the span of the data in view a zoomed

@@ -86,19 +86,53 @@ func niceStep(span float64, n int) float64 {
 // niceRange extends [lo, hi] (display units) outwards to multiples of a
 // nice step, including 0 when zero is set and the data do not cross it.
 func niceRange(lo, hi float64, zero bool, n int) (a, b, step float64) {
+	return niceRangeMin(lo, hi, zero, n, 0)
+}
+
+// niceRangeMin is niceRange with steps that are whole multiples of unit
+// (display units; 0: any step): a byte axis ticks at whole bytes.
+func niceRangeMin(lo, hi float64, zero bool, n int, unit float64) (a, b, step float64) {
 	if zero {
 		lo, hi = math.Min(lo, 0), math.Max(hi, 0)
 	}
 	if hi <= lo {
 		if hi == 0 {
-			return 0, 1, 0.25
+			return 0, 1, wholeStep(0.25, unit)
 		}
 		lo, hi = lo-math.Abs(lo)*0.1, hi+math.Abs(hi)*0.1
 	}
-	step = niceStep(hi-lo, n)
+	step = wholeStep(niceStep(hi-lo, n), unit)
 	a = math.Floor(lo/step+1e-9) * step
 	b = math.Ceil(hi/step-1e-9) * step
 	return a, b, step
+}
+
+// wholeStep returns step (display units) as a whole multiple of unit: at
+// least unit, and 2 units for 2.5 (the one nice step that is not whole at
+// 10^0). unit 0 leaves step as it is.
+func wholeStep(step, unit float64) float64 {
+	if unit <= 0 {
+		return step
+	}
+	switch k := step / unit; {
+	case k < 1-1e-9:
+		return unit
+	case math.Abs(k-2.5) < 1e-9:
+		return 2 * unit
+	}
+	return step
+}
+
+// byteScale is the display unit of a byte axis from lo to hi with steps
+// of step bytes: the one scaleFor picks for its magnitude, or a smaller one
+// when that would print a tick with more than 3 decimals (a 1-byte step
+// on a 1.48 MB axis is labelled 1483.946 KB, not 1.483946 MB).
+func byteScale(m, step float64) scale {
+	sc := scaleFor(UnitBytes, m)
+	for sc.Div > 1 && decimals(step/sc.Div) > 3 {
+		sc = scaleFor(UnitBytes, sc.Div/10)
+	}
+	return sc
 }
 
 // decimals is the number of decimals that print every multiple of step
@@ -128,6 +162,10 @@ type niceTicks struct {
 	zero     bool
 	snap     bool
 	interval int
+	// whole is the least step, in display units, that steps must be a
+	// whole multiple of (one byte on a byte axis); 0: any.
+	whole float64
+	name  string // the display unit's name
 }
 
 // Ticks implements gplot.Ticker.
@@ -145,7 +183,11 @@ func (t niceTicks) Ticks(min, max float64) []gplot.Tick {
 			v, label = 0, "0" // "0", never "0.0"
 		}
 		// A typographic minus (U+2212), as in print, not a hyphen.
-		out = append(out, gplot.Tick{Value: v * t.Div, Label: label})
+		val := v * t.Div
+		if u := t.whole * t.Div; u > 0 {
+			val = math.Round(val/u) * u // a whole byte, not 1483946.0000000002
+		}
+		out = append(out, gplot.Tick{Value: val, Label: label})
 	}
 	return out
 }
@@ -162,16 +204,35 @@ func setAxisN(a *gplot.Axis, label string, u Unit, lo, hi float64, zero, snap bo
 	if math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi) {
 		lo, hi = 0, 1
 	}
-	setAxisScale(a, label, u, scaleFor(u, math.Max(math.Abs(lo), math.Abs(hi))), lo, hi, zero, snap, n)
+	m := math.Max(math.Abs(lo), math.Abs(hi))
+	if u == UnitBytes {
+		// Bytes and sequence numbers are whole: ticks at whole bytes,
+		// in a unit that prints them with few decimals.
+		l, h := lo, hi
+		if zero {
+			l, h = math.Min(l, 0), math.Max(h, 0)
+		}
+		_, _, step := niceRangeMin(l, h, false, n, 1)
+		sc := byteScale(m, step)
+		setAxisWhole(a, label, u, sc, lo, hi, zero, snap, n, 1/sc.Div)
+		return
+	}
+	setAxisScale(a, label, u, scaleFor(u, m), lo, hi, zero, snap, n)
 }
 
 // setAxisScale is setAxisN in the display unit sc.
 func setAxisScale(a *gplot.Axis, label string, u Unit, sc scale, lo, hi float64, zero, snap bool, n int) {
+	setAxisWhole(a, label, u, sc, lo, hi, zero, snap, n, 0)
+}
+
+// setAxisWhole is setAxisScale with steps that are whole multiples of
+// whole (display units; 0: any).
+func setAxisWhole(a *gplot.Axis, label string, u Unit, sc scale, lo, hi float64, zero, snap bool, n int, whole float64) {
 	if math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi) {
 		lo, hi = 0, 1
 	}
 	a.Label.Text = axisLabel(label, sc)
-	l, h, step := niceRange(lo/sc.Div, hi/sc.Div, zero, n)
+	l, h, step := niceRangeMin(lo/sc.Div, hi/sc.Div, zero, n, whole)
 	if snap {
 		a.Min, a.Max = l*sc.Div, h*sc.Div
 	} else {
@@ -183,7 +244,7 @@ func setAxisScale(a *gplot.Axis, label string, u Unit, sc scale, lo, hi float64,
 			a.Min, a.Max = l*sc.Div, h*sc.Div
 		}
 	}
-	a.Tick.Marker = niceTicks{Step: step, Div: sc.Div, label: label, unit: u, lo: lo, hi: hi, zero: zero, snap: snap, interval: n}
+	a.Tick.Marker = niceTicks{Step: step, Div: sc.Div, label: label, unit: u, lo: lo, hi: hi, zero: zero, snap: snap, interval: n, whole: whole, name: sc.Name}
 }
 
 // fitTicks makes a's nice ticks coarser, for about n intervals, when the
@@ -203,6 +264,9 @@ func fitTicks(a *gplot.Axis, n int) {
 	pw := math.Pow(10, math.Floor(math.Log10(raw)))
 	for _, m := range []float64{1, 2, 2.5, 3, 4, 5, 10} {
 		c := m * pw
+		if t.whole > 0 && wholeStep(c, t.whole) != c {
+			continue
+		}
 		if c >= raw*0.999 && c <= step*1.001 {
 			if k := span / c; math.Abs(k-math.Round(k)) < 1e-6 {
 				step = c
@@ -210,6 +274,7 @@ func fitTicks(a *gplot.Axis, n int) {
 			}
 		}
 	}
+	step = wholeStep(step, t.whole)
 	if step <= t.Step {
 		return
 	}

@@ -93,10 +93,10 @@ func extract(v *query.View) []series {
 	for s := range v.Segs(r, d) {
 		key := "seg"
 		switch {
-		case s.Payload == 0:
-			key = "synfin" // a bare SYN or FIN, sent again or not, as the PNG draws it
 		case s.Kind == tcpanalysis.KindRetransmitted:
-			key = "retx"
+			key = "retx" // a bare SYN or FIN sent again too (red in the PNG)
+		case s.Payload == 0:
+			key = "synfin" // a bare SYN or FIN
 		case s.Kind == tcpanalysis.KindOutOfOrder:
 			key = "ooo"
 		case s.Kind == tcpanalysis.KindProbe:
@@ -107,6 +107,12 @@ func extract(v *query.View) []series {
 		l.Y = append(l.Y, s.End)
 		l.Y2 = append(l.Y2, s.Start)
 		l.F = append(l.F, s.Frame)
+		if s.Payload == 0 && key != "synfin" {
+			// A bare SYN or FIN sent again keeps its SYN/FIN mark besides
+			// the retransmission's.
+			l := &segs["synfin"].L0
+			l.X, l.Y, l.Y2, l.F = append(l.X, at(s.Time)), append(l.Y, s.End), append(l.Y2, s.Start), append(l.F, s.Frame)
+		}
 		if s.Payload > 0 {
 			// A SYN or FIN carried with payload gets the bare one's mark
 			// too, at its own sequence number (first or last of the segment).

@@ -144,10 +144,15 @@ func seqPanelIsSeqRows(t *testing.T, path string) map[string][]seqPt {
 		case "data":
 			id := class[r.Class]
 			bare := r.End-r.Start == 1 && strings.ContainsAny(r.Flags, "SF") // a SYN or FIN without payload
-			if bare {
+			if bare && r.Class != "retransmitted" {
 				id = "synfin"
 			}
 			want[id] = append(want[id], pt{us, r.Frame, r.Start, r.End})
+			// A bare SYN or FIN sent again is a retransmission that
+			// keeps its SYN/FIN mark.
+			if bare && r.Class == "retransmitted" {
+				want["synfin"] = append(want["synfin"], pt{us, r.Frame, r.Start, r.End})
+			}
 			// A SYN or FIN on payload is marked too, at its own number.
 			if !bare && strings.Contains(r.Flags, "S") {
 				want["synfin"] = append(want["synfin"], pt{us, r.Frame, r.Start, r.Start + 1})
@@ -170,4 +175,21 @@ func seqPanelIsSeqRows(t *testing.T, path string) map[string][]seqPt {
 		}
 	}
 	return got
+}
+
+// TestSeqPanelRetransmittedSYN: zeek-tcp-option-sack's SYN is sent four
+// times (frames 1-4, no answer); the seq rows class frames 2-4
+// retransmitted. The report draws them as retransmissions (red, as the
+// PNG) and keeps all four SYN marks.
+func TestSeqPanelRetransmittedSYN(t *testing.T) {
+	got := seqPanelIsSeqRows(t, filepath.Join(sharedtest.Dir(t, "corpus"), "zeek-tcp-option-sack.pcap"))
+	frames := func(ps []seqPt) (out []int64) {
+		for _, p := range ps {
+			out = append(out, p.frame)
+		}
+		return out
+	}
+	if r, m := fmt.Sprint(frames(got["retx"])), fmt.Sprint(frames(got["synfin"])); r != "[2 3 4]" || m != "[1 2 3 4]" {
+		t.Errorf("retransmitted frames %s, SYN/FIN marks %s; want [2 3 4], [1 2 3 4]", r, m)
+	}
 }

@@ -41,3 +41,47 @@ func TestEmptyFigureWarnsNoData(t *testing.T) {
 		}
 	}
 }
+
+// TestSeqWarnsAsDrawn: seq warns that a figure draws nothing by what it
+// draws (its legend), as writeFigure does for the other verbs. Zoomed to
+// 0.12-0.2 s, tcpdump-ssh has no segment or ACK, but the ACK line and
+// receive window hold across the window from the ACK before it and are
+// drawn: no "draws nothing" (it warned, over a drawn line); at 100-200 s,
+// after the connection, nothing is drawn and it warns.
+func TestSeqWarnsAsDrawn(t *testing.T) {
+	ssh := filepath.Join(sharedtest.Dir(t, "corpus"), "tcpdump-ssh.pcap")
+	for _, c := range []struct {
+		from, to string
+		warn     bool
+	}{{"0.12", "0.2", false}, {"100", "200", true}} {
+		out := filepath.Join(t.TempDir(), "x.png")
+		_, stderr, err := runCLI(t, "seq", ssh, "--from", c.from, "--to", c.to, "-o", out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(stderr, "x.png draws nothing"); got != c.warn {
+			t.Errorf("seq --from %s --to %s: warned %v, want %v; stderr %q", c.from, c.to, got, c.warn, stderr)
+		}
+	}
+}
+
+// TestWarnDirWithoutData: --dir on a direction that carried no payload
+// (geo-600ms-loss's ba: its ACKs) warns for window and seq as the other
+// empty outputs do, naming the direction that did carry data; the data
+// direction does not warn.
+func TestWarnDirWithoutData(t *testing.T) {
+	const want = "conn 0: direction ba carries no data (0 payload bytes; ab carried 584992; --dir ab for the data)"
+	for _, c := range []struct {
+		verb, dir string
+		warn      bool
+	}{{"window", "ba", true}, {"seq", "ba", true}, {"window", "ab", false}, {"seq", "ab", false}} {
+		out := filepath.Join(t.TempDir(), "x.png")
+		_, stderr, err := runCLI(t, c.verb, synth, "--dir", c.dir, "-o", out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(stderr, want); got != c.warn {
+			t.Errorf("%s --dir %s: warned %v, want %v; stderr %q", c.verb, c.dir, got, c.warn, stderr)
+		}
+	}
+}

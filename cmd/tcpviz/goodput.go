@@ -68,7 +68,7 @@ func newGoodputCmd(e *env) *cobra.Command {
 	fl.StringVar(&o.Manifest, "manifest", "", "CSV with a 'file' column and one column per label")
 	fl.IntVar(&o.Port, "port", 0, "only flows with this port on either side")
 	fl.StringVar(&f.dir, "dir", "auto", "data direction per connection: "+query.DirNames+" (the one that delivered more); a = the SYN sender")
-	fl.Int64Var(&o.MinBytes, "min-bytes", -1, "leave out flows that delivered fewer goodput bytes in all; -1 (auto): fewer than 1024 B in a closed connection (control connections such as iperf3's); flows declared by ground truth or --starts are kept")
+	fl.Int64Var(&o.MinBytes, "min-bytes", -1, "leave out flows that delivered fewer goodput bytes in all; default (auto): fewer than 1024 B in a closed connection (control connections such as iperf3's); flows declared by ground truth or --starts are kept")
 	fl.Float64Var(&o.End, "end", 0, "end every flow's goodput interval at this capture time in seconds since the epoch (the simulation end for ns-3); default: the application's stop, else its close, else the run's last frame")
 	fl.BoolVar(&f.asCSV, "csv", false, "write rows as CSV (schema "+export.GoodputSchema+")")
 	fl.BoolVar(&f.asJSON, "json", false, "write rows as JSON")

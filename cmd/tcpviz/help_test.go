@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
 // TestHelpTexts: every file in help/ is used by some verb, and every verb's
@@ -38,5 +40,25 @@ func TestHelpTexts(t *testing.T) {
 		if len(out) < 200 || placeholder.MatchString(out) {
 			t.Errorf("%v --help: %d bytes, placeholder left: %v", v, len(out), placeholder.FindString(out))
 		}
+	}
+}
+
+// TestRetransHelpListsClasses: retrans --help names every class its table
+// has a column for (tcpanalysis.Classes: it left out pmtu and the icmp_*
+// classes) and says that a SYN or FIN sent again is a retransmission
+// (docs/metrics.md#control-retransmissions).
+func TestRetransHelpListsClasses(t *testing.T) {
+	out, _, err := runCLI(t, "retrans", "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(out), " ")
+	for _, c := range tcpanalysis.Classes() {
+		if !regexp.MustCompile(`\b` + c.String() + `\b`).MatchString(text) {
+			t.Errorf("retrans --help does not name class %s", c)
+		}
+	}
+	if !strings.Contains(text, "A SYN, SYN-ACK or FIN sent again is a retransmission") || !strings.Contains(text, "control-retransmissions") {
+		t.Errorf("retrans --help does not say a SYN or FIN sent again is a retransmission")
 	}
 }

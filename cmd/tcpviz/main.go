@@ -76,6 +76,7 @@ func newRoot(e *env) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetFlagErrorFunc(parseFlagError) // flagerr.go: no Go parser text; the verbs inherit it
 	root.PersistentPreRunE = checkOutputs // robust.go: -o checked before any capture is read
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)

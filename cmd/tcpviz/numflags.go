@@ -59,12 +59,12 @@ var numRules = map[string]numRule{
 	"level":       {min: 0, max: 1, minOpen: true, maxOpen: true, what: "a confidence level between 0 and 1, e.g. 0.95"},
 	"bytes":       {min: 1, max: inf, what: "a byte count ≥ 1"},
 	"interval":    {min: query.MinInterval.Seconds(), max: inf, what: "a number ≥ " + query.MinInterval.String()}, // query.Selection.CheckInterval: and the window
-	"path-rtt":    over0,
+	"path-rtt":    {min: 1e-6, max: inf, what: "a round-trip time ≥ 1µs"},
 	"count":       {min: 1, max: inf, what: "a frame count ≥ 1"},
-	"duration":    over0,
-	"every":       over0,
-	"jobs":        atLeast0, // goodput: 0 = all cores
-	"min-bytes":   {min: -1, max: inf, what: "a byte count, or -1 for auto"},
+	"duration":    {min: 1e-3, max: inf, what: "a capture time ≥ 1ms"},
+	"every":       {min: 0.1, max: inf, what: "a refresh period ≥ 100ms"},
+	"jobs":        atLeast0,                                     // goodput: 0 = all cores
+	"min-bytes":   {min: 0, max: inf, what: "a byte count ≥ 0"}, // default -1: auto (a hidden sentinel)
 	"max-conns":   {min: 1, max: inf, what: "at least 1"},
 	"max-packets": {min: 1, max: inf, what: "at least 1"},
 	"nodes":       {min: 2, max: inf, what: "at least 2 nodes"},
@@ -126,7 +126,11 @@ func checkNumFlags(c *cobra.Command) error {
 				}
 				what := r.what
 				if f.Value.Type() == "duration" {
-					what = strings.Replace(what, "a number", "a duration", 1) + " (e.g. 100ms, 2s)"
+					if rest, ok := strings.CutPrefix(what, "a number of seconds "); ok {
+						what = "seconds " + rest + " or a duration (e.g. 700ms)" // --from, --to
+					} else {
+						what = strings.Replace(what, "a number", "a duration", 1) + " (e.g. 100ms, 2s)"
+					}
 				}
 				err = fmt.Errorf("--%s %s: want %s", f.Name, s, what)
 				if sentinel(f, v) {

@@ -220,8 +220,8 @@ func TestAbsurdValuesRefusedUnread(t *testing.T) {
 		{[]string{"tput", never, "--interval", "1ms", "--from", "10", "--to", "1100"}, "--interval 1ms: bad interval: the window from 10s to 18m20s takes 1090000 intervals, at most 1048575 allowed; want at least 1.039506ms"},
 		{[]string{"compare", "a=" + never, "--metric", "goodput", "--interval", "1ns"}, "--interval 1ns: want a duration ≥ 1µs"},
 		{[]string{"compare", "a=" + never, "--interval", "10us", "--to", "100"}, "--interval 10µs: bad interval: the window from 0s to 1m40s takes 10000000 intervals"},
-		{[]string{"seq", never, "--from", "1e300"}, "--from 1e+300: want a number of seconds 0-9223372036"},
-		{[]string{"window", never, "--to", "1e12"}, "--to 1e+12: want a number of seconds 0-9223372036"},
+		{[]string{"seq", never, "--from", "1e300"}, "--from 1e300: want seconds 0-9223372036 or a duration (e.g. 700ms)"},
+		{[]string{"window", never, "--to", "1e12"}, "--to 1e12: want seconds 0-9223372036 or a duration (e.g. 700ms)"},
 		{[]string{"tput", never, "--at", "1e300"}, "--at 1e+300: want a number of seconds 0-9223372036"},
 		{[]string{"goodput", never, "--end", "1e300"}, "--end 1e+300: want a capture time in seconds, > 0 and ≤ 9223372036"},
 		{[]string{"goodput", never, "--interval", "1e300:2e300"}, "START is past 9223372036 s"},
@@ -229,6 +229,12 @@ func TestAbsurdValuesRefusedUnread(t *testing.T) {
 		{[]string{"rtt", never, "--path-rtt", "600ms"}, "--path-rtt needs --pep"},
 		{[]string{"seq", never, "--path-rtt", "600ms"}, "--path-rtt needs --pep"},
 		{[]string{"compare", "a=" + never, "--path-rtt", "600ms"}, "--path-rtt needs --pep"},
+		// Lower limits (trial 15): a typed -1 for the auto default, a
+		// 1 ns refresh, RTT or live capture.
+		{[]string{"goodput", never, "--min-bytes", "-1"}, "--min-bytes -1: want a byte count ≥ 0; leave --min-bytes out for its default"},
+		{[]string{"seq", never, "--pep", "--path-rtt", "1ns"}, "--path-rtt 1ns: want a round-trip time ≥ 1µs"},
+		{[]string{"flows", "-i", "lo", "--every", "1ns", "--duration", "2s"}, "--every 1ns: want a refresh period ≥ 100ms"},
+		{[]string{"flows", "-i", "lo", "--duration", "1ns"}, "--duration 1ns: want a capture time ≥ 1ms"},
 	} {
 		_, _, err := runCLI(t, c.args...)
 		if exitCode(err) != 1 || !strings.Contains(fmt.Sprint(err), c.want) {
@@ -240,5 +246,38 @@ func TestAbsurdValuesRefusedUnread(t *testing.T) {
 		if _, _, err := runCLI(t, args...); exitCode(err) != 2 {
 			t.Errorf("tcpviz %s: exit %d, %v; want the options accepted and the missing capture refused (exit 2)", strings.Join(args, " "), exitCode(err), err)
 		}
+	}
+}
+
+// TestFlagParseErrors: a value pflag cannot parse is refused naming the
+// flag and what it wants, never with Go's parser text ("strconv.ParseInt:
+// parsing …"); --from and --to take Go durations as well as seconds, as
+// --interval does (docs/schema.md), and 700ms selects what 0.7 does.
+func TestFlagParseErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"seq", synth, "--conn", "1e3"}, "--conn 1e3: want a connection index ≥ 0 (as 'tcpviz flows' lists), a whole number"},
+		{[]string{"tput", synth, "--bytes", "1e30"}, "--bytes 1e30: want a byte count ≥ 1, a whole number"},
+		{[]string{"seq", synth, "--from", "1x"}, "--from 1x: want seconds 0-9223372036 or a duration (e.g. 700ms)"},
+		{[]string{"seq", synth, "--from", "-1"}, "--from -1s: want seconds 0-9223372036 or a duration (e.g. 700ms)"},
+		{[]string{"seq", synth, "--dpi", "1.5"}, "--dpi 1.5: want 30 to 2400 dpi, a whole number"},
+	} {
+		_, _, err := runCLI(t, c.args...)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("tcpviz %s: %v, want %q", strings.Join(c.args, " "), err, c.want)
+		}
+	}
+	var outs []string
+	for _, w := range [][2]string{{"0.7", "2.5"}, {"700ms", "2500ms"}} {
+		out, _, err := runCLI(t, "retrans", synth, "--from", w[0], "--to", w[1], "--csv")
+		if err != nil {
+			t.Fatalf("retrans --from %s --to %s: %v", w[0], w[1], err)
+		}
+		outs = append(outs, out)
+	}
+	if outs[0] != outs[1] || strings.Count(outs[0], "\n") < 3 {
+		t.Errorf("retrans --from 700ms --to 2500ms gave %d lines, --from 0.7 --to 2.5 %d; want the same rows", strings.Count(outs[1], "\n"), strings.Count(outs[0], "\n"))
 	}
 }

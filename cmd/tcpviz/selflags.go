@@ -23,7 +23,7 @@ type selFlags struct {
 	host     string
 	dir      string
 	ref      string
-	from, to float64
+	from, to time.Duration
 }
 
 // register adds --conn, --port, --host, --dir, --ref, --from and --to;
@@ -42,8 +42,8 @@ func (f *selFlags) registerNoConn(c *cobra.Command, defRef query.Ref) {
 	fl.StringVar(&f.host, "host", "", "only connections with this address on either side")
 	fl.StringVar(&f.dir, "dir", "auto", "data direction: "+query.DirNames+" (the direction that delivered more bytes); a = the SYN sender")
 	fl.StringVar(&f.ref, "ref", defRef.String(), "reference point --from/--to count from: syn (connection's first packet), data (first data segment) or bulk (first segment with ≥ 512 B payload)")
-	fl.Float64Var(&f.from, "from", 0, "start of the time range, seconds after --ref")
-	fl.Float64Var(&f.to, "to", 0, "end of the time range, seconds after --ref (0: the end)")
+	secondsVar(fl, &f.from, "from", 0, "start of the time range after --ref: seconds (84.5) or a duration (700ms)")
+	secondsVar(fl, &f.to, "to", 0, "end of the time range after --ref: seconds or a duration (0: the end)")
 }
 
 // selection checks every selection flag, before any capture is read.
@@ -61,9 +61,9 @@ func (f *selFlags) selection() (query.Selection, error) {
 	if sel.Ref, err = query.ParseRef(f.ref); err != nil {
 		return sel, fmt.Errorf("--ref: %w", err)
 	}
-	sel.From, sel.To = secs(f.from), secs(f.to)
+	sel.From, sel.To = f.from, f.to
 	if err := sel.Validate(); errors.Is(err, query.ErrRange) {
-		return sel, fmt.Errorf("--from %g --to %g: %w", f.from, f.to, err)
+		return sel, fmt.Errorf("--from %g --to %g: %w", f.from.Seconds(), f.to.Seconds(), err)
 	} else if err != nil {
 		return sel, fmt.Errorf("--conn %d: %w", f.conn, err)
 	}
@@ -75,8 +75,6 @@ func (f *selFlags) selection() (query.Selection, error) {
 func intervalError(w time.Duration, err error) error {
 	return fmt.Errorf("--interval %v: %w", w, err)
 }
-
-func secs(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 // view analyses one capture through sel, prints its warnings, and says
 // which connection it chose when the user did not name one (every verb
@@ -102,7 +100,20 @@ func (e *env) viewAs(path string, af *analysisFlags, sel query.Selection, o quer
 	if n := v.NoteAs(how); n != "" {
 		fmt.Fprintln(e.stderr, n)
 	}
+	warnNoData(e.stderr, v)
 	return v, nil
+}
+
+// warnNoData warns when the direction read (--dir) carried no payload
+// while the other did: its seq figure and window show only ACKs, the
+// window and SYN/FIN, which reads as a connection without data unless told
+// (tput and retrans said "draws nothing", seq and window nothing).
+func warnNoData(w io.Writer, v *query.View) {
+	r, d := v.Conn, v.Dir
+	if r.Dir[d].Bytes == 0 && r.Dir[d.Reverse()].Bytes > 0 {
+		fmt.Fprintf(w, "warning: %s conn %d: direction %s carries no data (0 payload bytes; %s carried %d; --dir %s for the data)\n",
+			v.File, r.Conn.Index, d, d.Reverse(), r.Dir[d.Reverse()].Bytes, d.Reverse())
+	}
 }
 
 // spooled maps a spooled standard input's temporary file to the name

@@ -5,9 +5,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/tcpviz/tcpviz/export"
 	"github.com/tcpviz/tcpviz/figures"
-	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
 )
 
@@ -49,18 +47,16 @@ func newSeqCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if plot.FormatOf(out) != "" {
-				empty := true
-				for range export.SeqPoints(v) {
-					empty = false
-					break
-				}
-				if empty {
-					e.warnEmpty(out)
-				}
-			}
-			if err := figures.WriteSeq(out, v, figures.SeqOptions(v, e.runName(args[0])), st); err != nil {
+			// A figure warns when it draws nothing (its legend, which
+			// lists what shows within the axes, is empty), as the other
+			// verbs' figures do (writeFigure): an ACK line holding across
+			// a zoomed window from before it is drawn, so no warning.
+			drawn, err := figures.WriteSeqDrawn(out, v, figures.SeqOptions(v, e.runName(args[0])), st)
+			if err != nil {
 				return err
+			}
+			if !drawn {
+				e.warnEmpty(out)
 			}
 			fmt.Fprintln(e.stdout, out)
 			pepNote(e.stderr, r, d)
