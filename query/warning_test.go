@@ -23,7 +23,7 @@ func TestNodeWarnings(t *testing.T) {
 		want []string // in the text; nil: no such warning
 	}{
 		{"overheard", tcpanalysis.Report{File: "n.pcap", Node: known, Overheard: 4086, OverheardConns: 4, OnlyOverheard: 1},
-			WarnOverheard, []string{"n.pcap: 802.11 capture taken on the node with MAC 00:00:00:00:00:0b (769 of 2475 frames scanned", "4086 TCP frames of 4 connections", "nothing else: 1)"}},
+			WarnOverheard, []string{"n.pcap: 802.11 capture taken on the node with MAC 00:00:00:00:00:0b (769 of 2475 frames scanned", "4086 TCP frames of 4 connections", "come from overheard ACKs: 1)"}},
 		{"nothing overheard", tcpanalysis.Report{File: "n.pcap", Node: known}, WarnOverheard, nil},
 		{"unknown", tcpanalysis.Report{File: "s.pcap", Node: capture.Node{Why: "no frame of the first 12 records was sent"}, Stats: capture.Stats{Segments: 3}},
 			WarnNodeUnknown, []string{"s.pcap: the node this 802.11 capture was taken on is unknown (no frame of the first 12 records was sent)", "analysed as received"}},
