@@ -65,21 +65,9 @@ func TestFlowsTableRetxSegs(t *testing.T) {
 	if n := rep.Conns[0].Counts[flows.AtoB][tcpanalysis.RTO]; n != 1 {
 		t.Fatalf("%d rto events a>b, want 1 (frame 8)", n)
 	}
-	var b bytes.Buffer
-	if err := WriteFlowsTable(&b, []FlowsFile{NewFlowsFile("gap.pcap", rep, false)}); err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(b.String(), "\n")
-	sep := regexp.MustCompile(`\s{2,}`)
-	head, row := sep.Split(strings.TrimSpace(lines[1]), -1), sep.Split(strings.TrimSpace(lines[2]), -1)
-	cell := map[string]string{}
-	for i, h := range head {
-		if i < len(row) {
-			cell[h] = row[i]
-		}
-	}
+	cell, lines := tableCells(t, "gap.pcap", rep)
 	if cell["retx B a>b"] != "0" || cell["retx segs a>b"] != "1" || cell["retx segs b>a"] != "0" {
-		t.Errorf("retx B a>b %q, retx segs a>b %q, b>a %q; want 0, 1, 0\n%s", cell["retx B a>b"], cell["retx segs a>b"], cell["retx segs b>a"], b.String())
+		t.Errorf("retx B a>b %q, retx segs a>b %q, b>a %q; want 0, 1, 0\n%s", cell["retx B a>b"], cell["retx segs a>b"], cell["retx segs b>a"], strings.Join(lines, "\n"))
 	}
 	if foot := lines[len(lines)-2]; !strings.Contains(foot, "retx segs = data segments sent again, incl. gap fillers whose first copy was not captured (no retx B)") {
 		t.Errorf("footer does not explain retx segs: %s", foot)
@@ -138,22 +126,10 @@ func TestFlowsTableCtlRetx(t *testing.T) {
 	if a, b := retx(flows.AtoB), retx(flows.BtoA); a != 2 || b != 1 {
 		t.Fatalf("retransmission events a>b %d, b>a %d; want 2 (frames 6, 7), 1 (frame 3)", a, b)
 	}
-	var out bytes.Buffer
-	if err := WriteFlowsTable(&out, []FlowsFile{NewFlowsFile("ctl.pcap", rep, false)}); err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(out.String(), "\n")
-	sep := regexp.MustCompile(`\s{2,}`)
-	head, row := sep.Split(strings.TrimSpace(lines[1]), -1), sep.Split(strings.TrimSpace(lines[2]), -1)
-	cell := map[string]string{}
-	for i, h := range head {
-		if i < len(row) {
-			cell[h] = row[i]
-		}
-	}
+	cell, lines := tableCells(t, "ctl.pcap", rep)
 	for h, want := range map[string]string{"retx B a>b": "0", "retx segs a>b": "0", "retx segs b>a": "0", "syn/fin retx a>b": "2", "syn/fin retx b>a": "1"} {
 		if cell[h] != want {
-			t.Errorf("%s = %q, want %q\n%s", h, cell[h], want, out.String())
+			t.Errorf("%s = %q, want %q\n%s", h, cell[h], want, strings.Join(lines, "\n"))
 		}
 	}
 	if foot := lines[len(lines)-2]; !strings.Contains(foot, "syn/fin retx = SYN, SYN-ACK or FIN sent again without payload; retrans lists both") {
@@ -257,4 +233,24 @@ func TestTputGoodputLinesAgree(t *testing.T) {
 	if len(extra) > 0 && tails == 0 {
 		t.Error("no connection had bytes received after its last ACK: the test checks nothing")
 	}
+}
+
+// tableCells writes rep's flows table (file name name) and returns its
+// first connection's cells by column heading, and the table's lines.
+func tableCells(t *testing.T, name string, rep *tcpanalysis.Report) (map[string]string, []string) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := WriteFlowsTable(&b, []FlowsFile{NewFlowsFile(name, rep, false)}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	sep := regexp.MustCompile(`\s{2,}`)
+	head, row := sep.Split(strings.TrimSpace(lines[1]), -1), sep.Split(strings.TrimSpace(lines[2]), -1)
+	cell := map[string]string{}
+	for i, h := range head {
+		if i < len(row) {
+			cell[h] = row[i]
+		}
+	}
+	return cell, lines
 }
