@@ -387,6 +387,13 @@ func Tput(v *query.View, at []float64, toBytes int64) (Table, error) {
 	// connection's end counts them too, so that over the whole connection
 	// the two goodput lines agree.
 	delivered := acked
+	if over := r.Dir[d].AckedBytes - acked; over > 0 && r.Conn.Overheard > 0 && v.Whole(r, d) {
+		// The highest ACK came in a frame the node only overheard
+		// (docs/metrics.md#own-frames): it counts in the acknowledged
+		// bytes but gives no row.
+		delivered += over
+		table = append(table, []string{"acked by overheard ACKs", fmt.Sprintf("%d bytes more, by ACKs this 802.11 node only overheard on their way to another node (docs/metrics.md#own-frames): in the goodput below, not in the rows", over)})
+	}
 	if tail := r.Dir[d].DeliveredBytes - r.Dir[d].AckedBytes; tail > 0 && hi >= r.Conn.Last {
 		delivered += tail
 		table = append(table, []string{"received after the last ACK", fmt.Sprintf("%d bytes in frames addressed to the receiver's MAC, after its last ACK (docs/metrics.md#goodput): in the goodput below, not in the rows", tail)})
