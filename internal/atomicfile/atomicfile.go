@@ -103,8 +103,10 @@ func pathErr(path string, err error) error {
 // half-written output (pending_unix.go; elsewhere a portable fallback,
 // pending_other.go). An existing target keeps its permissions (new files
 // get 0644 less the umask); a symlinked target is followed; a read-only one
-// is refused. After Interrupt nothing is replaced. Errors name path, never
-// the temporary file.
+// is refused. After Interrupt nothing is replaced. Errors of the output
+// name path, never the temporary file ("write PATH: …"); an error of
+// write's own that is not the temporary file's (reading the input, say) is
+// returned as it is.
 func Write(path string, write func(f *os.File) error) error {
 	target, err := Target(path)
 	if err != nil {
@@ -121,7 +123,12 @@ func Write(path string, write func(f *os.File) error) error {
 		Untrack(tmp)
 	}()
 	if err := write(pf.File()); err != nil {
-		return pathErr(path, err)
+		// An error of the temporary file's is the output's; any other
+		// (reading the input, say) is write's own and goes out as is.
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) && pe.Path == tmp {
+			return pathErr(path, err)
+		}
+		return err
 	}
 	if interrupted.Load() {
 		return ErrInterrupted

@@ -2,6 +2,7 @@ package atomicfile
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,9 +64,17 @@ func TestWrite(t *testing.T) {
 	})
 	t.Run("error-names-user-path", func(t *testing.T) {
 		p := filepath.Join(dir, "fail.csv")
-		err := Write(p, func(f *os.File) error { return errors.New("disk full") })
-		if err == nil || !strings.HasPrefix(err.Error(), "write "+p+": ") || strings.Contains(err.Error(), ".fail.csv") {
+		err := Write(p, func(f *os.File) error {
+			return &fs.PathError{Op: "write", Path: f.Name(), Err: errors.New("disk full")}
+		})
+		if err == nil || err.Error() != "write "+p+": disk full" {
 			t.Errorf("err = %v, want it to name %s and not the temporary file", err, p)
+		}
+		// An error of write's own (reading the input, say) goes out as is:
+		// it is no write error of p's.
+		in := errors.New("in.pcap: frame 3: unsupported link type")
+		if err := Write(p, func(*os.File) error { return in }); err != in {
+			t.Errorf("err = %v, want %v as is", err, in)
 		}
 		left, _ := filepath.Glob(filepath.Join(dir, ".fail.csv*"))
 		if len(left) != 0 {
