@@ -520,9 +520,13 @@ type connState struct {
 	// before one: the original_frame of a SYN sent again, kept after the
 	// handshake's state is freed (a SYN-ACK repeated after the ACK).
 	synFrame [2]int64
-	dir      [2]*dirState
-	hs       *hsState
-	rxMAC    *[2]spanSet // payload bytes in 802.11 frames addressed to the receiver's MAC
+	// synEnd is the end offset of a bare SYN counted without the
+	// direction's state (synSeen): the highest sequence number sent
+	// until data comes, for ACKs of unseen data (connState.ack).
+	synEnd [2]int64
+	dir    [2]*dirState
+	hs     *hsState
+	rxMAC  *[2]spanSet // payload bytes in 802.11 frames addressed to the receiver's MAC
 }
 
 // ds returns direction d's streaming state, allocating it on first use.

@@ -405,6 +405,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 			cs.synFrame[d] = s.Frame
 		}
 		cs.synSeen[d] = true
+		cs.synEnd[d] = max(cs.synEnd[d], p.End)
 		return kind
 	}
 	ds := cs.ds(d)
@@ -744,7 +745,11 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o *Options) (int64
 	}
 	st.AckSeen = true
 	pure := s.PayloadLen == 0 && !s.Flags.Has(capture.SYN) && !s.Flags.Has(capture.FIN) && !s.Flags.Has(capture.RST)
-	if ds.highSeq > 0 && a > ds.highSeq && !s.Flags.Has(capture.RST) {
+	high := ds.highSeq
+	if high == 0 {
+		high = cs.synEnd[rd] // only a bare SYN sent so far (0: nothing)
+	}
+	if high > 0 && a > high && !s.Flags.Has(capture.RST) {
 		// An ACK for bytes the capture never saw sent (capture drops, or a
 		// capture point past a PEP); counted, analysed on.
 		st.AckedUnseen++
