@@ -263,6 +263,9 @@ func TestFlagParseErrors(t *testing.T) {
 		{[]string{"seq", synth, "--from", "1x"}, "--from 1x: want seconds 0-9223372036 or a duration (e.g. 700ms)"},
 		{[]string{"seq", synth, "--from", "-1"}, "--from -1s: want seconds 0-9223372036 or a duration (e.g. 700ms)"},
 		{[]string{"seq", synth, "--dpi", "1.5"}, "--dpi 1.5: want 30 to 2400 dpi, a whole number"},
+		// Below the clock's 1 ns: refused, not read as 0 ("to the end").
+		{[]string{"tput", synth, "--to", "1e-10"}, "--to 1e-10: want seconds 0-9223372036 or a duration (e.g. 700ms)"},
+		{[]string{"tput", synth, "--to", "0.4ns"}, "--to 0.4ns: want seconds 0-9223372036 or a duration (e.g. 700ms)"},
 	} {
 		_, _, err := runCLI(t, c.args...)
 		if err == nil || err.Error() != c.want {

@@ -28,12 +28,19 @@ func (v secondsValue) Set(s string) error {
 		if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > math.MaxInt64/1e9 {
 			return fmt.Errorf("%q: want seconds (e.g. 0.5) or a duration (e.g. 500ms)", s)
 		}
-		*v.d = time.Duration(math.Round(f * 1e9))
+		d := time.Duration(math.Round(f * 1e9))
+		if d == 0 && f != 0 {
+			return fmt.Errorf("%q: below the 1 ns the capture clock counts (0 means the default)", s)
+		}
+		*v.d = d
 		return nil
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
 		return fmt.Errorf("%q: want seconds (e.g. 0.5) or a duration (e.g. 500ms)", s)
+	}
+	if d == 0 && strings.ContainsAny(s, "123456789") {
+		return fmt.Errorf("%q: below the 1 ns the capture clock counts (0 means the default)", s)
 	}
 	*v.d = d
 	return nil
