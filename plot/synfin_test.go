@@ -181,3 +181,43 @@ func TestByteAxisWholeTicks(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeSeqOneAckHolds: ns3-ipv4-nat-csma's data direction is
+// acknowledged once (the SYN-ACK, at 0.004 s, ACK 1, window 65 535 B);
+// its data is sent again at 1, 3 and 7 s and never acknowledged. The ACK
+// and window lines hold that one value to the connection's last packet
+// (8.0 s): a line of one point had no length and was not drawn, though
+// the legend listed it.
+func TestTimeSeqOneAckHolds(t *testing.T) {
+	rep, err := tcpanalysis.AnalyzeFile(filepath.Join(sharedtest.Dir(t, "corpus"), "ns3-ipv4-nat-csma-2-0.pcap"), tcpanalysis.Options{Keep: func(int) bool { return true }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Conns[0]
+	if n := len(r.Series.Acks[flows.AtoB]); n != 1 {
+		t.Fatalf("%d ACKs of the data direction, want 1", n)
+	}
+	f, err := TimeSeq(r, TimeSeqOptions{Dir: flows.AtoB})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, e := range f.Legend {
+		if e.Name != "cumulative ACK" && e.Name != "receive window (ACK + rwnd)" {
+			continue
+		}
+		found++
+		l, ok := e.Thumbs[0].(*plotter.Line)
+		if !ok {
+			t.Fatalf("%s: thumb %T", e.Name, e.Thumbs[0])
+		}
+		xy := l.XYs
+		last := r.Conn.Last.Sub(r.Conn.First).Seconds()
+		if len(xy) != 2 || xy[1].X != last || xy[1].Y != xy[0].Y || xy[1].X-xy[0].X < 7.9 {
+			t.Errorf("%s: points %v, want its one value held to %.6f s", e.Name, xy, last)
+		}
+	}
+	if found != 2 {
+		t.Errorf("%d of the ACK and window lines in the legend, want 2", found)
+	}
+}

@@ -320,6 +320,23 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 			winAbove = whi
 		}
 	}
+	// A line of one ACK (a direction acknowledged once) would be drawn
+	// with no length, and so not at all: it holds to the connection's
+	// last packet (or the view's end), as every step line holds to its
+	// next value.
+	if n := x(r.Conn.Last); !zoomed || o.To <= 0 || n <= o.To.Seconds() {
+		for _, pts := range []*plotter.XYs{&ackXY, &winXY} {
+			if len(*pts) == 1 && n > (*pts)[0].X {
+				*pts = append(*pts, plotter.XY{X: n, Y: (*pts)[0].Y})
+			}
+		}
+	} else {
+		for _, pts := range []*plotter.XYs{&ackXY, &winXY} {
+			if len(*pts) == 1 && o.To.Seconds() > (*pts)[0].X {
+				*pts = append(*pts, plotter.XY{X: o.To.Seconds(), Y: (*pts)[0].Y})
+			}
+		}
+	}
 	winEntry := -1 // the receive window's legend entry
 	sack := &bars{style: style(ColSACK, 0.8)}
 	for _, s := range r.Series.SACKs[d] {
