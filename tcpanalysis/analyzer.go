@@ -842,6 +842,12 @@ func (cs *connState) result() *ConnResult {
 				}
 				st.AckedBytes = max(0, end-1)
 			}
+			if st.AckedUnseen == 0 && st.HighSeq > 0 && st.AckedBytes > st.HighSeq {
+				// The ACK that went furthest came before anything of this
+				// direction was seen, so none was counted then: at least
+				// one ACK acknowledged data the capture never saw.
+				st.AckedUnseen = 1
+			}
 			// Extend through in-order bytes the receiver's MAC received.
 			pos := max(st.MaxAck, 1)
 			if !st.AckSeen {
