@@ -108,6 +108,19 @@ func (b *FrameBatch) TryDecode() bool {
 	return !done
 }
 
+// TryDecodeNewest is TryDecode on the newest of sent (batches handed to
+// the consumer, oldest first) that is not yet being decoded: what a
+// reading goroutine does instead of waiting for a free batch. It reports
+// whether it decoded one.
+func TryDecodeNewest(sent []*FrameBatch) bool {
+	for i := len(sent) - 1; i >= 0; i-- {
+		if sent[i].TryDecode() {
+			return true
+		}
+	}
+	return false
+}
+
 // decode decodes b's frames from b.at on into segs until segs is full or
 // the frames end, counting into b.st, and returns how many segments it
 // filled. It reads each record's header again: its time, its lengths (an

@@ -490,11 +490,7 @@ func TestSplitConcurrent(t *testing.T) {
 			select {
 			case b = <-free:
 			default:
-				helped := false
-				for i := len(sent) - 1; i >= 0 && !helped; i-- {
-					helped = sent[i].TryDecode()
-				}
-				if helped {
+				if TryDecodeNewest(sent) {
 					continue
 				}
 				b = <-free

@@ -101,11 +101,7 @@ func pipelineFrames(r *capture.Reader, f func(*capture.Segment)) error {
 			case <-stop:
 				return
 			default:
-				helped := false
-				for i := len(sent) - 1; i >= 0 && !helped; i-- {
-					helped = sent[i].TryDecode()
-				}
-				if helped {
+				if capture.TryDecodeNewest(sent) {
 					continue
 				}
 				select {
