@@ -85,57 +85,18 @@ type Options struct {
 // Segment is one TCP segment as seen in the capture. It holds no references
 // into the read buffer, so it is safe to keep.
 type Segment struct {
-	Frame int64     // 1-based frame number in the file, as Wireshark numbers them
-	Time  Timestamp // capture time
-	Iface int       // pcapng interface index; 0 for pcap
-	// CapLen and WireLen are the frame's captured and original lengths in bytes.
-	CapLen, WireLen int
+	// The fields are laid out for the analysis's hot path: those it reads
+	// for every segment come first, in the first two cache lines with the
+	// endpoints; the rest follow.
 
-	Src, Dst netip.AddrPort
-	IPv6     bool
-	TTL      uint8  // IPv4 TTL or IPv6 hop limit
-	IPID     uint16 // IPv4 identification; 0 for IPv6
-	// DF is the IPv4 don't-fragment bit. A DF datagram is atomic: its
-	// identification need not be unique (RFC 6864 §4), so only an ID
-	// stream seen to change tells such packets apart.
-	DF    bool
-	IPLen int // IP packet length in bytes from the IP header (or from the wire length when the header says 0, as TSO/GSO captures do)
+	Time  Timestamp // capture time
+	Frame int64     // 1-based frame number in the file, as Wireshark numbers them
 
 	Seq, Ack seq.Num
 	Flags    Flags
 	Window   uint16 // raw window field, before any scaling
 	Checksum uint16 // TCP checksum field as captured (identifies copies of one packet)
-	HdrLen   int    // TCP header length in bytes (data offset × 4)
-	// PayloadLen is the TCP payload length in bytes, computed from the IP
-	// length fields, not from the captured bytes, so it is right for
-	// snaplen-truncated frames.
-	PayloadLen int
-	Opts       Options
-
-	// WiFi reports that the frame came from an IEEE 802.11 link; Retry is
-	// the 802.11 Retry bit, TA the transmitter address (802.11 address 2)
-	// and RA the receiver address (address 1). Valid iff WiFi.
-	WiFi   bool
-	Retry  bool
-	TA, RA [6]byte
-	// SeqCtl is the 802.11 Sequence Control field as sent: the 12-bit
-	// sequence number in bits 4–15, the fragment number in bits 0–3
-	// (IEEE 802.11-2020 §9.2.4.4). A frame with Retry set repeats the
-	// earlier frame with the same TA and SeqCtl, and no other. Valid iff
-	// WiFi.
-	SeqCtl uint16
-	// RadioSignal reports that a radiotap header carried an antenna signal
-	// (dBm) field: the capturing radio received the frame rather than sent
-	// it (as ns-3 and Linux monitor mode record it).
-	RadioSignal bool
-
-	// FineTime reports that the capture is known to stamp time finer than
-	// 10 µs: some frame's timestamp is off a multiple of 10 µs. For a file
-	// opened by path the Reader decides it before the first frame from a
-	// pre-scan of the first PrescanFrames records, so it is the same for
-	// every frame; for a stream (standard input, NewReader) it turns true
-	// at the first such frame read (docs/metrics.md#folded-duplicates).
-	FineTime bool
+	IPID     uint16 // IPv4 identification; 0 for IPv6
 
 	// ICMP is not ICMPNone when the frame is an ICMP error quoting a TCP
 	// segment rather than a TCP segment: then Src, Dst and Seq are the
@@ -144,7 +105,54 @@ type Segment struct {
 	// bytes for ICMPFragNeeded (0 if not given), and every other TCP field
 	// is zero. Reader.Next returns such frames too; flows and tcpanalysis
 	// turn them into events of the quoted connection.
-	ICMP     ICMPKind
+	ICMP ICMPKind
+	TTL  uint8 // IPv4 TTL or IPv6 hop limit
+	IPv6 bool
+	// DF is the IPv4 don't-fragment bit. A DF datagram is atomic: its
+	// identification need not be unique (RFC 6864 §4), so only an ID
+	// stream seen to change tells such packets apart.
+	DF bool
+	// WiFi reports that the frame came from an IEEE 802.11 link; Retry is
+	// the 802.11 Retry bit, TA the transmitter address (802.11 address 2)
+	// and RA the receiver address (address 1). Valid iff WiFi.
+	WiFi  bool
+	Retry bool
+	// FineTime reports that the capture is known to stamp time finer than
+	// 10 µs: some frame's timestamp is off a multiple of 10 µs. For a file
+	// opened by path the Reader decides it before the first frame from a
+	// pre-scan of the first PrescanFrames records, so it is the same for
+	// every frame; for a stream (standard input, NewReader) it turns true
+	// at the first such frame read (docs/metrics.md#folded-duplicates).
+	FineTime bool
+	// RadioSignal reports that a radiotap header carried an antenna signal
+	// (dBm) field: the capturing radio received the frame rather than sent
+	// it (as ns-3 and Linux monitor mode record it).
+	RadioSignal bool
+
+	// SeqCtl is the 802.11 Sequence Control field as sent: the 12-bit
+	// sequence number in bits 4–15, the fragment number in bits 0–3
+	// (IEEE 802.11-2020 §9.2.4.4). A frame with Retry set repeats the
+	// earlier frame with the same TA and SeqCtl, and no other. Valid iff
+	// WiFi.
+	SeqCtl uint16
+
+	// PayloadLen is the TCP payload length in bytes, computed from the IP
+	// length fields, not from the captured bytes, so it is right for
+	// snaplen-truncated frames.
+	PayloadLen int
+	// CapLen and WireLen are the frame's captured and original lengths in bytes.
+	CapLen, WireLen int
+
+	Iface int // pcapng interface index; 0 for pcap
+
+	Src, Dst netip.AddrPort
+	Opts     Options
+
+	IPLen  int // IP packet length in bytes from the IP header (or from the wire length when the header says 0, as TSO/GSO captures do)
+	HdrLen int // TCP header length in bytes (data offset × 4)
+
+	TA, RA [6]byte
+
 	ICMPFrom netip.Addr
 	ICMPMTU  uint32
 }

@@ -43,6 +43,15 @@ func (w words) f(format string, a ...any) string {
 	return fmt.Sprintf(format, a...)
 }
 
+// rtt is rttText(d), or "" when w is terse: the arguments of f are
+// evaluated even when f formats nothing.
+func (w words) rtt(d time.Duration) string {
+	if w {
+		return ""
+	}
+	return rttText(d)
+}
+
 // Item is one piece of evidence for or against a split-TCP PEP.
 type Item struct {
 	Name     string // criterion name, as listed in the package doc
@@ -94,7 +103,7 @@ func Detect(r *tcpanalysis.ConnResult, d flows.Direction) Verdict {
 // DetectWith weighs the evidence of a split-TCP PEP acknowledging direction
 // d's data of r; see the package doc for each criterion.
 func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict {
-	v := Verdict{Dir: d}
+	v := Verdict{Dir: d, Evidence: make([]Item, 0, 6)} // at most six criteria below
 	w := words(o.terse)
 	towardR, okR := towards(r, d)
 	towardS, okS := towards(r, d.Reverse())
@@ -105,8 +114,8 @@ func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict
 	if o.PathRTT > 0 && okR {
 		it := Item{
 			Name: "conn-rtt-vs-path", Unit: "ms", Value: ms(connRTT),
-			Observed: w.f("connection RTT %s (toward receiver %s + toward sender %s)", rttText(connRTT), rttText(towardR), rttText(towardS)),
-			Expected: w.f("≥ path RTT / %d = %s (path RTT %s)", Ratio, rttText(o.PathRTT/Ratio), rttText(o.PathRTT)),
+			Observed: w.f("connection RTT %s (toward receiver %s + toward sender %s)", w.rtt(connRTT), w.rtt(towardR), w.rtt(towardS)),
+			Expected: w.f("≥ path RTT / %d = %s (path RTT %s)", Ratio, w.rtt(o.PathRTT/Ratio), w.rtt(o.PathRTT)),
 			Supports: connRTT*Ratio < o.PathRTT,
 		}
 		pathProof = it.Supports
@@ -128,8 +137,8 @@ func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict
 		longest := longestZeroWindow(r, d)
 		stall = Item{
 			Name: "zero-window-stall", Unit: "ms", Value: ms(longest),
-			Observed: w.f("longest zero-window period %s", rttText(longest)),
-			Expected: w.f("none longer than %d × toward-receiver RTT = %s", Ratio, rttText(towardR*Ratio)),
+			Observed: w.f("longest zero-window period %s", w.rtt(longest)),
+			Expected: w.f("none longer than %d × toward-receiver RTT = %s", Ratio, w.rtt(towardR*Ratio)),
 			Supports: longest > towardR*Ratio,
 		}
 	}

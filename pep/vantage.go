@@ -49,8 +49,8 @@ func (dp *DirPackets) twoHosts() (bool, string) {
 func ackVsHandshake(ack rttStat, hs time.Duration, rp *DirPackets, w words) Item {
 	it := Item{
 		Name: "ack-rtt-vs-handshake", Unit: "ms", Value: ms(ack.min),
-		Observed: w.f("min ACK RTT %s (median %s, %d samples)", rttText(ack.min), rttText(ack.p50), ack.n),
-		Expected: w.f("≥ handshake RTT / %d = %s (handshake %s), or one host answering SYN and data", Ratio, rttText(hs/Ratio), rttText(hs)),
+		Observed: w.f("min ACK RTT %s (median %s, %d samples)", w.rtt(ack.min), w.rtt(ack.p50), ack.n),
+		Expected: w.f("≥ handshake RTT / %d = %s (handshake %s), or one host answering SYN and data", Ratio, w.rtt(hs/Ratio), w.rtt(hs)),
 	}
 	if ack.min*Ratio >= hs {
 		return it
@@ -87,7 +87,7 @@ func receiverHops(rttl, sttl uint8, towardR, towardS time.Duration, stall bool, 
 	hops := Hops(rttl)
 	it = Item{
 		Name: "receiver-hops", Unit: "hops", Value: float64(hops),
-		Observed: w.f("receiver's max TTL %d = %d hops from initial %d; toward receiver %s, toward sender %s", rttl, hops, hops+int(rttl), rttText(towardR), rttText(towardS)),
+		Observed: w.f("receiver's max TTL %d = %d hops from initial %d; toward receiver %s, toward sender %s", rttl, hops, hops+int(rttl), w.rtt(towardR), w.rtt(towardS)),
 		Expected: w.f("≥ 1 hop; beside the sender: < %d× slower than the sender, or no stall", Ratio),
 	}
 	slower := towardS*Ratio < towardR
