@@ -598,6 +598,18 @@ func (d *decoder) tcp(src, dst netip.Addr, b []byte, plen int) verdict {
 // parseOptions parses the options of a TCP header b whose header length is hl
 // bytes; b may be shorter than hl when the snap length cut it.
 func parseOptions(o *Options, b []byte, hl int) {
+	if hl == 32 && len(b) >= 32 && binary.BigEndian.Uint32(b[20:]) == 0x0101080a {
+		// NOP, NOP, timestamps: the layout RFC 7323 Appendix A
+		// recommends and most stacks send on every segment after the
+		// handshake; the loop below would read it the same way.
+		*o = Options{WScale: -1, TS: true, TSval: binary.BigEndian.Uint32(b[24:]), TSecr: binary.BigEndian.Uint32(b[28:])}
+		return
+	}
+	parseOptionList(o, b, hl)
+}
+
+// parseOptionList is parseOptions without its shortcut.
+func parseOptionList(o *Options, b []byte, hl int) {
 	*o = Options{WScale: -1}
 	end := hl
 	if end > len(b) {

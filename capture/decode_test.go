@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/netip"
 	"testing"
 	"time"
@@ -726,6 +727,32 @@ func TestSeqLen(t *testing.T) {
 		}
 		if got, want := tt.s.End(), tt.s.Seq.Add(tt.want); got != want {
 			t.Errorf("%s: End() = %d, want %d", name, got, want)
+		}
+	}
+}
+
+// TestParseOptionsShortcut checks that the NOP-NOP-timestamps shortcut of
+// parseOptions gives what the option loop gives, on that layout and on
+// near misses of it (other lengths, kinds, header lengths, cut captures).
+func TestParseOptionsShortcut(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 20000 {
+		b := make([]byte, 20+rng.IntN(24))
+		for j := range b {
+			b[j] = byte(rng.Uint32())
+		}
+		if len(b) >= 32 && i%2 == 0 {
+			copy(b[20:], []byte{1, 1, 8, 10})
+			if i%6 == 0 { // one byte off the layout
+				b[20+rng.IntN(4)] ^= byte(1 << rng.IntN(8))
+			}
+		}
+		hl := []int{20, 28, 32, 36, 40}[rng.IntN(5)]
+		var got, want Options
+		parseOptions(&got, b, hl)
+		parseOptionList(&want, b, hl)
+		if got != want {
+			t.Fatalf("options % x, header length %d: shortcut %+v, loop %+v", b[20:], hl, got, want)
 		}
 	}
 }
