@@ -248,7 +248,10 @@ func (d *decoder) ether(b []byte) verdict {
 		return vTruncated
 	}
 	d.off += 14
-	return d.etherType(binary.BigEndian.Uint16(b[12:]), b[14:])
+	if t := binary.BigEndian.Uint16(b[12:]); t != etherIPv4 {
+		return d.etherType(t, b[14:])
+	}
+	return d.ipv4(b[14:]) // etherType's first case, without its call
 }
 
 // etherType dispatches payload b by EtherType t, walking VLAN tags, MPLS
@@ -426,6 +429,9 @@ func (d *decoder) ipv4(b []byte) verdict {
 	src := netip.AddrFrom4([4]byte(b[12:16]))
 	dst := netip.AddrFrom4([4]byte(b[16:20]))
 	d.off += ihl
+	if proto == 6 {
+		return d.tcp(src, dst, b[ihl:], total-ihl) // transport's first case, without its call
+	}
 	return d.transport(proto, src, dst, b[ihl:], total-ihl)
 }
 

@@ -114,10 +114,10 @@ type dedupRing struct {
 	// identification, as genuine duplicate ACKs are byte-identical but
 	// for it.
 	air *airMemory
-	// bloom has bit fp>>57 set for every entry's fingerprint (and for some
+	// bloom has bit fp>>56 set for every entry's fingerprint (and for some
 	// overwritten ones, until the next rebuild): most packets, which copy
 	// nothing, are told apart without scanning the ring.
-	bloom [2]uint64
+	bloom [4]uint64
 }
 
 // airMemory is dedupRing.air.
@@ -142,7 +142,7 @@ func (m *airMemory) add(e dedupEntry) {
 	m.n++
 }
 
-func bloomBit(fp uint64) (int, uint64) { return int(fp >> 63), 1 << (fp >> 57 & 63) }
+func bloomBit(fp uint64) (int, uint64) { return int(fp >> 62), 1 << (fp >> 56 & 63) }
 
 func fingerprint(s *capture.Segment) uint64 {
 	// Three words of the fields the sender's TCP/IP stack chose, mixed with
@@ -154,6 +154,17 @@ func fingerprint(s *capture.Segment) uint64 {
 	h = (h ^ h>>29 ^ b) * 0x94d049bb133111eb
 	h = (h ^ h>>32 ^ c) * 0xbf58476d1ce4e5b9
 	return h ^ h>>31
+}
+
+// mayHold reports whether the ring may hold a packet s, whose fingerprint
+// is fp, copies: false for most packets, told by the bloom bits alone
+// without seenFP's call (a nil ring holds nothing).
+func (r *dedupRing) mayHold(s *capture.Segment, fp uint64) bool {
+	if r == nil {
+		return false
+	}
+	w, b := bloomBit(fp)
+	return r.bloom[w]&b != 0 || r.air != nil && s.WiFi
 }
 
 // seenFP reports whether s, whose fingerprint is fp, copies a packet in
@@ -245,7 +256,10 @@ func match(e *dedupEntry, s *capture.Segment, ipid bool, ta uint32, fine, stampT
 
 // addFP remembers s, whose fingerprint is fp.
 func (r *dedupRing) addFP(s *capture.Segment, fp uint64) {
-	e := dedupEntry{fp: fp, t: s.Time, ta: taKey(s), seqctl: s.SeqCtl, iface: ifaceKey(s.Iface), ttl: s.TTL}
+	e := dedupEntry{fp: fp, t: s.Time, seqctl: s.SeqCtl, iface: ifaceKey(s.Iface), ttl: s.TTL}
+	if s.WiFi {
+		e.ta = taKey(s)
+	}
 	if s.WiFi {
 		if r.air == nil {
 			r.air = &airMemory{at: map[uint64]int32{}}
@@ -262,7 +276,7 @@ func (r *dedupRing) addFP(s *capture.Segment, fp uint64) {
 	}
 	r.n++
 	if r.n%dedupSlots == 0 { // a full turn: forget overwritten fingerprints
-		r.bloom = [2]uint64{}
+		r.bloom = [4]uint64{}
 		for _, x := range r.e {
 			w, b := bloomBit(x.fp)
 			r.bloom[w] |= b

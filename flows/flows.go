@@ -509,18 +509,20 @@ func (t *Tracker) AddHashed(s *capture.Segment, hash uint64, p *Packet) {
 	if !t.opts.NoFold {
 		fp = fingerprint(s)
 	}
-	if why, dup := c.Half[d].dedup.seenFP(s, fp, t.fine, c.Half[d].idVaries, c); !t.opts.NoFold && !p.New && dup {
-		c.Folded++
-		c.FoldedBy[why]++
-		if s.Time > c.Last {
-			c.Last = s.Time
+	if r := c.Half[d].dedup; !t.opts.NoFold && !p.New && r.mayHold(s, fp) {
+		if why, dup := r.seenFP(s, fp, t.fine, c.Half[d].idVaries, c); dup {
+			c.Folded++
+			c.FoldedBy[why]++
+			if s.Time > c.Last {
+				c.Last = s.Time
+			}
+			p.Dup = true
+			if h := &c.Half[d]; h.BaseKnown {
+				p.Seq = h.unwrap.Peek(s.Seq)
+				p.End = p.Seq + int64(s.SeqLen())
+			}
+			return
 		}
-		p.Dup = true
-		if h := &c.Half[d]; h.BaseKnown {
-			p.Seq = h.unwrap.Peek(s.Seq)
-			p.End = p.Seq + int64(s.SeqLen())
-		}
-		return
 	}
 	if h := &c.Half[d]; !s.IPv6 && s.IPID != 0 { // ID 0 (DF SYN-ACKs, some stacks) says nothing
 		if h.idSeen && s.IPID != h.lastID {

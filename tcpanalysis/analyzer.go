@@ -531,9 +531,17 @@ type connState struct {
 
 // ds returns direction d's streaming state, allocating it on first use.
 func (cs *connState) ds(d flows.Direction) *dirState {
-	if cs.dir[d] == nil {
-		cs.dir[d] = cs.pool.newDir()
+	if ds := cs.dir[d]; ds != nil {
+		return ds
 	}
+	return cs.newDS(d)
+}
+
+// newDS is ds's first call for a direction, out of its inlined path.
+//
+//go:noinline
+func (cs *connState) newDS(d flows.Direction) *dirState {
+	cs.dir[d] = cs.pool.newDir()
 	return cs.dir[d]
 }
 

@@ -233,7 +233,9 @@ func (ss *spanSet) trim(lo int64) {
 			ss.sum -= ss.s[i].hi - ss.s[i].lo
 			i++
 		}
-		ss.s = append(ss.s[:0], ss.s[i:]...)
+		if i > 0 {
+			ss.s = append(ss.s[:0], ss.s[i:]...)
+		}
 		if len(ss.s) > 0 && ss.s[0].lo < lo {
 			ss.sum -= lo - ss.s[0].lo
 			ss.s[0].lo = lo
