@@ -385,12 +385,16 @@ func mayNeedQuotes(s string) bool {
 		return true
 	}
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == ',' || c == '"' || c == '\r' || c == '\n' {
+		if csvSpecial[s[i]] {
 			return true
 		}
 	}
 	return false
 }
+
+// csvSpecial marks the bytes that make encoding/csv quote a field
+// wherever they are.
+var csvSpecial = [256]bool{',': true, '"': true, '\r': true, '\n': true}
 
 // fields gives c each cell of the row, in FlowColumns order.
 func (r *FlowRow) fields(c *cells) {
