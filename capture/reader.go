@@ -493,7 +493,9 @@ func (r *Reader) next(s *Segment) error {
 			// warning (time.Time costs more than the rest of framing).
 			var sec, nsec int64
 			data, sec, nsec, ci.CaptureLength, ci.Length, err = r.mp.record()
-			sec, nsec = sec+nsec/1e9, nsec%1e9 // as time.Unix normalises
+			if nsec >= 1e9 { // a corrupt record: normalised as time.Unix does
+				sec, nsec = sec+nsec/1e9, nsec%1e9
+			}
 			inRange = sec >= 0 && sec < math.MaxInt64/1_000_000_000
 			if err == nil && (r.hook != nil || !inRange) {
 				ci.Timestamp = time.Unix(sec, nsec).UTC()

@@ -106,7 +106,7 @@ func ifaceKey(i int) uint8 { return uint8(min(max(i, 0), 255)) }
 // grows to dedupSlots entries, so a short connection costs only what it uses.
 type dedupRing struct {
 	e []dedupEntry
-	n int // total added
+	n uint // total added (unsigned: the ring index is n mod dedupSlots, a mask)
 	// air remembers, beyond the ring, the last relaySlots 802.11 packets
 	// (nil until the first): where each fingerprint was last put (at), in
 	// a circular buffer. A segment that occupies sequence space found
