@@ -117,11 +117,16 @@ func shards(opts *Options) int {
 func shardOf(s *capture.Segment, n int) uint8 { return shardOfHash(flows.PairHash(s.Src, s.Dst), n) }
 
 // shardOfHash is shardOf from the segment's flows.PairHash, which the
-// reader hands the shard with the segment (its tracker's cache slot comes
-// from the top bits of the same hash). Bits 28–59 of a multiplicative
-// hash depend on every input bit: ports and addresses that count up
-// together (a scan, a load generator) still spread evenly.
-func shardOfHash(h uint64, n int) uint8 { return uint8((h >> 28 & 0xffffffff) % uint64(n)) }
+// reader hands the shard with the segment. Bits 22–53 of the hash are
+// scaled to [0, n) by a multiplication (Lemire's fastrange), not a
+// division, as this runs for every segment: the shard is decided by the
+// window's top bits, which depend on every input bit of the multiplicative
+// hash (ports and addresses that count up together, a scan or a load
+// generator, still spread evenly), and lie below the top 10 bits that pick
+// the tracker's cache slot, so a shard's connections use every slot.
+func shardOfHash(h uint64, n int) uint8 {
+	return uint8((h >> 22 & 0xffffffff) * uint64(n) >> 32)
+}
 
 // shardReport is what a shard hands the merger after each batch when the
 // results are streamed (Options.OnDone): the connections it opened in the
