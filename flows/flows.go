@@ -182,7 +182,7 @@ func (c *Conn) timeHandshake(d Direction, s *capture.Segment) {
 		if c.hsStage <= 2 {
 			c.hsT, c.hsStage = s.Time, 2
 		}
-	case ack && d == AtoB && c.hsStage == 2 && s.Time > c.hsT:
+	case c.hsStage == 2 && ack && d == AtoB && s.Time > c.hsT: // hsStage first: after the handshake it is all that is tested
 		c.hsRTT += s.Time.Sub(c.hsT)
 		c.hsStage = 3
 	}
@@ -525,7 +525,7 @@ func (t *Tracker) AddHashed(s *capture.Segment, hash uint64, p *Packet) {
 		}
 	}
 	if h := &c.Half[d]; !s.IPv6 && s.IPID != 0 { // ID 0 (DF SYN-ACKs, some stacks) says nothing
-		if h.idSeen && s.IPID != h.lastID {
+		if !h.idVaries && h.idSeen && s.IPID != h.lastID { // once it varies, only the first test runs
 			h.idVaries = true
 		}
 		h.lastID, h.idSeen = s.IPID, true
