@@ -174,7 +174,8 @@ func (s *FlowsStream) Put(r *FlowRow) {
 		s.spoolRow(r.Conn, b)
 		return
 	case FlowsJSON:
-		b, err := json.MarshalIndent(r, "        ", "  ")
+		row := *r // the copy, not r, goes to the heap (encoding/json keeps nothing, but its interface argument escapes), so a CSV row can stay on its caller's stack
+		b, err := json.MarshalIndent(&row, "        ", "  ")
 		if err != nil {
 			s.fail(fmt.Errorf("flows JSON of %s conn %d: %w", s.file, r.Conn, err))
 			return

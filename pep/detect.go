@@ -31,6 +31,9 @@ type Options struct {
 	// many connections (Acknowledger) needs only the verdict and the
 	// criteria's names, not their sentences.
 	terse bool
+	// evidence, when its capacity holds every criterion, takes the
+	// verdict's Evidence instead of an allocation (AcknowledgerIn).
+	evidence []Item
 }
 
 // words formats an Item's sentences, or nothing when a verdict is terse.
@@ -100,10 +103,16 @@ func Detect(r *tcpanalysis.ConnResult, d flows.Direction) Verdict {
 	return DetectWith(r, d, Options{})
 }
 
+// maxCriteria is how many Items DetectWith may give a verdict.
+const maxCriteria = 6
+
 // DetectWith weighs the evidence of a split-TCP PEP acknowledging direction
 // d's data of r; see the package doc for each criterion.
 func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict {
-	v := Verdict{Dir: d, Evidence: make([]Item, 0, 6)} // at most six criteria below
+	v := Verdict{Dir: d, Evidence: o.evidence[:0]}
+	if cap(v.Evidence) < maxCriteria {
+		v.Evidence = make([]Item, 0, maxCriteria)
+	}
 	w := words(o.terse)
 	towardR, okR := towards(r, d)
 	towardS, okS := towards(r, d.Reverse())

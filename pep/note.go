@@ -52,12 +52,17 @@ func (v Verdict) NoteOn(conn int) string {
 // its criteria's names (Supporting, NoteOn), without the sentences of
 // Item.Observed and Item.Expected, which cost more than the rest of a
 // short connection's row.
-func Acknowledger(r *tcpanalysis.ConnResult) Verdict {
+func Acknowledger(r *tcpanalysis.ConnResult) Verdict { return AcknowledgerIn(r, nil) }
+
+// AcknowledgerIn is Acknowledger with the verdict's Evidence in buf's
+// array when its capacity is at least 6 (a listing reuses one buf for
+// every connection: the verdict is then valid until the next call).
+func AcknowledgerIn(r *tcpanalysis.ConnResult, buf []Item) Verdict {
 	d := flows.AtoB
 	if r.Dir[flows.BtoA].Unique > r.Dir[flows.AtoB].Unique {
 		d = flows.BtoA
 	}
-	return DetectWith(r, d, Options{terse: true})
+	return DetectWith(r, d, Options{terse: true, evidence: buf})
 }
 
 // NeedsDetail reports whether r's verdict v for direction d could change

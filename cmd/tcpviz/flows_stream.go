@@ -83,6 +83,7 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 		nUnknown int
 	)
 	opts.ReuseResults = true // OnDone keeps copies only (a row, notes)
+	evidence := make([]pep.Item, 0, 8) // every verdict's criteria, one at a time
 	opts.OnDone = func(r *tcpanalysis.ConnResult, start capture.Timestamp) {
 		i := r.Conn.Index
 		if r.Conn.Half[0].WScale < 0 || r.Conn.Half[1].WScale < 0 {
@@ -98,7 +99,7 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 			}
 		}
 		row := export.NewFlowRow(path, &tcpanalysis.Report{Start: start}, r, withJSON)
-		v := pep.Acknowledger(r)
+		v := pep.AcknowledgerIn(r, evidence)
 		switch {
 		case v.Likely:
 			dirs[i] = v.Dir
