@@ -82,7 +82,7 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 		unknown  []int // the smallest indices of connections without a known window scale
 		nUnknown int
 	)
-	opts.ReuseResults = true // OnDone keeps copies only (a row, notes)
+	opts.ReuseResults = true           // OnDone keeps copies only (a row, notes)
 	evidence := make([]pep.Item, 0, 8) // every verdict's criteria, one at a time
 	opts.OnDone = func(r *tcpanalysis.ConnResult, start capture.Timestamp) {
 		i := r.Conn.Index
