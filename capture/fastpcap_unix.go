@@ -114,17 +114,7 @@ func (p *mappedPcap) record() (data []byte, sec, nsec int64, capLen, wireLen int
 	} else if h, err = w.takeSlow(16, nil); err != nil {
 		return nil, 0, 0, 0, 0, err
 	}
-	h = h[:16]
-	if p.big {
-		sec, nsec = int64(binary.BigEndian.Uint32(h)), int64(binary.BigEndian.Uint32(h[4:]))
-		capLen, wireLen = int(binary.BigEndian.Uint32(h[8:])), int(binary.BigEndian.Uint32(h[12:]))
-	} else {
-		sec, nsec = int64(binary.LittleEndian.Uint32(h)), int64(binary.LittleEndian.Uint32(h[4:]))
-		capLen, wireLen = int(binary.LittleEndian.Uint32(h[8:])), int(binary.LittleEndian.Uint32(h[12:]))
-	}
-	if !p.nanos {
-		nsec *= 1000
-	}
+	sec, nsec, capLen, wireLen = recordHeader(h, p.big, p.nanos)
 	if capLen > p.maxCap {
 		return nil, sec, nsec, capLen, wireLen, fmt.Errorf("capture length exceeds snap length: %d > %d", capLen, p.snaplen)
 	}

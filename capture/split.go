@@ -144,18 +144,7 @@ func (b *FrameBatch) decode(segs []Segment) int {
 	i, pos, buf := b.at, b.pos, b.buf
 	for ; i < b.nframes && n < len(segs); i++ {
 		h := buf[pos : pos+16]
-		var sec, nsec int64
-		var capLen, wireLen int
-		if b.big {
-			sec, nsec = int64(binary.BigEndian.Uint32(h)), int64(binary.BigEndian.Uint32(h[4:]))
-			capLen, wireLen = int(binary.BigEndian.Uint32(h[8:])), int(binary.BigEndian.Uint32(h[12:]))
-		} else {
-			sec, nsec = int64(binary.LittleEndian.Uint32(h)), int64(binary.LittleEndian.Uint32(h[4:]))
-			capLen, wireLen = int(binary.LittleEndian.Uint32(h[8:])), int(binary.LittleEndian.Uint32(h[12:]))
-		}
-		if !b.nanos {
-			nsec *= 1000
-		}
+		sec, nsec, capLen, wireLen := recordHeader(h, b.big, b.nanos)
 		if wireLen > maxWireLen && wireLen > capLen {
 			wireLen = capLen
 		}
@@ -365,4 +354,23 @@ func (r *Reader) endSplit() {
 		r.warnings = append(r.warnings, w.text)
 	}
 	r.sr.warnings = nil
+}
+
+// recordHeader reads a pcap record header h (16 bytes: seconds, fraction,
+// captured and original lengths) in the file's byte order; the fraction
+// is returned in nanoseconds (microseconds × 1000 unless nanos), not yet
+// normalised. Reader's framing and split reading's decoding share it.
+func recordHeader(h []byte, big, nanos bool) (sec, nsec int64, capLen, wireLen int) {
+	h = h[:16]
+	if big {
+		sec, nsec = int64(binary.BigEndian.Uint32(h)), int64(binary.BigEndian.Uint32(h[4:]))
+		capLen, wireLen = int(binary.BigEndian.Uint32(h[8:])), int(binary.BigEndian.Uint32(h[12:]))
+	} else {
+		sec, nsec = int64(binary.LittleEndian.Uint32(h)), int64(binary.LittleEndian.Uint32(h[4:]))
+		capLen, wireLen = int(binary.LittleEndian.Uint32(h[8:])), int(binary.LittleEndian.Uint32(h[12:]))
+	}
+	if !nanos {
+		nsec *= 1000
+	}
+	return
 }
