@@ -544,14 +544,8 @@ func (t *Tracker) AddHashed(s *capture.Segment, hash uint64, p *Packet) {
 	}
 	c.timeHandshake(d, s)
 	t.handshake(c, d, s)
+	c.offsets(d, s, p)
 	h := &c.Half[d]
-	if !h.BaseKnown {
-		h.Base = s.Seq - 1
-		h.BaseKnown = true
-		h.unwrap = seq.NewUnwrapper(h.Base)
-	}
-	p.Seq = h.unwrap.Unwrap(s.Seq)
-	p.End = p.Seq + int64(s.SeqLen())
 	if s.Flags.Has(capture.FIN) {
 		if !h.FinSeen {
 			h.FinRel = p.Seq + int64(s.PayloadLen)
@@ -561,16 +555,31 @@ func (t *Tracker) AddHashed(s *capture.Segment, hash uint64, p *Packet) {
 	if s.Flags.Has(capture.RST) {
 		h.RstSeen = true
 	}
+}
+
+// offsets gives p the relative offsets of s, sent in direction d of c
+// (p.Seq, p.End and, with ACK, p.Ack), numbering a sequence space from the
+// first number the capture holds of it: its first segment's sequence
+// number, or, with nothing seen from the peer yet, the ACK, which marks
+// its offset 1.
+func (c *Conn) offsets(d Direction, s *capture.Segment, p *Packet) {
+	h := &c.Half[d]
+	h.number(s.Seq)
+	p.Seq = h.unwrap.Unwrap(s.Seq)
+	p.End = p.Seq + int64(s.SeqLen())
 	if s.Flags.Has(capture.ACK) {
 		r := &c.Half[d.Reverse()]
-		if !r.BaseKnown {
-			// Nothing seen from the peer yet: the ACK marks its offset 1.
-			r.Base = s.Ack - 1
-			r.BaseKnown = true
-			r.unwrap = seq.NewUnwrapper(r.Base)
-		}
-		p.Ack = r.unwrap.Peek(s.Ack)
-		p.AckValid = true
+		r.number(s.Ack)
+		p.Ack, p.AckValid = r.unwrap.Peek(s.Ack), true
+	}
+}
+
+// number sets h's numbering so that first is offset 1, unless it is set.
+func (h *Half) number(first seq.Num) {
+	if !h.BaseKnown {
+		h.Base = first - 1
+		h.BaseKnown = true
+		h.unwrap = seq.NewUnwrapper(h.Base)
 	}
 }
 
@@ -589,23 +598,7 @@ func (t *Tracker) overheard(c *Conn, d Direction, s *capture.Segment, p *Packet)
 	if s.Flags.Has(capture.SYN) {
 		t.handshake(c, d, s)
 	}
-	h := &c.Half[d]
-	if !h.BaseKnown {
-		h.Base = s.Seq - 1
-		h.BaseKnown = true
-		h.unwrap = seq.NewUnwrapper(h.Base)
-	}
-	p.Seq = h.unwrap.Unwrap(s.Seq)
-	p.End = p.Seq + int64(s.SeqLen())
-	if s.Flags.Has(capture.ACK) {
-		r := &c.Half[d.Reverse()]
-		if !r.BaseKnown {
-			r.Base = s.Ack - 1
-			r.BaseKnown = true
-			r.unwrap = seq.NewUnwrapper(r.Base)
-		}
-		p.Ack, p.AckValid = r.unwrap.Peek(s.Ack), true
-	}
+	c.offsets(d, s, p)
 }
 
 // Lookup returns the live connection a segment from s.Src to s.Dst belongs
