@@ -9,9 +9,11 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/internal/hwprefetch"
 )
 
 // Sharded analysis: one goroutine reads and decodes the capture (as in
@@ -39,7 +41,10 @@ import (
 const (
 	maxShards    = 8
 	dispatchStep = 32
-	shardBatches = 16
+	// prefetchAhead is how many of its segments ahead a shard prefetches
+	// (hwprefetch.Read).
+	prefetchAhead = 4
+	shardBatches  = 16
 )
 
 // errShardRedo is analyzeSharded's error when the shards cannot be sure to
@@ -266,7 +271,11 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, []s
 						}
 					}
 				}
-				for _, i16 := range b.own[k] {
+				own := b.own[k]
+				for j, i16 := range own {
+					if j+prefetchAhead < len(own) {
+						hwprefetch.Read(unsafe.Pointer(&b.segs[own[j+prefetchAhead]]))
+					}
 					i := int(i16)
 					if ti < len(b.ticks) && b.ticks[ti].pos <= i {
 						runTicks(i)

@@ -1,0 +1,9 @@
+package hwprefetch
+
+import "unsafe"
+
+// Read prefetches the Span bytes at p for reading into every cache level
+// (x86 PREFETCHT0).
+//
+//go:noescape
+func Read(p unsafe.Pointer)
