@@ -111,9 +111,10 @@ func Window(v *query.View, run string) (plot.Figure, error) {
 	r, d := v.Conn, v.Dir
 	runtime.GC()
 	var ss []plot.Named
-	for _, m := range []query.Metric{query.MetricWindow, query.MetricInFlight, query.MetricInFlightSACK} {
-		if x, y := v.XY(m, v.Ref); len(x) > 0 {
-			ss = append(ss, plot.Named{Name: windowNames[m], Step: true, X: x, Y: y})
+	xs, ys := v.WindowXY(v.Ref)
+	for i, m := range query.WindowMetrics {
+		if len(xs[i]) > 0 {
+			ss = append(ss, plot.Named{Name: windowNames[m], Step: true, X: xs[i], Y: ys[i]})
 		}
 	}
 	r.Series.Window[d] = nil

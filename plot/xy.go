@@ -182,16 +182,46 @@ func dataLimits(ss []Named) limits { return dataLimitsIn(ss, 0, 0) }
 // to > from (a zoomed figure: y fits what is in view), of all otherwise.
 func dataLimitsIn(ss []Named, from, to float64) limits {
 	l := limits{math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1), 0}
+	ranged := to > from
+	nanX := false
 	for _, s := range ss {
-		for i := range s.X {
-			if math.IsNaN(s.Y[i]) || math.IsInf(s.Y[i], 0) {
+		ys := s.Y[:len(s.X)]
+		for i, x := range s.X {
+			y := ys[i]
+			if y-y != 0 { // NaN or ±Inf (Inf − Inf is NaN)
 				continue
 			}
-			if to > from && (s.X[i] < from || s.X[i] > to) {
+			if ranged && (x < from || x > to) {
 				continue
 			}
-			l.xlo, l.xhi = math.Min(l.xlo, s.X[i]), math.Max(l.xhi, s.X[i])
-			l.ylo, l.yhi = math.Min(l.ylo, s.Y[i]), math.Max(l.yhi, s.Y[i])
+			// math.Min and math.Max, point by point, without their calls:
+			// a NaN x is settled after the loop, a zero's sign where it
+			// meets an equal limit (TestDataLimitsInMatchesMinMax).
+			if x != x {
+				nanX = true
+			}
+			if x < l.xlo || x == l.xlo && math.Signbit(x) {
+				l.xlo = x
+			}
+			if x > l.xhi || x == l.xhi && !math.Signbit(x) {
+				l.xhi = x
+			}
+			if y < l.ylo || y == l.ylo && math.Signbit(y) {
+				l.ylo = y
+			}
+			if y > l.yhi || y == l.yhi && !math.Signbit(y) {
+				l.yhi = y
+			}
+		}
+	}
+	if nanX {
+		// math.Min and math.Max return NaN for a NaN, except that an
+		// infinity of their own direction wins.
+		if !math.IsInf(l.xlo, -1) {
+			l.xlo = math.NaN()
+		}
+		if !math.IsInf(l.xhi, 1) {
+			l.xhi = math.NaN()
 		}
 	}
 	if math.IsInf(l.xlo, 0) {

@@ -179,6 +179,33 @@ func (v *View) XY(m Metric, origin capture.Timestamp) (x, y []float64) {
 	return x, y
 }
 
+// WindowMetrics are the metrics of the window figure, in WindowXY's order.
+var WindowMetrics = [3]Metric{MetricWindow, MetricInFlight, MetricInFlightSACK}
+
+// WindowXY is XY of each of WindowMetrics (x in seconds from origin, y in
+// bytes), from one scan of the connection's window points instead of
+// three: x[i], y[i] equal XY(WindowMetrics[i], origin).
+func (v *View) WindowXY(origin capture.Timestamp) (x, y [3][]float64) {
+	n := v.capOf(v.Conn, v.Dir, MetricWindow)
+	for i := range x {
+		x[i], y[i] = make([]float64, 0, n), make([]float64, 0, n)
+	}
+	if v.Conn.Series == nil {
+		return x, y
+	}
+	for p := range v.WindowPoints(v.Conn, v.Dir) {
+		t := p.Time.Sub(origin).Seconds()
+		if p.RwndKnown {
+			x[0], y[0] = append(x[0], t), append(y[0], float64(p.Rwnd))
+		}
+		if p.FlightValid {
+			x[1], y[1] = append(x[1], t), append(y[1], float64(p.InFlight))
+			x[2], y[2] = append(x[2], t), append(y[2], float64(p.InFlightSACK))
+		}
+	}
+	return x, y
+}
+
 // capOf bounds the number of points of metric m of r in d by the kept
 // points it is drawn from, so that a series never grows (a growing
 // million-point series is copied a dozen times).
