@@ -25,18 +25,24 @@ func benchCapture(b *testing.B) string {
 			b.Fatal(err)
 		}
 		benchFile = filepath.Join(dir, "bulk.pcap")
-		f, err := os.Create(benchFile)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := pcaptest.WriteBulk(f, pcaptest.GenOptions{Packets: 1 << 20, Seed: 1}); err != nil {
-			b.Fatal(err)
-		}
-		if err := f.Close(); err != nil {
-			b.Fatal(err)
-		}
+		writeBulk(b, benchFile, pcaptest.GenOptions{Packets: 1 << 20, Seed: 1})
 	})
 	return benchFile
+}
+
+// writeBulk writes a generated bulk capture (pcaptest.WriteBulk) to path.
+func writeBulk(tb testing.TB, path string, o pcaptest.GenOptions) {
+	tb.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := pcaptest.WriteBulk(f, o); err != nil {
+		tb.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		tb.Fatal(err)
+	}
 }
 
 // BenchmarkSeries is the series stage of 'tcpviz seq', 'window' and 'tput'

@@ -1,7 +1,6 @@
 package query
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -16,16 +15,7 @@ import (
 // flight differ).
 func TestWindowXYMatchesXY(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bulk.pcap")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := pcaptest.WriteBulk(f, pcaptest.GenOptions{Packets: 1 << 14, Seed: 3}); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeBulk(t, path, pcaptest.GenOptions{Packets: 1 << 14, Seed: 3})
 	for conn := range 3 {
 		sel := All()
 		sel.Conn = conn
