@@ -1,40 +1,93 @@
 package query
 
 import (
+	"net/netip"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
+	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/internal/pcaptest"
+	"github.com/tcpviz/tcpviz/internal/sharedtest"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
 // TestWindowXYMatchesXY: the window figure's one scan (WindowXY) gives
-// each series exactly as XY does, on a generated bulk capture whose
-// connections lose and retransmit (so that in flight and SACK-aware in
-// flight differ).
+// each series exactly as XY does. The captures take both of its paths:
+// rwnd at the points of the flights (x shared), and rwnd at other points
+// or none (its own x): a generated bulk capture whose connections lose
+// and retransmit (so that in flight and SACK-aware in flight differ),
+// whole and zoomed; a connection captured without its handshake (window
+// scale unknown: no rwnd); and, when ../shared is present, a corpus
+// capture where rwnd is known at some of the flights' points only.
 func TestWindowXYMatchesXY(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "bulk.pcap")
-	writeBulk(t, path, pcaptest.GenOptions{Packets: 1 << 14, Seed: 3})
+	dir := t.TempDir()
+	bulk := filepath.Join(dir, "bulk.pcap")
+	writeBulk(t, bulk, pcaptest.GenOptions{Packets: 1 << 14, Seed: 3})
+	// The verbs' default: a window scale not seen in the handshake is
+	// unknown (flows.Options.WScale -1), not 0.
+	opts := Options{OneConn: true, Parts: tcpanalysis.PartWindow, Analysis: tcpanalysis.Options{Flows: flows.Options{WScale: -1}}}
+	check := func(t *testing.T, name, path string, sel Selection, wantShared, wantRwnd bool) {
+		t.Helper()
+		v, err := Analyze(path, sel, opts)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		xs, ys := v.WindowXY(v.Ref)
+		n := 0
+		for i, m := range WindowMetrics {
+			x, y := v.XY(m, v.Ref)
+			n += len(x)
+			if !slices.Equal(xs[i], x) || !slices.Equal(ys[i], y) {
+				t.Errorf("%s %v: WindowXY gives %d points, XY %d, or other values", name, m, len(xs[i]), len(x))
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: no points", name)
+		}
+		if (len(xs[0]) > 0) != wantRwnd {
+			t.Errorf("%s: %d rwnd points, want some: %v", name, len(xs[0]), wantRwnd)
+		}
+		if shared := len(xs[0]) > 0 && &xs[0][0] == &xs[1][0]; shared != wantShared {
+			t.Errorf("%s: rwnd shares the flights' x: %v, want %v", name, shared, wantShared)
+		}
+	}
 	for conn := range 3 {
 		sel := All()
 		sel.Conn = conn
-		v, err := Analyze(path, sel, Options{OneConn: true, Parts: tcpanalysis.PartWindow})
+		v, err := Analyze(bulk, sel, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		xs, ys := v.WindowXY(v.Ref)
-		if conn == 0 && slices.Equal(ys[1], ys[2]) {
-			t.Fatal("in flight and SACK-aware in flight are equal: the capture tests less than it should")
+		if xs, ys := v.WindowXY(v.Ref); conn == 0 && (slices.Equal(ys[1], ys[2]) || len(xs[1]) < 1000) {
+			t.Fatal("in flight and SACK-aware in flight are equal, or few points: the capture tests less than it should")
 		}
-		for i, m := range WindowMetrics {
-			x, y := v.XY(m, v.Ref)
-			if len(x) == 0 {
-				t.Fatalf("conn %d %v: no points", conn, m)
-			}
-			if !slices.Equal(xs[i], x) || !slices.Equal(ys[i], y) {
-				t.Errorf("conn %d %v: WindowXY gives %d points, XY %d, or other values", conn, m, len(xs[i]), len(x))
-			}
-		}
+		check(t, "bulk", bulk, sel, true, true)
+		sel.From, sel.To = 20*time.Millisecond, 40*time.Millisecond
+		check(t, "bulk zoomed", bulk, sel, true, true)
 	}
+
+	// No handshake: the window scale, so rwnd, unknown.
+	c := pcaptest.NewConn(netip.MustParseAddrPort("10.0.0.1:40000"), netip.MustParseAddrPort("10.0.0.2:80"), 1000, 5000)
+	f := pcaptest.New(pcaptest.Options{LinkType: pcaptest.LinkEthernet})
+	t0 := time.Unix(1_700_000_000, 0)
+	for i := range 20 {
+		at := t0.Add(time.Duration(i) * time.Millisecond)
+		d := c.Data(at, pcaptest.C2S, 1000)
+		a := c.Ack(at.Add(500*time.Microsecond), pcaptest.S2C, c.Next(pcaptest.C2S), 512)
+		f.Add(d.T, 0, pcaptest.Ethernet(d.IP()))
+		f.Add(a.T, 0, pcaptest.Ethernet(a.IP()))
+	}
+	mid := filepath.Join(dir, "midstream.pcap")
+	if err := os.WriteFile(mid, f.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check(t, "midstream", mid, All(), false, false)
+
+	t.Run("corpus", func(t *testing.T) {
+		d := sharedtest.Dir(t, "corpus")
+		check(t, "zeek-tcp-rst-inject-rae", filepath.Join(d, "zeek-tcp-rst-inject-rae.pcap"), All(), false, true)
+	})
 }
