@@ -114,7 +114,9 @@ func Window(v *query.View, run string) (plot.Figure, error) {
 	xs, ys := v.WindowXY(v.Ref)
 	for i, m := range query.WindowMetrics {
 		if len(xs[i]) > 0 {
-			ss = append(ss, plot.Named{Name: windowNames[m], Step: true, X: xs[i], Y: ys[i]})
+			// Each metric keeps its colour when another is not drawn
+			// (rwnd with the window scale unknown).
+			ss = append(ss, plot.Named{Name: windowNames[m], Step: true, X: xs[i], Y: ys[i], Color: plot.Colour(i)})
 		}
 	}
 	r.Series.Window[d] = nil
