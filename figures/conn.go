@@ -112,6 +112,24 @@ func Window(v *query.View, run string) (plot.Figure, error) {
 	runtime.GC()
 	var ss []plot.Named
 	xs, ys := v.WindowXY(v.Ref)
+	if zoom := v.Sel.From > 0 || v.Sel.To > 0; zoom {
+		// The axes span the window: a step line starts at its left edge
+		// with the value in force there and, when the series goes on
+		// past it, holds its last value to the right edge (a window
+		// between two points draws the value held across it).
+		from, to := v.Sel.From.Seconds(), v.Sel.To.Seconds()
+		held, ok, goesOn := v.WindowHeld()
+		for i := range xs {
+			x, y := xs[i], ys[i]
+			if ok[i] && (len(x) == 0 || x[0] > from) {
+				x, y = append([]float64{from}, x...), append([]float64{held[i]}, y...)
+			}
+			if goesOn[i] && len(x) > 0 && x[len(x)-1] < to {
+				x, y = append(slices.Clip(x), to), append(slices.Clip(y), y[len(y)-1])
+			}
+			xs[i], ys[i] = x, y
+		}
+	}
 	for i, m := range query.WindowMetrics {
 		if len(xs[i]) > 0 {
 			// Each metric keeps its colour when another is not drawn

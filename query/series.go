@@ -227,6 +227,38 @@ func (v *View) WindowXY(origin capture.Timestamp) (x, y [3][]float64) {
 	return x, y
 }
 
+// WindowHeld returns, for each of WindowMetrics, what a step line of it
+// drawn in the selection's time window needs from outside the window: the
+// value in force at the window's start, that of the metric's last point
+// before From (ok false when it has none), and whether the metric has a
+// point after To (To > 0), so that its last value in the window holds to
+// the window's end. Points are taken in capture order, as XY gives them.
+func (v *View) WindowHeld() (held [3]float64, ok, goesOn [3]bool) {
+	if v.Conn.Series == nil {
+		return held, ok, goesOn
+	}
+	ref := v.RefOf(v.Conn, v.Dir)
+	for _, p := range v.Conn.Series.Window[v.Dir] {
+		dt := p.Time.Sub(ref)
+		before, after := dt < v.Sel.From, v.Sel.To > 0 && dt > v.Sel.To
+		if !before && !after {
+			continue
+		}
+		vals := [3]float64{float64(p.Rwnd), float64(p.InFlight), float64(p.InFlightSACK)}
+		valid := [3]bool{p.RwndKnown, p.FlightValid, p.FlightValid}
+		for i := range vals {
+			switch {
+			case !valid[i]:
+			case before:
+				held[i], ok[i] = vals[i], true
+			default:
+				goesOn[i] = true
+			}
+		}
+	}
+	return held, ok, goesOn
+}
+
 // capOf bounds the number of points of metric m of r in d by the kept
 // points it is drawn from, so that a series never grows (a growing
 // million-point series is copied a dozen times).

@@ -1,0 +1,87 @@
+package figures
+
+import (
+	"bytes"
+	"image/color"
+	"image/png"
+	"net/netip"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/tcpviz/tcpviz/internal/pcaptest"
+	"github.com/tcpviz/tcpviz/plot"
+	"github.com/tcpviz/tcpviz/query"
+)
+
+// inkOf counts the pixels of a PNG within 40 (per channel) of c.
+func inkOf(t *testing.T, b []byte, c color.Color) int {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r0, g0, b0, _ := c.RGBA()
+	near := func(a, b uint32) bool { d := int(a>>8) - int(b>>8); return d > -40 && d < 40 }
+	n := 0
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if near(r, r0) && near(g, g0) && near(bl, b0) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestWindowZoomHoldsSteps: a zoom window that falls between two window
+// points draws, as steps, the values held across it (fresh-eyes trial:
+// such a window drew nothing under two legend entries). Three data
+// segments 100 ms apart, each ACKed 50 ms later with a 512-byte window
+// (scale 0 in the handshake); the window 120–140 ms after the first
+// packet holds rwnd from the first ACK (512 B) and in flight from the
+// second segment, sent at 110 ms (1 000 B).
+func TestWindowZoomHoldsSteps(t *testing.T) {
+	t0 := time.Date(2026, 2, 3, 4, 5, 6, 0, time.UTC)
+	c := pcaptest.NewConn(netip.MustParseAddrPort("192.0.2.1:40000"), netip.MustParseAddrPort("198.51.100.1:5201"), 1000, 7000)
+	c.SynOpts(pcaptest.C2S, pcaptest.SynOptions{WScale: 0})
+	c.SynOpts(pcaptest.S2C, pcaptest.SynOptions{WScale: 0})
+	f := pcaptest.New(pcaptest.Options{Format: pcaptest.PcapNano, LinkType: pcaptest.LinkRaw})
+	for _, s := range c.Handshake(t0, time.Millisecond) {
+		f.Add(s.T, 0, s.IP())
+	}
+	for i := range 3 {
+		ts := t0.Add(10*time.Millisecond + time.Duration(i)*100*time.Millisecond)
+		s := c.Data(ts, pcaptest.C2S, 1000)
+		f.Add(s.T, 0, s.IP())
+		a := c.Ack(ts.Add(50*time.Millisecond), pcaptest.S2C, c.Next(pcaptest.C2S), 512)
+		f.Add(a.T, 0, a.IP())
+	}
+	p := filepath.Join(t.TempDir(), "steps.pcap")
+	if err := f.WriteFile(p); err != nil {
+		t.Fatal(err)
+	}
+	sel := query.All()
+	sel.From, sel.To = 120*time.Millisecond, 140*time.Millisecond
+	v := view(t, p, sel)
+	held, ok, goesOn := v.WindowHeld()
+	if !ok[0] || held[0] != 512 || !ok[1] || held[1] != 1000 || !goesOn[0] || !goesOn[1] {
+		t.Fatalf("held %v ok %v goes on %v, want rwnd 512 and in flight 1000, both held and going on", held, ok, goesOn)
+	}
+	fig, err := Window(v, "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := fig.SaveStyle(&b, "png", plot.DefaultStyle); err != nil {
+		t.Fatal(err)
+	}
+	// Each line crosses the whole panel: hundreds of pixels of its colour
+	// beyond the legend's short sample.
+	for i, name := range []string{"rwnd", "in flight"} {
+		if n := inkOf(t, b.Bytes(), plot.Colour(i)); n < 300 {
+			t.Errorf("%s: %d pixels of its colour, want a line across the window", name, n)
+		}
+	}
+}
