@@ -438,13 +438,12 @@ func (v *View) anyInRange() bool {
 		}
 		return lo <= hi && lo <= r.Conn.Last && hi >= r.Conn.First
 	}
-	if len(ser.Segs[d]) == 0 && len(ser.Acks[d]) == 0 {
-		// Only the window part kept: its points are at the same data
-		// segments and ACKs.
-		for _, w := range ser.Window[d] {
-			if v.Sel.InRange(w.Time, v.Ref) {
-				return true
-			}
+	// The window points are at the direction's data segments and ACKs:
+	// with the ACKs not kept (window --ref bulk keeps the segments, for
+	// the bulk start, beside them), one in the range is an ACK in it.
+	for _, w := range ser.Window[d] {
+		if v.Sel.InRange(w.Time, v.Ref) {
+			return true
 		}
 	}
 	for _, s := range ser.Segs[d] {

@@ -91,3 +91,52 @@ func TestWindowXYMatchesXY(t *testing.T) {
 		check(t, "zeek-tcp-rst-inject-rae", filepath.Join(d, "zeek-tcp-rst-inject-rae.pcap"), All(), false, true)
 	})
 }
+
+// TestEmptyRangeSeesWindowACKs: window --ref bulk keeps the data segments
+// (for the bulk start) beside the window points; a range holding only an
+// ACK is not empty, and no warning says so (fresh-eyes trial: the warning
+// "no data segment or ACK between 0.01 and 0.2 s" sat above the row of
+// the ACK at 0.01 s).
+func TestEmptyRangeSeesWindowACKs(t *testing.T) {
+	c := pcaptest.NewConn(netip.MustParseAddrPort("10.0.0.1:40000"), netip.MustParseAddrPort("10.0.0.2:80"), 1000, 5000)
+	c.SynOpts(pcaptest.C2S, pcaptest.SynOptions{WScale: 0})
+	c.SynOpts(pcaptest.S2C, pcaptest.SynOptions{WScale: 0})
+	f := pcaptest.New(pcaptest.Options{LinkType: pcaptest.LinkEthernet})
+	t0 := time.Unix(1_700_000_000, 0)
+	segs := c.Handshake(t0, 10*time.Millisecond)
+	segs = append(segs, c.Data(t0.Add(30*time.Millisecond), pcaptest.C2S, 1000))
+	segs = append(segs, c.Ack(t0.Add(40*time.Millisecond), pcaptest.S2C, c.Next(pcaptest.C2S), 0))
+	segs = append(segs, c.Ack(t0.Add(500*time.Millisecond), pcaptest.S2C, c.Next(pcaptest.C2S), 65535))
+	segs = append(segs, c.Data(t0.Add(600*time.Millisecond), pcaptest.C2S, 1000))
+	segs = append(segs, c.Ack(t0.Add(700*time.Millisecond), pcaptest.S2C, c.Next(pcaptest.C2S), 65535))
+	for _, s := range segs {
+		f.Add(s.T, 0, pcaptest.Ethernet(s.IP()))
+	}
+	path := filepath.Join(t.TempDir(), "zw.pcap")
+	if err := os.WriteFile(path, f.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sel := All()
+	sel.Ref, sel.From, sel.To = RefData, 10*time.Millisecond, 200*time.Millisecond
+	for _, ref := range []Ref{RefData, RefBulk} {
+		sel.Ref = ref
+		o := PlanWindow(sel, Want{})
+		o.Analysis.Flows.WScale = -1
+		v, err := Analyze(path, sel, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for range v.WindowPoints(v.Conn, v.Dir) {
+			n++
+		}
+		if n != 1 {
+			t.Errorf("ref %v: %d window points in the range, want 1 (the ACK at 40 ms)", ref, n)
+		}
+		for _, w := range v.Warnings {
+			if w.Kind == WarnEmptyRange {
+				t.Errorf("ref %v: %s", ref, w)
+			}
+		}
+	}
+}
