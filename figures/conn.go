@@ -139,8 +139,12 @@ func Window(v *query.View, run string) (plot.Figure, error) {
 	}
 	r.Series.Window[d] = nil
 	title := fmt.Sprintf("%s — conn %d: window, data %s", run, r.Conn.Index, plot.Endpoints(r.Conn, d))
-	if r.Conn.Half[d.Reverse()].WScale < 0 {
+	switch h := r.Conn.Half[d.Reverse()]; {
+	case h.WScale < 0:
 		title += "\nwindow scale unknown: rwnd not drawn"
+	case h.WScaleFrom == flows.WScaleOverride:
+		// An assumed scale must not read as a measured one.
+		title += fmt.Sprintf("\nrwnd with window scale %d assumed (--wscale): the handshake was not captured", h.WScale)
 	}
 	return plot.XY(InWindow(plot.XYSpec{Title: title, Series: ss, X: XAxis(v), Y: plot.Axis{Label: "bytes", Unit: plot.UnitBytes}}, v.Sel))
 }

@@ -127,6 +127,24 @@ func TestWindowScaleUnknown(t *testing.T) {
 	if v.Conn.Series.Window[v.Dir] != nil {
 		t.Errorf("the window points are still held")
 	}
+
+	// --wscale 7: rwnd drawn, and the title says the scale was assumed.
+	o := query.Options{}
+	o.Analysis.Flows.WScale = 7
+	v, err = query.Analyze(p, query.All(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fig, err = Window(v, "run"); err != nil {
+		t.Fatal(err)
+	}
+	want = "run — conn 0: window, data 192.0.2.1:40000 → 198.51.100.1:5201\nrwnd with window scale 7 assumed (--wscale): the handshake was not captured"
+	if fig.Title != want {
+		t.Errorf("--wscale 7: title %q, want %q", fig.Title, want)
+	}
+	if l := legend(fig); len(l) != 2 || l[0] != "receive window (rwnd)" {
+		t.Errorf("--wscale 7: legend %q", l)
+	}
 }
 
 // TestRate: the title names the interval (1 s on the synthetic transfer's
