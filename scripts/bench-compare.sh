@@ -41,6 +41,7 @@ have() { command -v "$1" >/dev/null 2>&1; }
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 for f in bulk short; do
 	cap="$dir/$f.pcap"
+	cat "$cap" >/dev/null # into the page cache: DAMON pageout evicts an unused capture here
 	for i in $(seq 1 "$runs"); do
 		measure "$f|tcpviz flows --csv" "$bin/tcpviz" flows --csv "$cap"
 		have tcptrace && measure "$f|tcptrace -l -r -n" tcptrace -l -r -n "$cap"
@@ -52,7 +53,7 @@ for f in bulk short; do
 	done
 done
 
-echo "| capture | command | runs | wall s (median) | CPU s | peak RSS MB |"
+echo "| capture | command | runs | wall s (median) | CPU s (median) | peak RSS MiB (median) |"
 echo "|---|---|---|---|---|---|"
 awk '{ key = $1; for (i = 2; i <= NF - 3; i++) key = key " " $i
 	   n[key]++; w[key, n[key]] = $(NF-2); c[key, n[key]] = $(NF-1); r[key, n[key]] = $NF; order[key] = ++k }
