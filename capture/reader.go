@@ -610,7 +610,7 @@ func recordTooLong(n int) error {
 // outOfRange is the warning of the first frame whose time t is outside
 // what a Timestamp holds.
 func outOfRange(name string, frame int64, t time.Time) string {
-	return fmt.Sprintf("%s: frame %d: timestamp %s is outside the range tcpviz can represent (1970-01-01 to 2262-04-11); frame skipped", name, frame, t.Format("2006-01-02 15:04:05"))
+	return fmt.Sprintf("%s: frame %d: timestamp %s is outside the range tcpviz can represent (1970-01-01 00:00:00 to 2262-04-11 23:47:15 UTC); frame skipped", name, frame, t.UTC().Format("2006-01-02 15:04:05"))
 }
 
 // countFrame does the bookkeeping of a frame kept at time ts, in file

@@ -121,7 +121,9 @@ func Window(v *query.View, run string) (plot.Figure, error) {
 		held, ok, goesOn := v.WindowHeld()
 		for i := range xs {
 			x, y := xs[i], ys[i]
-			if ok[i] && (len(x) == 0 || x[0] > from) {
+			// A series that ended before the window (no point in it or
+			// after it) holds nothing there.
+			if ok[i] && (len(x) > 0 || goesOn[i]) && (len(x) == 0 || x[0] > from) {
 				x, y = append([]float64{from}, x...), append([]float64{held[i]}, y...)
 			}
 			if goesOn[i] && len(x) > 0 && x[len(x)-1] < to {
