@@ -26,6 +26,7 @@ var allowed = map[string][]string{
 	"internal/atomicfile":            {},
 	"internal/cpuprof":               {},
 	"internal/hwprefetch":            {},
+	"internal/imgtest":               {},
 	"internal/textcol":               {},
 	"internal/interrupt":             {"internal/atomicfile"},
 	"internal/pcaptest":              {},

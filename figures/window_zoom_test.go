@@ -2,38 +2,16 @@ package figures
 
 import (
 	"bytes"
-	"image/color"
-	"image/png"
 	"net/netip"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/tcpviz/tcpviz/internal/imgtest"
 	"github.com/tcpviz/tcpviz/internal/pcaptest"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
 )
-
-// inkOf counts the pixels of a PNG within 40 (per channel) of c.
-func inkOf(t *testing.T, b []byte, c color.Color) int {
-	t.Helper()
-	img, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r0, g0, b0, _ := c.RGBA()
-	near := func(a, b uint32) bool { d := int(a>>8) - int(b>>8); return d > -40 && d < 40 }
-	n := 0
-	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
-		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
-			r, g, bl, _ := img.At(x, y).RGBA()
-			if near(r, r0) && near(g, g0) && near(bl, b0) {
-				n++
-			}
-		}
-	}
-	return n
-}
 
 // TestWindowZoomHoldsSteps: a zoom window that falls between two window
 // points draws, as steps, the values held across it (fresh-eyes trial:
@@ -80,7 +58,7 @@ func TestWindowZoomHoldsSteps(t *testing.T) {
 	// Each line crosses the whole panel: hundreds of pixels of its colour
 	// beyond the legend's short sample.
 	for i, name := range []string{"rwnd", "in flight"} {
-		if n := inkOf(t, b.Bytes(), plot.Colour(i)); n < 300 {
+		if n := imgtest.ColourPixels(t, b.Bytes(), plot.Colour(i)); n < 300 {
 			t.Errorf("%s: %d pixels of its colour, want a line across the window", name, n)
 		}
 	}

@@ -3,30 +3,13 @@ package plot
 import (
 	"bytes"
 	"image/color"
-	"image/png"
 	"testing"
+
+	"github.com/tcpviz/tcpviz/internal/imgtest"
 )
 
 // colourPixels counts the pixels of a PNG within 40 (per channel) of c.
-func colourPixels(t *testing.T, b []byte, c color.Color) int {
-	t.Helper()
-	img, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r0, g0, b0, _ := c.RGBA()
-	near := func(a, b uint32) bool { d := int(a>>8) - int(b>>8); return d > -40 && d < 40 }
-	n := 0
-	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
-		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
-			r, g, bl, _ := img.At(x, y).RGBA()
-			if near(r, r0) && near(g, g0) && near(bl, b0) {
-				n++
-			}
-		}
-	}
-	return n
-}
+func colourPixels(t *testing.T, b []byte, c color.Color) int { return imgtest.ColourPixels(t, b, c) }
 
 // TestCoincidentMarksVisible: an ACK RTT sample (dot) and a TSval sample
 // (ring) of one segment fall on one spot; both stay visible whichever
