@@ -232,12 +232,15 @@ func (v *View) WindowXY(origin capture.Timestamp) (x, y [3][]float64) {
 // value in force at the window's start, that of the metric's last point
 // before From (ok false when it has none), and whether the metric has a
 // point after To (To > 0), so that its last value in the window holds to
-// the window's end. Points are taken in capture order, as XY gives them.
+// the window's end. "Last" is by time, the later in capture order among
+// equal times: where the capture's timestamps go backwards, a point
+// stamped early but captured late does not stand for the window's start.
 func (v *View) WindowHeld() (held [3]float64, ok, goesOn [3]bool) {
 	if v.Conn.Series == nil {
 		return held, ok, goesOn
 	}
 	ref := v.RefOf(v.Conn, v.Dir)
+	var at [3]capture.Timestamp // time of held[i]
 	for _, p := range v.Conn.Series.Window[v.Dir] {
 		dt := p.Time.Sub(ref)
 		before, after := dt < v.Sel.From, v.Sel.To > 0 && dt > v.Sel.To
@@ -250,7 +253,9 @@ func (v *View) WindowHeld() (held [3]float64, ok, goesOn [3]bool) {
 			switch {
 			case !valid[i]:
 			case before:
-				held[i], ok[i] = vals[i], true
+				if !ok[i] || p.Time >= at[i] {
+					held[i], ok[i], at[i] = vals[i], true, p.Time
+				}
 			default:
 				goesOn[i] = true
 			}

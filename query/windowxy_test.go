@@ -140,3 +140,40 @@ func TestEmptyRangeSeesWindowACKs(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowHeldByTime: the value in force at a window's start is that of
+// the latest point stamped before it, not of the last one captured before
+// it: an ACK captured last but stamped 5 ms after the first packet (the
+// capture's timestamps go backwards) does not stand for 50 ms (fresh-eyes
+// trial: a window held a 1 GB rwnd from such a point).
+func TestWindowHeldByTime(t *testing.T) {
+	c := pcaptest.NewConn(netip.MustParseAddrPort("10.0.0.1:40000"), netip.MustParseAddrPort("10.0.0.2:80"), 1000, 5000)
+	c.SynOpts(pcaptest.C2S, pcaptest.SynOptions{WScale: 0})
+	c.SynOpts(pcaptest.S2C, pcaptest.SynOptions{WScale: 0})
+	f := pcaptest.New(pcaptest.Options{LinkType: pcaptest.LinkEthernet})
+	t0 := time.Unix(1_700_000_000, 0)
+	ms := time.Millisecond
+	segs := c.Handshake(t0, 10*ms)
+	segs = append(segs, c.Data(t0.Add(30*ms), pcaptest.C2S, 1000), c.Ack(t0.Add(40*ms), pcaptest.S2C, c.Next(pcaptest.C2S), 100))
+	segs = append(segs, c.Data(t0.Add(60*ms), pcaptest.C2S, 1000), c.Ack(t0.Add(70*ms), pcaptest.S2C, c.Next(pcaptest.C2S), 200))
+	segs = append(segs, c.Ack(t0.Add(5*ms), pcaptest.S2C, c.Next(pcaptest.C2S), 300))
+	for _, s := range segs {
+		f.Add(s.T, 0, pcaptest.Ethernet(s.IP()))
+	}
+	path := filepath.Join(t.TempDir(), "backwards.pcap")
+	if err := os.WriteFile(path, f.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sel := All()
+	sel.From, sel.To = 50*ms, 55*ms
+	o := PlanWindow(sel, Want{})
+	o.Analysis.Flows.WScale = -1
+	v, err := Analyze(path, sel, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, ok, goesOn := v.WindowHeld()
+	if !ok[0] || held[0] != 100 || !goesOn[0] {
+		t.Errorf("rwnd held %v (ok %v, goes on %v), want 100 from the ACK at 40 ms", held[0], ok[0], goesOn[0])
+	}
+}
