@@ -98,10 +98,7 @@ func TestWindowXYMatchesXY(t *testing.T) {
 // "no data segment or ACK between 0.01 and 0.2 s" sat above the row of
 // the ACK at 0.01 s).
 func TestEmptyRangeSeesWindowACKs(t *testing.T) {
-	c := pcaptest.NewConn(netip.MustParseAddrPort("10.0.0.1:40000"), netip.MustParseAddrPort("10.0.0.2:80"), 1000, 5000)
-	c.SynOpts(pcaptest.C2S, pcaptest.SynOptions{WScale: 0})
-	c.SynOpts(pcaptest.S2C, pcaptest.SynOptions{WScale: 0})
-	f := pcaptest.New(pcaptest.Options{LinkType: pcaptest.LinkEthernet})
+	c := scaledConn()
 	t0 := time.Unix(1_700_000_000, 0)
 	segs := c.Handshake(t0, 10*time.Millisecond)
 	segs = append(segs, c.Data(t0.Add(30*time.Millisecond), pcaptest.C2S, 1000))
@@ -109,23 +106,12 @@ func TestEmptyRangeSeesWindowACKs(t *testing.T) {
 	segs = append(segs, c.Ack(t0.Add(500*time.Millisecond), pcaptest.S2C, c.Next(pcaptest.C2S), 65535))
 	segs = append(segs, c.Data(t0.Add(600*time.Millisecond), pcaptest.C2S, 1000))
 	segs = append(segs, c.Ack(t0.Add(700*time.Millisecond), pcaptest.S2C, c.Next(pcaptest.C2S), 65535))
-	for _, s := range segs {
-		f.Add(s.T, 0, pcaptest.Ethernet(s.IP()))
-	}
-	path := filepath.Join(t.TempDir(), "zw.pcap")
-	if err := os.WriteFile(path, f.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := writeSegs(t, "zw.pcap", segs)
 	sel := All()
 	sel.Ref, sel.From, sel.To = RefData, 10*time.Millisecond, 200*time.Millisecond
 	for _, ref := range []Ref{RefData, RefBulk} {
 		sel.Ref = ref
-		o := PlanWindow(sel, Want{})
-		o.Analysis.Flows.WScale = -1
-		v, err := Analyze(path, sel, o)
-		if err != nil {
-			t.Fatal(err)
-		}
+		v := windowView(t, path, sel)
 		n := 0
 		for range v.WindowPoints(v.Conn, v.Dir) {
 			n++
@@ -147,33 +133,54 @@ func TestEmptyRangeSeesWindowACKs(t *testing.T) {
 // capture's timestamps go backwards) does not stand for 50 ms (fresh-eyes
 // trial: a window held a 1 GB rwnd from such a point).
 func TestWindowHeldByTime(t *testing.T) {
-	c := pcaptest.NewConn(netip.MustParseAddrPort("10.0.0.1:40000"), netip.MustParseAddrPort("10.0.0.2:80"), 1000, 5000)
-	c.SynOpts(pcaptest.C2S, pcaptest.SynOptions{WScale: 0})
-	c.SynOpts(pcaptest.S2C, pcaptest.SynOptions{WScale: 0})
-	f := pcaptest.New(pcaptest.Options{LinkType: pcaptest.LinkEthernet})
+	c := scaledConn()
 	t0 := time.Unix(1_700_000_000, 0)
 	ms := time.Millisecond
 	segs := c.Handshake(t0, 10*ms)
 	segs = append(segs, c.Data(t0.Add(30*ms), pcaptest.C2S, 1000), c.Ack(t0.Add(40*ms), pcaptest.S2C, c.Next(pcaptest.C2S), 100))
 	segs = append(segs, c.Data(t0.Add(60*ms), pcaptest.C2S, 1000), c.Ack(t0.Add(70*ms), pcaptest.S2C, c.Next(pcaptest.C2S), 200))
 	segs = append(segs, c.Ack(t0.Add(5*ms), pcaptest.S2C, c.Next(pcaptest.C2S), 300))
+	sel := All()
+	sel.From, sel.To = 50*ms, 55*ms
+	v := windowView(t, writeSegs(t, "backwards.pcap", segs), sel)
+	held, ok, goesOn := v.WindowHeld()
+	if !ok[0] || held[0] != 100 || !goesOn[0] {
+		t.Errorf("rwnd held %v (ok %v, goes on %v), want 100 from the ACK at 40 ms", held[0], ok[0], goesOn[0])
+	}
+}
+
+// scaledConn is a connection whose handshake negotiates window scale 0.
+func scaledConn() *pcaptest.Conn {
+	c := pcaptest.NewConn(netip.MustParseAddrPort("10.0.0.1:40000"), netip.MustParseAddrPort("10.0.0.2:80"), 1000, 5000)
+	c.SynOpts(pcaptest.C2S, pcaptest.SynOptions{WScale: 0})
+	c.SynOpts(pcaptest.S2C, pcaptest.SynOptions{WScale: 0})
+	return c
+}
+
+// writeSegs writes segs as an Ethernet pcap named name in a temporary
+// directory and returns its path.
+func writeSegs(t *testing.T, name string, segs []pcaptest.Segment) string {
+	t.Helper()
+	f := pcaptest.New(pcaptest.Options{LinkType: pcaptest.LinkEthernet})
 	for _, s := range segs {
 		f.Add(s.T, 0, pcaptest.Ethernet(s.IP()))
 	}
-	path := filepath.Join(t.TempDir(), "backwards.pcap")
+	path := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(path, f.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sel := All()
-	sel.From, sel.To = 50*ms, 55*ms
+	return path
+}
+
+// windowView is window's view of path (PlanWindow, no window scale
+// assumed) in the range sel.
+func windowView(t *testing.T, path string, sel Selection) *View {
+	t.Helper()
 	o := PlanWindow(sel, Want{})
 	o.Analysis.Flows.WScale = -1
 	v, err := Analyze(path, sel, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	held, ok, goesOn := v.WindowHeld()
-	if !ok[0] || held[0] != 100 || !goesOn[0] {
-		t.Errorf("rwnd held %v (ok %v, goes on %v), want 100 from the ACK at 40 ms", held[0], ok[0], goesOn[0])
-	}
+	return v
 }
