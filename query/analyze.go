@@ -405,22 +405,29 @@ func (v *View) RefS(t capture.Timestamp) float64 { return t.Sub(v.Ref).Seconds()
 // the data direction used. how is the way a user names one, without the
 // index ("--conn" for the verbs, "FILE#" for compare's runs: "FILE#N
 // picks another", "as FILE#0 asks").
+// When the receiver's window scale was not captured and --wscale set it
+// (flows.WScaleOverride), the note ends by saying so: an assumed scale
+// must not read as a measured one.
 func (v *View) NoteAs(how string) string {
 	c := v.Conn
 	sep := " "
 	if strings.HasSuffix(how, "#") {
 		sep = ""
 	}
+	assumed := ""
+	if h := c.Conn.Half[v.Dir.Reverse()]; h.WScaleFrom == flows.WScaleOverride {
+		assumed = fmt.Sprintf("; rwnd with window scale %d assumed (--wscale): the handshake was not captured", h.WScale)
+	}
 	if !v.Picked {
-		return fmt.Sprintf("%s: using conn %d (%s ↔ %s, %d payload bytes; as %s%s%d asks), data %s",
-			v.File, c.Conn.Index, c.Conn.Half[0].Addr, c.Conn.Half[1].Addr, PayloadBytes(c), how, sep, c.Conn.Index, v.Dir)
+		return fmt.Sprintf("%s: using conn %d (%s ↔ %s, %d payload bytes; as %s%s%d asks), data %s%s",
+			v.File, c.Conn.Index, c.Conn.Half[0].Addr, c.Conn.Half[1].Addr, PayloadBytes(c), how, sep, c.Conn.Index, v.Dir, assumed)
 	}
 	of := "the only one matching"
 	if n := v.Matched; n > 1 {
 		of = fmt.Sprintf("the largest of %d matching", n)
 	}
-	return fmt.Sprintf("%s: using conn %d (%s ↔ %s, %d payload bytes; %s; %s%sN picks another), data %s",
-		v.File, c.Conn.Index, c.Conn.Half[0].Addr, c.Conn.Half[1].Addr, PayloadBytes(c), of, how, sep, v.Dir)
+	return fmt.Sprintf("%s: using conn %d (%s ↔ %s, %d payload bytes; %s; %s%sN picks another), data %s%s",
+		v.File, c.Conn.Index, c.Conn.Half[0].Addr, c.Conn.Half[1].Addr, PayloadBytes(c), of, how, sep, v.Dir, assumed)
 }
 
 func (v *View) anyInRange() bool {

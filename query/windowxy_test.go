@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -183,4 +184,30 @@ func windowView(t *testing.T, path string, sel Selection) *View {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// TestNoteSaysScaleAssumed: the "using conn" note says when --wscale set
+// the receiver's window scale because the handshake was not captured,
+// and only then.
+func TestNoteSaysScaleAssumed(t *testing.T) {
+	c := pcaptest.NewConn(netip.MustParseAddrPort("10.0.0.1:40000"), netip.MustParseAddrPort("10.0.0.2:80"), 1000, 5000)
+	t0 := time.Unix(1_700_000_000, 0)
+	var segs []pcaptest.Segment
+	for i := range 3 {
+		at := t0.Add(time.Duration(i) * time.Millisecond)
+		segs = append(segs, c.Data(at, pcaptest.C2S, 1000), c.Ack(at.Add(500*time.Microsecond), pcaptest.S2C, c.Next(pcaptest.C2S), 512))
+	}
+	path := writeSegs(t, "nosyn.pcap", segs)
+	for _, ws := range []int{-1, 7} {
+		o := PlanWindow(All(), Want{})
+		o.Analysis.Flows.WScale = ws
+		v, err := Analyze(path, All(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		note := v.NoteAs("--conn")
+		if got := strings.Contains(note, "rwnd with window scale 7 assumed (--wscale)"); got != (ws == 7) {
+			t.Errorf("--wscale %d: note %q", ws, note)
+		}
+	}
 }
