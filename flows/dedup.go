@@ -259,8 +259,6 @@ func (r *dedupRing) addFP(s *capture.Segment, fp uint64) {
 	e := dedupEntry{fp: fp, t: s.Time, seqctl: s.SeqCtl, iface: ifaceKey(s.Iface), ttl: s.TTL}
 	if s.WiFi {
 		e.ta = taKey(s)
-	}
-	if s.WiFi {
 		if r.air == nil {
 			r.air = &airMemory{at: map[uint64]int32{}}
 		}

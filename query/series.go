@@ -3,6 +3,7 @@ package query
 import (
 	"fmt"
 	"iter"
+	"slices"
 	"strings"
 
 	"github.com/tcpviz/tcpviz/capture"
@@ -182,6 +183,14 @@ func (v *View) XY(m Metric, origin capture.Timestamp) (x, y []float64) {
 // WindowMetrics are the metrics of the window figure, in WindowXY's order.
 var WindowMetrics = [3]Metric{MetricWindow, MetricInFlight, MetricInFlightSACK}
 
+// windowValues are a window point's values of WindowMetrics in bytes, and
+// which of them it has (rwnd needs the window scale, the flights an ACK):
+// the one rule of XY, WindowXY and WindowHeld.
+func windowValues(p *tcpanalysis.WindowPoint) (vals [3]float64, valid [3]bool) {
+	return [3]float64{float64(p.Rwnd), float64(p.InFlight), float64(p.InFlightSACK)},
+		[3]bool{p.RwndKnown, p.FlightValid, p.FlightValid}
+}
+
 // WindowXY is XY of each of WindowMetrics (x in seconds from origin, y in
 // bytes), from one scan of the connection's window points instead of
 // three: x[i], y[i] equal XY(WindowMetrics[i], origin). The series share
@@ -209,15 +218,16 @@ func (v *View) WindowXY(origin capture.Timestamp) (x, y [3][]float64) {
 	}
 	for p := range v.WindowPoints(v.Conn, v.Dir) {
 		t := p.Time.Sub(origin).Seconds()
-		if p.RwndKnown {
+		vals, valid := windowValues(&p)
+		if valid[0] {
 			if !shared {
 				x[0] = append(x[0], t)
 			}
-			y[0] = append(y[0], float64(p.Rwnd))
+			y[0] = append(y[0], vals[0])
 		}
-		if p.FlightValid {
+		if valid[1] { // valid[2] too: the flights have the same points
 			x[1] = append(x[1], t)
-			y[1], y[2] = append(y[1], float64(p.InFlight)), append(y[2], float64(p.InFlightSACK))
+			y[1], y[2] = append(y[1], vals[1]), append(y[2], vals[2])
 		}
 	}
 	x[2] = x[1]
@@ -241,14 +251,14 @@ func (v *View) WindowHeld() (held [3]float64, ok, goesOn [3]bool) {
 	}
 	ref := v.RefOf(v.Conn, v.Dir)
 	var at [3]capture.Timestamp // time of held[i]
-	for _, p := range v.Conn.Series.Window[v.Dir] {
+	for k := range v.Conn.Series.Window[v.Dir] {
+		p := &v.Conn.Series.Window[v.Dir][k]
 		dt := p.Time.Sub(ref)
 		before, after := dt < v.Sel.From, v.Sel.To > 0 && dt > v.Sel.To
 		if !before && !after {
 			continue
 		}
-		vals := [3]float64{float64(p.Rwnd), float64(p.InFlight), float64(p.InFlightSACK)}
-		valid := [3]bool{p.RwndKnown, p.FlightValid, p.FlightValid}
+		vals, valid := windowValues(p)
 		for i := range vals {
 			switch {
 			case !valid[i]:
@@ -344,20 +354,11 @@ func (v *View) each(r *tcpanalysis.ConnResult, d flows.Direction, m Metric, yiel
 		for a := range v.Acks(r, d) {
 			yield(Point{a.Time, a.Frame, float64(a.Ack)})
 		}
-	case MetricWindow:
+	case MetricWindow, MetricInFlight, MetricInFlightSACK:
+		i := slices.Index(WindowMetrics[:], m)
 		for p := range v.WindowPoints(r, d) {
-			if p.RwndKnown {
-				yield(Point{p.Time, p.Frame, float64(p.Rwnd)})
-			}
-		}
-	case MetricInFlight, MetricInFlightSACK:
-		for p := range v.WindowPoints(r, d) {
-			if p.FlightValid {
-				val := p.InFlight
-				if m == MetricInFlightSACK {
-					val = p.InFlightSACK
-				}
-				yield(Point{p.Time, p.Frame, float64(val)})
+			if vals, valid := windowValues(&p); valid[i] {
+				yield(Point{p.Time, p.Frame, vals[i]})
 			}
 		}
 	}

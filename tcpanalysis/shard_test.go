@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
@@ -409,5 +410,16 @@ func TestReuseResults(t *testing.T) {
 		if len(seen) >= len(want)*3/4 {
 			t.Errorf("%d shards: %d distinct Conns for %d connections: too few reused", n, len(seen), len(want))
 		}
+	}
+}
+
+// TestSegmentFitsPrefetch: a shard's prefetch (hwprefetch.Read) touches
+// the cache lines of p, p+64, …, p+256. A segment, at an address aligned
+// to its alignment a, has its last byte in the line of p+256 whatever the
+// alignment only while it is at most 256 + a bytes (264 today: exactly).
+func TestSegmentFitsPrefetch(t *testing.T) {
+	n, a := unsafe.Sizeof(capture.Segment{}), unsafe.Alignof(capture.Segment{})
+	if n > 256+a {
+		t.Errorf("capture.Segment is %d bytes (alignment %d): hwprefetch.Read misses its last line at some addresses (prefetch one more line)", n, a)
 	}
 }

@@ -2,7 +2,7 @@ package hwprefetch
 
 import "unsafe"
 
-// Read prefetches the Span bytes at p for reading into every cache level
+// Read prefetches the 320 bytes at p for reading into every cache level
 // (x86 PREFETCHT0).
 //
 //go:noescape

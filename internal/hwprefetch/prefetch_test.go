@@ -6,7 +6,7 @@ import (
 )
 
 // TestReadAnywhere: a prefetch is a hint that never faults, whatever the
-// alignment and wherever the Span bytes end (here past the end of a
+// alignment and wherever its 320 bytes end (here past the end of a
 // small allocation), and changes nothing it covers.
 func TestReadAnywhere(t *testing.T) {
 	b := make([]byte, 3)
