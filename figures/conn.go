@@ -148,6 +148,11 @@ func Window(v *query.View, run string) (plot.Figure, error) {
 		// An assumed scale must not read as a measured one.
 		title += fmt.Sprintf("\nrwnd with window scale %d assumed (--wscale): the handshake was not captured", h.WScale)
 	}
+	if t := query.InFlightTitle(r, d); t != "" {
+		// Vantage (docs/metrics.md#bytes-in-flight): a receiver-side
+		// capture's in flight is not the sender's.
+		title += "\n" + t
+	}
 	return plot.XY(InWindow(plot.XYSpec{Title: title, Series: ss, X: XAxis(v), Y: plot.Axis{Label: "bytes", Unit: plot.UnitBytes}}, v.Sel))
 }
 

@@ -32,3 +32,30 @@ func TestLegNote(t *testing.T) {
 		t.Errorf("no samples, note %q", n)
 	}
 }
+
+// TestInFlightNote: the in-flight note follows LegNote's rule: a
+// receiver-side capture (ACK samples 0.1 ms, SYN-ACK → ACK 50 ms) gets the
+// note and the figure's title line, a sender-side one and one without
+// samples neither.
+func TestInFlightNote(t *testing.T) {
+	conn := func(sample, synAckToAck time.Duration) *tcpanalysis.ConnResult {
+		r := &tcpanalysis.ConnResult{Summary: tcpanalysis.Summary{Conn: &flows.Conn{Index: 3}}}
+		if sample > 0 {
+			r.RTTAgg[flows.AtoB][tcpanalysis.MethodACK] = tcpanalysis.RTTAgg{N: 1, Min: sample, Max: sample, Sum: sample}
+		}
+		r.Handshake.SynAckToAck, r.Handshake.SynAckToAckOk = synAckToAck, true
+		return r
+	}
+	rcv := conn(100*time.Microsecond, 50*time.Millisecond)
+	if n := InFlightNote(rcv, flows.AtoB); !strings.Contains(n, "conn 3: the capture point is not beside the ab sender") || !strings.Contains(n, "about 50.000 ms of sending") {
+		t.Errorf("receiver-side note %q", n)
+	}
+	if ti := InFlightTitle(rcv, flows.AtoB); ti != "in flight as seen at the capture point (RTT to the sender 50.000 ms), not the sender's" {
+		t.Errorf("receiver-side title %q", ti)
+	}
+	for _, r := range []*tcpanalysis.ConnResult{conn(50*time.Millisecond, 100*time.Microsecond), conn(0, 50*time.Millisecond)} {
+		if n, ti := InFlightNote(r, flows.AtoB), InFlightTitle(r, flows.AtoB); n != "" || ti != "" {
+			t.Errorf("sender-side or unknown capture got %q, %q", n, ti)
+		}
+	}
+}

@@ -170,6 +170,9 @@ func newWindowCmd(e *env) *cobra.Command {
 				return err
 			}
 			return e.analyse(&f, args[0], sel, kind, query.PlanWindow(sel, f.want(kind)), "win", func(v *query.View) (export.Table, error) {
+				if n := query.InFlightNote(v.Conn, v.Dir); n != "" {
+					fmt.Fprintln(e.stderr, "note:", n)
+				}
 				return export.Window(v), nil
 			}, figures.Window)
 		},

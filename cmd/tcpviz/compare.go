@@ -72,6 +72,15 @@ func newCompareCmd(e *env) *cobra.Command {
 			}
 			compare.WriteRuns(e.stdout, runs, sel.Ref)
 			compare.WriteNotes(e.stdout, runs)
+			if m == query.MetricInFlight || m == query.MetricInFlightSACK {
+				// Vantage: a run captured away from its sender compares
+				// the capture point's in flight (docs/metrics.md#bytes-in-flight).
+				for _, r := range runs {
+					if n := query.InFlightNote(r.Result, r.Dir); n != "" {
+						fmt.Fprintf(e.stdout, "note: %s: %s\n", r.Label, n)
+					}
+				}
+			}
 			if pepMode {
 				err := compare.PEPVerdicts(runs, pathRTT, func(r compare.Run, v pep.Verdict) error { return writeVerdict(e.stdout, " for "+r.Label, v, pathRTT) })
 				if err != nil {

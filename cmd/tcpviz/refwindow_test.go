@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tcpviz/tcpviz/internal/sharedtest"
 )
 
 // Findings of trial 13 about the reference point, the --from/--to window
@@ -419,5 +421,24 @@ func TestEmptyFigureWarns(t *testing.T) {
 	_, stderr, err := runCLI(t, "rtt", synth, "--from", "1", "--to", "3", "-o", out)
 	if err != nil || strings.Contains(stderr, "draws nothing") || strings.Contains(stderr, "no data segment") {
 		t.Errorf("rtt --from 1 --to 3: %v, stderr %q: want no warning", err, stderr)
+	}
+}
+
+// TestWindowVantageNote: ns-3's large-transfer example captured at the
+// receiver (node 2) gets the in-flight vantage note from window and from
+// compare --metric inflight; the sender's capture (node 0) does not.
+func TestWindowVantageNote(t *testing.T) {
+	dir := sharedtest.Dir(t, "corpus")
+	rcv, snd := filepath.Join(dir, "ns3-tcp-large-transfer-2-0.pcap"), filepath.Join(dir, "ns3-tcp-large-transfer-0-0.pcap")
+	const want = "note: conn 0: the capture point is not beside the ab sender"
+	if _, errs, err := runCLI(t, "window", rcv); err != nil || !strings.Contains(errs, want) {
+		t.Errorf("window at the receiver: err %v, stderr %q", err, errs)
+	}
+	if _, errs, err := runCLI(t, "window", snd, "--csv"); err != nil || strings.Contains(errs, "not beside") {
+		t.Errorf("window at the sender: err %v, stderr %q", err, errs)
+	}
+	out, _, err := runCLI(t, "compare", "--metric", "inflight", "snd="+snd, "rcv="+rcv)
+	if err != nil || !strings.Contains(out, "note: rcv: conn 0: the capture point is not beside") || strings.Contains(out, "note: snd: conn 0: the capture") {
+		t.Errorf("compare: err %v, out %q", err, out)
 	}
 }
