@@ -98,17 +98,30 @@ func (v *View) Events(r *tcpanalysis.ConnResult, d flows.Direction) iter.Seq[tcp
 }
 
 // ZeroWindows yields the periods in which the receiver of direction d's
-// data advertised a zero window (docs/metrics.md#events) that start in
-// the window; End is 0 for a period still open when the capture ended.
+// data advertised a zero window (docs/metrics.md#events) that overlap the
+// window: one that starts in it, or that started before it and was still
+// closed at its start (a zoom inside a stall lists the stall); End is 0
+// for a period still open when the capture ended.
 func (v *View) ZeroWindows(r *tcpanalysis.ConnResult, d flows.Direction) iter.Seq[tcpanalysis.ZeroWindowPeriod] {
 	ref := v.RefOf(r, d)
 	return func(yield func(tcpanalysis.ZeroWindowPeriod) bool) {
 		for _, z := range r.ZeroWindows {
-			if z.Dir == d && v.Sel.InRange(z.Start, ref) && !yield(z) {
+			if z.Dir == d && overlaps(v.Sel, z, ref) && !yield(z) {
 				return
 			}
 		}
 	}
+}
+
+// overlaps reports whether zero-window period z shares a moment with the
+// selected window [From, To] after ref (InWindow's ends, both included).
+func overlaps(sel Selection, z tcpanalysis.ZeroWindowPeriod, ref capture.Timestamp) bool {
+	if sel.InRange(z.Start, ref) {
+		return true
+	}
+	// Started before the window: overlapping while still closed at its
+	// start (open to the end, or reopened at or after it).
+	return z.Start.Sub(ref) < sel.From && (z.End == 0 || z.End.Sub(ref) >= sel.From)
 }
 
 // inWindow yields the points of one kept part of r's series (part) that

@@ -442,3 +442,23 @@ func TestWindowVantageNote(t *testing.T) {
 		t.Errorf("compare: err %v, out %q", err, out)
 	}
 }
+
+// TestZeroWindowInZoom: the zero-window table of a zoom lists a period
+// that overlaps it, not only one that starts in it: satOn's stall opens
+// at conn_t_s 1.931346 and lasts to the end, so --from 2.5 lists it, with
+// its own start, and --from 1 --to 1.5, before it, does not.
+func TestZeroWindowInZoom(t *testing.T) {
+	stall := regexp.MustCompile(`3\.774739\s+open at the end\s+1\.931346`)
+	out, _, err := runCLI(t, "window", satOn, "--from", "2.5")
+	if err != nil || !stall.MatchString(out) {
+		t.Errorf("--from 2.5: err %v, table:\n%s", err, out)
+	}
+	out, _, err = runCLI(t, "window", satOn, "--from", "1", "--to", "1.5")
+	if err != nil || stall.MatchString(out) || !strings.Contains(out, "none") {
+		t.Errorf("--from 1 --to 1.5: err %v, table:\n%s", err, out)
+	}
+	out, _, err = runCLI(t, "window", satOn, "--from", "1", "--to", "2")
+	if err != nil || !stall.MatchString(out) {
+		t.Errorf("--from 1 --to 2 (starts in it): err %v, table:\n%s", err, out)
+	}
+}
