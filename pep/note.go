@@ -2,6 +2,7 @@ package pep
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tcpviz/tcpviz/flows"
@@ -23,12 +24,26 @@ func (v Verdict) Supporting() []string {
 // from a PEP (v.Likely): its acknowledged bytes — "acked", "goodput",
 // cumulative ACKs — are bytes the PEP accepted, not bytes delivered to the
 // receiver (docs/metrics.md#pep). It returns "" when v is not Likely.
+//
+// The note says "likely" unless the path RTT given (Options.PathRTT)
+// proves the split (conn-rtt-vs-path), and when the only support is an
+// on-link acknowledger that stalled (receiver-hops and zero-window-stall),
+// it says that a receiving application that stops reading on the
+// sender's link shows the same two signs: one capture cannot tell them
+// apart (cases/zero_window_probe: a plain receiver closing its window).
 func (v Verdict) AckNote() string {
 	if !v.Likely {
 		return ""
 	}
-	return fmt.Sprintf("data %s is acknowledged by a split-TCP PEP (evidence: %s): its acknowledged bytes and goodput are bytes the PEP accepted, not delivered end to end; 'tcpviz compare LABEL=CLIENT+SERVER' with a capture behind the PEP gives the end-to-end goodput",
-		v.Dir, strings.Join(v.Supporting(), ", "))
+	sup := v.Supporting()
+	how, caveat := "is likely acknowledged", ""
+	if slices.Contains(sup, "conn-rtt-vs-path") {
+		how = "is acknowledged"
+	} else if slices.Equal(sup, []string{"receiver-hops", "zero-window-stall"}) {
+		caveat = " Both signs are of one host on the sender's link that closed its window: a receiving application there that stops reading shows the same, and only a capture behind it tells them apart."
+	}
+	return fmt.Sprintf("data %s %s by a split-TCP PEP (evidence: %s): its acknowledged bytes and goodput are bytes the PEP accepted, not delivered end to end; 'tcpviz compare LABEL=CLIENT+SERVER' with a capture behind the PEP gives the end-to-end goodput.%s",
+		v.Dir, how, strings.Join(sup, ", "), caveat)
 }
 
 // ConnNote is AckNote for data direction d of connection r, prefixed

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tcpviz/tcpviz/compare"
+	"github.com/tcpviz/tcpviz/internal/sharedtest"
 	"github.com/tcpviz/tcpviz/query"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestPEPHonesty(t *testing.T) {
 	on := "../../testdata/sat/pep-on_window-20KB/client.pcap"
 	off := "../../testdata/sat/pep-off_window-20KB/client.pcap"
-	const note = "note: conn 1: data ab is acknowledged by a split-TCP PEP"
+	const note = "note: conn 1: data ab is likely acknowledged by a split-TCP PEP"
 	out, _, err := runCLI(t, "flows", on)
 	if err != nil || !strings.Contains(out, note) || !strings.Contains(out, "accepted, not delivered end to end") {
 		t.Errorf("flows: err %v, output lacks the PEP note:\n%s", err, out)
@@ -102,6 +103,21 @@ func TestCompareTputPEPPair(t *testing.T) {
 		b, _ := os.ReadFile(svg)
 		if !strings.Contains(string(b), c.want) {
 			t.Errorf("compare %v --metric tput: the figure lacks the axis label %q", c.args, c.want)
+		}
+	}
+}
+
+// TestPEPNoteCaveat: a plain receiver on the sender's link that closes its
+// window (shared case zero_window_probe) shows the same two signs as the
+// testbed's PEP; the note says "likely" and that an application that stops
+// reading shows the same. The testbed's PEP run gets the same caveat.
+func TestPEPNoteCaveat(t *testing.T) {
+	const caveat = "a receiving application there that stops reading shows the same"
+	zw := filepath.Join(sharedtest.Dir(t, "cases"), "zero_window_probe.pcap")
+	for _, f := range []string{zw, "../../testdata/sat/pep-on_window-20KB/client.pcap"} {
+		_, errOut, err := runCLI(t, "seq", f, "--csv")
+		if err != nil || !strings.Contains(errOut, "is likely acknowledged by a split-TCP PEP (evidence: receiver-hops, zero-window-stall)") || !strings.Contains(errOut, caveat) {
+			t.Errorf("%s: err %v, stderr %q", f, err, errOut)
 		}
 	}
 }
