@@ -462,3 +462,29 @@ func TestZeroWindowInZoom(t *testing.T) {
 		t.Errorf("--from 1 --to 2 (starts in it): err %v, table:\n%s", err, out)
 	}
 }
+
+// TestSeqCSVFlag: seq --csv writes to standard output the points -o
+// FILE.csv writes, --json those of -o FILE.json; either with -o is an
+// error, as both together.
+func TestSeqCSVFlag(t *testing.T) {
+	dir := t.TempDir()
+	for _, ext := range []string{"csv", "json"} {
+		f := filepath.Join(dir, "s."+ext)
+		if _, _, err := runCLI(t, "seq", satOn, "-o", f); err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _, err := runCLI(t, "seq", satOn, "--"+ext)
+		if err != nil || out != string(want) || len(want) < 1000 {
+			t.Errorf("seq --%s: err %v, %d bytes, -o wrote %d", ext, err, len(out), len(want))
+		}
+	}
+	for _, args := range [][]string{{"--csv", "--json"}, {"--csv", "-o", filepath.Join(dir, "x.png")}, {"--json", "--pep"}} {
+		if _, _, err := runCLI(t, append([]string{"seq", satOn}, args...)...); err == nil {
+			t.Errorf("seq %v: no error", args)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/tcpviz/tcpviz/export"
 	"github.com/tcpviz/tcpviz/figures"
 	"github.com/tcpviz/tcpviz/query"
 )
@@ -13,7 +14,7 @@ func newSeqCmd(e *env) *cobra.Command {
 	var af analysisFlags
 	var sf selFlags
 	var out string
-	var pepMode bool
+	var pepMode, asCSV, asJSON bool
 	var pathRTT time.Duration
 	c := &cobra.Command{
 		Use:     "seq FILE",
@@ -32,11 +33,33 @@ func newSeqCmd(e *env) *cobra.Command {
 			if _, err := checkOut(out, true); err != nil {
 				return err
 			}
+			toStdout := asCSV || asJSON
+			switch {
+			case asCSV && asJSON:
+				return fmt.Errorf("--csv and --json: give one")
+			case toStdout && out != "":
+				return fmt.Errorf("-o %s and --csv/--json: the points go to standard output, or to -o FILE.csv/.json; give one", out)
+			case toStdout && pepMode:
+				return fmt.Errorf("--pep prints a verdict: not with --csv/--json")
+			}
 			v, err := e.view(args[0], &af, sel, query.PlanSeq(query.Want{Report: isHTML(out)}, pepMode), true)
 			if err != nil {
 				return err
 			}
 			r, d := v.Conn, v.Dir
+			if toStdout {
+				// The points, as -o FILE.csv or .json writes them
+				// (docs/schema.md#seq), like window's and tput's --csv.
+				if asCSV {
+					err = export.WriteSeqCSV(e.stdout, v, export.SeqPoints(v))
+				} else {
+					err = export.WriteSeqJSON(e.stdout, v, export.SeqPoints(v))
+				}
+				if err == nil {
+					pepNote(e.stderr, r, d)
+				}
+				return err
+			}
 			if out == "" {
 				out = defaultOut(args[0], r.Conn.Index, d, "seq")
 			}
@@ -70,6 +93,8 @@ func newSeqCmd(e *env) *cobra.Command {
 	sf.register(c, query.RefSYN)
 	e.addFigFlags(c)
 	c.Flags().StringVarP(&out, "output", "o", "", "output file: .png, .svg, .pdf, .csv, .json or .html (the interactive report)")
+	c.Flags().BoolVar(&asCSV, "csv", false, "write the points as CSV to standard output (as -o FILE.csv) instead of a figure")
+	c.Flags().BoolVar(&asJSON, "json", false, "write the points as JSON to standard output (as -o FILE.json) instead of a figure")
 	c.Flags().BoolVar(&pepMode, "pep", false, "also print the evidence for or against a split-TCP PEP on this connection (see 'tcpviz rtt --help')")
 	c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known, for --pep")
 	return c
