@@ -36,6 +36,9 @@ func FigureSeries(runs []Run, views []*query.View, m query.Metric, sel query.Sel
 		if m == query.MetricRetrans {
 			x, y = countFromStart(runs[i], x, y, sel.From)
 		}
+		if sel.From > 0 || sel.To > 0 {
+			x, y = holdFromStart(v, m, sel, x, y)
+		}
 		series = append(series, extendToEnd(plot.Named{Name: name, Step: !m.Samples(), Scatter: m.Samples(), Mark: plot.MarkOf(i), X: x, Y: y, Color: col}, runs[i], sel.To))
 		if d, ok := deliveredSeries(runs[i], m.String(), in, sel.To); ok {
 			d.Color, d.Dashed = col, true
@@ -48,6 +51,20 @@ func FigureSeries(runs []Run, views []*query.View, m query.Metric, sel query.Sel
 		}
 	}
 	return series
+}
+
+// holdFromStart starts a step line of metric m (seq, ack, window, in
+// flight) at the zoom's left edge with the value in force there
+// (query.View.HeldOf), as the window figure does: without it a zoom
+// between two points drew nothing, and one inside a stall began at its
+// first point. A series that ended before the window stays empty.
+func holdFromStart(v *query.View, m query.Metric, sel query.Selection, x, y []float64) ([]float64, []float64) {
+	held, ok, goesOn := v.HeldOf(v.Conn, v.Dir, m)
+	from := sel.From.Seconds()
+	if !ok || (len(x) == 0 && !goesOn) || (len(x) > 0 && x[0] <= from) {
+		return x, y
+	}
+	return append([]float64{from}, x...), append([]float64{held}, y...)
 }
 
 // countFromStart starts the cumulative retransmission count (x, y: seconds

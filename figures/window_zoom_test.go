@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tcpviz/tcpviz/compare"
 	"github.com/tcpviz/tcpviz/internal/imgtest"
 	"github.com/tcpviz/tcpviz/internal/pcaptest"
 	"github.com/tcpviz/tcpviz/plot"
@@ -21,25 +22,7 @@ import (
 // packet holds rwnd from the first ACK (512 B) and in flight from the
 // second segment, sent at 110 ms (1 000 B).
 func TestWindowZoomHoldsSteps(t *testing.T) {
-	t0 := time.Date(2026, 2, 3, 4, 5, 6, 0, time.UTC)
-	c := pcaptest.NewConn(netip.MustParseAddrPort("192.0.2.1:40000"), netip.MustParseAddrPort("198.51.100.1:5201"), 1000, 7000)
-	c.SynOpts(pcaptest.C2S, pcaptest.SynOptions{WScale: 0})
-	c.SynOpts(pcaptest.S2C, pcaptest.SynOptions{WScale: 0})
-	f := pcaptest.New(pcaptest.Options{Format: pcaptest.PcapNano, LinkType: pcaptest.LinkRaw})
-	for _, s := range c.Handshake(t0, time.Millisecond) {
-		f.Add(s.T, 0, s.IP())
-	}
-	for i := range 3 {
-		ts := t0.Add(10*time.Millisecond + time.Duration(i)*100*time.Millisecond)
-		s := c.Data(ts, pcaptest.C2S, 1000)
-		f.Add(s.T, 0, s.IP())
-		a := c.Ack(ts.Add(50*time.Millisecond), pcaptest.S2C, c.Next(pcaptest.C2S), 512)
-		f.Add(a.T, 0, a.IP())
-	}
-	p := filepath.Join(t.TempDir(), "steps.pcap")
-	if err := f.WriteFile(p); err != nil {
-		t.Fatal(err)
-	}
+	p := stepsCapture(t)
 	sel := query.All()
 	sel.From, sel.To = 120*time.Millisecond, 140*time.Millisecond
 	v := view(t, p, sel)
@@ -62,4 +45,61 @@ func TestWindowZoomHoldsSteps(t *testing.T) {
 			t.Errorf("%s: %d pixels of its colour, want a line across the window", name, n)
 		}
 	}
+}
+
+// TestCompareZoomHoldsSteps: compare's step lines in a zoom start at its
+// left edge with the value in force there, as the window figure's do
+// (query.View.HeldOf; fresh-eyes trial: compare --metric inflight drew
+// nothing between two points). stepsCapture, 120–140 ms after the first
+// packet: rwnd 512 B and in flight 1 000 B as above, the highest sequence
+// sent 2 000 (the second segment's last byte), the cumulative ACK 1 001.
+func TestCompareZoomHoldsSteps(t *testing.T) {
+	p := stepsCapture(t)
+	sel := query.All()
+	sel.From, sel.To = 120*time.Millisecond, 140*time.Millisecond
+	v := view(t, p, sel)
+	spec, err := compare.ParseSpec("a=" + p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := compare.NewRun(spec, v.Conn, v.Dir, "syn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for m, want := range map[query.Metric]float64{query.MetricWindow: 512, query.MetricInFlight: 1000, query.MetricInFlightSACK: 1000, query.MetricSeq: 2000, query.MetricAck: 1001} {
+		ss := compare.FigureSeries([]compare.Run{run}, []*query.View{v}, m, sel)
+		if len(ss) != 1 || len(ss[0].X) < 2 || ss[0].X[0] != 0.12 || ss[0].Y[0] != want || ss[0].X[len(ss[0].X)-1] != 0.14 {
+			t.Errorf("%s: %+v, want a step from 0.12 s at %g to 0.14 s", m, ss, want)
+		}
+	}
+	// Goodput's intervals and the RTT samples hold nothing.
+	if h, ok, _ := v.HeldOf(v.Conn, v.Dir, query.MetricRTT); ok || h != 0 {
+		t.Errorf("rtt held %g %v", h, ok)
+	}
+}
+
+// stepsCapture writes three data segments 100 ms apart, each ACKed 50 ms
+// later with a 512-byte window (scale 0 in the handshake), and returns its
+// path.
+func stepsCapture(t *testing.T) string {
+	t0 := time.Date(2026, 2, 3, 4, 5, 6, 0, time.UTC)
+	c := pcaptest.NewConn(netip.MustParseAddrPort("192.0.2.1:40000"), netip.MustParseAddrPort("198.51.100.1:5201"), 1000, 7000)
+	c.SynOpts(pcaptest.C2S, pcaptest.SynOptions{WScale: 0})
+	c.SynOpts(pcaptest.S2C, pcaptest.SynOptions{WScale: 0})
+	f := pcaptest.New(pcaptest.Options{Format: pcaptest.PcapNano, LinkType: pcaptest.LinkRaw})
+	for _, s := range c.Handshake(t0, time.Millisecond) {
+		f.Add(s.T, 0, s.IP())
+	}
+	for i := range 3 {
+		ts := t0.Add(10*time.Millisecond + time.Duration(i)*100*time.Millisecond)
+		s := c.Data(ts, pcaptest.C2S, 1000)
+		f.Add(s.T, 0, s.IP())
+		a := c.Ack(ts.Add(50*time.Millisecond), pcaptest.S2C, c.Next(pcaptest.C2S), 512)
+		f.Add(a.T, 0, a.IP())
+	}
+	p := filepath.Join(t.TempDir(), "steps.pcap")
+	if err := f.WriteFile(p); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

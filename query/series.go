@@ -3,6 +3,7 @@ package query
 import (
 	"fmt"
 	"iter"
+	"math"
 	"slices"
 	"strings"
 
@@ -271,6 +272,35 @@ func (v *View) WindowHeld() (held [3]float64, ok, goesOn [3]bool) {
 			}
 		}
 	}
+	return held, ok, goesOn
+}
+
+// HeldOf is WindowHeld for one step metric m of connection r in direction
+// d (seq, ack and the WindowMetrics: a value that holds until the next
+// point): the value in force at the window's start — that of the latest
+// point, by time, stamped before From (ok false when there is none) — and
+// whether a point lies after To (To > 0). For metrics without held values
+// (samples, intervals, the retransmission count) ok and goesOn are false.
+func (v *View) HeldOf(r *tcpanalysis.ConnResult, d flows.Direction, m Metric) (held float64, ok, goesOn bool) {
+	switch m {
+	case MetricSeq, MetricAck, MetricWindow, MetricInFlight, MetricInFlightSACK:
+	default:
+		return 0, false, false
+	}
+	all := *v // every point, the window's rule aside
+	all.Sel.From, all.Sel.To = math.MinInt64, 0
+	ref := v.RefOf(r, d)
+	var at capture.Timestamp
+	all.each(r, d, m, func(p Point) {
+		switch dt := p.Time.Sub(ref); {
+		case dt < v.Sel.From:
+			if !ok || p.Time >= at {
+				held, ok, at = p.V, true, p.Time
+			}
+		case v.Sel.To > 0 && dt > v.Sel.To:
+			goesOn = true
+		}
+	})
 	return held, ok, goesOn
 }
 
