@@ -13,22 +13,14 @@ import (
 // 50 ms) gets the note naming both parts; a sender-side one (samples 50 ms,
 // SYN-ACK → ACK 0.1 ms) does not; nor does one without samples.
 func TestLegNote(t *testing.T) {
-	conn := func(sample, synAckToAck time.Duration) *tcpanalysis.ConnResult {
-		r := &tcpanalysis.ConnResult{Summary: tcpanalysis.Summary{Conn: &flows.Conn{Index: 3}}}
-		if sample > 0 {
-			r.RTTAgg[flows.AtoB][tcpanalysis.MethodACK] = tcpanalysis.RTTAgg{N: 1, Min: sample, Max: sample, Sum: sample}
-		}
-		r.Handshake.SynAckToAck, r.Handshake.SynAckToAckOk = synAckToAck, true
-		return r
-	}
-	n := LegNote(conn(100*time.Microsecond, 50*time.Millisecond), flows.AtoB)
+	n := LegNote(legConn(100*time.Microsecond, 50*time.Millisecond), flows.AtoB)
 	if !strings.Contains(n, "conn 3: the capture point is not beside the ab sender") || !strings.Contains(n, "smallest 0.100 ms") || !strings.Contains(n, "about 50.000 ms") {
 		t.Errorf("receiver-side note %q", n)
 	}
-	if n := LegNote(conn(50*time.Millisecond, 100*time.Microsecond), flows.AtoB); n != "" {
+	if n := LegNote(legConn(50*time.Millisecond, 100*time.Microsecond), flows.AtoB); n != "" {
 		t.Errorf("sender-side capture got a note: %q", n)
 	}
-	if n := LegNote(conn(0, 50*time.Millisecond), flows.AtoB); n != "" {
+	if n := LegNote(legConn(0, 50*time.Millisecond), flows.AtoB); n != "" {
 		t.Errorf("no samples, note %q", n)
 	}
 }
@@ -38,24 +30,27 @@ func TestLegNote(t *testing.T) {
 // note and the figure's title line, a sender-side one and one without
 // samples neither.
 func TestInFlightNote(t *testing.T) {
-	conn := func(sample, synAckToAck time.Duration) *tcpanalysis.ConnResult {
-		r := &tcpanalysis.ConnResult{Summary: tcpanalysis.Summary{Conn: &flows.Conn{Index: 3}}}
-		if sample > 0 {
-			r.RTTAgg[flows.AtoB][tcpanalysis.MethodACK] = tcpanalysis.RTTAgg{N: 1, Min: sample, Max: sample, Sum: sample}
-		}
-		r.Handshake.SynAckToAck, r.Handshake.SynAckToAckOk = synAckToAck, true
-		return r
-	}
-	rcv := conn(100*time.Microsecond, 50*time.Millisecond)
+	rcv := legConn(100*time.Microsecond, 50*time.Millisecond)
 	if n := InFlightNote(rcv, flows.AtoB); !strings.Contains(n, "conn 3: the capture point is not beside the ab sender") || !strings.Contains(n, "about 50.000 ms of sending") {
 		t.Errorf("receiver-side note %q", n)
 	}
 	if ti := InFlightTitle(rcv, flows.AtoB); ti != "in flight as seen at the capture point (RTT to the sender 50.000 ms), not the sender's" {
 		t.Errorf("receiver-side title %q", ti)
 	}
-	for _, r := range []*tcpanalysis.ConnResult{conn(50*time.Millisecond, 100*time.Microsecond), conn(0, 50*time.Millisecond)} {
+	for _, r := range []*tcpanalysis.ConnResult{legConn(50*time.Millisecond, 100*time.Microsecond), legConn(0, 50*time.Millisecond)} {
 		if n, ti := InFlightNote(r, flows.AtoB), InFlightTitle(r, flows.AtoB); n != "" || ti != "" {
 			t.Errorf("sender-side or unknown capture got %q, %q", n, ti)
 		}
 	}
+}
+
+// legConn is conn 3 with one ack RTT sample of a→b data (none when sample
+// is 0) and the handshake's SYN-ACK → ACK time.
+func legConn(sample, synAckToAck time.Duration) *tcpanalysis.ConnResult {
+	r := &tcpanalysis.ConnResult{Summary: tcpanalysis.Summary{Conn: &flows.Conn{Index: 3}}}
+	if sample > 0 {
+		r.RTTAgg[flows.AtoB][tcpanalysis.MethodACK] = tcpanalysis.RTTAgg{N: 1, Min: sample, Max: sample, Sum: sample}
+	}
+	r.Handshake.SynAckToAck, r.Handshake.SynAckToAckOk = synAckToAck, true
+	return r
 }
