@@ -23,7 +23,6 @@ func formatS(s float64) string { return strconv.FormatFloat(s, 'f', 6, 64) }
 // print (and in grayscale).
 func FigureSeries(runs []Run, views []*query.View, m query.Metric, sel query.Selection) []plot.Named {
 	var series []plot.Named
-	in := sel.Within
 	for i, v := range views {
 		s := v.Series(m)
 		col := plot.Colour(i)
@@ -37,10 +36,11 @@ func FigureSeries(runs []Run, views []*query.View, m query.Metric, sel query.Sel
 			x, y = countFromStart(runs[i], x, y, sel.From)
 		}
 		if sel.From > 0 || sel.To > 0 {
-			x, y = holdFromStart(v, m, sel, x, y)
+			held, ok, goesOn := v.HeldOf(v.Conn, v.Dir, m)
+			x, y = holdFromStart(runs[i], sel.From, held, ok, goesOn, x, y)
 		}
 		series = append(series, extendToEnd(plot.Named{Name: name, Step: !m.Samples(), Scatter: m.Samples(), Mark: plot.MarkOf(i), X: x, Y: y, Color: col}, runs[i], sel.To))
-		if d, ok := deliveredSeries(runs[i], m.String(), in, sel.To); ok {
+		if d, ok := deliveredSeries(runs[i], m.String(), sel); ok {
 			d.Color, d.Dashed = col, true
 			series = append(series, d)
 		}
@@ -53,18 +53,19 @@ func FigureSeries(runs []Run, views []*query.View, m query.Metric, sel query.Sel
 	return series
 }
 
-// holdFromStart starts a step line of metric m (seq, ack, window, in
-// flight) at the zoom's left edge with the value in force there
-// (query.View.HeldOf), as the window figure does: without it a zoom
-// between two points drew nothing, and one inside a stall began at its
-// first point. A series that ended before the window stays empty.
-func holdFromStart(v *query.View, m query.Metric, sel query.Selection, x, y []float64) ([]float64, []float64) {
-	held, ok, goesOn := v.HeldOf(v.Conn, v.Dir, m)
-	from := sel.From.Seconds()
-	if !ok || (len(x) == 0 && !goesOn) || (len(x) > 0 && x[0] <= from) {
+// holdFromStart starts a step line of run r (x in seconds since r.Ref) at
+// a zoom's left edge, from seconds, with held, the value in force there
+// (ok: there is one; query.View.HeldOf), as the window figure does:
+// without it a zoom between two points drew nothing, and one inside a
+// stall began at its first point. goesOn reports a point after the zoom.
+// A line whose run ended before the zoom (no point in it or after it, and
+// the connection over: End) stays empty; extendToEnd then carries it to
+// the connection's end or the zoom's.
+func holdFromStart(r Run, from time.Duration, held float64, ok, goesOn bool, x, y []float64) ([]float64, []float64) {
+	if !ok || (len(x) > 0 && x[0] <= from.Seconds()) || (len(x) == 0 && !goesOn && End(r).Sub(r.Ref) <= from) {
 		return x, y
 	}
-	return append([]float64{from}, x...), append([]float64{held}, y...)
+	return append([]float64{from.Seconds()}, x...), append([]float64{held}, y...)
 }
 
 // countFromStart starts the cumulative retransmission count (x, y: seconds
@@ -112,7 +113,7 @@ func extendToEnd(s plot.Named, r Run, to time.Duration) plot.Named {
 // deliveredSeries is, for --metric seq on a pair run, the bytes the final
 // receiver acknowledged over time (from the server-side capture), to the
 // end of the connection.
-func deliveredSeries(r Run, metric string, in func(time.Duration) bool, to time.Duration) (plot.Named, bool) {
+func deliveredSeries(r Run, metric string, sel query.Selection) (plot.Named, bool) {
 	if metric != "seq" || !r.IsPair() {
 		return plot.Named{}, false
 	}
@@ -121,12 +122,26 @@ func deliveredSeries(r Run, metric string, in func(time.Duration) bool, to time.
 		return plot.Named{}, false
 	}
 	s := plot.Named{Name: r.Label + " delivered", Step: true}
+	var held float64
+	var heldAt time.Duration
+	heldOK, goesOn := false, false
 	for i, t := range ts {
-		if in(t) {
+		switch {
+		case sel.Within(t):
 			s.X, s.Y = append(s.X, t.Seconds()), append(s.Y, float64(bytes[i]))
+		case t < sel.From:
+			// The latest by time (query.View.HeldOf's rule).
+			if !heldOK || t >= heldAt {
+				held, heldAt, heldOK = float64(bytes[i]), t, true
+			}
+		default:
+			goesOn = true
 		}
 	}
-	return extendToEnd(s, r, to), true
+	if sel.From > 0 || sel.To > 0 {
+		s.X, s.Y = holdFromStart(r, sel.From, held, heldOK, goesOn, s.X, s.Y)
+	}
+	return extendToEnd(s, r, sel.To), true
 }
 
 // deliveredRate is, for --metric tput on a pair run whose sender a PEP
