@@ -167,14 +167,12 @@ func (r Run) Annotation() string {
 	case r.Split != nil:
 		return fmt.Sprintf("%s: one end-to-end TCP connection in both captures (no PEP split it)", r.Label)
 	case r.PEP.Likely:
-		var why []string
-		for _, it := range r.PEP.Evidence {
-			if it.Supports {
-				why = append(why, it.Name)
-			}
+		how := "likely come"
+		if r.PEP.Proven() {
+			how = "come"
 		}
-		return fmt.Sprintf("%s: the ACKs come from a split-TCP PEP (evidence: %s): 'acked to sender' and 'accepted by PEP' are bytes the PEP accepted, not end-to-end goodput; give the server side as LABEL=CLIENT+SERVER for the end-to-end numbers",
-			r.Label, strings.Join(why, ", "))
+		return fmt.Sprintf("%s: the ACKs %s from a split-TCP PEP (evidence: %s): 'acked to sender' and 'accepted by PEP' are bytes the PEP accepted, not end-to-end goodput; give the server side as LABEL=CLIENT+SERVER for the end-to-end numbers.%s",
+			r.Label, how, strings.Join(r.PEP.Supporting(), ", "), r.PEP.Caveat())
 	}
 	return ""
 }

@@ -641,7 +641,7 @@ func pepCell(v float64, proxied bool) string {
 func pepFooter(files []FlowsFile) string {
 	for _, f := range files {
 		if len(f.pepDirs) > 0 {
-			return "; PEP = the ACKs came from a split-TCP PEP: that rate is of bytes accepted by the PEP, not delivered to the receiver (docs/metrics.md#pep)"
+			return "; PEP = the ACKs likely came from a split-TCP PEP (the note says why): that rate is of bytes accepted by the PEP, not delivered to the receiver (docs/metrics.md#pep)"
 		}
 	}
 	return ""

@@ -35,15 +35,35 @@ func (v Verdict) AckNote() string {
 	if !v.Likely {
 		return ""
 	}
-	sup := v.Supporting()
-	how, caveat := "is likely acknowledged", ""
-	if slices.Contains(sup, "conn-rtt-vs-path") {
+	how := "is likely acknowledged"
+	if v.Proven() {
 		how = "is acknowledged"
-	} else if slices.Equal(sup, []string{"receiver-hops", "zero-window-stall"}) {
-		caveat = " Both signs are of one host on the sender's link that closed its window: a receiving application there that stops reading shows the same, and only a capture behind it tells them apart."
 	}
 	return fmt.Sprintf("data %s %s by a split-TCP PEP (evidence: %s): its acknowledged bytes and goodput are bytes the PEP accepted, not delivered end to end; 'tcpviz compare LABEL=CLIENT+SERVER' with a capture behind the PEP gives the end-to-end goodput.%s",
-		v.Dir, how, strings.Join(sup, ", "), caveat)
+		v.Dir, how, strings.Join(v.Supporting(), ", "), v.Caveat())
+}
+
+// Caveat is the sentence a PEP note adds (with a leading space) when the
+// only support is an on-link acknowledger that closed its window
+// (receiver-hops and zero-window-stall): a receiving application on the
+// sender's link that stops reading shows the same; "" otherwise.
+func (v Verdict) Caveat() string {
+	if v.Likely && !v.Proven() && slices.Equal(v.Supporting(), []string{"receiver-hops", "zero-window-stall"}) {
+		return " Both signs are of one host on the sender's link that closed its window: a receiving application there that stops reading shows the same, and only a capture behind it tells them apart."
+	}
+	return ""
+}
+
+// Proven reports that the path RTT given (Options.PathRTT) proves the
+// split: the connection's RTT is below a quarter of it
+// (conn-rtt-vs-path). Without it a verdict is "likely" at best.
+func (v Verdict) Proven() bool {
+	for _, it := range v.Evidence {
+		if it.Name == "conn-rtt-vs-path" && it.Supports {
+			return true
+		}
+	}
+	return false
 }
 
 // ConnNote is AckNote for data direction d of connection r, prefixed

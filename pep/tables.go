@@ -66,7 +66,7 @@ func AcceptedRows(table [][]string, r *tcpanalysis.ConnResult, d flows.Direction
 // r: goodput, or the bytes a PEP accepted when a PEP acknowledged them.
 func AckLegend(r *tcpanalysis.ConnResult, d flows.Direction) string {
 	if Detect(r, d).Likely {
-		return "accepted by the PEP (newly acknowledged by it; not end-to-end goodput)"
+		return "accepted, likely by a PEP (newly acknowledged; not end-to-end goodput)"
 	}
 	return "goodput (newly acknowledged)"
 }

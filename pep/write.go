@@ -16,7 +16,10 @@ import (
 // milliseconds with 3 decimals. Errors: w's.
 func (v Verdict) Write(w io.Writer, label, givenBy string) error {
 	verdict := "no sign of a split-TCP PEP"
-	if v.Likely {
+	switch {
+	case v.Proven():
+		verdict = "a split-TCP PEP is between the sender and the receiver: the connection RTT is below a quarter of the path RTT given"
+	case v.Likely:
 		verdict = "a split-TCP PEP is likely between the sender and the receiver"
 	}
 	fmt.Fprintf(w, "\nPEP evidence%s (data %s; docs: pep package, docs/metrics.md#rtt): %s\n", label, v.Dir, verdict)

@@ -51,7 +51,7 @@ type TimeSeqOptions struct {
 // PEPAckName is the ACK line's name when a split-TCP PEP acknowledged the
 // data (docs/metrics.md#pep): its ACKs say what the PEP accepted, not what
 // reached the receiver.
-const PEPAckName = "ACK from the PEP (accepted, not end-to-end)"
+const PEPAckName = "ACK, likely from a PEP (accepted, not end-to-end)"
 
 // bars draws vertical segments [Y0, Y1] at X, one colour for all.
 type bars struct {

@@ -26,7 +26,15 @@ func (e *env) pepOne(path string, r *tcpanalysis.ConnResult, d flows.Direction, 
 		return inputError(err)
 	}
 	v := pep.DetectWith(r, d, pep.Options{PathRTT: pathRTT, Packets: pk})
-	return writeVerdict(e.stdout, fmt.Sprintf(" for %s conn %d", path, r.Conn.Index), v, pathRTT)
+	if err := writeVerdict(e.stdout, fmt.Sprintf(" for %s conn %d", path, r.Conn.Index), v, pathRTT); err != nil {
+		return err
+	}
+	// The note of the whole evidence (per-packet TTLs and IP IDs,
+	// --path-rtt): "likely" unless the path RTT proves the split.
+	if n := v.NoteOn(r.Conn.Index); n != "" {
+		fmt.Fprintln(e.stderr, "note:", n)
+	}
+	return nil
 }
 
 // pepTwo matches the two halves of split connections in captures taken on

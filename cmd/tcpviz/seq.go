@@ -82,10 +82,12 @@ func newSeqCmd(e *env) *cobra.Command {
 				e.warnEmpty(out)
 			}
 			fmt.Fprintln(e.stdout, out)
-			pepNote(e.stderr, r, d)
 			if pepMode {
+				// The note then follows the whole evidence (packets,
+				// --path-rtt), as the verdict does.
 				return e.pepOne(args[0], r, d, pathRTT)
 			}
+			pepNote(e.stderr, r, d)
 			return nil
 		},
 	}

@@ -161,7 +161,7 @@ func TestExplicitConnNote(t *testing.T) {
 // cumulative ACK.
 func TestSeqPEPAckLegend(t *testing.T) {
 	for _, c := range []struct{ file, want string }{
-		{satOn, "ACK from the PEP (accepted, not end-to-end)"},
+		{satOn, "ACK, likely from a PEP (accepted, not end-to-end)"},
 		{satOff, "cumulative ACK"},
 	} {
 		v, err := query.Analyze(c.file, query.All(), query.PlanSeq(query.Want{Figure: true}, false))

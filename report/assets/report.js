@@ -668,7 +668,7 @@
   // acknowledged the data, the same bytes are named as the CLI names them.
   function gpCell(c, d) {
     if (!(c.pep_acked && c.pep_acked[d])) return '<td>' + fmtRate(c.goodput_kbps[d]) + '</td>';
-    return '<td class="pep" title="this direction is acknowledged by a split-TCP PEP: bytes it accepted, not delivered end to end">' +
+    return '<td class="pep" title="this direction is likely acknowledged by a split-TCP PEP: bytes it accepted, not delivered end to end (one capture cannot prove it; a capture behind the PEP does)">' +
       fmtRate(c.goodput_kbps[d]) + ' accepted by PEP (not end-to-end goodput)</td>';
   }
   function drawPicker() {
