@@ -121,3 +121,22 @@ func TestPEPNoteCaveat(t *testing.T) {
 		}
 	}
 }
+
+// TestPEPPathRTTProves: with --path-rtt 600ms the testbed's PEP run is
+// proven (the connection RTT, 13 ms, is below a quarter of the path's):
+// the verdict line and the note drop "likely" and the caveat, in seq and
+// rtt alike; without it both stay "likely".
+func TestPEPPathRTTProves(t *testing.T) {
+	on := "../../testdata/sat/pep-on_window-20KB/client.pcap"
+	for _, args := range [][]string{{"seq", on, "--pep", "--path-rtt", "600ms", "-o", filepath.Join(t.TempDir(), "s.png")}, {"rtt", on, "--pep", "--path-rtt", "600ms"}} {
+		out, errOut, err := runCLI(t, args...)
+		if err != nil || !strings.Contains(out, "a split-TCP PEP is between the sender and the receiver") ||
+			!strings.Contains(errOut, "note: conn 1: data ab is acknowledged by a split-TCP PEP (evidence: conn-rtt-vs-path") || strings.Contains(errOut, "stops reading") {
+			t.Errorf("%s: err %v\nstdout %s\nstderr %s", args[0], err, out, errOut)
+		}
+	}
+	out, errOut, err := runCLI(t, "rtt", on, "--pep")
+	if err != nil || !strings.Contains(out, "a split-TCP PEP is likely between") || !strings.Contains(errOut, "is likely acknowledged") {
+		t.Errorf("rtt --pep: err %v\n%s\n%s", err, out, errOut)
+	}
+}
