@@ -488,3 +488,21 @@ func TestSeqCSVFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestRowsFlagWithOutput: --csv or --json beside -o is refused the same
+// way by every verb that has both, before the capture is read (rtt drew
+// an empty figure, window, tput and retrans ignored --csv).
+func TestRowsFlagWithOutput(t *testing.T) {
+	png := filepath.Join(t.TempDir(), "x.png")
+	for _, v := range []string{"rtt", "retrans", "window", "tput", "seq"} {
+		for _, f := range []string{"--csv", "--json"} {
+			_, _, err := runCLI(t, v, satOn, f, "-o", png)
+			if err == nil || !strings.Contains(err.Error(), "and --csv/--json: the rows go to standard output, or to -o FILE.csv/.json; give one") {
+				t.Errorf("%s %s -o x.png: %v", v, f, err)
+			}
+		}
+	}
+	if _, err := os.Stat(png); err == nil {
+		t.Errorf("a figure was written")
+	}
+}

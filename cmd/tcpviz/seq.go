@@ -37,8 +37,8 @@ func newSeqCmd(e *env) *cobra.Command {
 			switch {
 			case asCSV && asJSON:
 				return fmt.Errorf("--csv and --json: give one")
-			case toStdout && out != "":
-				return fmt.Errorf("-o %s and --csv/--json: the points go to standard output, or to -o FILE.csv/.json; give one", out)
+			case stdoutOrFile(out, toStdout) != nil:
+				return stdoutOrFile(out, toStdout)
 			case toStdout && pepMode:
 				return fmt.Errorf("--pep prints a verdict: not with --csv/--json")
 			}
