@@ -106,7 +106,7 @@ func (v *View) ZeroWindows(r *tcpanalysis.ConnResult, d flows.Direction) iter.Se
 	ref := v.RefOf(r, d)
 	return func(yield func(tcpanalysis.ZeroWindowPeriod) bool) {
 		for _, z := range r.ZeroWindows {
-			if z.Dir == d && overlaps(v.Sel, z, ref) && !yield(z) {
+			if z.Dir == d && overlaps(v.Sel, z, ref, r.Conn.Last) && !yield(z) {
 				return
 			}
 		}
@@ -115,13 +115,19 @@ func (v *View) ZeroWindows(r *tcpanalysis.ConnResult, d flows.Direction) iter.Se
 
 // overlaps reports whether zero-window period z shares a moment with the
 // selected window [From, To] after ref (InWindow's ends, both included).
-func overlaps(sel Selection, z tcpanalysis.ZeroWindowPeriod, ref capture.Timestamp) bool {
+// A period still open at the end of the capture lasts to the connection's
+// last packet (last), not beyond.
+func overlaps(sel Selection, z tcpanalysis.ZeroWindowPeriod, ref, last capture.Timestamp) bool {
 	if sel.InRange(z.Start, ref) {
 		return true
 	}
 	// Started before the window: overlapping while still closed at its
-	// start (open to the end, or reopened at or after it).
-	return z.Start.Sub(ref) < sel.From && (z.End == 0 || z.End.Sub(ref) >= sel.From)
+	// start.
+	end := z.End
+	if end == 0 {
+		end = last
+	}
+	return z.Start.Sub(ref) < sel.From && end.Sub(ref) >= sel.From
 }
 
 // inWindow yields the points of one kept part of r's series (part) that

@@ -461,6 +461,12 @@ func TestZeroWindowInZoom(t *testing.T) {
 	if err != nil || !stall.MatchString(out) {
 		t.Errorf("--from 1 --to 2 (starts in it): err %v, table:\n%s", err, out)
 	}
+	// Open at the end: it lasts to the connection's last packet (about
+	// 8.1 s after its first), not after.
+	out, _, err = runCLI(t, "window", satOn, "--from", "30", "--to", "40")
+	if err != nil || stall.MatchString(out) {
+		t.Errorf("--from 30 --to 40, after the capture: err %v, table:\n%s", err, out)
+	}
 }
 
 // TestSeqCSVFlag: seq --csv writes to standard output the points -o
