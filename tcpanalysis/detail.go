@@ -807,6 +807,14 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o *Options) (int64
 		cs.zwClosed = append(cs.zwClosed, ZeroWindowPeriod{Dir: rd, Start: ds.zwStart, End: s.Time, StartFrame: ds.zwFrame, EndFrame: s.Frame})
 		ds.inZW = false
 	}
+	if s.Flags.Has(capture.RST) {
+		// A reset aborts the connection: its window field advertises
+		// nothing (a stack fills it as it likes: 0, or 654 336 B after
+		// the testbed PEP's 8 s zero window). rwnd holds what the last
+		// ACK advertised, as the zero-window period does not end at a
+		// RST (docs/metrics.md#bytes-in-flight).
+		return ds.win, ds.winKnown
+	}
 	ds.win, ds.winRaw, ds.winKnown = win, s.Window, known
 	return win, known
 }

@@ -512,3 +512,16 @@ func TestRowsFlagWithOutput(t *testing.T) {
 		t.Errorf("a figure was written")
 	}
 }
+
+// TestRSTAdvertisesNoWindow: the testbed PEP's RST (frame 1464, window
+// field 654 336 B after an 8 s zero window) leaves rwnd at the zero the
+// last ACK advertised, as the zero-window table, open at the end, says.
+func TestRSTAdvertisesNoWindow(t *testing.T) {
+	rows, _, err := runCLI(t, "window", satOn, "--csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rows, ",1464,0,0,0\n") || strings.Contains(rows, ",1464,654336,") {
+		t.Errorf("frame 1464's row: %q", regexp.MustCompile(`.*,1464,.*`).FindString(rows))
+	}
+}
