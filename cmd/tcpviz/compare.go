@@ -72,13 +72,17 @@ func newCompareCmd(e *env) *cobra.Command {
 			}
 			compare.WriteRuns(e.stdout, runs, sel.Ref)
 			compare.WriteNotes(e.stdout, runs)
-			if m == query.MetricInFlight || m == query.MetricInFlightSACK {
-				// Vantage: a run captured away from its sender compares
-				// the capture point's in flight (docs/metrics.md#bytes-in-flight).
-				for _, r := range runs {
-					if n := query.InFlightNote(r.Result, r.Dir); n != "" {
-						fmt.Fprintf(e.stdout, "note: %s: %s\n", r.Label, n)
-					}
+			for _, r := range runs {
+				// Vantage: the summary's RTT rows of a run captured away
+				// from its sender time only part of the path
+				// (docs/metrics.md#rtt), and its in flight is the capture
+				// point's (docs/metrics.md#bytes-in-flight).
+				n := query.LegNote(r.Result, r.Dir)
+				if m == query.MetricInFlight || m == query.MetricInFlightSACK {
+					n = query.InFlightNote(r.Result, r.Dir)
+				}
+				if n != "" {
+					fmt.Fprintf(e.stdout, "note: %s: %s\n", r.Label, n)
 				}
 			}
 			if pepMode {

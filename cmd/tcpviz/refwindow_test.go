@@ -438,7 +438,12 @@ func TestWindowVantageNote(t *testing.T) {
 		t.Errorf("window at the sender: err %v, stderr %q", err, errs)
 	}
 	out, _, err := runCLI(t, "compare", "--metric", "inflight", "snd="+snd, "rcv="+rcv)
-	if err != nil || !strings.Contains(out, "note: rcv: conn 0: the capture point is not beside") || strings.Contains(out, "note: snd: conn 0: the capture") {
+	if err != nil || !strings.Contains(out, "note: rcv: conn 0: the capture point is not beside the ab sender (ack/ts RTT from here") || strings.Contains(out, "note: snd: conn 0: the capture") {
+		t.Errorf("compare: err %v, out %q", err, out)
+	}
+	// Any other metric: the summary's RTT rows get the RTT note.
+	out, _, err = runCLI(t, "compare", "snd="+snd, "rcv="+rcv)
+	if err != nil || !strings.Contains(out, "note: rcv: conn 0: the capture point is not beside the ab sender: ack/ts RTT ab time only") || strings.Contains(out, "note: snd: conn 0: the capture") {
 		t.Errorf("compare: err %v, out %q", err, out)
 	}
 }
