@@ -260,11 +260,13 @@ func WriteCSV(w io.Writer, runs []Run, views []*query.View, m query.Metric) erro
 				cw.Write([]string{d.Name, m.String(), formatS(off + d.X[j]), formatS(d.X[j]), strconv.FormatFloat(d.Y[j], 'f', 3, 64)})
 			}
 		}
-		// The bytes the final receiver acknowledged (pairs, or no proxy).
-		if ts, bytes, ok := Delivered(runs[i]); ok && m == query.MetricSeq {
+		// The bytes the final receiver acknowledged, of a pair (its
+		// server side), as the figure draws them (docs/schema.md#compare);
+		// one capture's are its own ACK series.
+		if ts, bytes, ok := Delivered(runs[i]); ok && m == query.MetricSeq && runs[i].IsPair() {
 			for j, t := range ts {
 				if at := v.Ref + capture.Timestamp(t); v.Sel.InRange(at, v.Ref) {
-					cw.Write([]string{runs[i].Label + " delivered", m.String(), formatS(v.CaptureS(at)), formatS(t.Seconds()), strconv.FormatInt(bytes[j], 10)})
+					cw.Write([]string{runs[i].Label + " delivered", m.String(), formatS(v.CaptureS(at)), formatS(t.Seconds()), strconv.FormatFloat(float64(bytes[j]), 'f', 3, 64)})
 				}
 			}
 		}
