@@ -90,17 +90,21 @@ func WriteHeldCSV(w io.Writer, results []SplitResult, start capture.Timestamp) e
 func msText(d time.Duration) string { return strconv.FormatFloat(d.Seconds()*1000, 'f', 3, 64) }
 
 // SplitTable is the table of split connections: a header, then one row per
-// result (connections, direction, split or not, each leg's RTT in ms, the
-// most bytes held in the PEP, bytes delivered, end-to-end goodput).
+// result (connections, direction, split or not, each leg's RTT in ms — for
+// a connection no PEP split, the end-to-end RTT each capture saw, marked
+// "(end to end)" —, the most bytes held in the PEP, bytes delivered,
+// end-to-end goodput).
 func SplitTable(results []SplitResult) [][]string {
 	rows := [][]string{{"client conn", "server conn", "dir", "split", "client↔PEP ms", "PEP↔server ms", "max held bytes", "delivered bytes", "end-to-end goodput kbit/s"}}
 	for _, r := range results {
-		split := "yes"
+		split, cl, sv := "yes", msText(r.ClientPEPRTT), msText(r.PEPServerRTT)
 		if r.SameConn {
-			split = "no (one connection)"
+			// No PEP between the captures: each is the one connection's
+			// RTT as that capture saw it, not a leg's.
+			split, cl, sv = "no (one connection)", cl+" (end to end)", sv+" (end to end)"
 		}
 		rows = append(rows, []string{strconv.Itoa(r.Client), strconv.Itoa(r.Server), r.Dir.String(), split,
-			msText(r.ClientPEPRTT), msText(r.PEPServerRTT), strconv.FormatInt(r.MaxHeldBytes, 10), strconv.FormatInt(r.DeliveredBytes, 10),
+			cl, sv, strconv.FormatInt(r.MaxHeldBytes, 10), strconv.FormatInt(r.DeliveredBytes, 10),
 			strconv.FormatFloat(r.GoodputKbps, 'f', 1, 64)})
 	}
 	return rows
