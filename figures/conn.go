@@ -37,7 +37,7 @@ func RTT(v *query.View, run string, want map[query.Metric]bool) (plot.Figure, er
 		}
 		title := "data " + plot.Endpoints(v.Conn.Conn, d)
 		if _, other, _, ok := tcpanalysis.OtherLeg(v.Conn, d); ok {
-			title += fmt.Sprintf(" — capture point not beside the sender: the rest of the path adds ≈ %.1f ms", other.Seconds()*1000)
+			title += fmt.Sprintf(" — capture point not beside the sender: the rest of the path adds ≤ %.1f ms at its fastest", other.Seconds()*1000)
 		}
 		if d != v.Dir {
 			title = "reverse direction " + plot.Endpoints(v.Conn.Conn, d)

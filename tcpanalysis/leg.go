@@ -18,7 +18,9 @@ import (
 // 94.7 ms for the handshake's ACK at the source of ns-3 aodv r1 flow 0,
 // whose ts samples of the reverse direction go down to 0.3 ms), so the
 // smallest is the leg's best bound. ok when the other leg is over 1 ms and
-// over a quarter of own: a receiver-side or relay capture. The one vantage
+// over a quarter of own: a receiver-side or relay capture; on 802.11, the
+// capturing radio's own transmissions decide first (DirStats.OwnTx: the
+// sender's frames, beside the sender; the receiver's, not). The one vantage
 // rule of the rtt note (query.LegNote), the window's in-flight note
 // (query.InFlightNote), the RTT figure's panel titles and slow start's
 // rounds (SlowStartEnd).
@@ -40,6 +42,16 @@ func OtherLeg(r *ConnResult, d flows.Direction) (own, other time.Duration, from 
 		// The sender's answers to the receiver: its echo of the
 		// receiver's TSval, its ACK of the receiver's data.
 		other, from, have = a, "the smallest ack/ts sample of "+d.Reverse().String(), true
+	}
+	// An 802.11 capture whose own radio sent one side's frames (OwnTx)
+	// was taken on that side's node, whatever the RTTs say: a source
+	// whose handshake ACK waited 14.5 s for a route (ns-3 olsr r1 node 14,
+	// flow 1) is beside the sender, a sink beside the receiver.
+	switch data, ack := r.Dir[d].OwnTx, r.Dir[d.Reverse()].OwnTx; {
+	case data > 0 && ack == 0:
+		return own, other, from, false
+	case ack > 0 && data == 0:
+		return own, other, from, have
 	}
 	if !have || other <= time.Millisecond || other*4 <= own {
 		return own, other, from, false
