@@ -40,6 +40,23 @@ func TestOtherLegSmallest(t *testing.T) {
 	if _, _, _, ok := OtherLeg(&ConnResult{RTTAgg: mid.RTTAgg}, flows.AtoB); !ok {
 		t.Errorf("mid-path a→b: 9.6 ms other leg against 20 ms own should be ok")
 	}
+	// 802.11: the capturing radio sent the data (the source's own node),
+	// whatever a 14.5 s handshake leg says; or the ACKs (the sink's).
+	air := &ConnResult{}
+	air.RTTAgg[flows.AtoB][MethodACK] = agg(ms(2590))
+	air.Handshake.SynAckToAck, air.Handshake.SynAckToAckOk = ms(14538), true
+	air.Dir[flows.AtoB].OwnTx = 40
+	if _, _, _, ok := OtherLeg(air, flows.AtoB); ok {
+		t.Errorf("the radio sent the data: not beside the sender")
+	}
+	// The ACKs: a 10 ms leg against 100 ms samples, which the RTT rule
+	// alone would call beside the sender (10 × 4 ≤ 100).
+	air.Dir[flows.AtoB].OwnTx, air.Dir[flows.BtoA].OwnTx = 0, 40
+	air.RTTAgg[flows.AtoB][MethodACK] = agg(ms(100))
+	air.Handshake.SynAckToAck = ms(10)
+	if _, other, _, ok := OtherLeg(air, flows.AtoB); !ok || other != ms(10) {
+		t.Errorf("the radio sent the ACKs: at the receiver, ok %v other %v", ok, other)
+	}
 	none := &ConnResult{}
 	none.RTTAgg[flows.AtoB][MethodACK] = agg(ms(5))
 	if _, _, _, ok := OtherLeg(none, flows.AtoB); ok {

@@ -530,3 +530,23 @@ func TestRSTAdvertisesNoWindow(t *testing.T) {
 		t.Errorf("frame 1464's row: %q", regexp.MustCompile(`.*,1464,.*`).FindString(rows))
 	}
 }
+
+// TestVantageAtMANETSource: ns-3 olsr r1 node 14 is the source of flow 1
+// (port 9001); its handshake ACK left 14.5 s after the SYN-ACK, waiting
+// for a route, which the RTT rule alone read as a capture away from the
+// sender. Its radio sent the data: no note. Node 6 is that flow's sink:
+// the note.
+func TestVantageAtMANETSource(t *testing.T) {
+	dir := sharedtest.Dir(t, "ns3")
+	for _, c := range []struct {
+		file string
+		note bool
+	}{{"tcp-olsr-r1-14-0.pcap.gz", false}, {"tcp-olsr-r1-6-0.pcap.gz", true}} {
+		for _, verb := range []string{"rtt", "window"} {
+			_, errs, err := runCLI(t, verb, filepath.Join(dir, c.file), "--port", "9001")
+			if err != nil || strings.Contains(errs, "not beside the ab sender") != c.note {
+				t.Errorf("%s %s: err %v, want note %v, stderr:\n%s", verb, c.file, err, c.note, errs)
+			}
+		}
+	}
+}
