@@ -53,6 +53,10 @@ type TimeSeqOptions struct {
 // reached the receiver.
 const PEPAckName = "ACK, likely from a PEP (accepted, not end-to-end)"
 
+// PEPAckNameProven is PEPAckName when the path RTT given proves the split
+// (pep.Verdict.Proven: seq --pep --path-rtt).
+const PEPAckNameProven = "ACK from the PEP (accepted, not end-to-end)"
+
 // bars draws vertical segments [Y0, Y1] at X, one colour for all.
 type bars struct {
 	x, y0, y1 []float64

@@ -65,6 +65,15 @@ func newCompareCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if pathRTT > 0 {
+				// The path RTT given is evidence for every output, the
+				// notes and table labels too, not only --pep's verdicts.
+				for i, r := range runs {
+					if !r.IsPair() {
+						runs[i].PEP = pep.DetectWith(r.Result, r.Dir, pep.Options{PathRTT: pathRTT})
+					}
+				}
+			}
 			// The summary table, always.
 			table := compare.SummaryTable(runs, compare.Summary(runs, at, toBytes))
 			if err := export.WriteAligned(e.stdout, table); err != nil {

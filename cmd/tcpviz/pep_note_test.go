@@ -139,4 +139,22 @@ func TestPEPPathRTTProves(t *testing.T) {
 	if err != nil || !strings.Contains(out, "a split-TCP PEP is likely between") || !strings.Contains(errOut, "is likely acknowledged") {
 		t.Errorf("rtt --pep: err %v\n%s\n%s", err, out, errOut)
 	}
+	// The figure's legend and compare's note follow the path RTT too.
+	svg := filepath.Join(t.TempDir(), "s.svg")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{{nil, "ACK, likely from a PEP"}, {[]string{"--pep", "--path-rtt", "600ms"}, "ACK from the PEP"}} {
+		if _, _, err := runCLI(t, append([]string{"seq", on, "-o", svg}, c.args...)...); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(svg)
+		if !strings.Contains(string(b), c.want) {
+			t.Errorf("seq %v: the legend lacks %q", c.args, c.want)
+		}
+	}
+	out, _, err = runCLI(t, "compare", "pep="+on, "--pep", "--path-rtt", "600ms")
+	if err != nil || !strings.Contains(out, "note: pep: the ACKs come from a split-TCP PEP (evidence: conn-rtt-vs-path") || strings.Contains(out, "stops reading") {
+		t.Errorf("compare --path-rtt: err %v\n%s", err, out)
+	}
 }

@@ -7,6 +7,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tcpviz/tcpviz/export"
 	"github.com/tcpviz/tcpviz/figures"
+	"github.com/tcpviz/tcpviz/pep"
+	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
 )
 
@@ -74,7 +76,11 @@ func newSeqCmd(e *env) *cobra.Command {
 			// lists what shows within the axes, is empty), as the other
 			// verbs' figures do (writeFigure): an ACK line holding across
 			// a zoomed window from before it is drawn, so no warning.
-			drawn, err := figures.WriteSeqDrawn(out, v, figures.SeqOptions(v, e.runName(args[0])), st)
+			so := figures.SeqOptions(v, e.runName(args[0]))
+			if pathRTT > 0 && pep.DetectWith(r, d, pep.Options{PathRTT: pathRTT}).Proven() {
+				so.AckName = plot.PEPAckNameProven // the legend as sure as the note
+			}
+			drawn, err := figures.WriteSeqDrawn(out, v, so, st)
 			if err != nil {
 				return err
 			}
