@@ -112,6 +112,11 @@ func newRTTCmd(e *env) *cobra.Command {
 			if n := query.LegNote(v.Conn, v.Dir); n != "" {
 				fmt.Fprintln(e.stderr, "note:", n)
 			}
+			if !pepMode {
+				// A PEP's ACKs time only the capture point ↔ PEP part
+				// (with --pep the verdict's note says so, pepOne).
+				pepNote(e.stderr, v.Conn, v.Dir)
+			}
 			t := export.RTT(v, want, f.rf.wantRows() && rows == nil)
 			if rows != nil {
 				t.Each, t.EachErr = rows.Rows(v), rows.Err

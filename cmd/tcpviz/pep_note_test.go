@@ -115,9 +115,11 @@ func TestPEPNoteCaveat(t *testing.T) {
 	const caveat = "a receiving application there that stops reading shows the same"
 	zw := filepath.Join(sharedtest.Dir(t, "cases"), "zero_window_probe.pcap")
 	for _, f := range []string{zw, "../../testdata/sat/pep-on_window-20KB/client.pcap"} {
-		_, errOut, err := runCLI(t, "seq", f, "--csv")
-		if err != nil || !strings.Contains(errOut, "is likely acknowledged by a split-TCP PEP (evidence: receiver-hops, zero-window-stall)") || !strings.Contains(errOut, caveat) {
-			t.Errorf("%s: err %v, stderr %q", f, err, errOut)
+		for _, verb := range []string{"seq", "rtt"} {
+			_, errOut, err := runCLI(t, verb, f, "--csv")
+			if err != nil || !strings.Contains(errOut, "is likely acknowledged by a split-TCP PEP (evidence: receiver-hops, zero-window-stall)") || !strings.Contains(errOut, caveat) {
+				t.Errorf("%s %s: err %v, stderr %q", verb, f, err, errOut)
+			}
 		}
 	}
 }
