@@ -35,10 +35,10 @@ func FigureSeries(runs []Run, views []*query.View, m query.Metric, sel query.Sel
 		if m == query.MetricRetrans {
 			x, y = countFromStart(runs[i], x, y, sel.From)
 		}
-		if sel.From > 0 || sel.To > 0 {
-			held, ok, goesOn := v.HeldOf(v.Conn, v.Dir, m)
-			x, y = holdFromStart(runs[i], sel.From, held, ok, goesOn, x, y)
-		}
+		// From the window's start (the reference point without --from):
+		// unzoomed and zoomed to 0 alike.
+		held, ok, goesOn := v.HeldOf(v.Conn, v.Dir, m)
+		x, y = holdFromStart(runs[i], sel.From, held, ok, goesOn, x, y)
 		series = append(series, extendToEnd(plot.Named{Name: name, Step: !m.Samples(), Scatter: m.Samples(), Mark: plot.MarkOf(i), X: x, Y: y, Color: col}, runs[i], sel.To))
 		if d, ok := deliveredSeries(runs[i], m.String(), sel); ok {
 			d.Color, d.Dashed = col, true
@@ -138,9 +138,7 @@ func deliveredSeries(r Run, metric string, sel query.Selection) (plot.Named, boo
 			goesOn = true
 		}
 	}
-	if sel.From > 0 || sel.To > 0 {
-		s.X, s.Y = holdFromStart(r, sel.From, held, heldOK, goesOn, s.X, s.Y)
-	}
+	s.X, s.Y = holdFromStart(r, sel.From, held, heldOK, goesOn, s.X, s.Y)
 	return extendToEnd(s, r, sel.To), true
 }
 

@@ -112,8 +112,9 @@ func Window(v *query.View, run string) (plot.Figure, error) {
 	runtime.GC()
 	var ss []plot.Named
 	xs, ys := v.WindowXY(v.Ref)
-	if zoom := v.Sel.From > 0 || v.Sel.To > 0; zoom {
-		// The axes span the window: a step line starts at its left edge
+	{
+		// The axes span the window (from the reference point without
+		// --from, as with --from 0): a step line starts at its left edge
 		// with the value in force there and, when the series goes on
 		// past it, holds its last value to the right edge (a window
 		// between two points draws the value held across it).

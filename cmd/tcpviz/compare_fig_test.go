@@ -96,3 +96,25 @@ func TestCompareZoomHoldsDelivered(t *testing.T) {
 		t.Errorf("zoom after the end: %+v", ss)
 	}
 }
+
+// TestCompareUnzoomedHolds: without --from the step lines start at the
+// reference point with the value in force there, as with --from 0: the
+// testbed's no-PEP run's ACK line began at its first ACK after the bulk
+// start, 0.61 s in, leaving 0–0.61 s empty (fresh-eyes trial 2).
+func TestCompareUnzoomedHolds(t *testing.T) {
+	e := &env{ctx: context.Background(), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}
+	sp, err := compare.ParseSpec("nopep=../../testdata/sat/pep-off_window-20KB/client.pcap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := query.All()
+	sel.Ref = query.RefBulk
+	runs, views, err := e.compareRuns([]compare.Spec{sp}, &analysisFlags{wscale: -1}, sel, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := compare.FigureSeries(runs, views, query.MetricAck, sel)
+	if len(ss) != 1 || len(ss[0].X) < 2 || ss[0].X[0] != 0 || ss[0].X[1] < 0.5 {
+		t.Errorf("ack line: starts at %v, want 0 then the first ACK after it", ss[0].X[:min(2, len(ss[0].X))])
+	}
+}
