@@ -484,7 +484,9 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		setAxis(&p.X, "time since the connection's first packet", UnitSeconds, xlo, xhi, true, false)
 		setAxis(&p.Y, "relative sequence number", UnitBytes, ylo, yhi, true, true)
 	}
-	if !winKnown {
+	if !winKnown && r.Conn.Half[d.Reverse()].WScale < 0 {
+		// Of the connection, not of one point: a RST's ACK before the
+		// handshake carries no window and the line is still drawn.
 		fig.Title += "\nwindow scale unknown (no handshake): receive-window line not drawn"
 	}
 	fig.Panels = []*gplot.Plot{p}

@@ -550,3 +550,25 @@ func TestVantageAtMANETSource(t *testing.T) {
 		}
 	}
 }
+
+// TestSeqTitleScaleKnown: a RST-ACK before the handshake carries no
+// window, but the connection's scale is known: the seq figure draws its
+// receive-window line and does not say the scale is unknown (fresh-eyes
+// trial 3: zeek-tcp-rst-inject-rae said so under a drawn line); a
+// capture without the handshake still says it.
+func TestSeqTitleScaleKnown(t *testing.T) {
+	dir := sharedtest.Dir(t, "")
+	svg := filepath.Join(t.TempDir(), "s.svg")
+	for _, c := range []struct {
+		file    string
+		unknown bool
+	}{{"corpus/zeek-tcp-rst-inject-rae.pcap", false}, {"cases/midstream_no_syn_wscale.pcap", true}} {
+		if _, _, err := runCLI(t, "seq", filepath.Join(dir, c.file), "-o", svg); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(svg)
+		if strings.Contains(string(b), "window scale unknown") != c.unknown {
+			t.Errorf("%s: title says scale unknown: %v, want %v", c.file, !c.unknown, c.unknown)
+		}
+	}
+}
