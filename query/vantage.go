@@ -18,7 +18,7 @@ func LegNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
 	if !ok {
 		return ""
 	}
-	return fmt.Sprintf("conn %d: the capture point is not beside the %s sender: ack/ts RTT %s time only capture point → receiver → capture point (smallest %s); the other part of the path, capture point → sender → capture point, is %s at most (%s; it includes any wait at the sender). For the path RTT add the two, or capture at the sender (docs/metrics.md#rtt)",
+	return fmt.Sprintf("conn %d: the capture point is not beside the %s sender: ack/ts RTT %s time only capture point → receiver → capture point (smallest %s); the other part of the path, capture point → sender → capture point, took %s or less at its fastest (%s). Add the two for the path's smallest RTT, or capture at the sender (docs/metrics.md#rtt)",
 		r.Conn.Index, d, d, ms(own), ms(other), from)
 }
 
@@ -37,7 +37,7 @@ func InFlightNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
 	if !ok {
 		return ""
 	}
-	return fmt.Sprintf("conn %d: the capture point is not beside the %s sender (ack/ts RTT from here %s; capture point → sender → capture point %s at most, %s): bytes in flight are the data seen here less the ACKs seen here, and leave out what the sender keeps outstanding between it and the capture point (what it sends in that part's RTT); at the receiver they are only what it has yet to acknowledge. rwnd is the receiver's, seen here before the sender sees it. For the sender's bytes in flight, capture at the sender (docs/metrics.md#bytes-in-flight)",
+	return fmt.Sprintf("conn %d: the capture point is not beside the %s sender (at their fastest, ack/ts RTT from here %s, capture point → sender → capture point %s or less, %s): bytes in flight are the data seen here less the ACKs seen here. They leave out what the sender keeps outstanding between it and the capture point (what it sends in that part's RTT), and count data whose ACKs did not pass here; at the receiver they are what it has yet to acknowledge. rwnd is the receiver's, seen here before the sender sees it. For the sender's bytes in flight, capture at the sender (docs/metrics.md#bytes-in-flight)",
 		r.Conn.Index, d, ms(own), ms(other), from)
 }
 
@@ -45,7 +45,39 @@ func InFlightNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
 // InFlightNote has something to say: "" otherwise.
 func InFlightTitle(r *tcpanalysis.ConnResult, d flows.Direction) string {
 	if _, other, _, ok := tcpanalysis.OtherLeg(r, d); ok {
-		return fmt.Sprintf("in flight as seen at the capture point (RTT to the sender %s at most), not the sender's", ms(other))
+		return fmt.Sprintf("in flight as seen at the capture point (RTT to the sender ≤ %s at its fastest), not the sender's", ms(other))
 	}
 	return ""
+}
+
+// FlightOverWindow says when bytes in flight at the capture point exceed
+// what the receiver allowed: over twice the receive window in force and
+// by more than 64 KiB (a window that shrank, or a window probe, stays
+// below), at some window point of the chosen connection's data direction
+// (the whole connection, whatever the selection). A sender cannot have
+// that much outstanding, so the capture missed the ACKs of that data:
+// they took another route (a MANET relay's capture), or were lost before
+// the capture point. The in-flight series then overstates the sender's,
+// at any vantage (docs/metrics.md#bytes-in-flight). "" when it never
+// happens or the window is unknown.
+func (v *View) FlightOverWindow() string {
+	r, d := v.Conn, v.Dir
+	if r.Series == nil {
+		return ""
+	}
+	var n int
+	var worst tcpanalysis.WindowPoint
+	for _, p := range r.Series.Window[d] {
+		if p.FlightValid && p.RwndKnown && p.InFlight > 2*p.Rwnd && p.InFlight-p.Rwnd > 64<<10 {
+			n++
+			if p.InFlight > worst.InFlight {
+				worst = p
+			}
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("conn %d: bytes in flight %s exceed twice the receive window at %d points (up to %d B against a %d B window, frame %d): the capture missed the ACKs of that data (another route, as at a relay, or lost before the capture point), so in flight here overstates the sender's there (docs/metrics.md#bytes-in-flight)",
+		r.Conn.Index, d, n, worst.InFlight, worst.Rwnd, worst.Frame)
 }

@@ -14,7 +14,7 @@ import (
 // SYN-ACK → ACK 0.1 ms) does not; nor does one without samples.
 func TestLegNote(t *testing.T) {
 	n := LegNote(legConn(100*time.Microsecond, 50*time.Millisecond), flows.AtoB)
-	if !strings.Contains(n, "conn 3: the capture point is not beside the ab sender") || !strings.Contains(n, "smallest 0.100 ms") || !strings.Contains(n, "is 50.000 ms at most") {
+	if !strings.Contains(n, "conn 3: the capture point is not beside the ab sender") || !strings.Contains(n, "smallest 0.100 ms") || !strings.Contains(n, "took 50.000 ms or less at its fastest") {
 		t.Errorf("receiver-side note %q", n)
 	}
 	if n := LegNote(legConn(50*time.Millisecond, 100*time.Microsecond), flows.AtoB); n != "" {
@@ -31,10 +31,10 @@ func TestLegNote(t *testing.T) {
 // samples neither.
 func TestInFlightNote(t *testing.T) {
 	rcv := legConn(100*time.Microsecond, 50*time.Millisecond)
-	if n := InFlightNote(rcv, flows.AtoB); !strings.Contains(n, "conn 3: the capture point is not beside the ab sender") || !strings.Contains(n, "capture point → sender → capture point 50.000 ms at most") {
+	if n := InFlightNote(rcv, flows.AtoB); !strings.Contains(n, "conn 3: the capture point is not beside the ab sender") || !strings.Contains(n, "capture point → sender → capture point 50.000 ms or less") {
 		t.Errorf("receiver-side note %q", n)
 	}
-	if ti := InFlightTitle(rcv, flows.AtoB); ti != "in flight as seen at the capture point (RTT to the sender 50.000 ms at most), not the sender's" {
+	if ti := InFlightTitle(rcv, flows.AtoB); ti != "in flight as seen at the capture point (RTT to the sender ≤ 50.000 ms at its fastest), not the sender's" {
 		t.Errorf("receiver-side title %q", ti)
 	}
 	for _, r := range []*tcpanalysis.ConnResult{legConn(50*time.Millisecond, 100*time.Microsecond), legConn(0, 50*time.Millisecond)} {

@@ -178,6 +178,9 @@ func newWindowCmd(e *env) *cobra.Command {
 				if n := query.InFlightNote(v.Conn, v.Dir); n != "" {
 					fmt.Fprintln(e.stderr, "note:", n)
 				}
+				if w := v.FlightOverWindow(); w != "" {
+					fmt.Fprintln(e.stderr, "warning:", w)
+				}
 				return export.Window(v), nil
 			}, figures.Window)
 		},

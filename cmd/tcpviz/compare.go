@@ -81,17 +81,22 @@ func newCompareCmd(e *env) *cobra.Command {
 			}
 			compare.WriteRuns(e.stdout, runs, sel.Ref)
 			compare.WriteNotes(e.stdout, runs)
-			for _, r := range runs {
+			for i, r := range runs {
 				// Vantage: the summary's RTT rows of a run captured away
 				// from its sender time only part of the path
 				// (docs/metrics.md#rtt), and its in flight is the capture
 				// point's (docs/metrics.md#bytes-in-flight).
-				n := query.LegNote(r.Result, r.Dir)
+				notes := []string{query.LegNote(r.Result, r.Dir)}
 				if m == query.MetricInFlight || m == query.MetricInFlightSACK {
-					n = query.InFlightNote(r.Result, r.Dir)
+					notes = append(notes, query.InFlightNote(r.Result, r.Dir))
+					if w := views[i].FlightOverWindow(); w != "" {
+						fmt.Fprintf(e.stdout, "warning: %s: %s\n", r.Label, w)
+					}
 				}
-				if n != "" {
-					fmt.Fprintf(e.stdout, "note: %s: %s\n", r.Label, n)
+				for _, n := range notes {
+					if n != "" {
+						fmt.Fprintf(e.stdout, "note: %s: %s\n", r.Label, n)
+					}
 				}
 			}
 			if pepMode {
