@@ -111,28 +111,7 @@ func Window(v *query.View, run string) (plot.Figure, error) {
 	r, d := v.Conn, v.Dir
 	runtime.GC()
 	var ss []plot.Named
-	xs, ys := v.WindowXY(v.Ref)
-	{
-		// The axes span the window (from the reference point without
-		// --from, as with --from 0): a step line starts at its left edge
-		// with the value in force there and, when the series goes on
-		// past it, holds its last value to the right edge (a window
-		// between two points draws the value held across it).
-		from, to := v.Sel.From.Seconds(), v.Sel.To.Seconds()
-		held, ok, goesOn := v.WindowHeld()
-		for i := range xs {
-			x, y := xs[i], ys[i]
-			// A series that ended before the window (no point in it or
-			// after it) holds nothing there.
-			if ok[i] && (len(x) > 0 || goesOn[i]) && (len(x) == 0 || x[0] > from) {
-				x, y = append([]float64{from}, x...), append([]float64{held[i]}, y...)
-			}
-			if goesOn[i] && len(x) > 0 && x[len(x)-1] < to {
-				x, y = append(slices.Clip(x), to), append(slices.Clip(y), y[len(y)-1])
-			}
-			xs[i], ys[i] = x, y
-		}
-	}
+	xs, ys := windowSteps(v)
 	for i, m := range query.WindowMetrics {
 		if len(xs[i]) > 0 {
 			// Each metric keeps its colour when another is not drawn
@@ -203,4 +182,37 @@ func IntervalLabel(w time.Duration) string {
 		num = strings.TrimRight(strings.TrimRight(num, "0"), ".")
 	}
 	return num + " " + unit
+}
+
+// windowSteps is what the window figure draws of each of
+// query.WindowMetrics (x in seconds since v.Ref, y in bytes): the points
+// of the selection, with the value in force at its start and the last one
+// held to the connection's end or the selection's, whichever is first.
+func windowSteps(v *query.View) (xs, ys [3][]float64) {
+	xs, ys = v.WindowXY(v.Ref)
+	// The axes span the window (from the reference point without --from,
+	// as with --from 0): a step line starts at its left edge with the
+	// value in force there and holds its last value to the connection's
+	// last packet or the window's end, whichever is first, as seq's and
+	// compare's lines do (a window between two points, or inside a stall,
+	// draws the value held across it).
+	from := v.Sel.From.Seconds()
+	end := v.Conn.Conn.Last.Sub(v.Ref).Seconds()
+	if v.Sel.To > 0 {
+		end = min(end, v.Sel.To.Seconds())
+	}
+	held, ok, goesOn := v.WindowHeld()
+	for i := range xs {
+		x, y := xs[i], ys[i]
+		// A series whose connection ended before the window holds
+		// nothing there.
+		if ok[i] && (len(x) > 0 || goesOn[i] || end > from) && (len(x) == 0 || x[0] > from) {
+			x, y = append([]float64{from}, x...), append([]float64{held[i]}, y...)
+		}
+		if len(x) > 0 && x[len(x)-1] < end {
+			x, y = append(slices.Clip(x), end), append(slices.Clip(y), y[len(y)-1])
+		}
+		xs[i], ys[i] = x, y
+	}
+	return xs, ys
 }

@@ -103,3 +103,24 @@ func stepsCapture(t *testing.T) string {
 	}
 	return p
 }
+
+// TestWindowStepsToConnEnd: the window figure's lines hold their last
+// value to the connection's last packet or the zoom's end, whichever is
+// first, as compare's do (fresh-eyes trial 3: on sat-pair pep-off's client
+// a 11.5–12.5 s zoom stopped at the last window point, 11.84 s, 0.6 s
+// before the connection's end, the RSTs, while compare held it there).
+func TestWindowStepsToConnEnd(t *testing.T) {
+	sel := query.All()
+	sel.From, sel.To = 11500*time.Millisecond, 12500*time.Millisecond
+	v := view(t, "../testdata/sat-pair/pep-off_window-20KB/client.pcap.gz", sel)
+	end := v.Conn.Conn.Last.Sub(v.Ref).Seconds()
+	xs, ys := windowSteps(v)
+	for i := range xs {
+		if n := len(xs[i]); n < 2 || xs[i][0] != 11.5 || xs[i][n-1] != end || ys[i][n-1] != ys[i][n-2] {
+			t.Errorf("series %d: x from %v to %v, want 11.5 to the connection's end %v", i, xs[i][0], xs[i][n-1], end)
+		}
+	}
+	if end <= 12.4 || end >= 12.5 {
+		t.Errorf("the connection ends at %v s, want 12.4–12.5 s", end)
+	}
+}
