@@ -168,7 +168,7 @@ func (out *Outcome) tables(t TableOptions, warnOnError bool) error {
 // pepWarning says, loudly, that n rows in runs runs (vantage pep) are
 // left out of the Goodput tables (Tables).
 func pepWarning(n, runs int) campaign.Warning {
-	return campaign.Warn(campaign.Loud, campaign.WarnPEPTables, "%s in %s (vantage pep) %s LEFT OUT of the Goodput tables: a split-TCP PEP acknowledged their data, so their bytes were accepted by the PEP, not delivered end to end. Their end-to-end goodput needs the server-side capture: tcpviz compare LABEL=CLIENT+SERVER (docs/metrics.md#pep)",
+	return campaign.Warn(campaign.Loud, campaign.WarnPEPTables, "%s in %s (vantage pep) %s LEFT OUT of the Goodput tables: a split-TCP PEP likely acknowledged their data (one capture's evidence), so their bytes were accepted by the PEP, not delivered end to end. Their end-to-end goodput needs the server-side capture: tcpviz compare LABEL=CLIENT+SERVER (docs/metrics.md#pep)",
 		count(n, "flow"), count(runs, "run"), map[bool]string{true: "is", false: "are"}[n == 1])
 }
 
@@ -330,7 +330,7 @@ func (out *Outcome) intervals(withTables bool) {
 		}
 	}
 	if proxied > 0 {
-		out.add(campaign.Caution, campaign.WarnPEP, "%s %s acknowledged by a split-TCP PEP in their capture (vantage pep): their bytes were accepted by the PEP, not delivered end to end; analyse the captures behind the PEP (docs/metrics.md#pep)", count(proxied, "flow"), map[bool]string{true: "was", false: "were"}[proxied == 1])
+		out.add(campaign.Caution, campaign.WarnPEP, "%s %s likely acknowledged by a split-TCP PEP in their capture (vantage pep: one capture's evidence, package pep; an on-link receiver whose application stops reading can show the same): their bytes were accepted by the PEP, not delivered end to end; analyse the captures behind the PEP (docs/metrics.md#pep)", count(proxied, "flow"), map[bool]string{true: "was", false: "were"}[proxied == 1])
 	}
 	if absent > 0 {
 		out.add(campaign.Note, campaign.WarnDeclared, "%s declared but found in no capture: rows with 0 bytes and vantage none, included in the tables", count(absent, "flow"))
