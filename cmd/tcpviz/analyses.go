@@ -87,6 +87,11 @@ func newRTTCmd(e *env) *cobra.Command {
 			if len(args) == 2 && !pepMode {
 				return fmt.Errorf("two captures need --pep (client side, then server side)")
 			}
+			if pepMode && (f.rf.csv || f.rf.json) {
+				// As seq: the verdict is a table of its own, and it was
+				// dropped without a word beside the rows.
+				return fmt.Errorf("--pep prints a verdict: not with --csv/--json")
+			}
 			if len(args) == 2 || (pepMode && pepIfaces) {
 				if kind == outImage {
 					return fmt.Errorf("-o %s: the two-capture mode writes the held-bytes series as .csv", f.rf.out)

@@ -25,6 +25,9 @@ func newFlowsCmd(e *env) *cobra.Command {
 			if asJSON && asCSV {
 				return fmt.Errorf("choose one of --json and --csv")
 			}
+			if err := formatAgrees(out, asCSV, asJSON); err != nil {
+				return err
+			}
 			// -o chooses the format by its extension unless a flag did.
 			if out != "" && !asJSON && !asCSV {
 				switch strings.ToLower(filepath.Ext(out)) {

@@ -91,6 +91,9 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 	if f.asCSV && f.asJSON {
 		return fmt.Errorf("choose one of --csv and --json")
 	}
+	if err := formatAgrees(f.out, f.asCSV, f.asJSON); err != nil {
+		return err
+	}
 	// -o chooses the format by its extension unless a flag did, as in flows.
 	if ext := strings.ToLower(filepath.Ext(f.out)); !f.asCSV && !f.asJSON {
 		f.asCSV, f.asJSON = ext == ".csv", ext == ".json"

@@ -35,6 +35,21 @@ func (f *rowFlags) check() (outKind, error) {
 	return checkOut(f.out, true)
 }
 
+// formatAgrees refuses a format flag that contradicts -o's extension
+// (flows and goodput, where -o names the file and --csv/--json the
+// format): --csv -o x.json wrote CSV into a .json file.
+func formatAgrees(out string, asCSV, asJSON bool) error {
+	switch ext := strings.ToLower(filepath.Ext(out)); {
+	case asCSV && ext == ".json", asJSON && ext == ".csv":
+		flag := "--csv"
+		if asJSON {
+			flag = "--json"
+		}
+		return fmt.Errorf("-o %s and %s: the extension names another format; drop the flag or change the extension", out, flag)
+	}
+	return nil
+}
+
 // stdoutOrFile refuses --csv or --json (toStdout) beside -o out: the rows
 // go to standard output, or to -o FILE.csv/.json, and a figure (-o
 // x.png) is not drawn from rows streamed to standard output (rtt drew an

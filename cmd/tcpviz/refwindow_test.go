@@ -517,6 +517,23 @@ func TestRowsFlagWithOutput(t *testing.T) {
 	if _, err := os.Stat(png); err == nil {
 		t.Errorf("a figure was written")
 	}
+	// flows and goodput: -o names the file, the flag the format; they
+	// must agree. --pep with rows: refused as by seq.
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"flows", satOn, "--csv", "-o", filepath.Join(dir, "x.json")},
+		{"flows", satOn, "--json", "-o", filepath.Join(dir, "x.csv")},
+		{"goodput", satOn, "--json", "-o", filepath.Join(dir, "g.csv")},
+		{"rtt", satOn, "--pep", "--csv"},
+		{"rtt", satOn, satOn, "--pep", "--json"},
+	} {
+		if _, _, err := runCLI(t, args...); err == nil {
+			t.Errorf("%v: no error", args)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) > 0 {
+		t.Errorf("files written: %v", ents)
+	}
 }
 
 // TestRSTAdvertisesNoWindow: the testbed PEP's RST (frame 1464, window
