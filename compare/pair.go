@@ -171,8 +171,8 @@ func (r Run) Annotation() string {
 		if r.PEP.Proven() {
 			how = "come"
 		}
-		return fmt.Sprintf("%s: the ACKs %s from a split-TCP PEP (evidence: %s): 'acked to sender' and 'accepted by PEP' are bytes the PEP accepted, not end-to-end goodput; give the server side as LABEL=CLIENT+SERVER for the end-to-end numbers.%s",
-			r.Label, how, strings.Join(r.PEP.Supporting(), ", "), r.PEP.Caveat())
+		return fmt.Sprintf("%s: the ACKs %s from a split-TCP PEP (evidence: %s): 'acked to sender' and 'accepted by PEP' are bytes the PEP accepted, not end-to-end goodput; give the server side as LABEL=CLIENT+SERVER for the end-to-end numbers.%s%s",
+			r.Label, how, strings.Join(r.PEP.Supporting(), ", "), r.PEP.Given(), r.PEP.Caveat())
 	}
 	return ""
 }

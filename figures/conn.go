@@ -119,6 +119,7 @@ func Window(v *query.View, run string) (plot.Figure, error) {
 			ss = append(ss, plot.Named{Name: windowNames[m], Step: true, X: xs[i], Y: ys[i], Color: plot.Colour(i)})
 		}
 	}
+	over := v.FlightOverWindowTitle() // before the points are dropped
 	r.Series.Window[d] = nil
 	title := fmt.Sprintf("%s — conn %d: window, data %s", run, r.Conn.Index, plot.Endpoints(r.Conn, d))
 	switch h := r.Conn.Half[d.Reverse()]; {
@@ -127,6 +128,9 @@ func Window(v *query.View, run string) (plot.Figure, error) {
 	case h.WScaleFrom == flows.WScaleOverride:
 		// An assumed scale must not read as a measured one.
 		title += fmt.Sprintf("\nrwnd with window scale %d assumed (--wscale): the handshake was not captured", h.WScale)
+	}
+	if over != "" {
+		title += "\n" + over
 	}
 	if t := query.InFlightTitle(r, d); t != "" {
 		// Vantage (docs/metrics.md#bytes-in-flight): a receiver-side

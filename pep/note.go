@@ -35,14 +35,22 @@ func (v Verdict) AckNote() string {
 	if !v.Likely {
 		return ""
 	}
-	how, given := "is likely acknowledged", ""
+	how := "is likely acknowledged"
 	if v.Proven() {
-		// Only as sure as the path RTT the user gave.
 		how = "is acknowledged"
-		given = fmt.Sprintf(" This rests on the path RTT given, %s, over 4 × the connection's.", rttText(v.FarRTT))
 	}
 	return fmt.Sprintf("data %s %s by a split-TCP PEP (evidence: %s): its acknowledged bytes and goodput are bytes the PEP accepted, not delivered end to end; 'tcpviz compare LABEL=CLIENT+SERVER' with a capture behind the PEP gives the end-to-end goodput.%s%s",
-		v.Dir, how, strings.Join(v.Supporting(), ", "), given, v.Caveat())
+		v.Dir, how, strings.Join(v.Supporting(), ", "), v.Given(), v.Caveat())
+}
+
+// Given is the sentence a PEP note adds (with a leading space) when the
+// path RTT given proves the split (Proven): the verdict is only as sure as
+// that RTT; "" otherwise.
+func (v Verdict) Given() string {
+	if !v.Proven() {
+		return ""
+	}
+	return fmt.Sprintf(" This rests on the path RTT given, %s, over 4 × the connection's.", rttText(v.FarRTT))
 }
 
 // Caveat is the sentence a PEP note adds (with a leading space) when the

@@ -54,20 +54,38 @@ func InFlightTitle(r *tcpanalysis.ConnResult, d flows.Direction) string {
 // what the receiver allowed: over twice the receive window in force and
 // by more than 64 KiB (a window that shrank, or a window probe, stays
 // below), at some window point of the chosen connection's data direction
-// (the whole connection, whatever the selection). A sender cannot have
-// that much outstanding, so the capture missed the ACKs of that data:
-// they took another route (a MANET relay's capture), or were lost before
-// the capture point. The in-flight series then overstates the sender's,
-// at any vantage (docs/metrics.md#bytes-in-flight). "" when it never
-// happens or the window is unknown.
+// in the selection. A sender cannot have that much outstanding, so the
+// capture missed the ACKs of that data: they took another route (a MANET
+// relay's capture), or were lost before the capture point. The in-flight
+// series then overstates the sender's, at any vantage
+// (docs/metrics.md#bytes-in-flight). "" when it never happens or the
+// window is unknown.
 func (v *View) FlightOverWindow() string {
-	r, d := v.Conn, v.Dir
-	if r.Series == nil {
+	n, worst := v.flightOver()
+	if n == 0 {
 		return ""
 	}
-	var n int
-	var worst tcpanalysis.WindowPoint
-	for _, p := range r.Series.Window[d] {
+	return fmt.Sprintf("conn %d: bytes in flight %s exceed twice the receive window at %s (up to %d B against a %d B window, frame %d): the capture missed the ACKs of that data (another route, as at a relay, or lost before the capture point), so in flight here overstates the sender's there (docs/metrics.md#bytes-in-flight)",
+		v.Conn.Conn.Index, v.Dir, plural(n, "point"), worst.InFlight, worst.Rwnd, worst.Frame)
+}
+
+// FlightOverWindowTitle is the line the window figure's title adds when
+// FlightOverWindow has something to say: "" otherwise.
+func (v *View) FlightOverWindowTitle() string {
+	if n, worst := v.flightOver(); n > 0 {
+		return fmt.Sprintf("in flight up to %d B, over twice the window: ACKs the capture missed", worst.InFlight)
+	}
+	return ""
+}
+
+// flightOver counts FlightOverWindow's points in the selection and
+// returns the one with the most in flight.
+func (v *View) flightOver() (n int, worst tcpanalysis.WindowPoint) {
+	r, d := v.Conn, v.Dir
+	if r.Series == nil {
+		return 0, worst
+	}
+	for p := range v.WindowPoints(r, d) {
 		if p.FlightValid && p.RwndKnown && p.InFlight > 2*p.Rwnd && p.InFlight-p.Rwnd > 64<<10 {
 			n++
 			if p.InFlight > worst.InFlight {
@@ -75,9 +93,13 @@ func (v *View) FlightOverWindow() string {
 			}
 		}
 	}
-	if n == 0 {
-		return ""
+	return n, worst
+}
+
+// plural is "1 point", "2 points".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
 	}
-	return fmt.Sprintf("conn %d: bytes in flight %s exceed twice the receive window at %d points (up to %d B against a %d B window, frame %d): the capture missed the ACKs of that data (another route, as at a relay, or lost before the capture point), so in flight here overstates the sender's there (docs/metrics.md#bytes-in-flight)",
-		r.Conn.Index, d, n, worst.InFlight, worst.Rwnd, worst.Frame)
+	return fmt.Sprintf("%d %ss", n, what)
 }

@@ -21,7 +21,7 @@ import (
 // a direction whose ACKs come from a split-TCP PEP (package pep's
 // one-capture verdict, docs/metrics.md#pep): the CLI's wording. They are
 // bytes the PEP accepted, never end-to-end goodput.
-const PEPAcceptedName = "accepted by PEP (not end-to-end goodput)"
+const PEPAcceptedName = "accepted, likely by a PEP (not end-to-end goodput)"
 
 // pepAcked reports whether direction d of r is acknowledged by a split-TCP
 // PEP, by the same one-capture verdict the CLI's notes use (pep.Detect).

@@ -44,13 +44,18 @@ func (f *anaFlags) want(kind outKind) query.Want {
 }
 
 // analyse is the body of retrans, window and tput: it reads the view plan
-// keeps of path, then writes the report for -o x.html (opened at panel),
-// else the table, rows (table) or figure (fig) of the view.
+// keeps of path, prints notes' notes and warnings about it (nil: none) for
+// every output, the report included, then writes the report for -o x.html
+// (opened at panel), else the table, rows (table) or figure (fig) of the
+// view.
 func (e *env) analyse(f *anaFlags, path string, sel query.Selection, kind outKind, plan query.Options, panel string,
-	table func(*query.View) (export.Table, error), fig func(*query.View, string) (plot.Figure, error)) error {
+	notes func(*query.View), table func(*query.View) (export.Table, error), fig func(*query.View, string) (plot.Figure, error)) error {
 	v, err := e.view(path, &f.af, sel, plan, kind == outImage)
 	if err != nil {
 		return err
+	}
+	if notes != nil {
+		notes(v)
 	}
 	if kind == outHTML {
 		return e.htmlOne(f.rf.out, v, panel)
@@ -111,9 +116,6 @@ func newRTTCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if kind == outHTML {
-				return e.htmlOne(f.rf.out, v, "rtt")
-			}
 			if n := query.LegNote(v.Conn, v.Dir); n != "" {
 				fmt.Fprintln(e.stderr, "note:", n)
 			}
@@ -121,6 +123,12 @@ func newRTTCmd(e *env) *cobra.Command {
 				// A PEP's ACKs time only the capture point ↔ PEP part
 				// (with --pep the verdict's note says so, pepOne).
 				pepNote(e.stderr, v.Conn, v.Dir)
+			}
+			if kind == outHTML {
+				if err := e.htmlOne(f.rf.out, v, "rtt"); err != nil || !pepMode {
+					return err
+				}
+				return e.pepOne(args[0], v.Conn, v.Dir, pathRTT)
 			}
 			t := export.RTT(v, want, f.rf.wantRows() && rows == nil)
 			if rows != nil {
@@ -132,7 +140,12 @@ func newRTTCmd(e *env) *cobra.Command {
 				}
 				return e.pepOne(args[0], v.Conn, v.Dir, pathRTT)
 			}
-			return e.emit(&f.rf, t, func() (saver, error) { return figures.RTT(v, e.runName(args[0]), want) })
+			if err := e.emit(&f.rf, t, func() (saver, error) { return figures.RTT(v, e.runName(args[0]), want) }); err != nil || !pepMode {
+				return err
+			}
+			// -o FILE: the verdict after the file's name, as seq --pep
+			// prints it (it was dropped without a word).
+			return e.pepOne(args[0], v.Conn, v.Dir, pathRTT)
 		},
 	}
 	f.register(c, query.RefSYN)
@@ -157,7 +170,7 @@ func newRetransCmd(e *env) *cobra.Command {
 				return err
 			}
 			// The report's events lane is on every view: no panel.
-			return e.analyse(&f, args[0], sel, kind, query.PlanEvents(f.want(kind)), "", func(v *query.View) (export.Table, error) {
+			return e.analyse(&f, args[0], sel, kind, query.PlanEvents(f.want(kind)), "", nil, func(v *query.View) (export.Table, error) {
 				return export.Retrans(v, f.rf.wantRows()), nil
 			}, figures.Events)
 		},
@@ -179,13 +192,16 @@ func newWindowCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return e.analyse(&f, args[0], sel, kind, query.PlanWindow(sel, f.want(kind)), "win", func(v *query.View) (export.Table, error) {
+			return e.analyse(&f, args[0], sel, kind, query.PlanWindow(sel, f.want(kind)), "win", func(v *query.View) {
 				if n := query.InFlightNote(v.Conn, v.Dir); n != "" {
 					fmt.Fprintln(e.stderr, "note:", n)
 				}
 				if w := v.FlightOverWindow(); w != "" {
 					fmt.Fprintln(e.stderr, "warning:", w)
 				}
+				// The window and a zero-window stall may be a PEP's.
+				pepNote(e.stderr, v.Conn, v.Dir)
+			}, func(v *query.View) (export.Table, error) {
 				return export.Window(v), nil
 			}, figures.Window)
 		},
@@ -213,13 +229,14 @@ func newTputCmd(e *env) *cobra.Command {
 			if err := sel.CheckInterval(interval); err != nil {
 				return intervalError(interval, err)
 			}
-			return e.analyse(&f, args[0], sel, kind, query.PlanRate(interval, f.want(kind)), "tput", func(v *query.View) (export.Table, error) {
+			return e.analyse(&f, args[0], sel, kind, query.PlanRate(interval, f.want(kind)), "tput", func(v *query.View) {
+				pepNote(e.stderr, v.Conn, v.Dir)
+			}, func(v *query.View) (export.Table, error) {
 				t, err := export.Tput(v, at, toBytes)
 				if err != nil {
 					return t, &exitError{code: 2, err: fmt.Errorf("%s conn %d: %w (--interval sets the width)", args[0], v.Conn.Conn.Index, err)}
 				}
 				t.Summary = pepTputTable(t.Summary, v.Conn, v.Dir)
-				pepNote(e.stderr, v.Conn, v.Dir)
 				return t, nil
 			}, figures.Rate)
 		},

@@ -29,7 +29,7 @@ func (f *rowFlags) check() (outKind, error) {
 	if f.csv && f.json {
 		return 0, fmt.Errorf("choose one of --csv and --json")
 	}
-	if err := stdoutOrFile(f.out, f.csv || f.json); err != nil {
+	if err := stdoutOrFile(f.out, f.csv, f.json); err != nil {
 		return 0, err
 	}
 	return checkOut(f.out, true)
@@ -50,16 +50,20 @@ func formatAgrees(out string, asCSV, asJSON bool) error {
 	return nil
 }
 
-// stdoutOrFile refuses --csv or --json (toStdout) beside -o out: the rows
-// go to standard output, or to -o FILE.csv/.json, and a figure (-o
-// x.png) is not drawn from rows streamed to standard output (rtt drew an
-// empty one; window, tput and retrans ignored --csv). Every verb with both
-// flags says so the same way.
-func stdoutOrFile(out string, toStdout bool) error {
-	if toStdout && out != "" {
-		return fmt.Errorf("-o %s and --csv/--json: the rows go to standard output, or to -o FILE.csv/.json; give one", out)
+// stdoutOrFile refuses --csv or --json beside an -o out of another
+// format: the rows go to standard output, or to -o FILE.csv/.json, and a
+// figure (-o x.png) is not drawn from rows streamed to standard output
+// (rtt drew an empty one; window, tput and retrans ignored --csv). A flag
+// that names -o's own format (--csv -o x.csv) is -o's, as in flows and
+// goodput. Every verb with both flags says so the same way.
+func stdoutOrFile(out string, asCSV, asJSON bool) error {
+	if out == "" || !asCSV && !asJSON {
+		return nil
 	}
-	return nil
+	if ext := strings.ToLower(filepath.Ext(out)); asCSV && ext == ".csv" || asJSON && ext == ".json" {
+		return nil
+	}
+	return fmt.Errorf("-o %s and --csv/--json: the rows go to standard output, or to -o FILE.csv/.json; give one", out)
 }
 
 // wantRows reports whether the output is the rows (CSV/JSON), so that a

@@ -156,7 +156,8 @@ func TestPEPPathRTTProves(t *testing.T) {
 		}
 	}
 	out, _, err = runCLI(t, "compare", "pep="+on, "--pep", "--path-rtt", "600ms")
-	if err != nil || !strings.Contains(out, "note: pep: the ACKs come from a split-TCP PEP (evidence: conn-rtt-vs-path") || strings.Contains(out, "stops reading") {
+	if err != nil || !strings.Contains(out, "note: pep: the ACKs come from a split-TCP PEP (evidence: conn-rtt-vs-path") || strings.Contains(out, "stops reading") ||
+		!strings.Contains(out, "This rests on the path RTT given, 600 ms") {
 		t.Errorf("compare --path-rtt: err %v\n%s", err, out)
 	}
 }

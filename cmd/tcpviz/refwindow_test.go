@@ -517,6 +517,17 @@ func TestRowsFlagWithOutput(t *testing.T) {
 	if _, err := os.Stat(png); err == nil {
 		t.Errorf("a figure was written")
 	}
+	// A flag naming -o's own format is -o's, as in flows and goodput.
+	for _, v := range []string{"rtt", "retrans", "window", "tput", "seq"} {
+		for _, f := range []string{"csv", "json"} {
+			out := filepath.Join(t.TempDir(), "x."+f)
+			if stdout, _, err := runCLI(t, v, satOn, "--"+f, "-o", out); err != nil || strings.Contains(stdout, "conn,") {
+				t.Errorf("%s --%s -o x.%s: err %v", v, f, f, err)
+			} else if st, err := os.Stat(out); err != nil || st.Size() < 100 {
+				t.Errorf("%s --%s -o x.%s: %v", v, f, f, err)
+			}
+		}
+	}
 	// flows and goodput: -o names the file, the flag the format; they
 	// must agree. --pep with rows: refused as by seq.
 	dir := t.TempDir()

@@ -35,13 +35,13 @@ func newSeqCmd(e *env) *cobra.Command {
 			if _, err := checkOut(out, true); err != nil {
 				return err
 			}
-			toStdout := asCSV || asJSON
+			toStdout := (asCSV || asJSON) && out == "" // --csv -o x.csv: -o's
 			switch {
 			case asCSV && asJSON:
 				return fmt.Errorf("--csv and --json: give one")
-			case stdoutOrFile(out, toStdout) != nil:
-				return stdoutOrFile(out, toStdout)
-			case toStdout && pepMode:
+			case stdoutOrFile(out, asCSV, asJSON) != nil:
+				return stdoutOrFile(out, asCSV, asJSON)
+			case (asCSV || asJSON) && pepMode:
 				return fmt.Errorf("--pep prints a verdict: not with --csv/--json")
 			}
 			v, err := e.view(args[0], &af, sel, query.PlanSeq(query.Want{Report: isHTML(out)}, pepMode), true)
@@ -66,7 +66,13 @@ func newSeqCmd(e *env) *cobra.Command {
 				out = defaultOut(args[0], r.Conn.Index, d, "seq")
 			}
 			if isHTML(out) {
-				return e.htmlOne(out, v, "seq")
+				if !pepMode {
+					pepNote(e.stderr, r, d)
+				}
+				if err := e.htmlOne(out, v, "seq"); err != nil || !pepMode {
+					return err
+				}
+				return e.pepOne(args[0], r, d, pathRTT)
 			}
 			st, err := e.fig.style()
 			if err != nil {

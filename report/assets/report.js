@@ -366,7 +366,7 @@
     if (def.id === 'tput') { // bytes a PEP acknowledged are never called goodput
       const views = st.mode === 'single' ? [st.view] : st.runs.map(r => r.view);
       const n = views.filter(v => META.views[v].pep_acked).length;
-      if (n === views.length) h.textContent = 'Throughput and bytes accepted by the PEP';
+      if (n === views.length) h.textContent = 'Throughput and bytes accepted, likely by a PEP';
       else if (n > 0) h.textContent = 'Throughput, and goodput or bytes accepted by a PEP';
     }
     if (def.id === 'seq' && st.mode === 'single' && !META.views[st.view].wscale_known) {
@@ -669,7 +669,7 @@
   function gpCell(c, d) {
     if (!(c.pep_acked && c.pep_acked[d])) return '<td>' + fmtRate(c.goodput_kbps[d]) + '</td>';
     return '<td class="pep" title="this direction is likely acknowledged by a split-TCP PEP: bytes it accepted, not delivered end to end (one capture cannot prove it; a capture behind the PEP does)">' +
-      fmtRate(c.goodput_kbps[d]) + ' accepted by PEP (not end-to-end goodput)</td>';
+      fmtRate(c.goodput_kbps[d]) + ' accepted, likely by a PEP (not end-to-end goodput)</td>';
   }
   function drawPicker() {
     const tb = $('picker');
