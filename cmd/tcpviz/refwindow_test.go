@@ -619,3 +619,36 @@ func TestFlightOverWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestNotesWithEveryOutput: the notes and the PEP verdict reach standard
+// error and output whatever -o writes, the HTML report included (fresh-eyes
+// trial 4: window, tput, rtt and seq printed none with -o x.html, and rtt
+// --pep -o FILE dropped its verdict).
+func TestNotesWithEveryOutput(t *testing.T) {
+	dir := t.TempDir()
+	srv := "../../testdata/sat-pair/pep-off_window-20KB/server.pcap.gz"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"window", srv, "-o", filepath.Join(dir, "w.html")}, "note: conn 1: the capture point is not beside the ab sender"},
+		{[]string{"rtt", srv, "-o", filepath.Join(dir, "r.html")}, "note: conn 1: the capture point is not beside the ab sender"},
+		{[]string{"tput", satOn, "-o", filepath.Join(dir, "t.html")}, "is likely acknowledged by a split-TCP PEP"},
+		{[]string{"seq", satOn, "-o", filepath.Join(dir, "s.html")}, "is likely acknowledged by a split-TCP PEP"},
+		{[]string{"window", satOn, "--csv"}, "is likely acknowledged by a split-TCP PEP"},
+		{[]string{"rtt", satOn, "--pep", "-o", filepath.Join(dir, "r.png")}, "PEP evidence for"},
+	} {
+		out, errs, err := runCLI(t, c.args...)
+		if err != nil || !strings.Contains(out+errs, c.want) {
+			t.Errorf("%v: err %v, no %q in\n%s%s", c.args[:2], err, c.want, out, errs)
+		}
+	}
+	// The over-window warning counts the selection: ns-3 aodv r1 node 5's
+	// conn 1 exceeds the window only after 81 s.
+	ns3 := filepath.Join(sharedtest.Dir(t, "ns3"), "tcp-aodv-r1-5-0.pcap.gz")
+	_, whole, _ := runCLI(t, "window", ns3, "--conn", "1", "--csv")
+	_, zoom, _ := runCLI(t, "window", ns3, "--conn", "1", "--from", "10", "--to", "20", "--csv")
+	if !strings.Contains(whole, "exceed twice the receive window") || strings.Contains(zoom, "exceed twice the receive window") {
+		t.Errorf("over-window warning: whole %v, 10–20 s zoom %v", strings.Contains(whole, "exceed twice"), strings.Contains(zoom, "exceed twice"))
+	}
+}
