@@ -191,9 +191,10 @@ func IntervalLabel(w time.Duration) string {
 // windowSteps is what the window figure draws of each of
 // query.WindowMetrics (x in seconds since v.Ref, y in bytes): the points
 // of the selection, with the value in force at its start and the last one
-// held to the connection's end or the selection's, whichever is first.
+// held to the connection's end or the selection's, whichever is first,
+// built in the series' own arrays (query.View.WindowXYHeld: no copy of a
+// million-point series).
 func windowSteps(v *query.View) (xs, ys [3][]float64) {
-	xs, ys = v.WindowXY(v.Ref)
 	// The axes span the window (from the reference point without --from,
 	// as with --from 0): a step line starts at its left edge with the
 	// value in force there and holds its last value to the connection's
@@ -205,16 +206,23 @@ func windowSteps(v *query.View) (xs, ys [3][]float64) {
 	if v.Sel.To > 0 {
 		end = min(end, v.Sel.To.Seconds())
 	}
-	held, ok, goesOn := v.WindowHeld()
+	held, ok, _ := v.WindowHeld()
+	xs, ys = v.WindowXYHeld(v.Ref, from, held, ok)
 	for i := range xs {
 		x, y := xs[i], ys[i]
-		// A series whose connection ended before the window holds
-		// nothing there.
-		if ok[i] && (len(x) > 0 || goesOn[i] || end > from) && (len(x) == 0 || x[0] > from) {
-			x, y = append([]float64{from}, x...), append([]float64{held[i]}, y...)
+		switch {
+		case !ok[i]:
+		case end <= from:
+			// The connection ended before the window: nothing holds.
+			x, y = x[:0], y[:0]
+		case len(x) > 1 && x[1] <= from:
+			// A point at the window's start: the held value is not seen.
+			x, y = x[1:], y[1:]
 		}
 		if len(x) > 0 && x[len(x)-1] < end {
-			x, y = append(slices.Clip(x), end), append(slices.Clip(y), y[len(y)-1])
+			// Within the room WindowXYHeld left: series that share x
+			// write the same value at the same place.
+			x, y = append(x, end), append(y, y[len(y)-1])
 		}
 		xs[i], ys[i] = x, y
 	}

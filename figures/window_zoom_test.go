@@ -123,4 +123,12 @@ func TestWindowStepsToConnEnd(t *testing.T) {
 	if end <= 12.4 || end >= 12.5 {
 		t.Errorf("the connection ends at %v s, want 12.4–12.5 s", end)
 	}
+	// Held and end points go into the series' own arrays: the flights
+	// still share one x array, and the unzoomed bulk figure no copy of a
+	// million-point series (peak RSS 131 MiB, not 199).
+	v = view(t, "../testdata/sat-pair/pep-off_window-20KB/client.pcap.gz", query.All())
+	xs, _ = windowSteps(v)
+	if len(xs[1]) < 1000 || &xs[1][0] != &xs[2][0] || &xs[1][len(xs[1])-1] != &xs[2][len(xs[2])-1] {
+		t.Errorf("the in-flight series no longer share their x array (%d points)", len(xs[1]))
+	}
 }

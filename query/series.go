@@ -199,16 +199,26 @@ func windowValues(p *tcpanalysis.WindowPoint) (vals [3]float64, valid [3]bool) {
 // always; rwnd too when every point has both a window and a flight):
 // read-only, it saves 10 MB per million points of peak memory.
 func (v *View) WindowXY(origin capture.Timestamp) (x, y [3][]float64) {
+	return v.WindowXYHeld(origin, 0, [3]float64{}, [3]bool{})
+}
+
+// WindowXYHeld is WindowXY with, first, the point (x0, held[i]) in each
+// series i whose ok[i] is set (the value in force at a window's start,
+// WindowHeld), and room after the last point for one more without a copy:
+// a figure's step lines then start at the window's edge and hold to the
+// connection's end without a second copy of a million-point series. Series
+// share their x slice as in WindowXY when their ok agree.
+func (v *View) WindowXYHeld(origin capture.Timestamp, x0 float64, held [3]float64, ok [3]bool) (x, y [3][]float64) {
 	if v.Conn.Series == nil {
 		return x, y
 	}
-	n := v.capOf(v.Conn, v.Dir, MetricWindow)
-	shared := true // rwnd is drawn at exactly the points of the flights
+	n := v.capOf(v.Conn, v.Dir, MetricWindow) + 2
+	shared := ok[0] == ok[1] // rwnd is drawn at exactly the points of the flights
 	for p := range v.WindowPoints(v.Conn, v.Dir) {
-		if p.RwndKnown != p.FlightValid {
-			shared = false
+		if !shared {
 			break
 		}
+		shared = p.RwndKnown == p.FlightValid
 	}
 	x[1] = make([]float64, 0, n)
 	if !shared {
@@ -216,6 +226,15 @@ func (v *View) WindowXY(origin capture.Timestamp) (x, y [3][]float64) {
 	}
 	for i := range y {
 		y[i] = make([]float64, 0, n)
+		if ok[i] {
+			y[i] = append(y[i], held[i])
+		}
+	}
+	if ok[0] && !shared {
+		x[0] = append(x[0], x0)
+	}
+	if ok[1] { // ok[2] too: the flights are valid together
+		x[1] = append(x[1], x0)
 	}
 	for p := range v.WindowPoints(v.Conn, v.Dir) {
 		t := p.Time.Sub(origin).Seconds()
