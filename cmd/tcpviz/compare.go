@@ -22,7 +22,7 @@ func newCompareCmd(e *env) *cobra.Command {
 	var at []float64
 	var toBytes int64
 	var interval, pathRTT time.Duration
-	var pepMode bool
+	var pepMode, asCSV, asJSON bool
 	var align string
 	c := &cobra.Command{
 		Use:     "compare LABEL=FILE[#conn]...",
@@ -34,6 +34,14 @@ func newCompareCmd(e *env) *cobra.Command {
 			m, err := query.ParseMetric(metric)
 			if err != nil {
 				return fmt.Errorf("--metric: %w", err)
+			}
+			switch {
+			case asCSV && asJSON:
+				return fmt.Errorf("choose one of --csv and --json")
+			case (asCSV || asJSON) && out != "":
+				return fmt.Errorf("-o %s and --csv/--json: the summary's rows go to standard output, the series to -o; give one", out)
+			case (asCSV || asJSON) && pepMode:
+				return fmt.Errorf("--pep prints a verdict: not with --csv/--json")
 			}
 			lay, err := figures.ParseLayout(layout)
 			if err != nil {
@@ -74,13 +82,23 @@ func newCompareCmd(e *env) *cobra.Command {
 					}
 				}
 			}
-			// The summary table, always.
-			table := compare.SummaryTable(runs, compare.Summary(runs, at, toBytes))
-			if err := export.WriteAligned(e.stdout, table); err != nil {
+			// The summary table, always: aligned text, or its rows as CSV
+			// or JSON on standard output with the notes on standard error.
+			rows := compare.Summary(runs, at, toBytes)
+			text := e.stdout
+			switch {
+			case asCSV:
+				err, text = compare.WriteSummaryCSV(e.stdout, runs, rows), e.stderr
+			case asJSON:
+				err, text = compare.WriteSummaryJSON(e.stdout, runs, rows), e.stderr
+			default:
+				err = export.WriteAligned(e.stdout, compare.SummaryTable(runs, rows))
+			}
+			if err != nil {
 				return err
 			}
-			compare.WriteRuns(e.stdout, runs, sel.Ref)
-			compare.WriteNotes(e.stdout, runs)
+			compare.WriteRuns(text, runs, sel.Ref)
+			compare.WriteNotes(text, runs)
 			for i, r := range runs {
 				// Vantage: the summary's RTT rows of a run captured away
 				// from its sender time only part of the path
@@ -90,12 +108,12 @@ func newCompareCmd(e *env) *cobra.Command {
 				if m == query.MetricInFlight || m == query.MetricInFlightSACK {
 					notes = append(notes, query.InFlightNote(r.Result, r.Dir))
 					if w := views[i].FlightOverWindow(); w != "" {
-						fmt.Fprintf(e.stdout, "warning: %s: %s\n", r.Label, w)
+						fmt.Fprintf(text, "warning: %s: %s\n", r.Label, w)
 					}
 				}
 				for _, n := range notes {
 					if n != "" {
-						fmt.Fprintf(e.stdout, "note: %s: %s\n", r.Label, n)
+						fmt.Fprintf(text, "note: %s: %s\n", r.Label, n)
 					}
 				}
 			}
@@ -130,6 +148,8 @@ func newCompareCmd(e *env) *cobra.Command {
 	e.addFigFlags(c)
 	sf.registerNoConn(c, query.RefBulk)
 	c.Flags().StringVar(&align, "align", query.RefBulk.String(), "alias of --ref: align runs at bulk, data or syn")
+	c.Flags().BoolVar(&asCSV, "csv", false, "write the summary table's rows as CSV to standard output (schema "+compare.SummarySchema+"), the notes to standard error")
+	c.Flags().BoolVar(&asJSON, "json", false, "write the summary table's rows as JSON to standard output, the notes to standard error")
 	c.Flags().StringVar(&metric, "metric", "seq", "series to compare: "+query.MetricNames()+" (tput: goodput)")
 	c.Flags().StringVar(&layout, "layout", "overlay", "overlay (one set of axes) or grid (small multiples, shared axes)")
 	c.Flags().Float64SliceVar(&at, "at", nil, "also report bytes acknowledged this many seconds after the reference point")

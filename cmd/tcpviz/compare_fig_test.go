@@ -3,6 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
+	"encoding/json"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -116,5 +120,50 @@ func TestCompareUnzoomedHolds(t *testing.T) {
 	ss := compare.FigureSeries(runs, views, query.MetricAck, sel)
 	if len(ss) != 1 || len(ss[0].X) < 2 || ss[0].X[0] != 0 || ss[0].X[1] < 0.5 {
 		t.Errorf("ack line: starts at %v, want 0 then the first ACK after it", ss[0].X[:min(2, len(ss[0].X))])
+	}
+}
+
+// TestCompareSummaryRows: compare --csv writes the summary table's rows,
+// one per metric and run, with the table's numbers at full precision and
+// the notes on standard error; --json the same rows; -o and --pep beside
+// them are refused.
+func TestCompareSummaryRows(t *testing.T) {
+	on, off := "on=../../testdata/sat/pep-on_window-20KB/client.pcap", "off=../../testdata/sat/pep-off_window-20KB/client.pcap"
+	out, errs, err := runCLI(t, "compare", off, on, "--csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(recs) < 20 || strings.Join(recs[0], ",") != "label,metric,unit,value" {
+		t.Fatalf("CSV: %v, %d records", err, len(recs))
+	}
+	got := map[string]string{}
+	for _, r := range recs[1:] {
+		got[r[0]+"|"+r[1]] = r[3]
+	}
+	// The aligned table's numbers (TestGolden's compare-pep): 37685 and
+	// 1656029 bytes sent after 1 s; no delivered bytes for the one-capture
+	// PEP run.
+	if got["off|sent after 1 s"] != "37685" || got["on|sent after 1 s"] != "1656029" || got["on|delivered after 1 s"] != "" || got["off|delivered after 1 s"] != "14517" {
+		t.Errorf("rows: %v", got)
+	}
+	if !strings.Contains(errs, "note: on: the ACKs likely come from a split-TCP PEP") || strings.Contains(out, "note:") {
+		t.Errorf("notes: stdout has them %v, stderr %q", strings.Contains(out, "note:"), errs)
+	}
+	js, _, err := runCLI(t, "compare", off, on, "--json")
+	var doc struct {
+		Schema string
+		Rows   []struct {
+			Label, Metric, Unit string
+			Value               *float64
+		}
+	}
+	if err != nil || json.Unmarshal([]byte(js), &doc) != nil || doc.Schema != "tcpviz.compare-summary/1" || len(doc.Rows) != len(recs)-1 {
+		t.Errorf("JSON: err %v, schema %q, %d rows against %d", err, doc.Schema, len(doc.Rows), len(recs)-1)
+	}
+	for _, args := range [][]string{{"--csv", "-o", filepath.Join(t.TempDir(), "x.png")}, {"--json", "--pep"}, {"--csv", "--json"}} {
+		if _, _, err := runCLI(t, append([]string{"compare", off, on}, args...)...); err == nil {
+			t.Errorf("compare %v: no error", args)
+		}
 	}
 }
