@@ -178,11 +178,16 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 		}
 		return ss.End.Seconds()
 	})
+	seen := map[float64]bool{}
 	for i, t := range append([]float64{1, 5, 10}, at...) {
 		t := t
-		if !lasted(runs, t) || (i < 3 && !inWindows(runs, secs(t))) {
-			continue // default rows only inside the window
+		if seen[t] {
+			continue // --at 1 beside the default 1 s row: one row
 		}
+		if !lasted(runs, t) || (i < 3 && !inWindows(runs, secs(t))) {
+			continue // rows only while a run lasts (Lasted), defaults in the window
+		}
+		seen[t] = true
 		out := "" // an --at row outside the window says so
 		if !inWindows(runs, secs(t)) {
 			out = " (outside the window)"
@@ -235,9 +240,9 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 					return math.NaN()
 				}
 				if q == "p50" {
-					return p50.Seconds() * 1000
+					return float64(p50) / 1e6
 				}
-				return p95.Seconds() * 1000
+				return float64(p95) / 1e6
 			})
 		}
 	}
@@ -249,8 +254,8 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 			return f(r.Split)
 		}
 	}
-	add("RTT client↔PEP"+whole, query.Milliseconds, split(func(s *pep.SplitResult) float64 { return s.ClientPEPRTT.Seconds() * 1000 }))
-	add("RTT PEP↔server"+whole, query.Milliseconds, split(func(s *pep.SplitResult) float64 { return s.PEPServerRTT.Seconds() * 1000 }))
+	add("RTT client↔PEP"+whole, query.Milliseconds, split(func(s *pep.SplitResult) float64 { return float64(s.ClientPEPRTT) / 1e6 }))
+	add("RTT PEP↔server"+whole, query.Milliseconds, split(func(s *pep.SplitResult) float64 { return float64(s.PEPServerRTT) / 1e6 }))
 	add("held in PEP max"+whole, query.Bytes, split(func(s *pep.SplitResult) float64 { return float64(s.MaxHeldBytes) }))
 	add("goodput end to end"+whole, query.Kbps, func(r Run) float64 { return r.EndToEndKbps() })
 	add("accepted by PEP"+whole, query.Kbps, func(r Run) float64 {
@@ -279,6 +284,11 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 
 // lasted reports whether some run's connection lasted t seconds after its
 // reference point: rows "after t s" only make sense then.
+// Lasted reports whether some run's connection lasted t seconds after its
+// reference point: Summary gives "after t s" rows only then, and a caller
+// says so of an --at it left out.
+func Lasted(runs []Run, t float64) bool { return lasted(runs, t) }
+
 func lasted(runs []Run, t float64) bool {
 	for _, r := range runs {
 		end := r.Result.Conn.Last

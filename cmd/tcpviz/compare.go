@@ -40,8 +40,6 @@ func newCompareCmd(e *env) *cobra.Command {
 				return fmt.Errorf("choose one of --csv and --json")
 			case (asCSV || asJSON) && out != "":
 				return fmt.Errorf("-o %s and --csv/--json: the summary's rows go to standard output, the series to -o; give one", out)
-			case (asCSV || asJSON) && pepMode:
-				return fmt.Errorf("--pep prints a verdict: not with --csv/--json")
 			}
 			lay, err := figures.ParseLayout(layout)
 			if err != nil {
@@ -99,6 +97,11 @@ func newCompareCmd(e *env) *cobra.Command {
 			}
 			compare.WriteRuns(text, runs, sel.Ref)
 			compare.WriteNotes(text, runs)
+			for _, t := range at {
+				if !compare.Lasted(runs, t) {
+					fmt.Fprintf(text, "note: --at %g: no run lasted %g s after its reference point: no row\n", t, t)
+				}
+			}
 			for i, r := range runs {
 				// Vantage: the summary's RTT rows of a run captured away
 				// from its sender time only part of the path
@@ -118,7 +121,10 @@ func newCompareCmd(e *env) *cobra.Command {
 				}
 			}
 			if pepMode {
-				err := compare.PEPVerdicts(runs, pathRTT, func(r compare.Run, v pep.Verdict) error { return writeVerdict(e.stdout, " for "+r.Label, v, pathRTT) })
+				// With --csv/--json the verdicts go to standard error
+				// with the notes, so that --path-rtt's evidence can shape
+				// the rows too.
+				err := compare.PEPVerdicts(runs, pathRTT, func(r compare.Run, v pep.Verdict) error { return writeVerdict(text, " for "+r.Label, v, pathRTT) })
 				if err != nil {
 					return inputError(err)
 				}

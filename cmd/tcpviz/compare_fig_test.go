@@ -134,7 +134,8 @@ func TestCompareSummaryRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-	if err != nil || len(recs) < 20 || strings.Join(recs[0], ",") != "label,metric,unit,value" {
+	if err != nil || len(recs) < 20 || strings.Join(recs[0], ",") != "label,metric,unit,value,file,server_file,conn,dir,ref,from_s,to_s" ||
+		strings.Join(recs[1][4:], ",") != "../../testdata/sat/pep-off_window-20KB/client.pcap,,1,ab,bulk,0," {
 		t.Fatalf("CSV: %v, %d records", err, len(recs))
 	}
 	got := map[string]string{}
@@ -150,6 +151,14 @@ func TestCompareSummaryRows(t *testing.T) {
 	if !strings.Contains(errs, "note: on: the ACKs likely come from a split-TCP PEP") || strings.Contains(out, "note:") {
 		t.Errorf("notes: stdout has them %v, stderr %q", strings.Contains(out, "note:"), errs)
 	}
+	// --pep --path-rtt shape the rows (the proof drops the PEP run's
+	// goodput end to end); their verdicts go to standard error. --at 1
+	// beside the default 1 s row: one row; --at 1000: a note, no row.
+	out, errs, err = runCLI(t, "compare", off, on, "--csv", "--pep", "--path-rtt", "600ms", "--at", "1", "--at", "1000")
+	if err != nil || !strings.Contains(errs, "PEP evidence for on") || strings.Contains(out, "PEP evidence") ||
+		strings.Count(out, "off,sent after 1 s,") != 1 || strings.Contains(out, "after 1000 s") || !strings.Contains(errs, "note: --at 1000: no run lasted") {
+		t.Errorf("--pep --at: err %v\nstdout %s\nstderr %s", err, out, errs)
+	}
 	js, _, err := runCLI(t, "compare", off, on, "--json")
 	var doc struct {
 		Schema string
@@ -161,7 +170,7 @@ func TestCompareSummaryRows(t *testing.T) {
 	if err != nil || json.Unmarshal([]byte(js), &doc) != nil || doc.Schema != "tcpviz.compare-summary/1" || len(doc.Rows) != len(recs)-1 {
 		t.Errorf("JSON: err %v, schema %q, %d rows against %d", err, doc.Schema, len(doc.Rows), len(recs)-1)
 	}
-	for _, args := range [][]string{{"--csv", "-o", filepath.Join(t.TempDir(), "x.png")}, {"--json", "--pep"}, {"--csv", "--json"}} {
+	for _, args := range [][]string{{"--csv", "-o", filepath.Join(t.TempDir(), "x.png")}, {"--csv", "--json"}} {
 		if _, _, err := runCLI(t, append([]string{"compare", off, on}, args...)...); err == nil {
 			t.Errorf("compare %v: no error", args)
 		}
