@@ -184,7 +184,7 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 		if seen[t] {
 			continue // --at 1 beside the default 1 s row: one row
 		}
-		if !lasted(runs, t) || (i < 3 && !inWindows(runs, secs(t))) {
+		if !Lasted(runs, t) || (i < 3 && !inWindows(runs, secs(t))) {
 			continue // rows only while a run lasts (Lasted), defaults in the window
 		}
 		seen[t] = true
@@ -282,14 +282,10 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 	return rows
 }
 
-// lasted reports whether some run's connection lasted t seconds after its
-// reference point: rows "after t s" only make sense then.
 // Lasted reports whether some run's connection lasted t seconds after its
 // reference point: Summary gives "after t s" rows only then, and a caller
 // says so of an --at it left out.
-func Lasted(runs []Run, t float64) bool { return lasted(runs, t) }
-
-func lasted(runs []Run, t float64) bool {
+func Lasted(runs []Run, t float64) bool {
 	for _, r := range runs {
 		end := r.Result.Conn.Last
 		if r.Server != nil && r.Server.Conn.Last > end {

@@ -119,16 +119,13 @@ func newRTTCmd(e *env) *cobra.Command {
 			if n := query.LegNote(v.Conn, v.Dir); n != "" {
 				fmt.Fprintln(e.stderr, "note:", n)
 			}
-			if !pepMode {
-				// A PEP's ACKs time only the capture point ↔ PEP part
-				// (with --pep the verdict's note says so, pepOne).
-				pepNote(e.stderr, v.Conn, v.Dir)
-			}
+			// A PEP's ACKs time only the capture point ↔ PEP part: the
+			// PEP's word ends every output (pepAfter).
 			if kind == outHTML {
-				if err := e.htmlOne(f.rf.out, v, "rtt"); err != nil || !pepMode {
+				if err := e.htmlOne(f.rf.out, v, "rtt"); err != nil {
 					return err
 				}
-				return e.pepOne(args[0], v.Conn, v.Dir, pathRTT)
+				return e.pepAfter(pepMode, args[0], v.Conn, v.Dir, pathRTT)
 			}
 			t := export.RTT(v, want, f.rf.wantRows() && rows == nil)
 			if rows != nil {
@@ -140,12 +137,10 @@ func newRTTCmd(e *env) *cobra.Command {
 				}
 				return e.pepOne(args[0], v.Conn, v.Dir, pathRTT)
 			}
-			if err := e.emit(&f.rf, t, func() (saver, error) { return figures.RTT(v, e.runName(args[0]), want) }); err != nil || !pepMode {
+			if err := e.emit(&f.rf, t, func() (saver, error) { return figures.RTT(v, e.runName(args[0]), want) }); err != nil {
 				return err
 			}
-			// -o FILE: the verdict after the file's name, as seq --pep
-			// prints it (it was dropped without a word).
-			return e.pepOne(args[0], v.Conn, v.Dir, pathRTT)
+			return e.pepAfter(pepMode, args[0], v.Conn, v.Dir, pathRTT)
 		},
 	}
 	f.register(c, query.RefSYN)

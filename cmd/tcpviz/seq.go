@@ -36,12 +36,13 @@ func newSeqCmd(e *env) *cobra.Command {
 				return err
 			}
 			toStdout := (asCSV || asJSON) && out == "" // --csv -o x.csv: -o's
-			switch {
-			case asCSV && asJSON:
-				return fmt.Errorf("--csv and --json: give one")
-			case stdoutOrFile(out, asCSV, asJSON) != nil:
-				return stdoutOrFile(out, asCSV, asJSON)
-			case (asCSV || asJSON) && pepMode:
+			if asCSV && asJSON {
+				return fmt.Errorf("choose one of --csv and --json")
+			}
+			if err := stdoutOrFile(out, asCSV, asJSON); err != nil {
+				return err
+			}
+			if (asCSV || asJSON) && pepMode {
 				return fmt.Errorf("--pep prints a verdict: not with --csv/--json")
 			}
 			v, err := e.view(args[0], &af, sel, query.PlanSeq(query.Want{Report: isHTML(out)}, pepMode), true)
@@ -66,13 +67,10 @@ func newSeqCmd(e *env) *cobra.Command {
 				out = defaultOut(args[0], r.Conn.Index, d, "seq")
 			}
 			if isHTML(out) {
-				if !pepMode {
-					pepNote(e.stderr, r, d)
-				}
-				if err := e.htmlOne(out, v, "seq"); err != nil || !pepMode {
+				if err := e.htmlOne(out, v, "seq"); err != nil {
 					return err
 				}
-				return e.pepOne(args[0], r, d, pathRTT)
+				return e.pepAfter(pepMode, args[0], r, d, pathRTT)
 			}
 			st, err := e.fig.style()
 			if err != nil {
@@ -94,13 +92,7 @@ func newSeqCmd(e *env) *cobra.Command {
 				e.warnEmpty(out)
 			}
 			fmt.Fprintln(e.stdout, out)
-			if pepMode {
-				// The note then follows the whole evidence (packets,
-				// --path-rtt), as the verdict does.
-				return e.pepOne(args[0], r, d, pathRTT)
-			}
-			pepNote(e.stderr, r, d)
-			return nil
+			return e.pepAfter(pepMode, args[0], r, d, pathRTT)
 		},
 	}
 	af.register(c)
