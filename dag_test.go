@@ -16,7 +16,7 @@ var allowed = map[string][]string{
 	"capture/live":                   {"capture"},
 	"flows":                          {"capture", "internal/seq"},
 	"tcpanalysis":                    {"capture", "flows", "internal/seq", "internal/hwprefetch"},
-	"query":                          {"tcpanalysis", "flows", "capture", "internal/atomicfile"},
+	"query":                          {"tcpanalysis", "flows", "capture", "internal/atomicfile", "internal/textcol"},
 	"stats":                          {},
 	"campaign":                       {"query", "tcpanalysis", "flows", "capture", "stats", "pep", "internal/seq"},
 	"plot":                           {"tcpanalysis", "flows", "capture"},
@@ -38,8 +38,8 @@ var allowed = map[string][]string{
 	"compare":                        {"query", "plot", "tcpanalysis", "flows", "capture", "pep", "internal/seq"},
 	"export":                         {"query", "campaign", "tcpanalysis", "flows", "capture", "internal/atomicfile", "internal/textcol"},
 	"pep":                            {"tcpanalysis", "flows", "capture", "internal/seq", "internal/textcol"},
-	"report":                         {"query", "compare", "tcpanalysis", "flows", "capture", "pep", "internal/seq", "internal/atomicfile"},
-	"study":                          {"campaign", "stats", "plot", "export", "query"},
+	"report":                         {"query", "compare", "tcpanalysis", "flows", "capture", "pep", "internal/seq", "internal/atomicfile", "internal/textcol"},
+	"study":                          {"campaign", "stats", "plot", "export", "query", "internal/textcol"},
 	"monitor":                        {"query", "export", "plot", "tcpanalysis", "flows", "capture", "capture/live"},
 }
 

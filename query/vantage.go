@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/internal/textcol"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
@@ -66,7 +67,7 @@ func (v *View) FlightOverWindow() string {
 		return ""
 	}
 	return fmt.Sprintf("conn %d: bytes in flight %s exceed twice the receive window at %s (up to %d B against a %d B window, frame %d): the capture missed the ACKs of that data (another route, as at a relay, or lost before the capture point), so in flight here overstates the sender's there (docs/metrics.md#bytes-in-flight)",
-		v.Conn.Conn.Index, v.Dir, plural(n, "point"), worst.InFlight, worst.Rwnd, worst.Frame)
+		v.Conn.Conn.Index, v.Dir, textcol.Count(n, "point"), worst.InFlight, worst.Rwnd, worst.Frame)
 }
 
 // FlightOverWindowTitle is the line the window figure's title adds when
@@ -94,12 +95,4 @@ func (v *View) flightOver() (n int, worst tcpanalysis.WindowPoint) {
 		}
 	}
 	return n, worst
-}
-
-// plural is "1 point", "2 points".
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }

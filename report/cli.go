@@ -10,14 +10,17 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/tcpviz/tcpviz/compare"
 	"github.com/tcpviz/tcpviz/internal/atomicfile"
+	"github.com/tcpviz/tcpviz/internal/textcol"
 	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
+
+// count is textcol.Count: "1 file", "3 files".
+var count = textcol.Count
 
 // ErrNothing means the captures hold no TCP connection: there is nothing
 // to report (WriteFile wraps it, naming the files).
@@ -44,14 +47,6 @@ func (e *ReadError) Error() string {
 // Partial reports whether some captures could be read: the report was
 // written without the others.
 func (e *ReadError) Partial() bool { return len(e.Failed) < e.Total }
-
-// count is "1 capture", "3 captures".
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
-}
 
 // Job is one 'tcpviz report' run: every capture of Paths analysed within
 // Limits (Analyze) and written as one report to Out.

@@ -12,8 +12,12 @@ import (
 
 	"github.com/tcpviz/tcpviz/campaign"
 	"github.com/tcpviz/tcpviz/export"
+	"github.com/tcpviz/tcpviz/internal/textcol"
 	"github.com/tcpviz/tcpviz/query"
 )
+
+// count is textcol.Count: "1 file", "3 files".
+var count = textcol.Count
 
 // Outcome is what Goodput or Stats found: the rows, the lines to report
 // besides them, and the study's tables.
@@ -427,15 +431,6 @@ func Stats(paths []string, t TableOptions) (*Outcome, error) {
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].RunKey < rows[j].RunKey })
 	out.Rows = rows
 	return out, out.tables(t, true)
-}
-
-// count writes n and a regular English noun in the number n asks for:
-// count(1, "file") = "1 file", count(3, "file") = "3 files".
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // someOf says how many of total flows took a value from a source, and

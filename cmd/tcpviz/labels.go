@@ -3,16 +3,12 @@ package main
 import (
 	"strconv"
 	"strings"
+
+	"github.com/tcpviz/tcpviz/internal/textcol"
 )
 
-// count writes n and a regular English noun in the number n asks for:
-// count(1, "file") = "1 file", count(3, "file") = "3 files".
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
-}
+// count is textcol.Count: "1 file", "3 files".
+var count = textcol.Count
 
 // connList names connections for a message: "connection 3",
 // "connections 0, 1, 2, 3, 4" (more, when it is the first few of many).
