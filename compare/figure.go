@@ -37,8 +37,8 @@ func FigureSeries(runs []Run, views []*query.View, m query.Metric, sel query.Sel
 		}
 		// From the window's start (the reference point without --from):
 		// unzoomed and zoomed to 0 alike.
-		held, ok, goesOn := v.HeldOf(v.Conn, v.Dir, m)
-		x, y = holdFromStart(runs[i], sel.From, held, ok, goesOn, x, y)
+		held, goesOn := v.HeldOf(v.Conn, v.Dir, m)
+		x, y = holdFromStart(runs[i], sel.From, held, goesOn, x, y)
 		series = append(series, extendToEnd(plot.Named{Name: name, Step: !m.Samples(), Scatter: m.Samples(), Mark: plot.MarkOf(i), X: x, Y: y, Color: col}, runs[i], sel.To))
 		if d, ok := deliveredSeries(runs[i], m.String(), sel); ok {
 			d.Color, d.Dashed = col, true
@@ -55,17 +55,17 @@ func FigureSeries(runs []Run, views []*query.View, m query.Metric, sel query.Sel
 
 // holdFromStart starts a step line of run r (x in seconds since r.Ref) at
 // a zoom's left edge, from seconds, with held, the value in force there
-// (ok: there is one; query.View.HeldOf), as the window figure does:
+// (query.View.HeldOf), as the window figure does:
 // without it a zoom between two points drew nothing, and one inside a
 // stall began at its first point. goesOn reports a point after the zoom.
 // A line whose run ended before the zoom (no point in it or after it, and
 // the connection over: End) stays empty; extendToEnd then carries it to
 // the connection's end or the zoom's.
-func holdFromStart(r Run, from time.Duration, held float64, ok, goesOn bool, x, y []float64) ([]float64, []float64) {
-	if !ok || (len(x) > 0 && x[0] <= from.Seconds()) || (len(x) == 0 && !goesOn && End(r).Sub(r.Ref) <= from) {
+func holdFromStart(r Run, from time.Duration, held query.Held, goesOn bool, x, y []float64) ([]float64, []float64) {
+	if !held.OK || (len(x) > 0 && x[0] <= from.Seconds()) || (len(x) == 0 && !goesOn && End(r).Sub(r.Ref) <= from) {
 		return x, y
 	}
-	return append([]float64{from.Seconds()}, x...), append([]float64{held}, y...)
+	return append([]float64{from.Seconds()}, x...), append([]float64{held.V}, y...)
 }
 
 // countFromStart starts the cumulative retransmission count (x, y: seconds
@@ -122,23 +122,19 @@ func deliveredSeries(r Run, metric string, sel query.Selection) (plot.Named, boo
 		return plot.Named{}, false
 	}
 	s := plot.Named{Name: r.Label + " delivered", Step: true}
-	var held float64
-	var heldAt time.Duration
-	heldOK, goesOn := false, false
+	var held query.Held
+	goesOn := false
 	for i, t := range ts {
 		switch {
 		case sel.Within(t):
 			s.X, s.Y = append(s.X, t.Seconds()), append(s.Y, float64(bytes[i]))
 		case t < sel.From:
-			// The latest by time (query.View.HeldOf's rule).
-			if !heldOK || t >= heldAt {
-				held, heldAt, heldOK = float64(bytes[i]), t, true
-			}
+			held.See(r.Ref+capture.Timestamp(t), float64(bytes[i]))
 		default:
 			goesOn = true
 		}
 	}
-	s.X, s.Y = holdFromStart(r, sel.From, held, heldOK, goesOn, s.X, s.Y)
+	s.X, s.Y = holdFromStart(r, sel.From, held, goesOn, s.X, s.Y)
 	return extendToEnd(s, r, sel.To), true
 }
 

@@ -206,12 +206,12 @@ func windowSteps(v *query.View) (xs, ys [3][]float64) {
 	if v.Sel.To > 0 {
 		end = min(end, v.Sel.To.Seconds())
 	}
-	held, ok, _ := v.WindowHeld()
-	xs, ys = v.WindowXYHeld(v.Ref, from, held, ok)
+	held := v.WindowHeld()
+	xs, ys = v.WindowXYHeld(v.Ref, from, held)
 	for i := range xs {
 		x, y := xs[i], ys[i]
 		switch {
-		case !ok[i]:
+		case !held[i].OK:
 		case end <= from:
 			// The connection ended before the window: nothing holds.
 			x, y = x[:0], y[:0]

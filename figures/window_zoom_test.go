@@ -26,9 +26,8 @@ func TestWindowZoomHoldsSteps(t *testing.T) {
 	sel := query.All()
 	sel.From, sel.To = 120*time.Millisecond, 140*time.Millisecond
 	v := view(t, p, sel)
-	held, ok, goesOn := v.WindowHeld()
-	if !ok[0] || held[0] != 512 || !ok[1] || held[1] != 1000 || !goesOn[0] || !goesOn[1] {
-		t.Fatalf("held %v ok %v goes on %v, want rwnd 512 and in flight 1000, both held and going on", held, ok, goesOn)
+	if held := v.WindowHeld(); !held[0].OK || held[0].V != 512 || !held[1].OK || held[1].V != 1000 {
+		t.Fatalf("held %+v, want rwnd 512 and in flight 1000", held)
 	}
 	fig, err := Window(v, "run")
 	if err != nil {
@@ -73,8 +72,8 @@ func TestCompareZoomHoldsSteps(t *testing.T) {
 		}
 	}
 	// Goodput's intervals and the RTT samples hold nothing.
-	if h, ok, _ := v.HeldOf(v.Conn, v.Dir, query.MetricRTT); ok || h != 0 {
-		t.Errorf("rtt held %g %v", h, ok)
+	if h, _ := v.HeldOf(v.Conn, v.Dir, query.MetricRTT); h.OK {
+		t.Errorf("rtt held %+v", h)
 	}
 }
 

@@ -199,21 +199,21 @@ func windowValues(p *tcpanalysis.WindowPoint) (vals [3]float64, valid [3]bool) {
 // always; rwnd too when every point has both a window and a flight):
 // read-only, it saves 10 MB per million points of peak memory.
 func (v *View) WindowXY(origin capture.Timestamp) (x, y [3][]float64) {
-	return v.WindowXYHeld(origin, 0, [3]float64{}, [3]bool{})
+	return v.WindowXYHeld(origin, 0, [3]Held{})
 }
 
-// WindowXYHeld is WindowXY with, first, the point (x0, held[i]) in each
-// series i whose ok[i] is set (the value in force at a window's start,
+// WindowXYHeld is WindowXY with, first, the point (x0, held[i].V) in each
+// series i that held[i].OK (the value in force at a window's start,
 // WindowHeld), and room after the last point for one more without a copy:
 // a figure's step lines then start at the window's edge and hold to the
 // connection's end without a second copy of a million-point series. Series
 // share their x slice as in WindowXY when their ok agree.
-func (v *View) WindowXYHeld(origin capture.Timestamp, x0 float64, held [3]float64, ok [3]bool) (x, y [3][]float64) {
+func (v *View) WindowXYHeld(origin capture.Timestamp, x0 float64, held [3]Held) (x, y [3][]float64) {
 	if v.Conn.Series == nil {
 		return x, y
 	}
 	n := v.capOf(v.Conn, v.Dir, MetricWindow) + 2
-	shared := ok[0] == ok[1] // rwnd is drawn at exactly the points of the flights
+	shared := held[0].OK == held[1].OK // rwnd is drawn at exactly the points of the flights
 	for p := range v.WindowPoints(v.Conn, v.Dir) {
 		if !shared {
 			break
@@ -226,14 +226,14 @@ func (v *View) WindowXYHeld(origin capture.Timestamp, x0 float64, held [3]float6
 	}
 	for i := range y {
 		y[i] = make([]float64, 0, n)
-		if ok[i] {
-			y[i] = append(y[i], held[i])
+		if held[i].OK {
+			y[i] = append(y[i], held[i].V)
 		}
 	}
-	if ok[0] && !shared {
+	if held[0].OK && !shared {
 		x[0] = append(x[0], x0)
 	}
-	if ok[1] { // ok[2] too: the flights are valid together
+	if held[1].OK { // held[2] too: the flights are valid together
 		x[1] = append(x[1], x0)
 	}
 	for p := range v.WindowPoints(v.Conn, v.Dir) {
@@ -257,70 +257,71 @@ func (v *View) WindowXYHeld(origin capture.Timestamp, x0 float64, held [3]float6
 	return x, y
 }
 
-// WindowHeld returns, for each of WindowMetrics, what a step line of it
-// drawn in the selection's time window needs from outside the window: the
-// value in force at the window's start, that of the metric's last point
-// before From (ok false when it has none), and whether the metric has a
-// point after To (To > 0), so that its last value in the window holds to
-// the window's end. "Last" is by time, the later in capture order among
-// equal times: where the capture's timestamps go backwards, a point
-// stamped early but captured late does not stand for the window's start.
-func (v *View) WindowHeld() (held [3]float64, ok, goesOn [3]bool) {
+// Held is the value in force at a window's start: that of the latest
+// point stamped before it, the later in capture order among equal times,
+// so that where a capture's timestamps go backwards a point stamped early
+// but captured late does not stand for the window's start. The zero value
+// holds nothing (OK false). The one rule of WindowHeld, HeldOf and
+// compare's delivered line.
+type Held struct {
+	V  float64
+	At capture.Timestamp
+	OK bool
+}
+
+// See offers the value v of a point stamped t before the window.
+func (h *Held) See(t capture.Timestamp, v float64) {
+	if !h.OK || t >= h.At {
+		*h = Held{V: v, At: t, OK: true}
+	}
+}
+
+// WindowHeld returns, for each of WindowMetrics, the value in force at the
+// selection's start (Held), from one scan of the window points: what a
+// step line drawn in the selection needs from before it.
+func (v *View) WindowHeld() (held [3]Held) {
 	if v.Conn.Series == nil {
-		return held, ok, goesOn
+		return held
 	}
 	ref := v.RefOf(v.Conn, v.Dir)
-	var at [3]capture.Timestamp // time of held[i]
 	for k := range v.Conn.Series.Window[v.Dir] {
 		p := &v.Conn.Series.Window[v.Dir][k]
-		dt := p.Time.Sub(ref)
-		before, after := dt < v.Sel.From, v.Sel.To > 0 && dt > v.Sel.To
-		if !before && !after {
+		if p.Time.Sub(ref) >= v.Sel.From {
 			continue
 		}
 		vals, valid := windowValues(p)
 		for i := range vals {
-			switch {
-			case !valid[i]:
-			case before:
-				if !ok[i] || p.Time >= at[i] {
-					held[i], ok[i], at[i] = vals[i], true, p.Time
-				}
-			default:
-				goesOn[i] = true
+			if valid[i] {
+				held[i].See(p.Time, vals[i])
 			}
 		}
 	}
-	return held, ok, goesOn
+	return held
 }
 
 // HeldOf is WindowHeld for one step metric m of connection r in direction
 // d (seq, ack and the WindowMetrics: a value that holds until the next
-// point): the value in force at the window's start — that of the latest
-// point, by time, stamped before From (ok false when there is none) — and
-// whether a point lies after To (To > 0). For metrics without held values
-// (samples, intervals, the retransmission count) ok and goesOn are false.
-func (v *View) HeldOf(r *tcpanalysis.ConnResult, d flows.Direction, m Metric) (held float64, ok, goesOn bool) {
+// point), and whether a point lies after To (To > 0). For metrics without
+// held values (samples, intervals, the retransmission count) held.OK and
+// goesOn are false.
+func (v *View) HeldOf(r *tcpanalysis.ConnResult, d flows.Direction, m Metric) (held Held, goesOn bool) {
 	switch m {
 	case MetricSeq, MetricAck, MetricWindow, MetricInFlight, MetricInFlightSACK:
 	default:
-		return 0, false, false
+		return held, false
 	}
 	all := *v // every point, the window's rule aside
 	all.Sel.From, all.Sel.To = math.MinInt64, 0
 	ref := v.RefOf(r, d)
-	var at capture.Timestamp
 	all.each(r, d, m, func(p Point) {
 		switch dt := p.Time.Sub(ref); {
 		case dt < v.Sel.From:
-			if !ok || p.Time >= at {
-				held, ok, at = p.V, true, p.Time
-			}
+			held.See(p.Time, p.V)
 		case v.Sel.To > 0 && dt > v.Sel.To:
 			goesOn = true
 		}
 	})
-	return held, ok, goesOn
+	return held, goesOn
 }
 
 // capOf bounds the number of points of metric m of r in d by the kept

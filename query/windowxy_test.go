@@ -144,9 +144,8 @@ func TestWindowHeldByTime(t *testing.T) {
 	sel := All()
 	sel.From, sel.To = 50*ms, 55*ms
 	v := windowView(t, writeSegs(t, "backwards.pcap", segs), sel)
-	held, ok, goesOn := v.WindowHeld()
-	if !ok[0] || held[0] != 100 || !goesOn[0] {
-		t.Errorf("rwnd held %v (ok %v, goes on %v), want 100 from the ACK at 40 ms", held[0], ok[0], goesOn[0])
+	if held := v.WindowHeld(); !held[0].OK || held[0].V != 100 {
+		t.Errorf("rwnd held %+v, want 100 from the ACK at 40 ms", held[0])
 	}
 }
 
