@@ -280,8 +280,10 @@ func WriteNotes(w io.Writer, runs []Run) {
 		}
 	}
 	for _, r := range runs {
-		if n := r.Annotation(); n != "" {
-			fmt.Fprintln(w, "note:", n)
+		for _, n := range []string{r.Annotation(), r.SetupNote()} {
+			if n != "" {
+				fmt.Fprintln(w, "note:", n)
+			}
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tcpviz/tcpviz/compare"
+	"github.com/tcpviz/tcpviz/internal/sharedtest"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
 )
@@ -174,5 +175,22 @@ func TestCompareSummaryRows(t *testing.T) {
 		if _, _, err := runCLI(t, append([]string{"compare", off, on}, args...)...); err == nil {
 			t.Errorf("compare %v: no error", args)
 		}
+	}
+}
+
+// TestCompareSetupNote: a connection whose first data came long after its
+// first packet (ns-3 aodv r1 flow 3 at its sink, a route found 39 s late)
+// gets a note with the rate from the first packet, near PacketSink's
+// 111.2 kbit/s; the testbed's runs, set up in one RTT, get none.
+func TestCompareSetupNote(t *testing.T) {
+	f := filepath.Join(sharedtest.Dir(t, "ns3"), "tcp-aodv-r1-1-0.pcap.gz")
+	out, _, err := runCLI(t, "compare", "a="+f+"#2")
+	if err != nil || !strings.Contains(out, "note: a: goodput end to end, 225.5 kbit/s, counts from the first data segment, 39.4 s after the connection's first packet") ||
+		!strings.Contains(out, "about 115.9 kbit/s") {
+		t.Errorf("err %v\n%s", err, out)
+	}
+	out, _, err = runCLI(t, "compare", "off=../../testdata/sat/pep-off_window-20KB/client.pcap")
+	if err != nil || strings.Contains(out, "counts from the first data segment") {
+		t.Errorf("sat: err %v\n%s", err, out)
 	}
 }
