@@ -12,7 +12,6 @@ import (
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
@@ -85,7 +84,7 @@ func newCanvas(format string, st Style) (vg.CanvasWriterTo, error) {
 	}
 	switch format {
 	case "png":
-		return vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(st.W, st.H), vgimg.UseDPI(st.DPI))}, nil
+		return newPNGCanvas(st), nil
 	case "svg":
 		return vgsvg.New(st.W, st.H), nil
 	case "pdf":

@@ -410,8 +410,9 @@ func (s *reducedScatter) DataRange() (xmin, xmax, ymin, ymax float64) {
 // strokeClipped draws the polyline ps with style st, clipped to the canvas.
 func strokeClipped(c draw.Canvas, st draw.LineStyle, ps []vg.Point) {
 	c.SetLineStyle(st)
+	fast := pngUnder(c)
 	for _, ln := range c.ClipLinesXY(ps) {
-		if len(ln) == 0 {
+		if len(ln) == 0 || fast != nil && fast.strokeLine(st, ln) {
 			continue
 		}
 		var p vg.Path

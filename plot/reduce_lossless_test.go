@@ -9,8 +9,12 @@ import (
 // TestReducedLossless: where a device column holds at most two vertices
 // of a line (a step is two) and bars that do not overlap, the reduction
 // keeps every vertex and bar where it was, so the reduced drawing (forced
-// with reduceAbove = 0) is pixel for pixel the stacked one.
+// with reduceAbove = 0) is pixel for pixel the stacked one. Both are
+// drawn by gg (fastStrokes off): TestFastStrokeSame compares the other
+// rasterizer.
 func TestReducedLossless(t *testing.T) {
+	defer func(b bool) { fastStrokes = b }(fastStrokes)
+	fastStrokes = false
 	r := bulkConn(300)
 	var x, ack []float64
 	for _, a := range r.Series.Acks[0] {
