@@ -212,49 +212,96 @@ func (v *View) WindowXYHeld(origin capture.Timestamp, x0 float64, held [3]Held) 
 	if v.Conn.Series == nil {
 		return x, y
 	}
-	n := v.capOf(v.Conn, v.Dir, MetricWindow) + 2
-	shared := held[0].OK == held[1].OK // rwnd is drawn at exactly the points of the flights
-	for p := range v.WindowPoints(v.Conn, v.Dir) {
-		if !shared {
-			break
-		}
-		shared = p.RwndKnown == p.FlightValid
-	}
-	x[1] = make([]float64, 0, n)
-	if !shared {
-		x[0] = make([]float64, 0, n)
-	}
-	for i := range y {
-		y[i] = make([]float64, 0, n)
-		if held[i].OK {
-			y[i] = append(y[i], held[i].V)
-		}
-	}
-	if held[0].OK && !shared {
-		x[0] = append(x[0], x0)
-	}
-	if held[1].OK { // held[2] too: the flights are valid together
-		x[1] = append(x[1], x0)
-	}
-	for p := range v.WindowPoints(v.Conn, v.Dir) {
-		t := p.Time.Sub(origin).Seconds()
-		vals, valid := windowValues(&p)
-		if valid[0] {
-			if !shared {
-				x[0] = append(x[0], t)
+	// A million-point window figure spends a tenth of a second here
+	// (docs/performance.md#series-commands): the points are counted, then
+	// written, in two halves on two goroutines, at offsets the counts give.
+	ps := v.Conn.Series.Window[v.Dir]
+	ref := v.RefOf(v.Conn, v.Dir)
+	halves := [2][]tcpanalysis.WindowPoint{ps[:len(ps)/2], ps[len(ps)/2:]}
+	var n [2][2]int // per half: the points in the window with rwnd, with the flights
+	var mixed [2]bool
+	inHalves(len(ps), func(h int) {
+		for i := range halves[h] {
+			p := &halves[h][i]
+			if !v.Sel.InRange(p.Time, ref) {
+				continue
 			}
-			y[0] = append(y[0], vals[0])
+			if p.RwndKnown {
+				n[h][0]++
+			}
+			if p.FlightValid {
+				n[h][1]++
+			}
+			mixed[h] = mixed[h] || p.RwndKnown != p.FlightValid
 		}
-		if valid[1] { // valid[2] too: the flights have the same points
-			x[1] = append(x[1], t)
-			y[1], y[2] = append(y[1], vals[1]), append(y[2], vals[2])
-		}
-	}
-	x[2] = x[1]
-	if shared {
+	})
+	// rwnd is drawn at exactly the points of the flights
+	shared := held[0].OK == held[1].OK && !mixed[0] && !mixed[1]
+	first := [2]int{b2i(held[0].OK), b2i(held[1].OK)} // held[2] is held[1]'s: the flights are valid together
+	size := [2]int{first[0] + n[0][0] + n[1][0], first[1] + n[0][1] + n[1][1]}
+	// One more room at the end (a figure's line held to the end).
+	x[1] = make([]float64, size[1], size[1]+1)
+	if !shared {
+		x[0] = make([]float64, size[0], size[0]+1)
+	} else {
 		x[0] = x[1]
 	}
+	y[0] = make([]float64, size[0], size[0]+1)
+	y[1], y[2] = make([]float64, size[1], size[1]+1), make([]float64, size[1], size[1]+1)
+	if held[0].OK {
+		x[0][0], y[0][0] = x0, held[0].V
+	}
+	if held[1].OK {
+		x[1][0], y[1][0], y[2][0] = x0, held[1].V, held[2].V
+	}
+	inHalves(len(ps), func(h int) {
+		i0, i1 := first[0], first[1]
+		if h == 1 {
+			i0, i1 = i0+n[0][0], i1+n[0][1]
+		}
+		for k := range halves[h] {
+			p := &halves[h][k]
+			if !v.Sel.InRange(p.Time, ref) {
+				continue
+			}
+			t := p.Time.Sub(origin).Seconds()
+			if p.RwndKnown {
+				if !shared {
+					x[0][i0] = t
+				}
+				y[0][i0] = float64(p.Rwnd)
+				i0++
+			}
+			if p.FlightValid {
+				x[1][i1] = t
+				y[1][i1], y[2][i1] = float64(p.InFlight), float64(p.InFlightSACK)
+				i1++
+			}
+		}
+	})
+	x[2] = x[1]
 	return x, y
+}
+
+// inHalves runs f(0) and f(1), on two goroutines when n, the points
+// between them, is large enough to pay for the second.
+func inHalves(n int, f func(h int)) {
+	if n < 1<<16 {
+		f(0)
+		f(1)
+		return
+	}
+	done := make(chan struct{})
+	go func() { f(1); close(done) }()
+	f(0)
+	<-done
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Held is the value in force at a window's start: that of the latest
