@@ -48,6 +48,8 @@ var allowed = map[string][]string{
 // package draws, one reads packets, one parses the command line.
 var thirdParty = map[string][]string{
 	"gonum.org/v1/plot":            {"plot"},
+	"golang.org/x/image/vector":    {"plot"},
+	"github.com/golang/freetype":   {"plot"},
 	"github.com/gopacket/gopacket": {"capture", "capture/live", "internal/pcaptest"},
 	"github.com/spf13/cobra":       {"cmd/tcpviz"},
 }
