@@ -226,11 +226,16 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 				continue
 			}
 			q := q
-			add(fmt.Sprintf("RTT %s %s", m, q), query.Milliseconds, func(r Run) float64 {
+			name := fmt.Sprintf("RTT %s %s", m, q)
+			if m == tcpanalysis.MethodHandshake {
+				name += whole
+			}
+			add(name, query.Milliseconds, func(r Run) float64 {
 				var ds []time.Duration
 				for _, s := range r.Result.RTT {
 					// The handshake is the connection's, whatever the
-					// window (it precedes every reference point but syn).
+					// window (it precedes every reference point but syn):
+					// its row says so when a window is given.
 					if s.Method == m && s.Dir == r.Dir && (m == tcpanalysis.MethodHandshake || r.InWindow(s.Time.Sub(r.Ref))) {
 						ds = append(ds, s.RTT)
 					}

@@ -147,7 +147,7 @@ func RTT(v *query.View, want map[query.Metric]bool, withRows bool) Table {
 				if !whole || withRows {
 					s := v.SeriesOf(r, d, m)
 					if m == query.MetricRTTHandshake {
-						s = v.HandshakeOf(r, d) // the connection's, whatever the window
+						s = v.HandshakeOf(r, d) // the connection's unless a window is given
 					}
 					for _, p := range s.Points {
 						ds = append(ds, time.Duration(p.V*float64(time.Millisecond)))
