@@ -337,8 +337,13 @@ func Tput(v *query.View, at []float64, toBytes int64) (Table, error) {
 	for _, b := range iv {
 		sent, acked = sent+b.Bytes, acked+b.Acked
 		t, ct := times(v, r, b.Start)
-		rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), t, ct, FormatSeconds(b.Width),
-			strconv.FormatFloat(b.Kbps(b.Bytes), 'f', 3, 64), strconv.FormatFloat(b.Kbps(b.Acked), 'f', 3, 64), strconv.FormatInt(b.CumAcked, 10)})
+		tp, gp := strconv.FormatFloat(b.Kbps(b.Bytes), 'f', 3, 64), strconv.FormatFloat(b.Kbps(b.Acked), 'f', 3, 64)
+		if b.Width <= 0 {
+			// An interval cut to nothing by the window's end (a window
+			// that lasts no time): bytes but no rate (empty, not 0).
+			tp, gp = "", ""
+		}
+		rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), t, ct, FormatSeconds(b.Width), tp, gp, strconv.FormatInt(b.CumAcked, 10)})
 	}
 	ref := v.Ref
 	lasted := r.Conn.Last.Sub(ref)
@@ -379,8 +384,15 @@ func Tput(v *query.View, at []float64, toBytes int64) (Table, error) {
 			table = append(table, []string{fmt.Sprintf("time to %d bytes", toBytes), "never"})
 		}
 	}
-	table = append(table, []string{"sent in window", fmt.Sprintf("%d payload bytes (retransmissions included; the throughput rows add up to it)", sent)})
-	table = append(table, []string{"acked in window", fmt.Sprintf("%d bytes (the goodput rows add up to it)", acked)})
+	if hi.Sub(lo) > 0 {
+		table = append(table, []string{"sent in window", fmt.Sprintf("%d payload bytes (retransmissions included; the throughput rows add up to it)", sent)})
+		table = append(table, []string{"acked in window", fmt.Sprintf("%d bytes (the goodput rows add up to it)", acked)})
+	} else {
+		// A window of one instant (the reference point at the
+		// connection's last packet): bytes, no rate to add up.
+		table = append(table, []string{"sent in window", fmt.Sprintf("%d payload bytes (retransmissions included) in a window that lasts no time: no rate", sent)})
+		table = append(table, []string{"acked in window", fmt.Sprintf("%d bytes in a window that lasts no time: no rate", acked)})
+	}
 	// On 802.11 the goodput bytes add, to the acknowledged ones, the
 	// in-order bytes the receiver's MAC took after the last ACK
 	// (DeliveredBytes, docs/metrics.md#goodput): a window that reaches the
@@ -429,6 +441,11 @@ func WindowText(v *query.View, r *tcpanalysis.ConnResult, d flows.Direction) str
 		return "the whole connection"
 	case clipped:
 		return fmt.Sprintf("%g to %g s after the reference point (t_s %.6f to %.6f)", sel.From.Seconds(), sel.To.Seconds(), v.CaptureS(lo), v.CaptureS(hi))
+	}
+	if hi < lo {
+		// --from past the connection's end: an empty window, not one
+		// that ends before it starts.
+		return fmt.Sprintf("%g s after the reference point to the end (t_s %.6f onwards: after the connection's last packet, t_s %.6f)", sel.From.Seconds(), v.CaptureS(lo), v.CaptureS(hi))
 	}
 	return fmt.Sprintf("%g s after the reference point to the end (t_s %.6f to %.6f)", sel.From.Seconds(), v.CaptureS(lo), v.CaptureS(hi))
 }

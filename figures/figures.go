@@ -26,8 +26,8 @@ func XAxis(v *query.View) plot.Axis {
 // InWindow fixes a single-connection figure's x range to the selection's
 // --from/--to window (seconds since the reference point), as compare does:
 // [From, To] when sel.To is set; with --from alone, from From to the
-// largest x of the data. Otherwise spec is returned unchanged and the
-// data's range is drawn.
+// largest x of the data, or to From + 1 s when no x lies past From.
+// Otherwise spec is returned unchanged and the data's range is drawn.
 func InWindow(spec plot.XYSpec, sel query.Selection) plot.XYSpec {
 	switch {
 	case sel.To > 0:
@@ -41,6 +41,12 @@ func InWindow(spec plot.XYSpec, sel query.Selection) plot.XYSpec {
 		}
 		if from := sel.From.Seconds(); top > from {
 			spec.XFrom, spec.XTo = from, top
+		} else {
+			// Nothing after --from (past the connection's end): the
+			// axis still starts there, a second long, not at the
+			// data's range before it (the verb warns that the figure
+			// draws nothing).
+			spec.XFrom, spec.XTo = from, from+1
 		}
 	}
 	return spec

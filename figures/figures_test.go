@@ -193,8 +193,8 @@ func TestAxesAndWindow(t *testing.T) {
 	if s.XFrom != 1 || s.XTo != 5 {
 		t.Errorf("InWindow 1-5 s: %g-%g", s.XFrom, s.XTo)
 	}
-	if s := InWindow(plot.XYSpec{}, query.Selection{From: time.Second}); s.XFrom != 0 || s.XTo != 0 {
-		t.Errorf("InWindow without --to: %g-%g", s.XFrom, s.XTo)
+	if s := InWindow(plot.XYSpec{}, query.Selection{From: time.Second}); s.XFrom != 1 || s.XTo != 2 {
+		t.Errorf("InWindow without --to and without data: %g-%g, want 1-2", s.XFrom, s.XTo)
 	}
 }
 
@@ -289,5 +289,20 @@ func TestRateHiddenLineMerged(t *testing.T) {
 	}
 	if got := legend(f); len(got) != 2 {
 		t.Errorf("geo-600ms-loss legend %q; want throughput and goodput apart", got)
+	}
+}
+
+// TestInWindowPastEnd: --from past every point, without --to, draws the
+// axis from there (a second long), not the data's range before it
+// (trial s10: --from 500 on a 110 s connection drew 0–450 s).
+func TestInWindowPastEnd(t *testing.T) {
+	spec := plot.XYSpec{Series: []plot.Named{{X: []float64{0, 50, 110}, Y: []float64{1, 2, 3}}}}
+	got := InWindow(spec, query.Selection{From: 500 * time.Second})
+	if got.XFrom != 500 || got.XTo != 501 {
+		t.Errorf("x range %g–%g, want 500–501", got.XFrom, got.XTo)
+	}
+	got = InWindow(spec, query.Selection{From: 50 * time.Second})
+	if got.XFrom != 50 || got.XTo != 110 {
+		t.Errorf("x range %g–%g, want 50–110", got.XFrom, got.XTo)
 	}
 }

@@ -2,6 +2,7 @@ package plot
 
 import (
 	"testing"
+	"time"
 
 	"github.com/tcpviz/tcpviz/flows"
 )
@@ -62,5 +63,19 @@ func TestFastStrokeTransformed(t *testing.T) {
 	c.Pop()
 	if c.moved[len(c.moved)-1] {
 		t.Error("Pop did not restore the canvas's own transform")
+	}
+}
+
+// TestTimeSeqFromPastEnd: a zoom from past the connection's last packet,
+// without To, puts the x axis there (a second long) instead of an axis
+// that ends before it starts (trial s10: --from 500 drew 50–450 s).
+func TestTimeSeqFromPastEnd(t *testing.T) {
+	r := bulkConn(300)
+	f, err := TimeSeq(r, TimeSeqOptions{Dir: flows.AtoB, Run: "synthetic", From: 500 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x := f.Panels[0].X; x.Min < 500 || x.Min > 500.01 || x.Max < 501 || x.Max > 501.1 {
+		t.Errorf("x axis %g–%g, want 500–501", x.Min, x.Max)
 	}
 }

@@ -456,6 +456,12 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		if o.To > 0 {
 			to = o.To.Seconds()
 		}
+		if to <= o.From.Seconds() {
+			// Nothing after --from (past the connection's end): a
+			// second from there, not an axis that ends before it
+			// starts (the verb warns that the figure draws nothing).
+			to = o.From.Seconds() + 1
+		}
 		setAxis(&p.X, "time since the connection's first packet", UnitSeconds, o.From.Seconds(), to, false, false)
 		// y fits what is in view, with room for the marks at its ends
 		// (a ring on the lowest segment stays whole).

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tcpviz/tcpviz/figures"
+	"github.com/tcpviz/tcpviz/internal/sharedtest"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
 )
@@ -289,5 +290,27 @@ func TestCompareFallbackNamed(t *testing.T) {
 	}
 	if want := []string{"x (aligned at the first data segment) 611432", "y 600000"}; !slices.Equal(got, want) {
 		t.Errorf("compare runs %q, want %q", got, want)
+	}
+}
+
+// Trial s10: a window that lasts no time (zeek-tcp-options: --ref data
+// falls back to its one data segment, the connection's last packet) has
+// one interval of width 0: its rates are empty, not 0.000, and the summary
+// says there is no rate instead of "the rows add up to it".
+func TestTputInstantWindow(t *testing.T) {
+	p := filepath.Join(sharedtest.Dir(t, "corpus"), "zeek-tcp-options.pcap")
+	out, _, err := runCLI(t, "tput", p, "--csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "0,ab,0.191119,0.191119,0.000000,,,0\n"; !strings.HasSuffix(out, want) {
+		t.Errorf("rows:\n%s\nwant the last %q", out, want)
+	}
+	out, _, err = runCLI(t, "tput", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "104 payload bytes (retransmissions included) in a window that lasts no time: no rate") {
+		t.Errorf("summary:\n%s", out)
 	}
 }
