@@ -1,6 +1,8 @@
 package plot
 
 import (
+	"bytes"
+	"os"
 	"testing"
 	"time"
 
@@ -77,5 +79,32 @@ func TestTimeSeqFromPastEnd(t *testing.T) {
 	}
 	if x := f.Panels[0].X; x.Min < 500 || x.Min > 500.01 || x.Max < 501 || x.Max > 501.1 {
 		t.Errorf("x axis %g–%g, want 500–501", x.Min, x.Max)
+	}
+}
+
+// TestPDFReproducible: the same figure is the same PDF, whenever it is
+// written (fpdf stamped the wall clock as CreationDate; trial s10).
+func TestPDFReproducible(t *testing.T) {
+	r := bulkConn(50)
+	var out [2][]byte
+	for i := range out {
+		f, err := TimeSeq(r, TimeSeqOptions{Dir: flows.AtoB, Run: "synthetic"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := f.SaveStyle(&b, "pdf", DefaultStyle); err != nil {
+			t.Fatal(err)
+		}
+		out[i] = b.Bytes()
+		if i == 0 {
+			time.Sleep(1100 * time.Millisecond) // the date's resolution is a second
+		}
+	}
+	if !bytes.Equal(out[0], out[1]) {
+		t.Error("two writes of one figure differ")
+	}
+	if !bytes.Contains(out[0], []byte("/CreationDate (D:19700101000000)")) && os.Getenv("SOURCE_DATE_EPOCH") == "" {
+		t.Error("no CreationDate of the epoch")
 	}
 }

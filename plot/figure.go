@@ -4,9 +4,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"regexp"
+	"strconv"
 	"strings"
+	"time"
 
+	"codeberg.org/go-pdf/fpdf"
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/text"
@@ -77,6 +81,16 @@ func (f Figure) safeDraw(dc draw.Canvas, st Style) (err error) {
 	return nil
 }
 
+// pdfDate is the date a PDF says it was made: SOURCE_DATE_EPOCH (seconds
+// since 1970, UTC; reproducible-builds.org) when set and valid, else the
+// epoch. Nothing else of a figure uses the wall clock.
+func pdfDate() time.Time {
+	if s, err := strconv.ParseInt(os.Getenv("SOURCE_DATE_EPOCH"), 10, 64); err == nil && s >= 0 {
+		return time.Unix(s, 0).UTC()
+	}
+	return time.Unix(0, 0).UTC()
+}
+
 // newCanvas returns a canvas of the given format that can write itself.
 func newCanvas(format string, st Style) (vg.CanvasWriterTo, error) {
 	if err := st.Check(); err != nil {
@@ -88,6 +102,13 @@ func newCanvas(format string, st Style) (vg.CanvasWriterTo, error) {
 	case "svg":
 		return vgsvg.New(st.W, st.H), nil
 	case "pdf":
+		// The same figure is the same file: fpdf stamps the wall clock
+		// as CreationDate and ModDate unless told a date
+		// (SOURCE_DATE_EPOCH when set, else the epoch, as reproducible
+		// builds do), and sorts its catalog only when asked.
+		fpdf.SetDefaultCreationDate(pdfDate())
+		fpdf.SetDefaultModificationDate(pdfDate())
+		fpdf.SetDefaultCatalogSort(true)
 		c := vgpdf.New(st.W, st.H)
 		c.EmbedFonts(true)
 		return cp1252Canvas{c}, nil
