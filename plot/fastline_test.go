@@ -2,11 +2,14 @@ package plot
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"os"
 	"testing"
 	"time"
 
 	"github.com/tcpviz/tcpviz/flows"
+	"gonum.org/v1/plot/vg"
 )
 
 // TestFastStrokeSame: a long line filled by x/image/vector (pngCanvas's
@@ -106,5 +109,30 @@ func TestPDFReproducible(t *testing.T) {
 	}
 	if !bytes.Contains(out[0], []byte("/CreationDate (D:19700101000000)")) && os.Getenv("SOURCE_DATE_EPOCH") == "" {
 		t.Error("no CreationDate of the epoch")
+	}
+}
+
+// TestTooSmall: a size and font that leave no room for the data are
+// refused with ErrTooSmall instead of drawn as a strip (trial s10: the
+// seq figure at --font-size 16 cut its y label, at --size 2x2cm drew only
+// its title); the paper size (8.5 × 6 cm, 8 pt) and the default draw.
+func TestTooSmall(t *testing.T) {
+	r := bulkConn(300)
+	f := func() Figure {
+		fig, err := TimeSeq(r, TimeSeqOptions{Dir: flows.AtoB, Run: "synthetic"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fig
+	}
+	for _, st := range []Style{{W: 2 * vg.Centimeter, H: 2 * vg.Centimeter}, {FontSize: 24}} {
+		if err := f().SaveStyle(io.Discard, "png", st); !errors.Is(err, ErrTooSmall) {
+			t.Errorf("%+v: %v, want ErrTooSmall", st, err)
+		}
+	}
+	for _, st := range []Style{{}, {W: 8.5 * vg.Centimeter, H: 6 * vg.Centimeter, FontSize: 8}} {
+		if err := f().SaveStyle(io.Discard, "png", st); err != nil {
+			t.Errorf("%+v: %v", st, err)
+		}
 	}
 }

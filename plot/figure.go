@@ -1,6 +1,7 @@
 package plot
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -77,8 +78,7 @@ func (f Figure) safeDraw(dc draw.Canvas, st Style) (err error) {
 			err = fmt.Errorf("draw figure %q: %v", f.Title, r)
 		}
 	}()
-	f.draw(dc, st)
-	return nil
+	return f.draw(dc, st)
 }
 
 // pdfDate is the date a PDF says it was made: SOURCE_DATE_EPOCH (seconds
@@ -121,7 +121,12 @@ func textStyle(size vg.Length) text.Style {
 	return text.Style{Font: font.From(gplot.DefaultFont, size), Handler: gplot.DefaultTextHandler}
 }
 
-func (f Figure) draw(dc draw.Canvas, st Style) {
+// ErrTooSmall is returned by Save and SaveStyle when the figure's text
+// leaves too little room for its data: a panel under two font sizes of
+// height or five of width, or shorter than its y label (which gonum cuts).
+var ErrTooSmall = errors.New("figure too small for its text")
+
+func (f Figure) draw(dc draw.Canvas, st Style) error {
 	fs := st.FontSize
 	pad := fs * 0.5
 	area := draw.Crop(dc, pad, -pad, pad, -pad)
@@ -138,7 +143,7 @@ func (f Figure) draw(dc draw.Canvas, st Style) {
 		area.Max.Y -= h + fs*0.3
 	}
 	if len(f.Panels) == 0 {
-		return
+		return nil
 	}
 	for _, p := range f.Panels {
 		applyFonts(p, st)
@@ -163,8 +168,11 @@ func (f Figure) draw(dc draw.Canvas, st Style) {
 		fitTicks(&p.X, int(pw/(5*fs)))
 	}
 	if len(f.Panels) == 1 {
+		if err := fits(st, f.Panels[0], area); err != nil {
+			return err
+		}
 		f.Panels[0].Draw(area)
-		return
+		return nil
 	}
 	grid := make([][]*gplot.Plot, rows)
 	for i := range grid {
@@ -180,10 +188,48 @@ func (f Figure) draw(dc draw.Canvas, st Style) {
 	for i := range grid {
 		for j := range grid[i] {
 			if grid[i][j] != nil {
+				if err := fits(st, grid[i][j], canvases[i][j]); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for i := range grid {
+		for j := range grid[i] {
+			if grid[i][j] != nil {
 				grid[i][j].Draw(canvases[i][j])
 			}
 		}
 	}
+	return nil
+}
+
+// fits checks that panel p, drawn on c, has room for its data: gonum
+// squeezes a panel's data below a few font sizes into a strip (at 16 pt
+// on the default size the RTT figure's data panel was 8 pt tall, its tick
+// labels on one another) and cuts a y label longer than the panel and a
+// font size (the seq figure's at 16 pt). The
+// data area is gonum's own (Plot.DataCanvas, after the ticks, labels and
+// title): at least 1.25 font sizes tall (two tick labels) and five wide.
+// Errors wrap ErrTooSmall and say what to change.
+func fits(st Style, p *gplot.Plot, c draw.Canvas) error {
+	fs := st.FontSize
+	cm := func(l vg.Length) float64 { return l.Points() / vg.Centimeter.Points() }
+	size := fmt.Sprintf("--size %.3gx%.3gcm with --font-size %g", cm(st.W), cm(st.H), fs.Points())
+	d := p.DataCanvas(c)
+	w, h := d.Max.X-d.Min.X, d.Max.Y-d.Min.Y
+	if c.Max.Y-c.Min.Y <= 0 || c.Max.X-c.Min.X <= 0 || h > c.Max.Y-c.Min.Y || w > c.Max.X-c.Min.X {
+		h, w = 0, 0 // gonum's layout turned inside out: no room at all
+	}
+	if h < 1.25*fs || w < 5*fs {
+		return fmt.Errorf("%w: %s leaves %.1f × %.1f cm for a panel's data: give a larger --size or a smaller --font-size", ErrTooSmall, size, cm(max(w, 0)), cm(max(h, 0)))
+	}
+	if l := p.Y.Label.Text; l != "" {
+		if need, have := p.Y.Label.TextStyle.Width(l), c.Max.Y-c.Min.Y+fs; need > have {
+			return fmt.Errorf("%w: %s leaves a panel %.1f cm tall, and its y label %q is %.1f cm long: give a larger --size or a smaller --font-size", ErrTooSmall, size, cm(have-fs), l, cm(need))
+		}
+	}
+	return nil
 }
 
 // drawSharedLabels draws XLabel and YLabel as an axis of gonum/plot

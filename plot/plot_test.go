@@ -333,7 +333,7 @@ func TestEdgeCasesRender(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		if err := f.SaveStyle(io.Discard, "png", Style{W: 5 * vg.Centimeter, H: 4 * vg.Centimeter}); err != nil {
+		if err := f.SaveStyle(io.Discard, "png", Style{W: 8.5 * vg.Centimeter, H: 6 * vg.Centimeter, FontSize: 8}); err != nil {
 			t.Errorf("%s: render: %v", name, err)
 		}
 	}
