@@ -165,6 +165,12 @@ type DirStats struct {
 	// own MAC as transmitter, copies included: more than 0 means the capture
 	// was taken on the sender's node.
 	OwnTx int64
+	// RelayTx counts 802.11 frames of this direction that the capturing
+	// radio sent itself with another transmitter address than the
+	// sender's, copies included: more than 0 (and OwnTx 0 both ways)
+	// means the capture was taken on a node that relayed the connection
+	// (tcpanalysis.OtherLeg).
+	RelayTx int64
 }
 
 // Summary is the per-connection result.
@@ -252,6 +258,11 @@ type Options struct {
 	// needs one connection of a large capture sets it to skip the work for
 	// the rest.
 	Only func(index int) bool
+	// CountOnly is Only selecting no connection, without a function: a
+	// counting pass (the first of a series verb on a large capture) that
+	// the file's connections can still be spread over the cores for
+	// (shard.go).
+	CountOnly bool
 	// Filter, when set, leaves out the segments it rejects: a second pass
 	// over one connection's addresses and ports (flows.Key) tracks and
 	// analyses those alone. Connection indexes then count the connections
@@ -614,7 +625,7 @@ func (a *Analyzer) add(s *capture.Segment, hash uint64, hashed bool) *ConnResult
 			cs.state = cs
 			a.pool.recycleConns(a.tracker)
 		}
-		if a.opts.Only != nil && !a.opts.Only(p.Conn.Index) {
+		if a.opts.CountOnly || a.opts.Only != nil && !a.opts.Only(p.Conn.Index) {
 			cs.skip = true
 		} else if a.opts.Keep != nil && a.opts.Keep(p.Conn.Index) {
 			if a.opts.NewSeries != nil {
@@ -674,8 +685,12 @@ func (a *Analyzer) add(s *capture.Segment, hash uint64, hashed bool) *ConnResult
 		}
 	}
 	st := &cs.Dir[d]
-	if h := &p.Conn.Half[d]; s.WiFi && !s.RadioSignal && h.MACKnown && s.TA == h.MAC {
-		st.OwnTx++
+	if h := &p.Conn.Half[d]; s.WiFi && !s.RadioSignal && h.MACKnown {
+		if s.TA == h.MAC {
+			st.OwnTx++
+		} else {
+			st.RelayTx++
+		}
 	}
 	if p.Dup {
 		return &cs.ConnResult

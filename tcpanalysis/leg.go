@@ -52,11 +52,23 @@ func OtherLeg(r *ConnResult, d flows.Direction) (own, other time.Duration, from 
 		return own, other, from, false
 	case ack > 0 && data == 0:
 		return own, other, from, have
+	case data == 0 && ack == 0 && Relayed(r):
+		// Its radio forwarded the connection's frames: a relay, beside
+		// neither end (ns-3 aodv r1 node 10, flow 2: 178 ms one way, 7.5
+		// the other, which the RTT rule below read as the sender's).
+		return own, other, from, have
 	}
 	if !have || other <= time.Millisecond || other*4 <= own {
 		return own, other, from, false
 	}
 	return own, other, from, true
+}
+
+// Relayed reports that an 802.11 capture was taken on a node that relayed
+// connection r: its radio sent frames of r with a transmitter address that
+// is neither end's (DirStats.RelayTx), and none as either end (OwnTx).
+func Relayed(r *ConnResult) bool {
+	return r.Dir[0].OwnTx == 0 && r.Dir[1].OwnTx == 0 && (r.Dir[0].RelayTx > 0 || r.Dir[1].RelayTx > 0)
 }
 
 // minSample is the smallest sample of direction d by methods ms, and

@@ -119,6 +119,9 @@ func newRTTCmd(e *env) *cobra.Command {
 			if n := query.LegNote(v.Conn, v.Dir); n != "" {
 				fmt.Fprintln(e.stderr, "note:", n)
 			}
+			if n := query.AirNote(v.Conn, v.Dir); n != "" {
+				fmt.Fprintln(e.stderr, "note:", n)
+			}
 			if n := v.HandshakeNote(); n != "" && want[query.MetricRTTHandshake] {
 				fmt.Fprintln(e.stderr, "note:", n)
 			}

@@ -652,3 +652,32 @@ func TestNotesWithEveryOutput(t *testing.T) {
 		t.Errorf("over-window warning: whole %v, 10–20 s zoom %v", strings.Contains(whole, "exceed twice"), strings.Contains(zoom, "exceed twice"))
 	}
 }
+
+// TestVantageRelayAndAir (trial s10): ns-3 aodv r1 node 10 relayed flow 2
+// (port 9002) for a while: 178 ms one way and 7.5 ms the other, which the
+// RTT rule read as the sender's side; its radio forwarded the frames, so
+// rtt and window say it is a relay. Node 1, a relay of the same flow with
+// samples of the reverse direction only, says so too. Node 2, flow 0's
+// source, captured on the sender's own radio: rtt says its samples leave
+// out the sender's queues (7.19 ms here, 68.5 ms by the ns-3 socket); its
+// sink (node 10, port 9000) gets no such note.
+func TestVantageRelayAndAir(t *testing.T) {
+	dir := sharedtest.Dir(t, "ns3")
+	for _, c := range []struct {
+		verb, file, port, want string
+	}{
+		{"rtt", "tcp-aodv-r1-10-0.pcap.gz", "9002", "not beside the ab sender (a relay: the capturing node forwarded this connection's frames)"},
+		{"window", "tcp-aodv-r1-10-0.pcap.gz", "9002", "not beside the ab sender"},
+		{"rtt", "tcp-aodv-r1-1-0.pcap.gz", "9002", "the capture point is a relay (the capturing node forwarded this connection's frames), beside neither end"},
+		{"rtt", "tcp-aodv-r1-2-0.pcap.gz", "9000", "an 802.11 capture on the ab sender's own radio"},
+	} {
+		_, errs, err := runCLI(t, c.verb, filepath.Join(dir, c.file), "--port", c.port, "--csv")
+		if err != nil || !strings.Contains(errs, c.want) {
+			t.Errorf("%s %s port %s: err %v, want %q in stderr:\n%s", c.verb, c.file, c.port, err, c.want, errs)
+		}
+	}
+	_, errs, err := runCLI(t, "rtt", filepath.Join(dir, "tcp-aodv-r1-10-0.pcap.gz"), "--port", "9000")
+	if err != nil || strings.Contains(errs, "own radio") || strings.Contains(errs, "a relay") {
+		t.Errorf("sink: err %v, stderr:\n%s", err, errs)
+	}
+}
