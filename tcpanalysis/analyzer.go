@@ -258,11 +258,6 @@ type Options struct {
 	// needs one connection of a large capture sets it to skip the work for
 	// the rest.
 	Only func(index int) bool
-	// CountOnly is Only selecting no connection, without a function: a
-	// counting pass (the first of a series verb on a large capture) that
-	// the file's connections can still be spread over the cores for
-	// (shard.go).
-	CountOnly bool
 	// Filter, when set, leaves out the segments it rejects: a second pass
 	// over one connection's addresses and ports (flows.Key) tracks and
 	// analyses those alone. Connection indexes then count the connections
@@ -625,7 +620,7 @@ func (a *Analyzer) add(s *capture.Segment, hash uint64, hashed bool) *ConnResult
 			cs.state = cs
 			a.pool.recycleConns(a.tracker)
 		}
-		if a.opts.CountOnly || a.opts.Only != nil && !a.opts.Only(p.Conn.Index) {
+		if a.opts.Only != nil && !a.opts.Only(p.Conn.Index) {
 			cs.skip = true
 		} else if a.opts.Keep != nil && a.opts.Keep(p.Conn.Index) {
 			if a.opts.NewSeries != nil {
