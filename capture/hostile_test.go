@@ -325,10 +325,10 @@ func TestZstdDamage(t *testing.T) {
 		{"one-frame", one, 5, ""},
 		{"bad-checksum", badSum, 5, "z.pcap: frame 6: zstd: frame checksum mismatch (frame 1)"},
 		{"two-frames", two, 5, ""},
-		{"two-frames-second-checksum-cut", two[:len(two)-3], 5, "z.pcap: frame 6: capture cut mid-record"},
-		{"two-frames-second-block-cut", two[:len(two)-20], 2, "z.pcap: frame 3: capture cut mid-record"},
+		{"two-frames-second-checksum-cut", two[:len(two)-3], 5, "z.pcap: frame 6: the zstd stream ends early (the compressed file is cut), mid-record"},
+		{"two-frames-second-block-cut", two[:len(two)-20], 2, "z.pcap: frame 3: the zstd stream ends early (the compressed file is cut), mid-record"},
 		{"skippable-first", skip, 5, ""},
-		{"cut-in-checksum", one[:len(one)-2], 5, "z.pcap: frame 6: capture cut mid-record"},
+		{"cut-in-checksum", one[:len(one)-2], 5, "z.pcap: frame 6: the zstd stream ends early (the compressed file is cut), mid-record"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r, err := NewReader(bytes.NewReader(tt.in), "z.pcap")

@@ -169,6 +169,7 @@ type source interface {
 // Reader reads TCP segments from one capture. It is not safe for concurrent
 // use. Create one with Open or NewReader.
 type Reader struct {
+	codec    string // "gzip" or "zstd" for a compressed capture, else ""
 	name     string
 	closer   io.Closer
 	src      source
@@ -329,8 +330,10 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 		return fail(err)
 	}
 	var in io.Reader = br
+	codec := "" // the compression, named in a cut stream's warning
 	switch {
 	case magic[0] == 0x1f && magic[1] == 0x8b:
+		codec = "gzip"
 		gz, err := gzip.NewReader(br)
 		if err != nil {
 			return fail(fmt.Errorf("gzip: %w", err))
@@ -338,13 +341,14 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 		in = bufio.NewReaderSize(gz, 1<<16)
 	case binary.LittleEndian.Uint32(magic) == 0xfd2fb528,
 		binary.LittleEndian.Uint32(magic)&0xfffffff0 == 0x184d2a50: // skippable frame first (pzstd)
+		codec = "zstd"
 		zr, err := newZstdStream(br)
 		if err != nil {
 			return fail(fmt.Errorf("zstd: %w", err))
 		}
 		in = bufio.NewReaderSize(zr, 1<<16)
 	}
-	rd := &Reader{name: name, ctx: interruptCtx()}
+	rd := &Reader{name: name, ctx: interruptCtx(), codec: codec}
 	bin, ok := in.(peeker)
 	if !ok {
 		bin = bufio.NewReaderSize(in, 1<<16)
@@ -719,7 +723,13 @@ func (r *Reader) readErr(err error) error {
 		return &FrameError{File: r.name, Frame: 1, Err: errors.New("capture cut inside the first frame: nothing to analyse")}
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) {
-		r.warnings = append(r.warnings, fmt.Sprintf("%s: frame %d: capture cut mid-record; analysed the %d frames before it", r.name, next, r.frame))
+		cut := "capture cut mid-record"
+		if r.codec != "" {
+			// The decompressor ran out: the compressed file was cut
+			// (a copy or download not finished), not the capture.
+			cut = "the " + r.codec + " stream ends early (the compressed file is cut), mid-record"
+		}
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: frame %d: %s; analysed the %d frames before it", r.name, next, cut, r.frame))
 		return io.EOF
 	}
 	if r.frame == 0 {
