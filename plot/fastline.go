@@ -65,22 +65,11 @@ func (c *pngCanvas) Pop() {
 	c.PngCanvas.Pop()
 }
 
-// pngUnder returns the pngCanvas under c's wrappers (see rasterDPI), or
+// pngUnder returns the pngCanvas under c's wrappers (underCanvas), or
 // nil.
 func pngUnder(c draw.Canvas) *pngCanvas {
-	var v vg.Canvas = c.Canvas
-	for {
-		switch x := v.(type) {
-		case draw.Canvas:
-			v = x.Canvas
-		case *draw.Canvas:
-			v = x.Canvas
-		case *pngCanvas:
-			return x
-		default:
-			return nil
-		}
-	}
+	p, _ := underCanvas(c).(*pngCanvas)
+	return p
 }
 
 // strokeLine draws the open polyline ps (canvas coordinates) with st if it

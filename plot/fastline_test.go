@@ -19,23 +19,7 @@ import (
 // points, every pixel is within 8 of 255 in each channel of gg's drawing
 // and at most 1 % differ at all.
 func TestFastStrokeSame(t *testing.T) {
-	r := bulkConn(20000)
-	var x, ack, win []float64
-	for _, a := range r.Series.Acks[0] {
-		x = append(x, a.Time.Sub(r.Conn.First).Seconds())
-		ack = append(ack, float64(a.Ack))
-		win = append(win, float64(a.Window))
-	}
-	for _, tt := range []struct {
-		name string
-		fig  func() (Figure, error)
-	}{
-		{"timeseq", func() (Figure, error) { return TimeSeq(r, TimeSeqOptions{Dir: flows.AtoB, Run: "synthetic"}) }},
-		{"xy-steps", func() (Figure, error) {
-			return XY(XYSpec{Title: "steps", X: Axis{Label: "time", Unit: UnitSeconds}, Y: Axis{Label: "bytes", Unit: UnitBytes},
-				Series: []Named{{Name: "ack", X: x, Y: ack, Step: true}, {Name: "window", X: x, Y: win, Step: true}}})
-		}},
-	} {
+	for _, tt := range seqAndSteps(bulkConn(20000), true) {
 		fast := render(t, tt.fig, false)
 		func() {
 			defer func(b bool) { fastStrokes = b }(fastStrokes)

@@ -55,17 +55,23 @@ func columnWidth(c draw.Canvas) vg.Length {
 // looked for through the wrappers: asked of c.Canvas alone, every canvas
 // looked like a vector one.
 func rasterDPI(c draw.Canvas) (float64, bool) {
-	var v vg.Canvas = c.Canvas
+	if x, ok := underCanvas(c).(interface{ DPI() float64 }); ok {
+		return x.DPI(), x.DPI() > 0
+	}
+	return 0, false
+}
+
+// underCanvas is the vg.Canvas under c's draw.Canvas wrappers.
+func underCanvas(c draw.Canvas) vg.Canvas {
+	v := c.Canvas
 	for {
 		switch x := v.(type) {
 		case draw.Canvas:
 			v = x.Canvas
 		case *draw.Canvas:
 			v = x.Canvas
-		case interface{ DPI() float64 }:
-			return x.DPI(), x.DPI() > 0
 		default:
-			return 0, false
+			return v
 		}
 	}
 }

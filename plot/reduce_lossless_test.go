@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
 // TestReducedLossless: where a device column holds at most two vertices
@@ -15,22 +16,7 @@ import (
 func TestReducedLossless(t *testing.T) {
 	defer func(b bool) { fastStrokes = b }(fastStrokes)
 	fastStrokes = false
-	r := bulkConn(300)
-	var x, ack []float64
-	for _, a := range r.Series.Acks[0] {
-		x = append(x, a.Time.Sub(r.Conn.First).Seconds())
-		ack = append(ack, float64(a.Ack))
-	}
-	for _, tt := range []struct {
-		name string
-		fig  func() (Figure, error)
-	}{
-		{"timeseq", func() (Figure, error) { return TimeSeq(r, TimeSeqOptions{Dir: flows.AtoB, Run: "synthetic"}) }},
-		{"xy-steps", func() (Figure, error) {
-			return XY(XYSpec{Title: "steps", X: Axis{Label: "time", Unit: UnitSeconds}, Y: Axis{Label: "bytes", Unit: UnitBytes},
-				Series: []Named{{Name: "ack", X: x, Y: ack, Step: true}}})
-		}},
-	} {
+	for _, tt := range seqAndSteps(bulkConn(300), false) {
 		stacked := render(t, tt.fig, true)
 		func() {
 			defer func(n int) { reduceAbove = n }(reduceAbove)
@@ -40,5 +26,33 @@ func TestReducedLossless(t *testing.T) {
 				t.Errorf("%s: %d pixels differ, by up to %d of 255; want none", tt.name, n, most)
 			}
 		}()
+	}
+}
+
+// namedFig is a figure to draw in a test, by name.
+type namedFig struct {
+	name string
+	fig  func() (Figure, error)
+}
+
+// seqAndSteps is the time-sequence graph of r and a step line of its ACKs
+// (and, with win, one of its receive window): what the reduction and
+// rasterizer tests draw both ways.
+func seqAndSteps(r *tcpanalysis.ConnResult, win bool) []namedFig {
+	var x, ack, rw []float64
+	for _, a := range r.Series.Acks[0] {
+		x = append(x, a.Time.Sub(r.Conn.First).Seconds())
+		ack = append(ack, float64(a.Ack))
+		rw = append(rw, float64(a.Window))
+	}
+	series := []Named{{Name: "ack", X: x, Y: ack, Step: true}}
+	if win {
+		series = append(series, Named{Name: "window", X: x, Y: rw, Step: true})
+	}
+	return []namedFig{
+		{"timeseq", func() (Figure, error) { return TimeSeq(r, TimeSeqOptions{Dir: flows.AtoB, Run: "synthetic"}) }},
+		{"xy-steps", func() (Figure, error) {
+			return XY(XYSpec{Title: "steps", X: Axis{Label: "time", Unit: UnitSeconds}, Y: Axis{Label: "bytes", Unit: UnitBytes}, Series: series})
+		}},
 	}
 }
