@@ -53,6 +53,10 @@ func newFlowsCmd(e *env) *cobra.Command {
 				format = export.FlowsJSON
 			}
 			stream := func(w io.Writer) error { return e.flowsStreamed(w, args, opts, format) }
+			if format == export.FlowsTable && isMarkdown(out) {
+				table := stream
+				stream = func(w io.Writer) error { return fenced(w, table) }
+			}
 			if out != "" {
 				return writeFileAtomic(out, func(f *os.File) error { return stream(f) })
 			}
@@ -64,4 +68,21 @@ func newFlowsCmd(e *env) *cobra.Command {
 	c.Flags().BoolVar(&asCSV, "csv", false, "write CSV (schema "+export.FlowsSchema+")")
 	c.Flags().StringVarP(&out, "output", "o", "", "write to this file (atomically) instead of standard output")
 	return c
+}
+
+// isMarkdown reports that the -o file ends in .md.
+func isMarkdown(out string) bool { return strings.EqualFold(filepath.Ext(out), ".md") }
+
+// fenced writes body's aligned text table as a Markdown document: inside a
+// fenced code block, so that it renders with its columns aligned (an
+// aligned table is not Markdown's pipe table).
+func fenced(w io.Writer, body func(io.Writer) error) error {
+	if _, err := io.WriteString(w, "```text\n"); err != nil {
+		return err
+	}
+	if err := body(w); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "```\n")
+	return err
 }

@@ -151,6 +151,9 @@ func (f *goodputFlags) writeRows(e *env, out *study.Outcome) error {
 		case f.asCSV:
 			return export.WriteGoodputCSV(w, rows, labelNames)
 		}
+		if isMarkdown(f.out) {
+			return fenced(w, func(w io.Writer) error { return export.WriteGoodputTable(w, rows, labelNames) })
+		}
 		return export.WriteGoodputTable(w, rows, labelNames)
 	}
 	if f.parquetOut != "" {

@@ -314,3 +314,24 @@ func TestTputInstantWindow(t *testing.T) {
 		t.Errorf("summary:\n%s", out)
 	}
 }
+
+// Trial s9: flows and goodput -o x.md wrote the aligned text table as it
+// is, which Markdown renders as one paragraph: it is now fenced.
+func TestMarkdownOutputFenced(t *testing.T) {
+	dir := t.TempDir()
+	md := filepath.Join(dir, "f.md")
+	if _, _, err := runCLI(t, "flows", satOff, "-o", md); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(md)
+	if s := string(b); !strings.HasPrefix(s, "```text\n") || !strings.HasSuffix(s, "\n```\n") || !strings.Contains(s, "handshake") {
+		t.Errorf("flows -o f.md:\n%s", s)
+	}
+	txt := filepath.Join(dir, "f.txt")
+	if _, _, err := runCLI(t, "flows", satOff, "-o", txt); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(txt); strings.Contains(string(b), "```") {
+		t.Errorf("flows -o f.txt fenced:\n%s", b)
+	}
+}
