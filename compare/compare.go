@@ -90,6 +90,11 @@ type Run struct {
 	// (0 when not known): the origin of the captures' own time base, as
 	// flows' start_s counts from it.
 	Start, ServerStart capture.Timestamp
+	// End is the last frame of a one-capture run's File (0 when not
+	// known): where its end-to-end goodput's interval ends when the
+	// receiver did not close, as the batch goodput's run end
+	// (pep.ReceiverGoodputTo).
+	End capture.Timestamp
 }
 
 // NewRun builds a one-capture run: r's direction d aligned at align, with

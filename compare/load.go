@@ -61,6 +61,9 @@ func Load(specs []Spec, sel query.Selection, rd Reader) ([]Run, []*query.View, e
 				return nil, nil, err
 			}
 			run.From, run.To, run.Start = sel.From, sel.To, v.Report.Start
+			if v.Report.Stats.Frames > 0 {
+				run.End = v.Report.Stats.Last
+			}
 			runs, views = append(runs, run), append(views, v)
 			continue
 		}

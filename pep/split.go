@@ -199,6 +199,27 @@ func ReceiverGoodput(r *tcpanalysis.ConnResult, d flows.Direction) (float64, boo
 	return float64(b) * 8 / span.Seconds() / 1000, true
 }
 
+// ReceiverGoodputTo is ReceiverGoodput (kbit/s) for a receiver that did
+// not close in the capture: its interval then ends at end, the capture's
+// last frame (the batch goodput's run end with one capture,
+// docs/metrics.md#interval), instead of at its ACK of the last byte, so a
+// flow whose packets stop early (a route lost, a stall before the run
+// ends) is not measured over a shorter time. Its start is moved to the
+// receiver by half the handshake RTT toward it, as ReceiverGoodput's.
+// With a close captured, or end 0, it is ReceiverGoodput.
+func ReceiverGoodputTo(r *tcpanalysis.ConnResult, d flows.Direction, end capture.Timestamp) (float64, bool) {
+	iv := ReceiverInterval(r, d)
+	if iv.Close != 0 || end == 0 || r.Series == nil {
+		return ReceiverGoodput(r, d)
+	}
+	b := r.Dir[d].AckedBytes
+	start := iv.Start + capture.Timestamp(iv.HandshakeRTT/2)
+	if b <= 0 || end <= start {
+		return 0, false
+	}
+	return float64(b) * 8 / end.Sub(start).Seconds() / 1000, true
+}
+
 // AppInterval is the receiving application's interval of one data
 // direction as seen in one capture (docs/metrics.md#pep): Start is the
 // first data segment, Close the receiver's own FIN or RST after it (0 when
