@@ -139,3 +139,30 @@ func AirNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
 	}
 	return fmt.Sprintf("conn %d: an 802.11 capture on the %s sender's own radio: its data frames are stamped when they went on air, so the ack/ts RTT samples leave out the time data waited in the sender's own queues, which its socket's RTT (srtt, RTO) includes (docs/metrics.md#rtt)", r.Conn.Index, d)
 }
+
+// AirFlightNote is AirNote for the window verb: at the data sender's own
+// radio, bytes in flight count data from when it went on air, so data the
+// sender's TCP had sent but its interface still queued is not in them,
+// while the socket's FlightSize includes it (ns-3 aodv r1 node 2, flow 0:
+// 23 KB on average here against a mean cwnd of 42.6 KB by the socket).
+// "" otherwise.
+func AirFlightNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
+	if r.Dir[d].OwnTx == 0 || r.Dir[d.Reverse()].OwnTx > 0 {
+		return ""
+	}
+	return fmt.Sprintf("conn %d: an 802.11 capture on the %s sender's own radio: bytes in flight count data from when it went on air, so data its TCP had sent that still waited in its interface queue is not in them, while the socket's FlightSize includes it (docs/metrics.md#bytes-in-flight)", r.Conn.Index, d)
+}
+
+// RelayNote says, for a capture taken on a node that relayed connection r
+// (tcpanalysis.Relayed), that it holds only the frames routed through
+// that node: throughput and the time-sequence graph count the data that
+// passed there, and goodput follows the receiver's cumulative ACKs seen
+// there, which jump where the ACKs took another route (an interval can
+// then show more than the link carries: ns-3 aodv r1 node 1, flow 0,
+// 12.3 Mbit/s in 2 s on a 2 Mbit/s link). "" otherwise.
+func RelayNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
+	if !tcpanalysis.Relayed(r) {
+		return ""
+	}
+	return fmt.Sprintf("conn %d: the capture point is a relay (the capturing node forwarded this connection's frames): it holds only the frames routed through it, so the %s data and retransmissions here are that part of the connection's, and goodput follows the receiver's ACKs seen here, which jump where ACKs took another route; for the connection's own numbers, capture at its sender or receiver (docs/metrics.md#own-frames)", r.Conn.Index, d)
+}

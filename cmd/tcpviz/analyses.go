@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -171,7 +172,7 @@ func newRetransCmd(e *env) *cobra.Command {
 				return err
 			}
 			// The report's events lane is on every view: no panel.
-			return e.analyse(&f, args[0], sel, kind, query.PlanEvents(f.want(kind)), "", nil, func(v *query.View) (export.Table, error) {
+			return e.analyse(&f, args[0], sel, kind, query.PlanEvents(f.want(kind)), "", func(v *query.View) { relayNote(e.stderr, v) }, func(v *query.View) (export.Table, error) {
 				return export.Retrans(v, f.rf.wantRows()), nil
 			}, figures.Events)
 		},
@@ -195,6 +196,9 @@ func newWindowCmd(e *env) *cobra.Command {
 			}
 			return e.analyse(&f, args[0], sel, kind, query.PlanWindow(sel, f.want(kind)), "win", func(v *query.View) {
 				if n := query.InFlightNote(v.Conn, v.Dir); n != "" {
+					fmt.Fprintln(e.stderr, "note:", n)
+				}
+				if n := query.AirFlightNote(v.Conn, v.Dir); n != "" {
 					fmt.Fprintln(e.stderr, "note:", n)
 				}
 				if w := v.FlightOverWindow(); w != "" {
@@ -231,6 +235,7 @@ func newTputCmd(e *env) *cobra.Command {
 				return intervalError(interval, err)
 			}
 			return e.analyse(&f, args[0], sel, kind, query.PlanRate(interval, f.want(kind)), "tput", func(v *query.View) {
+				relayNote(e.stderr, v)
 				pepNote(e.stderr, v.Conn, v.Dir)
 			}, func(v *query.View) (export.Table, error) {
 				t, err := export.Tput(v, at, toBytes)
@@ -248,4 +253,11 @@ func newTputCmd(e *env) *cobra.Command {
 	c.Flags().Float64SliceVar(&at, "at", nil, "also report bytes acknowledged this many seconds after --ref (repeatable)")
 	c.Flags().Int64Var(&toBytes, "bytes", 0, "report the time until this many bytes were acknowledged")
 	return c
+}
+
+// relayNote prints query.RelayNote for v's connection, if any.
+func relayNote(w io.Writer, v *query.View) {
+	if n := query.RelayNote(v.Conn, v.Dir); n != "" {
+		fmt.Fprintln(w, "note:", n)
+	}
 }
