@@ -166,6 +166,10 @@ type niceTicks struct {
 	// whole multiple of (one byte on a byte axis); 0: any.
 	whole float64
 	name  string // the display unit's name
+	// bare drops the labels (the ticks become gonum's minor ones, and
+	// the axis takes no room for labels): an upper panel of a stack,
+	// whose x axis is the one under the last panel (Stack).
+	bare bool
 }
 
 // Ticks implements gplot.Ticker.
@@ -186,6 +190,9 @@ func (t niceTicks) Ticks(min, max float64) []gplot.Tick {
 		val := v * t.Div
 		if u := t.whole * t.Div; u > 0 {
 			val = math.Round(val/u) * u // a whole byte, not 1483946.0000000002
+		}
+		if t.bare {
+			label = ""
 		}
 		out = append(out, gplot.Tick{Value: val, Label: label})
 	}

@@ -456,6 +456,13 @@ func robustCap(ss []Named) float64 {
 type grid struct{}
 
 func (grid) Plot(c draw.Canvas, p *gplot.Plot) {
+	if t, ok := p.X.Tick.Marker.(niceTicks); ok && t.bare {
+		// An upper panel of a stack keeps its grid lines: its ticks are
+		// unlabelled, not minor.
+		defer func(m gplot.Ticker) { p.X.Tick.Marker = m }(p.X.Tick.Marker)
+		t.bare = false
+		p.X.Tick.Marker = t
+	}
 	g := plotter.NewGrid()
 	g.Vertical.Color = color.Gray{225}
 	g.Horizontal.Color = color.Gray{225}
@@ -517,8 +524,13 @@ func Stack(title string, specs []XYSpec) (Figure, error) {
 			p.Title.Text += fmt.Sprintf(" — %d above the axis, up to %s", ab.n, strings.ReplaceAll(ab.max, " ", "\u00a0"))
 			es = append(es, Entry{Name: "above the axis", Thumbs: []gplot.Thumbnailer{ab.thumb}})
 		}
-		if len(f.Panels) > 0 { // one x label, under the last panel
-			f.Panels[len(f.Panels)-1].X.Label.Text = ""
+		if len(f.Panels) > 0 { // one x label and its tick labels, under the last panel
+			up := f.Panels[len(f.Panels)-1]
+			up.X.Label.Text = ""
+			if t, ok := up.X.Tick.Marker.(niceTicks); ok {
+				t.bare = true
+				up.X.Tick.Marker = t
+			}
 		}
 		f.Panels = append(f.Panels, p)
 		for _, e := range es {
