@@ -171,6 +171,7 @@ func (f Figure) draw(dc draw.Canvas, st Style) error {
 		if err := fits(st, f.Panels[0], area); err != nil {
 			return err
 		}
+		fitY(f.Panels[0], area, fs)
 		f.Panels[0].Draw(area)
 		return nil
 	}
@@ -191,6 +192,7 @@ func (f Figure) draw(dc draw.Canvas, st Style) error {
 				if err := fits(st, grid[i][j], canvases[i][j]); err != nil {
 					return err
 				}
+				fitY(grid[i][j], canvases[i][j], fs)
 			}
 		}
 	}
@@ -204,13 +206,28 @@ func (f Figure) draw(dc draw.Canvas, st Style) error {
 	return nil
 }
 
+// fitY makes panel p's y ticks coarser for the height its data gets on c
+// (gonum's own data area, which the estimate before the layout can
+// exceed): about one label per 2.2 font sizes, and under 2.2 font sizes
+// only the two ends, 0 and the top.
+func fitY(p *gplot.Plot, c draw.Canvas, fs vg.Length) {
+	d := p.DataCanvas(c)
+	h := d.Max.Y - d.Min.Y
+	least := 2
+	if h < 2.2*fs {
+		least = 1
+	}
+	fitTicksLeast(&p.Y, int(h/(2.2*fs)), least)
+}
+
 // fits checks that panel p, drawn on c, has room for its data: gonum
 // squeezes a panel's data below a few font sizes into a strip (at 16 pt
 // on the default size the RTT figure's data panel was 8 pt tall, its tick
 // labels on one another) and cuts a y label longer than the panel and a
 // font size (the seq figure's at 16 pt). The
 // data area is gonum's own (Plot.DataCanvas, after the ticks, labels and
-// title): at least 1.25 font sizes tall (two tick labels) and five wide.
+// title): at least a font size tall (two tick labels, 0 and the top, one
+// over the other) and five wide.
 // Errors wrap ErrTooSmall and say what to change.
 func fits(st Style, p *gplot.Plot, c draw.Canvas) error {
 	fs := st.FontSize
@@ -221,7 +238,7 @@ func fits(st Style, p *gplot.Plot, c draw.Canvas) error {
 	if c.Max.Y-c.Min.Y <= 0 || c.Max.X-c.Min.X <= 0 || h > c.Max.Y-c.Min.Y || w > c.Max.X-c.Min.X {
 		h, w = 0, 0 // gonum's layout turned inside out: no room at all
 	}
-	if h < 1.25*fs || w < 5*fs {
+	if h < fs || w < 5*fs {
 		return fmt.Errorf("%w: %s leaves %.1f × %.1f cm for a panel's data: give a larger --size or a smaller --font-size", ErrTooSmall, size, cm(max(w, 0)), cm(max(h, 0)))
 	}
 	if l := p.Y.Label.Text; l != "" {

@@ -257,12 +257,17 @@ func setAxisWhole(a *gplot.Axis, label string, u Unit, sc scale, lo, hi float64,
 // fitTicks makes a's nice ticks coarser, for about n intervals, when the
 // axis has room for fewer than it was set up with. The range stays: the
 // data, and marks placed on its edge, were drawn for it.
-func fitTicks(a *gplot.Axis, n int) {
+func fitTicks(a *gplot.Axis, n int) { fitTicksLeast(a, n, 2) }
+
+// fitTicksLeast is fitTicks down to least intervals: 1 for a y axis of a
+// panel under 2.2 font sizes tall, whose two ends, 0 and the top, are all
+// the labels it has room for.
+func fitTicksLeast(a *gplot.Axis, n, least int) {
 	t, ok := a.Tick.Marker.(niceTicks)
 	if !ok || n >= t.interval {
 		return
 	}
-	n = max(n, 2)
+	n = max(n, least)
 	span := (a.Max - a.Min) / t.Div
 	step := niceStep(span, n)
 	// Prefer a step that also ends on the top of the axis (60 by 30,
@@ -279,6 +284,13 @@ func fitTicks(a *gplot.Axis, n int) {
 				step = c
 				break
 			}
+		}
+	}
+	if n == 1 && a.Min == 0 {
+		// The two ends: the top labelled if it lies on a tick of the
+		// steps set up (0–60 by 30: 60), else the highest tick below it.
+		if k := math.Floor(span/t.Step + 1e-9); k >= 1 {
+			step = t.Step * k
 		}
 	}
 	step = wholeStep(step, t.whole)
