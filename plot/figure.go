@@ -159,6 +159,14 @@ func (f Figure) draw(dc draw.Canvas, st Style) error {
 	// title (at a colon or dot where a long address has no space).
 	colW := (area.Max.X-area.Min.X-fs*vg.Length(cols-1))/vg.Length(cols) - fs*0.5
 	for _, p := range f.Panels {
+		// A y label longer than the panel is wrapped (gonum would cut it
+		// at the figure's edges: compare's "throughput, retransmissions
+		// included (Mbit/s)" at the paper size).
+		if l, room := p.Y.Label.Text, ph+2.5*fs; l != "" && room > 4*fs && p.Y.Label.TextStyle.Width(l) > room {
+			if w := wrap(p.Y.Label.TextStyle, l, room); strings.TrimSpace(w) != "" {
+				p.Y.Label.Text = w
+			}
+		}
 		h := ph
 		if p.Title.Text != "" {
 			p.Title.Text = fitTitle(p.Title.TextStyle, p.Title.Text, colW)
@@ -224,7 +232,7 @@ func fitY(p *gplot.Plot, c draw.Canvas, fs vg.Length) {
 // squeezes a panel's data below a few font sizes into a strip (at 16 pt
 // on the default size the RTT figure's data panel was 8 pt tall, its tick
 // labels on one another) and cuts a y label longer than the panel and a
-// font size (the seq figure's at 16 pt). The
+// font size (draw wraps a long one first: the seq figure's at 16 pt). The
 // data area is gonum's own (Plot.DataCanvas, after the ticks, labels and
 // title): at least a font size tall (two tick labels, 0 and the top, one
 // over the other) and five wide.
