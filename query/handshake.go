@@ -47,13 +47,13 @@ func (v *View) HandshakeNote() string {
 		ref := v.RefOf(v.Conn, d)
 		for _, x := range v.Conn.RTT {
 			if x.Method == tcpanalysis.MethodHandshake && x.Dir == d && !HandshakeIn(v.Sel.From, v.Sel.To, x.Time.Sub(ref)) {
-				out = append(out, fmt.Sprintf("%s %.3f ms (t_s %.6f)", d, x.RTT.Seconds()*1000, v.CaptureS(x.Time)))
+				out = append(out, fmt.Sprintf("%s %.3f ms at t_s %.6f", d, x.RTT.Seconds()*1000, v.CaptureS(x.Time)))
 			}
 		}
 	}
 	if len(out) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("conn %d: the handshake RTT, %s, was taken outside the --from/--to window: left out of the output as every sample there (without the window it is shown; docs/schema.md#selection)",
+	return fmt.Sprintf("conn %d: the handshake RTT (%s) was taken outside the --from/--to window, so the table, rows and figure leave it out like any sample there; without the window they show it (docs/schema.md#selection)",
 		v.Conn.Conn.Index, strings.Join(out, ", "))
 }

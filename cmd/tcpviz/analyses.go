@@ -135,6 +135,10 @@ func newRTTCmd(e *env) *cobra.Command {
 				return e.pepAfter(pepMode, args[0], v.Conn, v.Dir, pathRTT)
 			}
 			t := export.RTT(v, want, f.rf.wantRows() && rows == nil)
+			if len(t.Summary) <= 1 && kind == outNone {
+				// A header alone reads as a failure: say why it is empty.
+				fmt.Fprintf(e.stderr, "warning: %s conn %d: no RTT sample in the selection (%s): the table is empty\n", v.File, v.Conn.Conn.Index, export.WindowText(v, v.Conn, v.Dir))
+			}
 			if rows != nil {
 				t.Each, t.EachErr = rows.Rows(v), rows.Err
 			}

@@ -63,7 +63,7 @@ func TestRTTHandshakeWhateverRef(t *testing.T) {
 	if regexp.MustCompile(`handshake\s+1`).MatchString(out) {
 		t.Errorf("--from 2 --to 6: a handshake row in\n%s", out)
 	}
-	if !strings.Contains(errOut, "the handshake RTT, ab 613.098 ms") || !strings.Contains(errOut, "ba 0.073 ms") {
+	if !strings.Contains(errOut, "the handshake RTT (ab 613.098 ms") || !strings.Contains(errOut, "ba 0.073 ms") {
 		t.Errorf("--from 2 --to 6: no note of the handshake RTT left out in\n%s", errOut)
 	}
 }
