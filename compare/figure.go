@@ -25,6 +25,13 @@ func FigureSeries(runs []Run, views []*query.View, m query.Metric, sel query.Sel
 	var series []plot.Named
 	for i, v := range views {
 		s := v.Series(m)
+		if m == query.MetricRTTHandshake {
+			// The handshake's RTT is the connection's when no window is
+			// given (query.HandshakeIn), drawn before a data or bulk
+			// reference point, as rtt's figure draws it: with the
+			// window's rule the default --ref bulk drew nothing.
+			s = v.HandshakeOf(v.Conn, v.Dir)
+		}
 		col := plot.Colour(i)
 		// Step series run to the end of the connection, so stalls show.
 		name := runs[i].Label
