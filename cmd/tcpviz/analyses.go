@@ -137,7 +137,11 @@ func newRTTCmd(e *env) *cobra.Command {
 			t := export.RTT(v, want, f.rf.wantRows() && rows == nil)
 			if len(t.Summary) <= 1 && kind == outNone {
 				// A header alone reads as a failure: say why it is empty.
-				fmt.Fprintf(e.stderr, "warning: %s conn %d: no RTT sample in the selection (%s): the table is empty\n", v.File, v.Conn.Conn.Index, export.WindowText(v, v.Conn, v.Dir))
+				where := "in the selection (" + export.WindowText(v, v.Conn, v.Dir) + ")"
+				if v.Whole(v.Conn, v.Dir) {
+					where = "in the whole connection"
+				}
+				fmt.Fprintf(e.stderr, "warning: %s conn %d: no RTT sample %s: nothing to list\n", v.File, v.Conn.Conn.Index, where)
 			}
 			if rows != nil {
 				t.Each, t.EachErr = rows.Rows(v), rows.Err
