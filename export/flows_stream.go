@@ -198,6 +198,21 @@ func (s *FlowsStream) Put(r *FlowRow) {
 	s.waitN += len(s.line)
 }
 
+// Skip tells the stream that connection i of the file has no row (a
+// selection left it out): CSV rows after it need not wait for it. The
+// table and JSON write their rows in index order past any hole.
+func (s *FlowsStream) Skip(i int) {
+	if s.format != FlowsCSV {
+		return
+	}
+	if i == s.next {
+		s.next++
+		s.flushCSV()
+		return
+	}
+	s.wait[i] = "" // written as nothing when its turn comes
+}
+
 // fail keeps the stream's first error.
 func (s *FlowsStream) fail(err error) {
 	if s.err == nil {

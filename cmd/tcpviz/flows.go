@@ -9,12 +9,14 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tcpviz/tcpviz/export"
+	"github.com/tcpviz/tcpviz/query"
 )
 
 func newFlowsCmd(e *env) *cobra.Command {
 	var af analysisFlags
 	var asJSON, asCSV bool
-	var out string
+	var out, host string
+	var port int
 	c := &cobra.Command{
 		Use:     "flows FILE...",
 		Short:   "list every TCP connection with per-direction packets, bytes, retransmitted bytes and goodput",
@@ -52,7 +54,12 @@ func newFlowsCmd(e *env) *cobra.Command {
 			case asJSON:
 				format = export.FlowsJSON
 			}
-			stream := func(w io.Writer) error { return e.flowsStreamed(w, args, opts, format) }
+			sel := query.All()
+			sel.Port = uint16(port)
+			if sel.Host, err = query.ParseHost(host); err != nil {
+				return fmt.Errorf("--host: %w", err)
+			}
+			stream := func(w io.Writer) error { return e.flowsStreamed(w, args, opts, format, sel) }
 			if format == export.FlowsTable && isMarkdown(out) {
 				table := stream
 				stream = func(w io.Writer) error { return fenced(w, table) }
@@ -67,6 +74,8 @@ func newFlowsCmd(e *env) *cobra.Command {
 	c.Flags().BoolVar(&asJSON, "json", false, "write JSON (schema "+export.FlowsSchema+")")
 	c.Flags().BoolVar(&asCSV, "csv", false, "write CSV (schema "+export.FlowsSchema+")")
 	c.Flags().StringVarP(&out, "output", "o", "", "write to this file (atomically) instead of standard output")
+	c.Flags().IntVar(&port, "port", 0, "only connections with this port on either side (their indexes stay the capture's)")
+	c.Flags().StringVar(&host, "host", "", "only connections with this address on either side (their indexes stay the capture's)")
 	return c
 }
 

@@ -25,7 +25,7 @@ import (
 // (docs/robustness.md#finished-connections). The output, warnings and
 // notes are those of a whole report (export.WriteFlowsCSV,
 // export.WriteFlowsTable, pep.FlowNotes).
-func (e *env) flowsStreamed(w io.Writer, args []string, opts tcpanalysis.Options, format export.FlowsFormat) error {
+func (e *env) flowsStreamed(w io.Writer, args []string, opts tcpanalysis.Options, format export.FlowsFormat, sel query.Selection) error {
 	// A file that cannot be opened fails the run before any row is
 	// written, as when rows were written after every analysis.
 	for _, path := range args {
@@ -45,7 +45,7 @@ func (e *env) flowsStreamed(w io.Writer, args []string, opts tcpanalysis.Options
 	}
 	st := export.NewFlowsStreamAs(w, format, spool)
 	for _, path := range args {
-		if err := e.flowsStreamFile(st, path, opts, format == export.FlowsJSON); err != nil {
+		if err := e.flowsStreamFile(st, path, opts, format == export.FlowsJSON, sel); err != nil {
 			return err
 		}
 	}
@@ -71,7 +71,9 @@ func flowsSpool() (*os.File, func()) {
 
 // flowsStreamFile streams one capture's rows into st.
 // withJSON builds the rows' JSON maps (export.NewFlowRow).
-func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanalysis.Options, withJSON bool) error {
+// sel's --port and --host leave out the connections that do not match:
+// no row, note or warning of theirs; the others keep their indexes.
+func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanalysis.Options, withJSON bool, sel query.Selection) error {
 	st.BeginFile(path)
 	var (
 		notes    = map[int]string{} // PEP notes by connection
@@ -86,6 +88,10 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 	evidence := make([]pep.Item, 0, 8) // every verdict's criteria, one at a time
 	opts.OnDone = func(r *tcpanalysis.ConnResult, start capture.Timestamp) {
 		i := r.Conn.Index
+		if !sel.Match(r) {
+			st.Skip(i)
+			return
+		}
 		if r.Conn.Half[0].WScale < 0 || r.Conn.Half[1].WScale < 0 {
 			nUnknown++
 			if k, _ := slices.BinarySearch(unknown, i); k < maxConnNotes {

@@ -348,3 +348,27 @@ func TestPaperSizeRTT(t *testing.T) {
 		}
 	}
 }
+
+// Trial s10: flows takes --port and --host as the other verbs do, and
+// keeps the capture's connection indexes (ns-3 aodv r1 node 10: port 9001
+// is conn 2, port 9000 conn 1) in the table, CSV and JSON; rows after a
+// left-out connection are not held back.
+func TestFlowsPortHost(t *testing.T) {
+	f := filepath.Join(sharedtest.Dir(t, "ns3"), "tcp-aodv-r1-10-0.pcap.gz")
+	out, _, err := runCLI(t, "flows", f, "--port", "9001", "--csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	col, rows := readCSV(t, out)
+	if len(rows) != 1 || rows[0][col["conn"]] != "2" || rows[0][col["b_port"]] != "9001" {
+		t.Errorf("--port 9001 --csv: %v", rows)
+	}
+	out, _, err = runCLI(t, "flows", f, "--host", "10.1.0.3")
+	if err != nil || !regexp.MustCompile(`(?m)^\s+1\s+10\.1\.0\.3:49152\s+10\.1\.0\.11:9000`).MatchString(out) || strings.Contains(out, "10.1.0.15") {
+		t.Errorf("--host 10.1.0.3: err %v\n%s", err, out)
+	}
+	out, _, err = runCLI(t, "flows", f, "--port", "9003", "--json")
+	if err != nil || !strings.Contains(out, `"conn": 3`) || strings.Contains(out, `"conn": 0`) {
+		t.Errorf("--port 9003 --json: err %v\n%s", err, out)
+	}
+}
