@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -48,18 +49,31 @@ func (e *env) writeStudy(f *goodputFlags, out *study.Outcome) error {
 		return err
 	}
 	format := plot.FormatOf(s.Plot)
-	if err := writeFileAtomic(s.Plot, func(fh *os.File) error { return groups.SaveStyle(fh, format, st) }); err != nil {
-		return err
+	// Both figures are drawn before either is written: one that cannot
+	// be drawn (too small for its text) leaves no file of the other.
+	type drawn struct {
+		name string
+		b    bytes.Buffer
 	}
-	fmt.Fprintln(msg, s.Plot)
-	if pairs == nil {
-		return nil
+	figs := []*drawn{{name: s.Plot}}
+	if pairs != nil {
+		ext := filepath.Ext(s.Plot)
+		figs = append(figs, &drawn{name: strings.TrimSuffix(s.Plot, ext) + ".pairs" + ext})
 	}
-	ext := filepath.Ext(s.Plot)
-	name := strings.TrimSuffix(s.Plot, ext) + ".pairs" + ext
-	if err := writeFileAtomic(name, func(fh *os.File) error { return pairs.SaveStyle(fh, format, st) }); err != nil {
-		return err
+	for i, d := range figs {
+		fig := groups
+		if i == 1 {
+			fig = pairs
+		}
+		if err := fig.SaveStyle(&d.b, format, st); err != nil {
+			return fmt.Errorf("%s: %w (nothing written)", d.name, err)
+		}
 	}
-	fmt.Fprintln(msg, name)
+	for _, d := range figs {
+		if err := writeFileAtomic(d.name, func(fh *os.File) error { _, err := fh.Write(d.b.Bytes()); return err }); err != nil {
+			return err
+		}
+		fmt.Fprintln(msg, d.name)
+	}
 	return nil
 }

@@ -372,3 +372,18 @@ func TestFlowsPortHost(t *testing.T) {
 		t.Errorf("--port 9003 --json: err %v\n%s", err, out)
 	}
 }
+
+// Trial s10: goodput --plot draws both figures before writing either: the
+// pairs figure, too small for its labels at 6x12cm, wrote the groups
+// figure and printed its path before failing.
+func TestGoodputPlotAllOrNothing(t *testing.T) {
+	dir := t.TempDir()
+	fig := filepath.Join(dir, "g.png")
+	_, _, err := runCLI(t, "goodput", sharedtest.Dir(t, "ns3"), "--labels", "{transport}-{protocol}-r{seed}-{node}-{dev}.pcap", "--group", "protocol", "--pair", "seed", "--end", "100", "--size", "6x12cm", "--plot", fig)
+	if err == nil || !strings.Contains(err.Error(), "g.pairs.png: figure too small") {
+		t.Errorf("err %v, want the pairs figure refused", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("files written: %v", ents)
+	}
+}
