@@ -42,6 +42,10 @@ type Figure struct {
 	// of the first column, so that a long label is not cut to each
 	// panel's height nor squashes the panels (trial13 B9).
 	XLabel, YLabel string
+	// Drawn reports that a figure without a legend (Grid names each
+	// panel by its series instead) still draws data: a figure that lists
+	// nothing and has Drawn false draws nothing.
+	Drawn bool
 }
 
 // Saver is a figure that renders itself in a format ("png", "svg", "pdf")

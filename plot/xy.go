@@ -163,6 +163,7 @@ func Grid(s XYSpec, cols int) (Figure, error) {
 			f.Legend = append(f.Legend, Entry{Name: s.Series[i].Name + ": " + ab.String(), Thumbs: []gplot.Thumbnailer{ab.thumb}})
 		}
 		f.Panels = append(f.Panels, p)
+		f.Drawn = f.Drawn || len(se.X) > 0
 	}
 	return f, nil
 }

@@ -90,7 +90,7 @@ func (e *env) warnEmpty(out string) {
 // with a warning (warnEmpty). Every figure-writing verb but seq (which
 // streams its points, seq.go) goes through it.
 func (e *env) writeFigure(out string, p saver) error {
-	if pf, ok := p.(plot.Figure); ok && len(pf.Legend) == 0 {
+	if pf, ok := p.(plot.Figure); ok && len(pf.Legend) == 0 && !pf.Drawn {
 		e.warnEmpty(out)
 	}
 	if err := writeFileAtomic(out, func(fh *os.File) error { return e.saveFigure(fh, p, plot.FormatOf(out)) }); err != nil {

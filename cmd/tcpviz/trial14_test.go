@@ -387,3 +387,14 @@ func TestGoodputPlotAllOrNothing(t *testing.T) {
 		t.Errorf("files written: %v", ents)
 	}
 }
+
+// Trial s10: a compare grid names its panels instead of a legend; it drew
+// every run and still warned that it drew nothing.
+func TestCompareGridNotEmpty(t *testing.T) {
+	const p = "../../testdata/sat-pair/"
+	out := filepath.Join(t.TempDir(), "g.png")
+	_, errs, err := runCLI(t, "compare", "nopep="+p+"pep-off_window-20KB/client.pcap.gz", "pep="+p+"pep-on_window-20KB/client.pcap.gz", "--layout", "grid", "-o", out)
+	if err != nil || strings.Contains(errs, "draws nothing") {
+		t.Errorf("err %v, stderr:\n%s", err, errs)
+	}
+}
