@@ -43,8 +43,8 @@ type Figure struct {
 	// panel's height nor squashes the panels (trial13 B9).
 	XLabel, YLabel string
 	// Drawn reports that a figure without a legend (Grid names each
-	// panel by its series instead) still draws data: a figure that lists
-	// nothing and has Drawn false draws nothing.
+	// panel by its series instead) still draws data, a value other than
+	// 0: a figure that lists nothing and has Drawn false draws nothing.
 	Drawn bool
 }
 

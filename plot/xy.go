@@ -163,7 +163,9 @@ func Grid(s XYSpec, cols int) (Figure, error) {
 			f.Legend = append(f.Legend, Entry{Name: s.Series[i].Name + ": " + ab.String(), Thumbs: []gplot.Thumbnailer{ab.thumb}})
 		}
 		f.Panels = append(f.Panels, p)
-		f.Drawn = f.Drawn || len(se.X) > 0
+		// A panel draws something when a value is not 0 (tput's rule: a
+		// connection that carried nothing draws a line at 0 at most).
+		f.Drawn = f.Drawn || slices.ContainsFunc(se.Y, func(y float64) bool { return y != 0 && y-y == 0 })
 	}
 	return f, nil
 }
