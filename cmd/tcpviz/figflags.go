@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -33,6 +34,17 @@ func (e *env) addFigFlags(c *cobra.Command) {
 	c.PreRunE = func(cmd *cobra.Command, args []string) error {
 		if _, err := e.fig.style(); err != nil {
 			return err
+		}
+		if cmd.Flags().Changed("dpi") {
+			// A vector figure has no resolution: say so rather than
+			// take the flag without a word.
+			for _, name := range []string{"output", "plot"} {
+				if fl := cmd.Flags().Lookup(name); fl != nil && fl.Value.String() != "" {
+					if ext := strings.ToLower(filepath.Ext(fl.Value.String())); ext == ".svg" || ext == ".pdf" {
+						fmt.Fprintf(e.stderr, "note: --dpi applies to PNG figures only; %s is vector\n", fl.Value.String())
+					}
+				}
+			}
 		}
 		if prev != nil {
 			return prev(cmd, args)
