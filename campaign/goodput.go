@@ -504,14 +504,12 @@ func markProxied(path string, rep *tcpanalysis.Report, rows []FlowRow, dirs []fl
 func vantage(r *tcpanalysis.ConnResult, d flows.Direction) Vantage {
 	data, ack := r.Dir[d], r.Dir[d.Reverse()]
 	wifi := r.Conn.Half[d].MACKnown || r.Conn.Half[d.Reverse()].MACKnown
-	switch {
-	case ack.OwnTx > 0 && data.OwnTx > 0:
-		return Elsewhere
-	case ack.OwnTx > 0:
+	switch radio := tcpanalysis.RadioOf(r, d); {
+	case radio == tcpanalysis.RadioReceiver:
 		return AtReceiver
-	case data.OwnTx > 0:
+	case radio == tcpanalysis.RadioSender:
 		return AtSender
-	case wifi:
+	case wifi: // both ends' or a relay's frames sent, or none
 		return Elsewhere
 	case ack.MaxTTL > data.MaxTTL:
 		return AtReceiver

@@ -17,7 +17,7 @@ import (
 func LegNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
 	own, other, from, ok := tcpanalysis.OtherLeg(r, d)
 	if !ok {
-		if tcpanalysis.Relayed(r) && anySample(r) {
+		if relayed(r) && anySample(r) {
 			// No ack/ts sample of d to bound the legs with, but the
 			// samples there are (the reverse direction's) are a relay's.
 			return fmt.Sprintf("conn %d: the capture point is a relay (the capturing node forwarded this connection's frames), beside neither end: its ack/ts RTT samples time only capture point → that direction's receiver → capture point, not the path's RTT; capture at the %s sender (docs/metrics.md#rtt)", r.Conn.Index, d)
@@ -25,11 +25,17 @@ func LegNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
 		return ""
 	}
 	relay := ""
-	if tcpanalysis.Relayed(r) {
+	if relayed(r) {
 		relay = " (a relay: the capturing node forwarded this connection's frames)"
 	}
 	return fmt.Sprintf("conn %d: the capture point is not beside the %s sender%s: ack/ts RTT %s time only capture point → receiver → capture point (smallest %s); the other part of the path, capture point → sender → capture point, took %s or less at its fastest (%s). Add the two for the path's smallest RTT, or capture at the sender (docs/metrics.md#rtt)",
 		r.Conn.Index, d, relay, d, ms(own), ms(other), from)
+}
+
+// relayed reports that r was captured on a relay (tcpanalysis.RadioRelay,
+// the same for both directions).
+func relayed(r *tcpanalysis.ConnResult) bool {
+	return tcpanalysis.RadioOf(r, flows.AtoB) == tcpanalysis.RadioRelay
 }
 
 // anySample reports that r has an ack or ts RTT sample in either
@@ -56,7 +62,7 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.3f ms", d.Seconds()*1000
 func InFlightNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
 	own, other, from, ok := tcpanalysis.OtherLeg(r, d)
 	if !ok {
-		if tcpanalysis.Relayed(r) {
+		if relayed(r) {
 			return fmt.Sprintf("conn %d: the capture point is a relay (the capturing node forwarded this connection's frames), beside neither end: bytes in flight are the data seen here less the ACKs seen here, not the %s sender's; for those, capture at the sender (docs/metrics.md#bytes-in-flight)", r.Conn.Index, d)
 		}
 		return ""
@@ -71,7 +77,7 @@ func InFlightTitle(r *tcpanalysis.ConnResult, d flows.Direction) string {
 	if _, other, _, ok := tcpanalysis.OtherLeg(r, d); ok {
 		return fmt.Sprintf("in flight as seen at the capture point (RTT to the sender ≤ %s at its fastest), not the sender's", ms(other))
 	}
-	if tcpanalysis.Relayed(r) {
+	if relayed(r) {
 		return "in flight as seen at a relay, not the sender's"
 	}
 	return ""
@@ -131,7 +137,7 @@ func (v *View) flightOver() (n int, worst tcpanalysis.WindowPoint) {
 // r1 node 2, flow 0: 7.19 ms at its smallest here, 68.5 ms by the
 // socket). "" otherwise or without a sample of d.
 func AirNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
-	if r.Dir[d].OwnTx == 0 || r.Dir[d.Reverse()].OwnTx > 0 {
+	if tcpanalysis.RadioOf(r, d) != tcpanalysis.RadioSender {
 		return ""
 	}
 	if r.RTTAgg[d][tcpanalysis.MethodACK].N == 0 && r.RTTAgg[d][tcpanalysis.MethodTS].N == 0 {
@@ -143,25 +149,26 @@ func AirNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
 // AirFlightNote is AirNote for the window verb: at the data sender's own
 // radio, bytes in flight count data from when it went on air, so data the
 // sender's TCP had sent but its interface still queued is not in them,
-// while the socket's FlightSize includes it (ns-3 aodv r1 node 2, flow 0:
-// 23 KB on average here against a mean cwnd of 42.6 KB by the socket).
+// while the socket's FlightSize includes it (ns-3 aodv r1 node 2, flow 0,
+// 20–95 s, time-weighted: 22.6 KB in flight here, a cwnd of 43.1 KB by
+// the socket's tcp-events.csv).
 // "" otherwise.
 func AirFlightNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
-	if r.Dir[d].OwnTx == 0 || r.Dir[d.Reverse()].OwnTx > 0 {
+	if tcpanalysis.RadioOf(r, d) != tcpanalysis.RadioSender {
 		return ""
 	}
 	return fmt.Sprintf("conn %d: an 802.11 capture on the %s sender's own radio: bytes in flight count data from when it went on air, so data its TCP had sent that still waited in its interface queue is not in them, while the socket's FlightSize includes it (docs/metrics.md#bytes-in-flight)", r.Conn.Index, d)
 }
 
 // RelayNote says, for a capture taken on a node that relayed connection r
-// (tcpanalysis.Relayed), that it holds only the frames routed through
+// (tcpanalysis.RadioRelay), that it holds only the frames routed through
 // that node: throughput and the time-sequence graph count the data that
 // passed there, and goodput follows the receiver's cumulative ACKs seen
 // there, which jump where the ACKs took another route (an interval can
 // then show more than the link carries: ns-3 aodv r1 node 1, flow 0,
 // 12.3 Mbit/s in 2 s on a 2 Mbit/s link). "" otherwise.
 func RelayNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
-	if !tcpanalysis.Relayed(r) {
+	if !relayed(r) {
 		return ""
 	}
 	return fmt.Sprintf("conn %d: the capture point is a relay (the capturing node forwarded this connection's frames): it holds only the frames routed through it, so the %s data and retransmissions here are that part of the connection's, and goodput follows the receiver's ACKs seen here, which jump where ACKs took another route; for the connection's own numbers, capture at its sender or receiver (docs/metrics.md#own-frames)", r.Conn.Index, d)

@@ -169,7 +169,7 @@ type DirStats struct {
 	// radio sent itself with another transmitter address than the
 	// sender's, copies included: more than 0 (and OwnTx 0 both ways)
 	// means the capture was taken on a node that relayed the connection
-	// (tcpanalysis.OtherLeg).
+	// (RadioOf).
 	RelayTx int64
 }
 

@@ -47,13 +47,11 @@ func OtherLeg(r *ConnResult, d flows.Direction) (own, other time.Duration, from 
 	// was taken on that side's node, whatever the RTTs say: a source
 	// whose handshake ACK waited 14.5 s for a route (ns-3 olsr r1 node 14,
 	// flow 1) is beside the sender, a sink beside the receiver.
-	switch data, ack := r.Dir[d].OwnTx, r.Dir[d.Reverse()].OwnTx; {
-	case data > 0 && ack == 0:
+	switch RadioOf(r, d) {
+	case RadioSender:
 		return own, other, from, false
-	case ack > 0 && data == 0:
-		return own, other, from, have
-	case data == 0 && ack == 0 && Relayed(r):
-		// Its radio forwarded the connection's frames: a relay, beside
+	case RadioReceiver, RadioRelay:
+		// A relay's radio forwarded the connection's frames: beside
 		// neither end (ns-3 aodv r1 node 10, flow 2: 178 ms one way, 7.5
 		// the other, which the RTT rule below read as the sender's).
 		return own, other, from, have
@@ -64,11 +62,47 @@ func OtherLeg(r *ConnResult, d flows.Direction) (own, other time.Duration, from 
 	return own, other, from, true
 }
 
-// Relayed reports that an 802.11 capture was taken on a node that relayed
-// connection r: its radio sent frames of r with a transmitter address that
-// is neither end's (DirStats.RelayTx), and none as either end (OwnTx).
-func Relayed(r *ConnResult) bool {
-	return r.Dir[0].OwnTx == 0 && r.Dir[1].OwnTx == 0 && (r.Dir[0].RelayTx > 0 || r.Dir[1].RelayTx > 0)
+// Radio is what an 802.11 capture's own radio sent of a connection, as
+// seen from one data direction (RadioOf): the capture point's vantage
+// where the frames tell it.
+type Radio int
+
+const (
+	// RadioNone: the capturing radio sent no frame of the connection (a
+	// wired capture, a sniffer, a node that only overheard it): the
+	// frames do not tell the vantage.
+	RadioNone Radio = iota
+	// RadioSender: it sent the data direction's frames as their sender
+	// (DirStats.OwnTx), none of the other's: the sender's own node.
+	RadioSender
+	// RadioReceiver: it sent the ACK direction's frames as their sender:
+	// the receiver's own node.
+	RadioReceiver
+	// RadioBoth: it sent both directions' frames under each end's own
+	// address (a node whose address both halves learned): undecided.
+	RadioBoth
+	// RadioRelay: it sent frames of the connection under an address that
+	// is neither end's (DirStats.RelayTx) and none as an end: a relay.
+	RadioRelay
+)
+
+// RadioOf classes connection r's capture point by its radio's own
+// transmissions for data direction d (DirStats.OwnTx, RelayTx: radiotap
+// without a signal field). The one rule of OtherLeg, the vantage notes
+// (query) and the batch goodput's vantage (campaign).
+func RadioOf(r *ConnResult, d flows.Direction) Radio {
+	data, ack := r.Dir[d].OwnTx, r.Dir[d.Reverse()].OwnTx
+	switch {
+	case data > 0 && ack > 0:
+		return RadioBoth
+	case data > 0:
+		return RadioSender
+	case ack > 0:
+		return RadioReceiver
+	case r.Dir[0].RelayTx > 0 || r.Dir[1].RelayTx > 0:
+		return RadioRelay
+	}
+	return RadioNone
 }
 
 // minSample is the smallest sample of direction d by methods ms, and
