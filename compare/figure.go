@@ -287,7 +287,7 @@ func WriteNotes(w io.Writer, runs []Run) {
 		}
 	}
 	for _, r := range runs {
-		for _, n := range []string{r.Annotation(), r.SetupNote()} {
+		for _, n := range []string{r.Annotation(), r.SetupNote(), r.EndNote()} {
 			if n != "" {
 				fmt.Fprintln(w, "note:", n)
 			}

@@ -189,6 +189,28 @@ func (r Run) SetupNote() string {
 		r.Label, kb, setup.Seconds(), kb*span.Seconds()/(span+setup).Seconds())
 }
 
+// EndNote says, for a one-capture run whose receiver never closed, that
+// its end-to-end goodput's interval runs to the capture's last frame
+// (Run.End, pep.ReceiverGoodputTo) when that lies well after the
+// connection's last packet — over 1 s and over 2 % of the interval — and
+// what the rate is to the connection's last packet: the capture went on
+// with other traffic, or the flow's packets stopped before the run did
+// (ns-3 olsr r1 flow 0 at its sink: 551.7 kbit/s to the run's end,
+// PacketSink 549.2); "" otherwise.
+func (r Run) EndNote() string {
+	kb := r.EndToEndKbps()
+	if r.Split != nil || math.IsNaN(kb) || r.End == 0 || pep.ReceiverInterval(r.Result, r.Dir).Close != 0 {
+		return ""
+	}
+	start := tcpanalysis.FirstData(r.Result, r.Dir)
+	tail, span := r.End.Sub(r.Result.Conn.Last), r.End.Sub(start)
+	if tail <= time.Second || span <= tail || tail*50 <= span {
+		return ""
+	}
+	return fmt.Sprintf("%s: goodput end to end, %.1f kbit/s, counts to the capture's last frame, %.1f s after the connection's last packet, as its receiver never closed (an application runs until it closes: the batch goodput's run end); to the connection's last packet it is about %.1f kbit/s (docs/metrics.md#pep)",
+		r.Label, kb, tail.Seconds(), kb*span.Seconds()/(span-tail).Seconds())
+}
+
 // Annotation says, for one run, who acknowledged the data and what the
 // summary's rows mean for it; "" when nothing needs saying.
 func (r Run) Annotation() string {

@@ -105,9 +105,11 @@ func newCompareCmd(e *env) *cobra.Command {
 			for i, r := range runs {
 				// Vantage: the summary's RTT rows of a run captured away
 				// from its sender time only part of the path
-				// (docs/metrics.md#rtt), and its in flight is the capture
-				// point's (docs/metrics.md#bytes-in-flight).
-				notes := []string{query.LegNote(r.Result, r.Dir)}
+				// (docs/metrics.md#rtt), a relay holds only the frames
+				// routed through it (its goodput follows the ACKs seen
+				// there), and in flight is the capture point's
+				// (docs/metrics.md#bytes-in-flight).
+				notes := []string{query.LegNote(r.Result, r.Dir), query.RelayNote(r.Result, r.Dir)}
 				if m == query.MetricInFlight || m == query.MetricInFlightSACK {
 					notes = append(notes, query.InFlightNote(r.Result, r.Dir))
 					if w := views[i].FlightOverWindow(); w != "" {

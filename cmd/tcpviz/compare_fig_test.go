@@ -200,11 +200,14 @@ func TestCompareSetupNote(t *testing.T) {
 // the simulation) is measured to the capture's last frame, the batch
 // goodput's run end, not to its last ACK: olsr r1 flow 0 at its sink,
 // whose packets stop about 5 s before the run does, 551.7 kbit/s as
-// goodput --no-groundtruth gives (586.3 before; PacketSink 549.2).
+// goodput --no-groundtruth gives (586.3 before; PacketSink 549.2), and
+// a note says so, with 584.4 to the connection's last packet.
 func TestCompareRunEnd(t *testing.T) {
 	f := filepath.Join(sharedtest.Dir(t, "ns3"), "tcp-olsr-r1-10-0.pcap.gz")
 	out, _, err := runCLI(t, "compare", "olsr="+f, "--port", "9000")
-	if err != nil || !regexp.MustCompile(`goodput end to end\s+kbit/s\s+551\.7`).MatchString(out) {
+	if err != nil || !regexp.MustCompile(`goodput end to end\s+kbit/s\s+551\.7`).MatchString(out) ||
+		!strings.Contains(out, "note: olsr: goodput end to end, 551.7 kbit/s, counts to the capture's last frame, 4.7 s after the connection's last packet") ||
+		!strings.Contains(out, "to the connection's last packet it is about 584.4 kbit/s") {
 		t.Errorf("err %v\n%s", err, out)
 	}
 	out, _, err = runCLI(t, "goodput", f, "--no-groundtruth", "--csv")
