@@ -98,6 +98,9 @@ func (p *mappedPcap) ZeroCopyReadPacketData() (data []byte, ci gopacket.CaptureI
 	return data, ci, err
 }
 
+// offset is the file offset of the next record.
+func (p *mappedPcap) offset() int64 { return p.w.off + int64(p.w.pos) }
+
 // record returns the next record without building a gopacket.CaptureInfo:
 // its data (valid until the next call), its time as seconds and
 // nanoseconds as stored (nsec may exceed a second in a corrupt record; the

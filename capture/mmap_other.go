@@ -22,6 +22,8 @@ func (p *mappedPcap) ZeroCopyReadPacketData() ([]byte, gopacket.CaptureInfo, err
 	return nil, gopacket.CaptureInfo{}, io.EOF
 }
 
+func (p *mappedPcap) offset() int64 { return 0 }
+
 func fastPcap(peeker) (*mappedPcap, bool, error) { return nil, false, nil }
 
 // record is never called here (fastPcap maps no file: r.mp stays nil); it

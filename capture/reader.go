@@ -490,12 +490,14 @@ func (r *Reader) next(s *Segment) error {
 			ts   Timestamp
 			// inRange: the time fits int64 nanoseconds (timeInRange)
 			inRange bool
+			off     int64 // the record's file offset (Segment.Offset), when mapped
 		)
 		if r.mp != nil {
 			// A mapped pcap: the time is taken from the record as
 			// integers, and a CaptureInfo is built only for a hook or a
 			// warning (time.Time costs more than the rest of framing).
 			var sec, nsec int64
+			off = r.mp.offset()
 			data, sec, nsec, ci.CaptureLength, ci.Length, err = r.mp.record()
 			if nsec >= 1e9 { // a corrupt record: normalised as time.Unix does
 				sec, nsec = sec+nsec/1e9, nsec%1e9
@@ -581,7 +583,7 @@ func (r *Reader) next(s *Segment) error {
 		s.FineTime = r.fine
 		if v == vICMP {
 			r.stats.ICMPQuotes++
-			s.Frame = r.frame
+			s.Frame, s.Offset = r.frame, off
 			s.Time = ts
 			s.Iface = ci.InterfaceIndex
 			s.CapLen = ci.CaptureLength
@@ -596,7 +598,7 @@ func (r *Reader) next(s *Segment) error {
 			r.stats.Tunnelled++
 		}
 		r.stats.Segments++
-		s.Frame = r.frame
+		s.Frame, s.Offset = r.frame, off
 		s.Time = ts
 		s.Iface = ci.InterfaceIndex
 		s.CapLen = ci.CaptureLength

@@ -91,6 +91,10 @@ type Segment struct {
 
 	Time  Timestamp // capture time
 	Frame int64     // 1-based frame number in the file, as Wireshark numbers them
+	// Offset is the file offset in bytes of the frame's pcap record
+	// header in a plain pcap file read in place (Next, ReadFrames,
+	// ReadIndexed); 0 when not known (pcapng, compressed files, streams).
+	Offset int64
 
 	Seq, Ack seq.Num
 	Flags    Flags
@@ -153,8 +157,8 @@ type Segment struct {
 
 	TA, RA [6]byte
 
+	ICMPMTU  uint32 // before ICMPFrom: it fills TA and RA's padding (a Segment of 264 bytes, TestSegmentFitsPrefetch)
 	ICMPFrom netip.Addr
-	ICMPMTU  uint32
 }
 
 // SeqLen returns the sequence space the segment occupies in bytes: payload

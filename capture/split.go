@@ -35,6 +35,7 @@ type FrameBatch struct {
 	// records: header and data), frame numbers frame0 on; fineFrom is the
 	// first whose Segment.FineTime is true (nframes: none).
 	buf                      []byte
+	base                     int64 // the file offset of buf[0]
 	start, nframes, fineFrom int
 	frame0                   int64
 	big, nanos               bool               // the pcap's byte order and time unit
@@ -149,13 +150,14 @@ func (b *FrameBatch) decode(segs []Segment) int {
 			wireLen = capLen
 		}
 		data := buf[pos+16 : pos+16+capLen : pos+16+capLen]
+		off := b.base + int64(pos)
 		pos += 16 + capLen
 		s := &segs[n]
 		if fast && otherEthIPv4TCP(data, wireLen, p0, p1) {
 			// A stub, as decode would return it, without decoding.
 			st.segments++
 			s.Src, s.Dst, s.ICMP, s.WiFi = netip.AddrPort{}, netip.AddrPort{}, ICMPNone, false
-			s.Frame, s.Time, s.Iface = b.frame0+int64(i), Timestamp((sec+nsec/1e9)*1e9+nsec%1e9), 0
+			s.Frame, s.Offset, s.Time, s.Iface = b.frame0+int64(i), off, Timestamp((sec+nsec/1e9)*1e9+nsec%1e9), 0
 			s.CapLen, s.WireLen, s.FineTime = capLen, wireLen, i >= b.fineFrom
 			n++
 			continue
@@ -182,7 +184,7 @@ func (b *FrameBatch) decode(segs []Segment) int {
 			st.count(v, d.encap)
 			continue
 		}
-		s.Frame = b.frame0 + int64(i)
+		s.Frame, s.Offset = b.frame0+int64(i), off
 		s.Time = Timestamp((sec+nsec/1e9)*1e9 + nsec%1e9)
 		s.Iface = 0
 		s.CapLen = capLen

@@ -139,7 +139,7 @@ func (r *Reader) ReadFrames(b *FrameBatch) bool {
 		if r.ctx != nil && r.frame%checkEvery == 0 && r.ctx.Err() != nil {
 			sr.done = true
 			b.last, b.ctxErr = true, &FrameError{File: r.name, Frame: r.frame + 1, Err: r.ctx.Err()}
-			b.buf = buf
+			b.buf, b.base = buf, sr.next-int64(len(buf))
 			return false
 		}
 		// The record header, as mappedPcap.record reads it.
@@ -232,7 +232,7 @@ func (r *Reader) ReadFrames(b *FrameBatch) bool {
 	// The batch is full, or has no room for the next window: what is
 	// left goes to the next batch.
 	sr.carry = append(sr.carry, buf[pos:]...)
-	b.buf = buf
+	b.buf, b.base = buf, sr.next-int64(len(buf))
 	return true
 }
 
@@ -290,7 +290,7 @@ func (sr *splitReader) more(buf []byte, pos, n, framed int) ([]byte, int, error)
 // end makes b, holding buf, the last batch, ended by the read error err.
 func (sr *splitReader) end(b *FrameBatch, buf []byte, err error) bool {
 	sr.done = true
-	b.buf = buf
+	b.buf, b.base = buf, sr.next-int64(len(buf))
 	b.last, b.rerr = true, err
 	return false
 }

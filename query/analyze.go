@@ -69,6 +69,12 @@ type Options struct {
 // second pass to keep its series.
 const OnePassLimit = 16 << 20
 
+// indexBudget bounds, in bytes, the counting pass's capture.FrameIndex:
+// about 1.4 bytes a frame, so captures up to about 45 M frames get a
+// second pass that reads the chosen connection's records only; larger
+// ones are read whole again.
+const indexBudget = 64 << 20
+
 // View is one analysed capture seen through a Selection: the matching
 // connections, the chosen one with its direction and reference point, and
 // the warnings found on the way. Series and times are read from it.
@@ -185,6 +191,9 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 			// indexes of its connections (for the second pass).
 			cp = &countPick{sel: sel, seed: maphash.MakeSeed(), onKey: map[uint64][]int32{}}
 			pass1.OnDone = cp.add
+			// Where every segment is, so that the second pass reads
+			// the chosen 4-tuple's records only.
+			pass1.Index = capture.NewFrameIndex(indexBudget)
 		}
 	}
 	if !twoPass {
@@ -203,6 +212,7 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 			}
 			return nil, fmt.Errorf("%w in %s (%s)", ErrNoMatch, rep.File, sel.describe())
 		}
+		opts.Replay = pass1.Index
 		return onePair(path, p, rep, cp.best, cp.rank(), cp.matched, sel, o, opts, analyze)
 	}
 	r, err := sel.Pick(rep)
@@ -325,6 +335,7 @@ func onePair(path, p string, rep1 *tcpanalysis.Report, r1 *tcpanalysis.ConnResul
 		}
 	}
 	rep2, err := analyze(p, opts)
+	opts.Replay.Release()
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package tcpanalysis
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 	"os"
 	"slices"
 	"sync/atomic"
@@ -271,6 +272,19 @@ type Options struct {
 	// (capture.Reader.OnlyEndpoints): the second pass of a series verb
 	// reads 10 M packets to keep one connection's (docs/performance.md).
 	OnlyKey *flows.Key
+	// Index, when set, is written with where every segment of a plain
+	// pcap file is (capture.FrameIndex, tagged by IndexTag), for a later
+	// pass over one 4-tuple (Replay). It makes the analysis a single
+	// Analyzer; for another capture (pcapng, compressed, a stream, a
+	// frame hook) it is dropped (FrameIndex.Valid).
+	Index *capture.FrameIndex
+	// Replay, with OnlyKey, is an Index written by an earlier pass over
+	// the same file: the pass reads the records of OnlyKey's segments
+	// only (capture.Reader.ReadIndexed) and gives the same results as
+	// reading every frame with OnlyKey; its Report's Stats and reader
+	// warnings are the earlier pass's. When the Index is not valid or the
+	// file not as it was, the file is read whole.
+	Replay *capture.FrameIndex
 	// NewSeries, when set, returns the empty Series a kept connection
 	// fills: with capacities from an earlier pass, its slices never grow
 	// (a growing slice holds its old and new arrays at once).
@@ -1022,6 +1036,7 @@ func analyze(r *capture.Reader, opts Options, n int) (*Report, error) {
 		}
 	}
 	var ws []string // warnings about connections
+	var replayed *capture.FrameIndex
 	if n > 1 {
 		conns, w, err := analyzeSharded(r, &opts, n)
 		if err != nil {
@@ -1035,12 +1050,31 @@ func analyze(r *capture.Reader, opts Options, n int) (*Report, error) {
 		if opts.Inline {
 			read = inline
 		}
-		err := read(r, func(s *capture.Segment) {
-			if len(opts.Ifaces) > 0 && !slices.Contains(opts.Ifaces, s.Iface) {
-				return
-			}
-			a.Add(s)
-		})
+		var err error
+		ix := opts.Index
+		switch rp := opts.Replay; {
+		case rp != nil && opts.OnlyKey != nil && r.CanReadIndexed(rp):
+			err = replay(r, a, rp, opts.OnlyKey)
+			replayed = rp
+		case ix != nil:
+			ix.Begin(r)
+			err = read(r, func(s *capture.Segment) {
+				if len(opts.Ifaces) > 0 && !slices.Contains(opts.Ifaces, s.Iface) {
+					return
+				}
+				h := flows.PairHash(s.Src, s.Dst)
+				ix.Add(s, tagOf(h))
+				a.add(s, h, true)
+			})
+			ix.End(r, err)
+		default:
+			err = read(r, func(s *capture.Segment) {
+				if len(opts.Ifaces) > 0 && !slices.Contains(opts.Ifaces, s.Iface) {
+					return
+				}
+				a.Add(s)
+			})
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -1053,10 +1087,56 @@ func analyze(r *capture.Reader, opts Options, n int) (*Report, error) {
 	}
 	rep.Overheard, rep.OverheardConns, rep.OnlyOverheard = heard.frames.Load(), heard.conns.Load(), heard.only.Load()
 	rep.Stats = r.Stats()
-	rep.Start = rep.Stats.First
 	rep.Warnings = r.Warnings()
+	if replayed != nil {
+		rep.Stats = replayed.Stats()
+		rep.Warnings = slices.Clone(replayed.Warnings())
+	}
+	rep.Start = rep.Stats.First
 	rep.Warnings = append(rep.Warnings, ws...)
 	return rep, nil
+}
+
+// IndexTag is the tag of a segment between a and b in a capture.FrameIndex
+// (Options.Index): 1–255, the same both ways (flows.PairHash's top bits).
+func IndexTag(a, b netip.AddrPort) uint8 { return tagOf(flows.PairHash(a, b)) }
+
+// tagOf is IndexTag from flows.PairHash.
+func tagOf(h uint64) uint8 { return uint8(1 + (h>>56)%255) }
+
+// replay is the single Analyzer's pass over the segments of key that ix
+// places (Options.Replay): a.Add sees them at the segment numbers of the
+// whole capture, and the release of finished connections happens at the
+// same segments, at the times ix recorded, as when every segment passes
+// through Add (Analyzer.skipTo).
+func replay(r *capture.Reader, a *Analyzer, ix *capture.FrameIndex, key *flows.Key) error {
+	err := r.ReadIndexed(ix, IndexTag(key.Lo, key.Hi), func(s *capture.Segment, n int64) {
+		a.skipTo(n-1, ix)
+		a.Add(s)
+	})
+	if err == nil {
+		a.skipTo(ix.Segments(), ix)
+	}
+	return err
+}
+
+// skipTo makes a as if the segments up to number n (1-based) had passed
+// through Add without being its connections' (stubs, Options.OnlyKey):
+// their count, the first one's time, and the releases at every
+// releaseEvery-th one, at its time as ix recorded it.
+func (a *Analyzer) skipTo(n int64, ix *capture.FrameIndex) {
+	if int64(a.added) >= n {
+		return
+	}
+	if a.added == 0 {
+		a.first = ix.First()
+	}
+	for k := int64(a.added)/releaseEvery + 1; k*releaseEvery <= n; k++ {
+		if !a.shard {
+			a.release(ix.Tick(k))
+		}
+	}
+	a.added = int(n)
 }
 
 // overheardTally sums the overheard frames of the results of a capture

@@ -26,8 +26,7 @@ type segBatch struct {
 // than io.EOF. capture.Segment holds no references into the read buffer,
 // so a batch is safe to hand over.
 func pipeline(r *capture.Reader, f func(*capture.Segment)) error {
-	if r.CanReadFrames() && runtime.GOMAXPROCS(0) > 1 {
-		// On one core decoding beside the analysis only costs more.
+	if splitRead(r) {
 		return pipelineFrames(r, f)
 	}
 	free := make(chan *segBatch, nBatches)
@@ -67,6 +66,11 @@ func pipeline(r *capture.Reader, f func(*capture.Segment)) error {
 	}
 	return nil
 }
+
+// splitRead reports whether pipeline reads r split (pipelineFrames): a
+// plain pcap file read in place, on more than one core (on one, decoding
+// beside the analysis only costs more).
+func splitRead(r *capture.Reader) bool { return r.CanReadFrames() && runtime.GOMAXPROCS(0) > 1 }
 
 // nFrameBatches is how many batches of frames pipelineFrames has in use.
 const nFrameBatches = 4

@@ -104,7 +104,7 @@ type shardBatch struct {
 // towards releases but not towards the tracker's sweeps. An option added
 // later is therefore sequential until shard.go handles it.
 func shards(opts *Options) int {
-	if opts.Inline || opts.OnlyKey != nil {
+	if opts.Inline || opts.OnlyKey != nil || opts.Index != nil {
 		return 1
 	}
 	v := reflect.ValueOf(opts).Elem()

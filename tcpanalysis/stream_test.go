@@ -98,33 +98,9 @@ func TestStreamSameResults(t *testing.T) {
 // warned about, with or without streaming. A new SYN on that 4-tuple
 // later is a new connection.
 func TestLateSegmentAfterClose(t *testing.T) {
-	f := pcaptest.New(pcaptest.Options{Format: pcaptest.PcapMicro, LinkType: pcaptest.LinkRaw})
-	c := pcaptest.NewConn(netip.MustParseAddrPort("10.0.0.1:40000"), netip.MustParseAddrPort("10.0.0.2:80"), 100, 900)
-	t0 := pcaptest.GenStart
-	segs := c.Handshake(t0, time.Millisecond)
-	segs = append(segs, c.Fin(t0.Add(2*time.Millisecond), pcaptest.C2S), c.Fin(t0.Add(3*time.Millisecond), pcaptest.S2C))
-	for _, s := range segs {
-		f.Add(s.T, 0, s.IP())
-	}
-	// 70 000 segments of another connection, so that a release runs.
-	o := pcaptest.NewConn(netip.MustParseAddrPort("10.0.0.3:40000"), netip.MustParseAddrPort("10.0.0.2:80"), 5, 7)
-	for _, s := range o.Handshake(t0, time.Millisecond) {
-		f.Add(s.T, 0, s.IP())
-	}
-	for i := range 70000 {
-		s := o.Data(t0.Add(20*time.Second+time.Duration(i)*time.Microsecond), pcaptest.C2S, 10)
-		f.Add(s.T, 0, s.IP())
-	}
-	// The client's last ACK, 30 s late, after them in the file.
-	late := c.Ack(t0.Add(30*time.Second), pcaptest.C2S, 2, 65535)
-	f.Add(late.T, 0, late.IP())
-	// A new connection on the same 4-tuple, 40 s in.
-	c2 := pcaptest.NewConn(netip.MustParseAddrPort("10.0.0.1:40000"), netip.MustParseAddrPort("10.0.0.2:80"), 5000, 9000)
-	for _, s := range c2.Handshake(t0.Add(40*time.Second), time.Millisecond) {
-		f.Add(s.T, 0, s.IP())
-	}
+	late := lateAfterClose()
 	for _, stream := range []bool{false, true} {
-		rep, conns := analyzeStreamed(t, f.Bytes(), "late.pcap", stream)
+		rep, conns := analyzeStreamed(t, late, "late.pcap", stream)
 		if len(conns) != 3 {
 			t.Fatalf("stream %v: %d connections, want 3 (the late ACK is no connection; the new SYN is)", stream, len(conns))
 		}
@@ -323,4 +299,37 @@ func analyzeStreamed(t *testing.T, data []byte, name string, stream bool) (*Repo
 		conns = rep.Conns
 	}
 	return rep, conns
+}
+
+// lateAfterClose is a capture in which a connection between
+// 10.0.0.1:40000 and 10.0.0.2:80 closes, 70 000 segments of another pass
+// (a release runs), its client's last ACK comes 30 s late (a late
+// segment), and a new connection opens on the same 4-tuple.
+func lateAfterClose() []byte {
+	f := pcaptest.New(pcaptest.Options{Format: pcaptest.PcapMicro, LinkType: pcaptest.LinkRaw})
+	c := pcaptest.NewConn(netip.MustParseAddrPort("10.0.0.1:40000"), netip.MustParseAddrPort("10.0.0.2:80"), 100, 900)
+	t0 := pcaptest.GenStart
+	segs := c.Handshake(t0, time.Millisecond)
+	segs = append(segs, c.Fin(t0.Add(2*time.Millisecond), pcaptest.C2S), c.Fin(t0.Add(3*time.Millisecond), pcaptest.S2C))
+	for _, s := range segs {
+		f.Add(s.T, 0, s.IP())
+	}
+	// 70 000 segments of another connection, so that a release runs.
+	o := pcaptest.NewConn(netip.MustParseAddrPort("10.0.0.3:40000"), netip.MustParseAddrPort("10.0.0.2:80"), 5, 7)
+	for _, s := range o.Handshake(t0, time.Millisecond) {
+		f.Add(s.T, 0, s.IP())
+	}
+	for i := range 70000 {
+		s := o.Data(t0.Add(20*time.Second+time.Duration(i)*time.Microsecond), pcaptest.C2S, 10)
+		f.Add(s.T, 0, s.IP())
+	}
+	// The client's last ACK, 30 s late, after them in the file.
+	late := c.Ack(t0.Add(30*time.Second), pcaptest.C2S, 2, 65535)
+	f.Add(late.T, 0, late.IP())
+	// A new connection on the same 4-tuple, 40 s in.
+	c2 := pcaptest.NewConn(netip.MustParseAddrPort("10.0.0.1:40000"), netip.MustParseAddrPort("10.0.0.2:80"), 5000, 9000)
+	for _, s := range c2.Handshake(t0.Add(40*time.Second), time.Millisecond) {
+		f.Add(s.T, 0, s.IP())
+	}
+	return f.Bytes()
 }

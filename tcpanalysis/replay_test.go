@@ -1,0 +1,247 @@
+package tcpanalysis
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/internal/pcaptest"
+)
+
+// TestReplaySameAsOnlyKey: a pass over one 4-tuple that reads only its
+// records through the index of a counting pass (Options.Replay,
+// capture.Reader.ReadIndexed) gives the report of the OnlyKey pass that
+// reads every frame: the same connections, results, stats and warnings,
+// for the first, the largest and the last 4-tuple of generated captures
+// (three release periods of short connections, interleaved bulk ones),
+// a connection's late segment that only a release tells apart, the shared
+// corpus and cases, and an ns-3 802.11 capture. An index over
+// its budget, or a file of another size, is read whole, with the same
+// report.
+func TestReplaySameAsOnlyKey(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for _, g := range []struct {
+		name  string
+		write func(*bytes.Buffer) error
+	}{
+		{"short.pcap", func(w *bytes.Buffer) error {
+			return pcaptest.WriteShort(w, pcaptest.GenOptions{Packets: 3*releaseEvery + 77, Seed: 7})
+		}},
+		{"bulk.pcap", func(w *bytes.Buffer) error {
+			return pcaptest.WriteBulk(w, pcaptest.GenOptions{Packets: 150000, Seed: 3})
+		}},
+	} {
+		var w bytes.Buffer
+		if err := g.write(&w); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, g.name)
+		if err := os.WriteFile(p, w.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	late := filepath.Join(dir, "late.pcap") // a release decides that a segment is late
+	if err := os.WriteFile(late, lateAfterClose(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, late)
+	for _, g := range []string{"corpus/*.pcap", "cases/*.pcap"} {
+		m, _ := filepath.Glob(filepath.Join(sharedDir(t), g))
+		files = append(files, m...)
+	}
+	if gz := filepath.Join(sharedDir(t), "ns3", "tcp-aodv-r1-1-0.pcap.gz"); fileExists(gz) {
+		files = append(files, gunzipTo(t, gz, filepath.Join(dir, "aodv.pcap")))
+	}
+	replayed := 0
+	for _, path := range files {
+		if r, err := capture.Open(path); err != nil {
+			continue // not a capture this test is about
+		} else {
+			r.Close()
+		}
+		ix := capture.NewFrameIndex(0)
+		full, err := analyzePath(t, path, Options{Only: func(int) bool { return false }, Index: ix})
+		if err != nil || len(full.Conns) == 0 {
+			continue
+		}
+		if ok, why := ix.Valid(); !ok {
+			t.Logf("%s: no index: %s", path, why)
+			continue
+		}
+		largest := full.Conns[0]
+		for _, r := range full.Conns {
+			if r.Dir[0].Pkts+r.Dir[1].Pkts > largest.Dir[0].Pkts+largest.Dir[1].Pkts {
+				largest = r
+			}
+		}
+		for _, k := range []flows.Key{full.Conns[0].Conn.Key, largest.Conn.Key, full.Conns[len(full.Conns)-1].Conn.Key} {
+			key := k
+			keep := func(int) bool { return true }
+			want, werr := analyzePath(t, path, Options{Keep: keep, OnlyKey: &key})
+			r, err := capture.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !r.CanReadIndexed(ix) {
+				t.Fatalf("%s: a valid index cannot be read", path)
+			}
+			r.Close()
+			got, gerr := analyzePath(t, path, Options{Keep: keep, OnlyKey: &key, Replay: ix})
+			if sameReports(t, fmt.Sprintf("%s %v (want: OnlyKey reading every frame)", path, key), want, got, werr, gerr) {
+				replayed++
+			}
+		}
+	}
+	t.Logf("%d replayed reports compared", replayed)
+	if replayed < 40 {
+		t.Fatalf("%d replayed reports compared, want more", replayed)
+	}
+
+	// Over its budget: dropped, and the second pass reads the whole file.
+	path := files[0]
+	ix := capture.NewFrameIndex(4096)
+	full, err := analyzePath(t, path, Options{Only: func(int) bool { return false }, Index: ix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, why := ix.Valid(); ok || why != "the index outgrew its memory budget" {
+		t.Fatalf("an index over its budget: valid %v (%s)", ok, why)
+	}
+	key := full.Conns[1].Conn.Key
+	want, werr := analyzePath(t, path, Options{OnlyKey: &key})
+	got, gerr := analyzePath(t, path, Options{OnlyKey: &key, Replay: ix})
+	sameReports(t, path+" dropped index", want, got, werr, gerr)
+
+	// A file that grew since: read whole.
+	ix = capture.NewFrameIndex(0)
+	if _, err := analyzePath(t, path, Options{Only: func(int) bool { return false }, Index: ix}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grown := filepath.Join(dir, "grown.pcap")
+	if err := os.WriteFile(grown, append(b, make([]byte, 10)...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want, werr = analyzePath(t, grown, Options{OnlyKey: &key})
+	got, gerr = analyzePath(t, grown, Options{OnlyKey: &key, Replay: ix})
+	sameReports(t, grown, want, got, werr, gerr)
+}
+
+// TestReadIndexed: ReadIndexed returns the segments of one tag, and only
+// those, with the frame and segment numbers and file offsets a split read
+// gives them; another 4-tuple's segment sharing the tag comes as a stub.
+func TestReadIndexed(t *testing.T) {
+	var w bytes.Buffer
+	if err := pcaptest.WriteShort(&w, pcaptest.GenOptions{Packets: 20000, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "short.pcap")
+	if err := os.WriteFile(path, w.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type seen struct {
+		frame, off, n int64
+		key           flows.Key
+	}
+	var all []seen
+	ix := capture.NewFrameIndex(0)
+	r, err := capture.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix.Begin(r)
+	err = pipeline(r, func(s *capture.Segment) {
+		ix.Add(s, IndexTag(s.Src, s.Dst))
+		all = append(all, seen{s.Frame, s.Offset, int64(len(all) + 1), flows.KeyOf(s.Src, s.Dst)})
+	})
+	ix.End(r, err)
+	r.Close()
+	if ok, why := ix.Valid(); !ok {
+		t.Fatalf("index: %s", why)
+	}
+	if ix.Segments() != int64(len(all)) {
+		t.Fatalf("index of %d segments, read %d", ix.Segments(), len(all))
+	}
+	key := all[len(all)/2].key
+	tag := IndexTag(key.Lo, key.Hi)
+	var want []seen
+	stubs := 0
+	for _, s := range all {
+		if IndexTag(s.key.Lo, s.key.Hi) == tag {
+			want = append(want, s)
+			if s.key != key {
+				stubs++
+			}
+		}
+	}
+	if stubs == 0 {
+		t.Fatalf("no other 4-tuple shares tag %d: the test checks no stub", tag)
+	}
+	r, err = capture.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	r.OnlyEndpoints(key.Lo, key.Hi)
+	var got []seen
+	gotStubs := 0
+	err = r.ReadIndexed(ix, tag, func(s *capture.Segment, n int64) {
+		k := key
+		if !s.Src.IsValid() {
+			gotStubs++
+			k = all[n-1].key
+		} else if flows.KeyOf(s.Src, s.Dst) != key {
+			t.Fatalf("frame %d: %v decoded, want %v or a stub", s.Frame, flows.KeyOf(s.Src, s.Dst), key)
+		}
+		got = append(got, seen{s.Frame, s.Offset, n, k})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) || gotStubs != stubs {
+		t.Fatalf("%d segments (%d stubs), want %d (%d)", len(got), gotStubs, len(want), stubs)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("segment %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// gunzipTo writes the decompressed gz to path and returns path.
+func gunzipTo(t *testing.T, gz, path string) string {
+	t.Helper()
+	f, err := os.Open(gz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, zr); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
