@@ -19,8 +19,8 @@ type indexBatch struct {
 const (
 	// indexBatchLen is how many segments an indexBatch holds; indexBatches
 	// how many are in use.
-	indexBatchLen = 512
-	indexBatches  = 4
+	indexBatchLen = 1024
+	indexBatches  = 8
 	// indexChunkLen is how many bytes ReadIndexed reads at once, unless one
 	// group is larger.
 	indexChunkLen = 512 << 10

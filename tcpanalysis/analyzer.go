@@ -1102,7 +1102,12 @@ func analyze(r *capture.Reader, opts Options, n int) (*Report, error) {
 func IndexTag(a, b netip.AddrPort) uint8 { return tagOf(flows.PairHash(a, b)) }
 
 // tagOf is IndexTag from flows.PairHash.
-func tagOf(h uint64) uint8 { return uint8(1 + (h>>56)%255) }
+func tagOf(h uint64) uint8 {
+	if t := uint8(h >> 56); t != 0 {
+		return t
+	}
+	return 1
+}
 
 // replay is the single Analyzer's pass over the segments of key that ix
 // places (Options.Replay): a.Add sees them at the segment numbers of the
