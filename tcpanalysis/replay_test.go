@@ -3,6 +3,7 @@ package tcpanalysis
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -216,6 +217,31 @@ func TestReadIndexed(t *testing.T) {
 		if got[i] != want[i] {
 			t.Fatalf("segment %d: %+v, want %+v", i, got[i], want[i])
 		}
+	}
+
+	// The file changed since, its size kept: a record of the tag no
+	// longer a TCP segment (its EtherType made ARP's) is an error naming
+	// the frame.
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w0 := want[len(want)/2]
+	b[w0.off+16+12], b[w0.off+16+13] = 0x08, 0x06
+	changed := filepath.Join(t.TempDir(), "changed.pcap")
+	if err := os.WriteFile(changed, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r2, err := capture.Open(changed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	r2.OnlyEndpoints(key.Lo, key.Hi)
+	err = r2.ReadIndexed(ix, tag, func(*capture.Segment, int64) {})
+	var fe *capture.FrameError
+	if !errors.As(err, &fe) || !errors.Is(err, capture.ErrFileChanged) || fe.Frame != w0.frame || fe.File != changed {
+		t.Fatalf("changed file: %v, want a FrameError at frame %d wrapping ErrFileChanged", err, w0.frame)
 	}
 }
 
