@@ -160,6 +160,24 @@ func AirFlightNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
 	return fmt.Sprintf("conn %d: an 802.11 capture on the %s sender's own radio: bytes in flight count data from when it went on air, so data its TCP had sent that still waited in its interface queue is not in them, while the socket's FlightSize includes it (docs/metrics.md#bytes-in-flight)", r.Conn.Index, d)
 }
 
+// SentNote says, when the capture point is not beside the sender of
+// direction d's data (tcpanalysis.OtherLeg, the rule of LegNote; a relay
+// has RelayNote), that the data counted there is what reached the capture
+// point: compare's "sent after t" is the highest sequence seen there, not
+// the sender's progress, and tput's throughput the rate the data passed
+// there; the ACKs are counted as they passed there, before they reached
+// the sender (docs/metrics.md#compare). At a MANET sink (ns-3 aodv r1 node
+// 10, flow 0) "sent" read as what the sender sent. "" otherwise.
+func SentNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
+	if relayed(r) {
+		return ""
+	}
+	if _, _, _, ok := tcpanalysis.OtherLeg(r, d); !ok {
+		return ""
+	}
+	return fmt.Sprintf("conn %d: the capture point is not beside the %s sender: the data counted here (\"sent after t\", throughput) is what reached the capture point, not what the sender had sent by then (data lost on the way is not in it, and the rest arrives later), and the ACKs are counted as they passed here, before they reached the sender; for the sender's progress, capture at the sender (docs/metrics.md#compare)", r.Conn.Index, d)
+}
+
 // RelayNote says, for a capture taken on a node that relayed connection r
 // (tcpanalysis.RadioRelay), that it holds only the frames routed through
 // that node: throughput and the time-sequence graph count the data that

@@ -54,3 +54,16 @@ func legConn(sample, synAckToAck time.Duration) *tcpanalysis.ConnResult {
 	r.Handshake.SynAckToAck, r.Handshake.SynAckToAckOk = synAckToAck, true
 	return r
 }
+
+// TestSentNote: the "sent" note follows LegNote's rule: a receiver-side
+// capture gets it, a sender-side one and one without samples do not.
+func TestSentNote(t *testing.T) {
+	if n := SentNote(legConn(100*time.Microsecond, 50*time.Millisecond), flows.AtoB); !strings.Contains(n, "conn 3: the capture point is not beside the ab sender: the data counted here (\"sent after t\", throughput) is what reached the capture point") {
+		t.Errorf("receiver-side note %q", n)
+	}
+	for _, r := range []*tcpanalysis.ConnResult{legConn(50*time.Millisecond, 100*time.Microsecond), legConn(0, 50*time.Millisecond)} {
+		if n := SentNote(r, flows.AtoB); n != "" {
+			t.Errorf("sender-side or unknown capture got %q", n)
+		}
+	}
+}

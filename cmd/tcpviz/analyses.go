@@ -244,6 +244,9 @@ func newTputCmd(e *env) *cobra.Command {
 			}
 			return e.analyse(&f, args[0], sel, kind, query.PlanRate(interval, f.want(kind)), "tput", func(v *query.View) {
 				relayNote(e.stderr, v)
+				if n := query.SentNote(v.Conn, v.Dir); n != "" {
+					fmt.Fprintln(e.stderr, "note:", n)
+				}
 				pepNote(e.stderr, v.Conn, v.Dir)
 			}, func(v *query.View) (export.Table, error) {
 				t, err := export.Tput(v, at, toBytes)

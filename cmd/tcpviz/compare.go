@@ -107,9 +107,10 @@ func newCompareCmd(e *env) *cobra.Command {
 				// from its sender time only part of the path
 				// (docs/metrics.md#rtt), a relay holds only the frames
 				// routed through it (its goodput follows the ACKs seen
-				// there), and in flight is the capture point's
+				// there), "sent" away from the sender is what reached the
+				// capture point, and in flight is the capture point's
 				// (docs/metrics.md#bytes-in-flight).
-				notes := []string{query.LegNote(r.Result, r.Dir), query.RelayNote(r.Result, r.Dir)}
+				notes := []string{query.LegNote(r.Result, r.Dir), query.SentNote(r.Result, r.Dir), query.RelayNote(r.Result, r.Dir)}
 				if m == query.MetricInFlight || m == query.MetricInFlightSACK {
 					notes = append(notes, query.InFlightNote(r.Result, r.Dir))
 					if w := views[i].FlightOverWindow(); w != "" {

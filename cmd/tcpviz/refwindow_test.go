@@ -564,14 +564,14 @@ func TestRSTAdvertisesNoWindow(t *testing.T) {
 // (port 9001); its handshake ACK left 14.5 s after the SYN-ACK, waiting
 // for a route, which the RTT rule alone read as a capture away from the
 // sender. Its radio sent the data: no note. Node 6 is that flow's sink:
-// the note.
+// the note (rtt's and window's of their samples, tput's of "sent").
 func TestVantageAtMANETSource(t *testing.T) {
 	dir := sharedtest.Dir(t, "ns3")
 	for _, c := range []struct {
 		file string
 		note bool
 	}{{"tcp-olsr-r1-14-0.pcap.gz", false}, {"tcp-olsr-r1-6-0.pcap.gz", true}} {
-		for _, verb := range []string{"rtt", "window"} {
+		for _, verb := range []string{"rtt", "window", "tput"} {
 			_, errs, err := runCLI(t, verb, filepath.Join(dir, c.file), "--port", "9001")
 			if err != nil || strings.Contains(errs, "not beside the ab sender") != c.note {
 				t.Errorf("%s %s: err %v, want note %v, stderr:\n%s", verb, c.file, err, c.note, errs)
