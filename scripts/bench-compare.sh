@@ -29,6 +29,10 @@ trap 'rm -rf "$bin"' EXIT
 measure() {
 	local name=$1
 	shift
+	# Each command finds the capture in the page cache, as the targets say:
+	# DAMON pageout evicts an unused capture here, and tshark's 5 GB on
+	# bulk pushes it out (a flows run after it took 2.9 s instead of 0.9).
+	cat "$cap" >/dev/null
 	/usr/bin/time -v -o "$bin/t" "$@" >/dev/null 2>"$bin/err" || { echo "bench-compare: $name failed: $(tail -1 "$bin/err")" >&2; return; }
 	awk -v n="$name" -F': ' '
 		/Elapsed \(wall clock\)/ { split($2, p, ":"); w = (length(p) == 3) ? p[1]*3600 + p[2]*60 + p[3] : p[1]*60 + p[2] }
@@ -41,7 +45,6 @@ have() { command -v "$1" >/dev/null 2>&1; }
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 for f in bulk short; do
 	cap="$dir/$f.pcap"
-	cat "$cap" >/dev/null # into the page cache: DAMON pageout evicts an unused capture here
 	for i in $(seq 1 "$runs"); do
 		measure "$f|tcpviz flows --csv" "$bin/tcpviz" flows --csv "$cap"
 		have tcptrace && measure "$f|tcptrace -l -r -n" tcptrace -l -r -n "$cap"
