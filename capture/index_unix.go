@@ -38,10 +38,11 @@ func (r *Reader) CanReadIndexed(ix *FrameIndex) bool {
 // whose tag in ix is tag, decoded as Reader.OnlyEndpoints decodes (a
 // segment of other endpoints that shares the tag comes as a stub), and its
 // 1-based segment number among all the capture's segments (what the read
-// that wrote ix counted). A goroutine of its own reads only the records of
-// the groups that hold the tag, in chunks of about 512 KiB, walks their
-// headers and decodes the segments with the tag, a few batches ahead of f;
-// the records of other groups are neither read nor framed. s is valid
+// that wrote ix counted). One goroutine reads only the records of the
+// groups that hold the tag, in chunks of about 512 KiB, a chunk or two
+// ahead of another that walks their headers and decodes the segments with
+// the tag, a few batches ahead of f; the records of other groups are
+// neither read nor framed. s is valid
 // during the call only. It returns nil at the end; an error of the file
 // (*FrameError wrapping ErrFileChanged when a record is not where ix says,
 // or a read error), or the interrupt's (SetInterrupt). Stats and Warnings
@@ -103,65 +104,18 @@ func (r *Reader) readIndexed(ix *FrameIndex, tag uint8, full, free chan *indexBa
 		b.err = err
 		send()
 	}
-	gs := ix.groups
-	// nextOff: the offset after group g's records, the next group's first
-	// segment (or the file's end).
-	nextOff := func(g int) int64 {
-		for h := g + 1; h < len(gs); h++ {
-			if gs[h].off != 0 {
-				return gs[h].off
-			}
-		}
-		return ix.size
-	}
-	holds := func(g int) bool {
-		if gs[g].off == 0 {
-			return false
-		}
-		lo := g * IndexGroup
-		hi := min(lo+IndexGroup, int(ix.last))
-		return bytes.IndexByte(ix.tags[lo:hi], tag) >= 0
-	}
 	p := r.mp
 	d := decoder{only: r.dec.only}
-	var buf []byte
-	for g := 0; g < len(gs); {
-		if !holds(g) {
-			g++
-			continue
-		}
-		// A chunk: groups g..h-1, all holding the tag, up to about
-		// indexChunkLen bytes (at least one group).
-		start := gs[g].off
-		h, end := g+1, nextOff(g)
-		for h < len(gs) && holds(h) && nextOff(h)-start <= indexChunkLen {
-			end = nextOff(h)
-			h++
-		}
-		frame, seg := gs[g].frame, gs[g].seg-1
-		// The last frame to walk: the chunk's last segment.
-		var last int64
-		for i := min(h*IndexGroup, int(ix.last)) - 1; i >= g*IndexGroup; i-- {
-			if ix.tags[i] != 0 {
-				last = int64(i) + 1
-				break
-			}
-		}
-		if r.ctx != nil && r.ctx.Err() != nil {
-			fail(&FrameError{File: r.name, Frame: frame, Err: r.ctx.Err()})
+	chunks := make(chan *indexChunk, 2)
+	go r.readChunks(ix, tag, chunks, stop)
+	for c := range chunks {
+		if c.err != nil {
+			fail(c.err)
 			return
 		}
-		n := int(end - start)
-		if cap(buf) < n {
-			buf = make([]byte, max(n, indexChunkLen))
-		}
-		buf = buf[:n]
-		if err := p.w.readAt(buf, start); err != nil {
-			fail(&FrameError{File: r.name, Frame: frame, Err: err})
-			return
-		}
+		buf, start, frame, seg := c.buf, c.start, c.frame, c.seg-1
 		pos := 0
-		for ; frame <= last; frame++ {
+		for ; frame <= c.last; frame++ {
 			if pos+16 > len(buf) {
 				fail(r.changed(frame))
 				return
@@ -196,10 +150,99 @@ func (r *Reader) readIndexed(ix *FrameIndex, tag uint8, full, free chan *indexBa
 			}
 			pos += 16 + capLen
 		}
-		g = h
+		c.free <- c
 	}
 	if b.n > 0 {
 		send()
+	}
+}
+
+// indexChunk is one pread of ReadIndexed: the records from the first
+// segment of a run of groups holding the tag, and where to walk them.
+type indexChunk struct {
+	buf              []byte
+	start            int64 // the file offset of buf[0]
+	frame, seg, last int64 // the first record's frame and segment numbers; the last frame to walk
+	err              error // ends the reading
+	free             chan *indexChunk
+}
+
+// readChunks is ReadIndexed's reading goroutine: it reads the chunks of
+// the groups of ix that hold tag, in order, into a few buffers it reuses,
+// a chunk or two ahead of the decoding, and sends them on chunks, which it
+// closes at the end (after a chunk with the error, if any).
+func (r *Reader) readChunks(ix *FrameIndex, tag uint8, chunks chan<- *indexChunk, stop <-chan struct{}) {
+	defer close(chunks)
+	free := make(chan *indexChunk, 3)
+	for range 3 {
+		free <- &indexChunk{free: free}
+	}
+	gs := ix.groups
+	// nextOff: the offset after group g's records, the next group's first
+	// segment (or the file's end).
+	nextOff := func(g int) int64 {
+		for h := g + 1; h < len(gs); h++ {
+			if gs[h].off != 0 {
+				return gs[h].off
+			}
+		}
+		return ix.size
+	}
+	holds := func(g int) bool {
+		if gs[g].off == 0 {
+			return false
+		}
+		lo := g * IndexGroup
+		hi := min(lo+IndexGroup, int(ix.last))
+		return bytes.IndexByte(ix.tags[lo:hi], tag) >= 0
+	}
+	for g := 0; g < len(gs); {
+		if !holds(g) {
+			g++
+			continue
+		}
+		// A chunk: groups g..h-1, all holding the tag, up to about
+		// indexChunkLen bytes (at least one group).
+		start := gs[g].off
+		h, end := g+1, nextOff(g)
+		for h < len(gs) && holds(h) && nextOff(h)-start <= indexChunkLen {
+			end = nextOff(h)
+			h++
+		}
+		var c *indexChunk
+		select {
+		case c = <-free:
+		case <-stop:
+			return
+		}
+		c.start, c.frame, c.seg, c.err = start, gs[g].frame, gs[g].seg, nil
+		// The last frame to walk: the chunk's last segment.
+		c.last = 0
+		for i := min(h*IndexGroup, int(ix.last)) - 1; i >= g*IndexGroup; i-- {
+			if ix.tags[i] != 0 {
+				c.last = int64(i) + 1
+				break
+			}
+		}
+		n := int(end - start)
+		if cap(c.buf) < n {
+			c.buf = make([]byte, max(n, indexChunkLen))
+		}
+		c.buf = c.buf[:n]
+		if r.ctx != nil && r.ctx.Err() != nil {
+			c.err = &FrameError{File: r.name, Frame: c.frame, Err: r.ctx.Err()}
+		} else if err := r.mp.w.readAt(c.buf, start); err != nil {
+			c.err = &FrameError{File: r.name, Frame: c.frame, Err: err}
+		}
+		select {
+		case chunks <- c:
+		case <-stop:
+			return
+		}
+		if c.err != nil {
+			return
+		}
+		g = h
 	}
 }
 
