@@ -1,9 +1,8 @@
 package tcpanalysis
 
 import (
-	"bytes"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 	"testing"
 
@@ -20,17 +19,9 @@ import (
 // Reader.NextBatch (Inline; pcapng and gzip files), for the first, the
 // largest and the last 4-tuple of each capture.
 func TestOnlyKeySameAsFilter(t *testing.T) {
-	dir := t.TempDir()
-	var files []string
-	var w bytes.Buffer
-	if err := pcaptest.WriteShort(&w, pcaptest.GenOptions{Packets: 3 * releaseEvery, Seed: 7}); err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(dir, "short.pcap")
-	if err := os.WriteFile(p, w.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	files = append(files, p)
+	files := []string{writeGen(t, t.TempDir(), "short.pcap", func(w io.Writer) error {
+		return pcaptest.WriteShort(w, pcaptest.GenOptions{Packets: 3 * releaseEvery, Seed: 7})
+	})}
 	for _, g := range []string{"corpus/*.pcap", "corpus/*.pcapng", "corpus/*.pcap.gz", "cases/*.pcap*", "ns3/tcp-aodv-r1-1-0.pcap.gz"} {
 		m, _ := filepath.Glob(filepath.Join(sharedDir(t), g))
 		files = append(files, m...)
@@ -41,13 +32,7 @@ func TestOnlyKeySameAsFilter(t *testing.T) {
 		if err != nil || len(full.Conns) == 0 {
 			continue
 		}
-		largest := full.Conns[0]
-		for _, r := range full.Conns {
-			if r.Dir[0].Pkts+r.Dir[1].Pkts > largest.Dir[0].Pkts+largest.Dir[1].Pkts {
-				largest = r
-			}
-		}
-		for _, k := range []flows.Key{full.Conns[0].Conn.Key, largest.Conn.Key, full.Conns[len(full.Conns)-1].Conn.Key} {
+		for _, k := range testKeys(full) {
 			for _, inline := range []bool{false, true} {
 				key := k
 				keep := func(int) bool { return true }
@@ -62,4 +47,16 @@ func TestOnlyKeySameAsFilter(t *testing.T) {
 	if compared < 50 {
 		t.Fatalf("%d reports compared, want more", compared)
 	}
+}
+
+// testKeys are the 4-tuples of rep's first connection, of its largest (in
+// packets) and of its last.
+func testKeys(rep *Report) []flows.Key {
+	largest := rep.Conns[0]
+	for _, r := range rep.Conns {
+		if r.Dir[0].Pkts+r.Dir[1].Pkts > largest.Dir[0].Pkts+largest.Dir[1].Pkts {
+			largest = r
+		}
+	}
+	return []flows.Key{rep.Conns[0].Conn.Key, largest.Conn.Key, rep.Conns[len(rep.Conns)-1].Conn.Key}
 }

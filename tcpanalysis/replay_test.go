@@ -2,7 +2,6 @@ package tcpanalysis
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +12,7 @@ import (
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/internal/pcaptest"
+	"github.com/tcpviz/tcpviz/internal/sharedtest"
 )
 
 // TestReplaySameAsOnlyKey: a pass over one 4-tuple that reads only its
@@ -27,27 +27,13 @@ import (
 // report.
 func TestReplaySameAsOnlyKey(t *testing.T) {
 	dir := t.TempDir()
-	var files []string
-	for _, g := range []struct {
-		name  string
-		write func(*bytes.Buffer) error
-	}{
-		{"short.pcap", func(w *bytes.Buffer) error {
+	files := []string{
+		writeGen(t, dir, "short.pcap", func(w io.Writer) error {
 			return pcaptest.WriteShort(w, pcaptest.GenOptions{Packets: 3*releaseEvery + 77, Seed: 7})
-		}},
-		{"bulk.pcap", func(w *bytes.Buffer) error {
+		}),
+		writeGen(t, dir, "bulk.pcap", func(w io.Writer) error {
 			return pcaptest.WriteBulk(w, pcaptest.GenOptions{Packets: 150000, Seed: 3})
-		}},
-	} {
-		var w bytes.Buffer
-		if err := g.write(&w); err != nil {
-			t.Fatal(err)
-		}
-		p := filepath.Join(dir, g.name)
-		if err := os.WriteFile(p, w.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, p)
+		}),
 	}
 	late := filepath.Join(dir, "late.pcap") // a release decides that a segment is late
 	if err := os.WriteFile(late, lateAfterClose(), 0o644); err != nil {
@@ -58,9 +44,7 @@ func TestReplaySameAsOnlyKey(t *testing.T) {
 		m, _ := filepath.Glob(filepath.Join(sharedDir(t), g))
 		files = append(files, m...)
 	}
-	if gz := filepath.Join(sharedDir(t), "ns3", "tcp-aodv-r1-1-0.pcap.gz"); fileExists(gz) {
-		files = append(files, gunzipTo(t, gz, filepath.Join(dir, "aodv.pcap")))
-	}
+	files = append(files, sharedtest.Gunzip(t, filepath.Join(sharedDir(t), "ns3", "tcp-aodv-r1-1-0.pcap.gz"), filepath.Join(dir, "aodv.pcap")))
 	replayed := 0
 	for _, path := range files {
 		if r, err := capture.Open(path); err != nil {
@@ -77,13 +61,7 @@ func TestReplaySameAsOnlyKey(t *testing.T) {
 			t.Logf("%s: no index: %s", path, why)
 			continue
 		}
-		largest := full.Conns[0]
-		for _, r := range full.Conns {
-			if r.Dir[0].Pkts+r.Dir[1].Pkts > largest.Dir[0].Pkts+largest.Dir[1].Pkts {
-				largest = r
-			}
-		}
-		for _, k := range []flows.Key{full.Conns[0].Conn.Key, largest.Conn.Key, full.Conns[len(full.Conns)-1].Conn.Key} {
+		for _, k := range testKeys(full) {
 			key := k
 			keep := func(int) bool { return true }
 			want, werr := analyzePath(t, path, Options{Keep: keep, OnlyKey: &key})
@@ -143,14 +121,9 @@ func TestReplaySameAsOnlyKey(t *testing.T) {
 // those, with the frame and segment numbers and file offsets a split read
 // gives them; another 4-tuple's segment sharing the tag comes as a stub.
 func TestReadIndexed(t *testing.T) {
-	var w bytes.Buffer
-	if err := pcaptest.WriteShort(&w, pcaptest.GenOptions{Packets: 20000, Seed: 5}); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "short.pcap")
-	if err := os.WriteFile(path, w.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := writeGen(t, t.TempDir(), "short.pcap", func(w io.Writer) error {
+		return pcaptest.WriteShort(w, pcaptest.GenOptions{Packets: 20000, Seed: 5})
+	})
 	type seen struct {
 		frame, off, n int64
 		key           flows.Key
@@ -245,29 +218,16 @@ func TestReadIndexed(t *testing.T) {
 	}
 }
 
-func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
-
-// gunzipTo writes the decompressed gz to path and returns path.
-func gunzipTo(t *testing.T, gz, path string) string {
+// writeGen writes what write writes to dir/name and returns its path.
+func writeGen(t *testing.T, dir, name string, write func(io.Writer) error) string {
 	t.Helper()
-	f, err := os.Open(gz)
-	if err != nil {
+	var w bytes.Buffer
+	if err := write(&w); err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, w.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, zr); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return p
 }

@@ -4,6 +4,8 @@
 package sharedtest
 
 import (
+	"compress/gzip"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -21,4 +23,35 @@ func Dir(t testing.TB, sub string) string {
 	}
 	abs, _ := filepath.Abs(d)
 	return abs
+}
+
+// GunzipBytes returns the decompressed content of the gzip file gz; it
+// fails t on an error.
+func GunzipBytes(t testing.TB, gz string) []byte {
+	t.Helper()
+	f, err := os.Open(gz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Gunzip writes the decompressed content of the gzip file gz to path (a
+// plain pcap for a reader that needs one read in place) and returns path;
+// it fails t on an error.
+func Gunzip(t testing.TB, gz, path string) string {
+	t.Helper()
+	if err := os.WriteFile(path, GunzipBytes(t, gz), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

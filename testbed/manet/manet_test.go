@@ -1,10 +1,8 @@
 package manet
 
 import (
-	"compress/gzip"
 	"context"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -12,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tcpviz/tcpviz/internal/sharedtest"
 )
 
 func TestScenarioArgs(t *testing.T) {
@@ -207,7 +207,7 @@ func TestCampaignExecuteFake(t *testing.T) {
 	if !slices.Equal(names, want) {
 		t.Errorf("files in out =\n %q\nwant\n %q", names, want)
 	}
-	if got := gunzip(t, filepath.Join(out, "tcp-olsr-r2-3-0.pcap.gz")); got != "pcap-bytes-tcp-olsr-r2" {
+	if got := string(sharedtest.GunzipBytes(t, filepath.Join(out, "tcp-olsr-r2-3-0.pcap.gz"))); got != "pcap-bytes-tcp-olsr-r2" {
 		t.Errorf("gunzipped pcap = %q", got)
 	}
 	all, err := ReadGroundTruth(filepath.Join(out, GroundTruthAllName))
@@ -250,24 +250,6 @@ func touch(t *testing.T, p string) {
 	if err := os.WriteFile(p, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func gunzip(t *testing.T, p string) string {
-	t.Helper()
-	f, err := os.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 func TestFindToolchainMissingNS3(t *testing.T) {
