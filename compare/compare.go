@@ -153,7 +153,9 @@ type Row struct {
 // class. When a proxy acknowledged a run (Run.ProxyAcked), its
 // acknowledged bytes are the PEP's: "delivered" and end-to-end goodput
 // then come from the server-side capture of a pair, or are NaN (unknown)
-// for one capture. Rows that apply to no run are left out.
+// for one capture. A run whose capturing node only overheard the
+// connection (Run.OverheardOnly) has NaN in every row. Rows that apply to
+// no run are left out.
 func Summary(runs []Run, at []float64, toBytes int64) []Row {
 	var rows []Row
 	add := func(name string, unit query.Unit, f func(r Run) float64) {
@@ -161,6 +163,9 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 		any := false
 		for _, r := range runs {
 			v := f(r)
+			if r.OverheardOnly() {
+				v = math.NaN() // nothing of the connection's (query.OverheardNote)
+			}
 			any = any || !math.IsNaN(v)
 			row.Values = append(row.Values, v)
 		}

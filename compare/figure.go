@@ -24,6 +24,9 @@ func formatS(s float64) string { return strconv.FormatFloat(s, 'f', 6, 64) }
 func FigureSeries(runs []Run, views []*query.View, m query.Metric, sel query.Selection) []plot.Named {
 	var series []plot.Named
 	for i, v := range views {
+		if runs[i].OverheardOnly() {
+			continue // nothing of the connection's (query.OverheardNote)
+		}
 		s := v.Series(m)
 		if m == query.MetricRTTHandshake {
 			// The handshake's RTT is the connection's when no window is

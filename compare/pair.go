@@ -119,6 +119,21 @@ func (r Run) ProxyAcked() bool {
 	return r.PEP.Likely
 }
 
+// OverheardOnly reports that r is one capture whose 802.11 node only
+// overheard the connection: every frame of it there was addressed to other
+// nodes, so its counts come from overheard ACKs alone
+// (query.OverheardNote, docs/metrics.md#own-frames).
+func (r Run) OverheardOnly() bool {
+	c := r.Result
+	return r.Server == nil && c.Conn.Overheard > 0 && c.Dir[0].Pkts+c.Dir[1].Pkts == 0
+}
+
+// Relay reports that r is one capture taken on a node that forwarded the
+// connection's frames (tcpanalysis.RadioRelay).
+func (r Run) Relay() bool {
+	return r.Server == nil && tcpanalysis.RadioOf(r.Result, flows.AtoB) == tcpanalysis.RadioRelay
+}
+
 // receiver is the half whose ACKs come from the final receiver, and
 // whether one is known: the server-side half of a pair, the capture
 // itself when no proxy acknowledged, else none.
@@ -147,7 +162,7 @@ func (r Run) EndToEndKbps() float64 {
 		}
 		return r.Split.GoodputKbps
 	}
-	if r.ProxyAcked() {
+	if r.ProxyAcked() || r.OverheardOnly() {
 		return math.NaN()
 	}
 	kb, ok := pep.ReceiverGoodputTo(r.Result, r.Dir, r.End)
@@ -170,8 +185,8 @@ func (r Run) EndToEndKbps() float64 {
 // from the first packet; 815.4 by PacketSink.
 func (r Run) SetupNote() string {
 	kb := r.EndToEndKbps()
-	if r.Split != nil || math.IsNaN(kb) {
-		return ""
+	if r.Split != nil || math.IsNaN(kb) || r.Relay() {
+		return "" // a relay's first packet and data are its own (query.RelayNote)
 	}
 	iv := pep.ReceiverInterval(r.Result, r.Dir)
 	end := iv.Close
@@ -199,7 +214,7 @@ func (r Run) SetupNote() string {
 // PacketSink 549.2); "" otherwise.
 func (r Run) EndNote() string {
 	kb := r.EndToEndKbps()
-	if r.Split != nil || math.IsNaN(kb) || r.End == 0 || pep.ReceiverInterval(r.Result, r.Dir).Close != 0 {
+	if r.Split != nil || math.IsNaN(kb) || r.End == 0 || r.Relay() || pep.ReceiverInterval(r.Result, r.Dir).Close != 0 {
 		return ""
 	}
 	start := tcpanalysis.FirstData(r.Result, r.Dir)
@@ -207,7 +222,7 @@ func (r Run) EndNote() string {
 	if tail <= time.Second || span <= tail || tail*50 <= span {
 		return ""
 	}
-	return fmt.Sprintf("%s: goodput end to end, %.1f kbit/s, counts to the capture's last frame, %.1f s after the connection's last packet, as its receiver never closed (an application runs until it closes: the batch goodput's run end); to the connection's last packet it is about %.1f kbit/s (docs/metrics.md#pep)",
+	return fmt.Sprintf("%s: goodput end to end, %.1f kbit/s, counts to the capture's last frame, %.1f s after the connection's last packet, as its receiver never closed (the receiving application ran until then, as the batch goodput counts it); to the connection's last packet it is about %.1f kbit/s (docs/metrics.md#pep)",
 		r.Label, kb, tail.Seconds(), kb*span.Seconds()/(span-tail).Seconds())
 }
 

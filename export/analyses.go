@@ -415,7 +415,34 @@ func Tput(v *query.View, at []float64, toBytes int64) (Table, error) {
 		table = append(table, []string{"goodput in window", fmt.Sprintf("%.1f kbit/s over %.3f s", query.RateKbps(delivered, span.Seconds()), span.Seconds())})
 	}
 	table = append(table, []string{"goodput, whole connection", fmt.Sprintf("%.1f kbit/s over %.3f s (docs/metrics.md#goodput)", r.GoodputKbps(d), r.Duration().Seconds())})
+	if row := runEndGoodput(v, r, d); row != nil {
+		table = append(table, row)
+	}
 	return Table{Schema: TputSchema, Header: header, Rows: rows, Summary: table, KeyValue: true}, nil
+}
+
+// runEndGoodput is tput's row for a connection whose receiver never closed
+// and whose packets stopped well before the capture did (over 1 s and
+// over 2 % of the connection's duration): the goodput bytes over the time
+// from the connection's first packet to the capture's last frame, the
+// receiving application's run as the batch goodput and compare count it
+// (docs/metrics.md#pep). The whole connection's row alone reads the same
+// bytes over a shorter time, and so differs between captures of one flow
+// (ns-3 olsr r2 flow 2: 961.6 kbit/s at the source, 1061.0 at the sink,
+// PacketSink 836.2). nil otherwise, and at a relay or a node that only
+// overheard the connection (their first and last packets are their own).
+func runEndGoodput(v *query.View, r *tcpanalysis.ConnResult, d flows.Direction) []string {
+	end := v.Report.Stats.Last
+	rh := r.Conn.Half[d.Reverse()]
+	if end == 0 || rh.FinSeen || rh.RstSeen || query.RelayNote(r, d) != "" || query.OverheardNote(r, d) != "" {
+		return nil
+	}
+	tail, span := end.Sub(r.Conn.Last), end.Sub(r.Conn.First)
+	if tail <= time.Second || tail*50 <= span {
+		return nil
+	}
+	return []string{"goodput to the capture's end", fmt.Sprintf("%.1f kbit/s over %.3f s: the receiver never closed, so its application ran to the capture's last frame, %.1f s after the connection's last packet, as compare and the batch goodput count it (docs/metrics.md#pep)",
+		query.RateKbps(r.Dir[d].DeliveredBytes, span.Seconds()), span.Seconds(), tail.Seconds())}
 }
 
 // RefText describes the reference point used on connection r in direction

@@ -3,6 +3,7 @@ package figures
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/tcpviz/tcpviz/compare"
 	"github.com/tcpviz/tcpviz/plot"
@@ -65,7 +66,25 @@ func Compare(runs []compare.Run, views []*query.View, m query.Metric, sel query.
 	if name == "" {
 		name = compare.JoinLabels(runs)
 	}
-	spec := plot.XYSpec{Title: fmt.Sprintf("%s: %s", name, ya.Label), Series: series, Y: ya,
+	title := fmt.Sprintf("%s: %s", name, ya.Label)
+	var heard, relays []string
+	for _, r := range runs {
+		switch {
+		case r.OverheardOnly():
+			heard = append(heard, r.Label)
+		case r.Relay():
+			relays = append(relays, r.Label)
+		}
+	}
+	if len(heard) > 0 {
+		// Its node only overheard the connection: nothing of it is drawn
+		// (compare.FigureSeries), and the title says why.
+		title += "\nnot drawn: " + strings.Join(heard, ", ") + " (the capturing node only overheard the connection)"
+	}
+	if len(relays) > 0 {
+		title += "\nat a relay: " + strings.Join(relays, ", ") + " (only the frames routed through it)"
+	}
+	spec := plot.XYSpec{Title: title, Series: series, Y: ya,
 		X: plot.Axis{Label: "time since " + compare.RefLabel(runs), Unit: plot.UnitSeconds}, Robust: m.Samples()}
 	if sel.To > 0 {
 		spec.XFrom, spec.XTo = sel.From.Seconds(), sel.To.Seconds()

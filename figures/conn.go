@@ -36,8 +36,8 @@ func RTT(v *query.View, run string, want map[query.Metric]bool) (plot.Figure, er
 			continue
 		}
 		title := "data " + plot.Endpoints(v.Conn.Conn, d)
-		if _, other, _, ok := tcpanalysis.OtherLeg(v.Conn, d); ok {
-			title += fmt.Sprintf(" — capture point not beside the sender: the rest of the path adds ≤ %.1f ms at its fastest", other.Seconds()*1000)
+		if t := query.RTTTitle(v.Conn, d); t != "" {
+			title += " — " + t
 		}
 		if d != v.Dir {
 			title = "reverse direction " + plot.Endpoints(v.Conn.Conn, d)
@@ -171,7 +171,11 @@ func Rate(v *query.View, run string) (plot.Figure, error) {
 		// entry, and the verb warns that the figure draws nothing.
 		ss = nil
 	}
-	spec := plot.XYSpec{Title: fmt.Sprintf("%s — conn %d: data %s, %s intervals", run, r.Conn.Index, plot.Endpoints(r.Conn, d), IntervalLabel(v.Interval)),
+	title := fmt.Sprintf("%s — conn %d: data %s, %s intervals", run, r.Conn.Index, plot.Endpoints(r.Conn, d), IntervalLabel(v.Interval))
+	if t := query.VantageTitle(r, d); t != "" {
+		title += "\n" + t
+	}
+	spec := plot.XYSpec{Title: title,
 		X: XAxis(v), Y: plot.Axis{Label: "rate", Unit: plot.UnitKbps}, Series: ss}
 	return plot.XY(InWindow(spec, v.Sel))
 }

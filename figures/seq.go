@@ -29,6 +29,7 @@ func SeqOptions(v *query.View, run string) plot.TimeSeqOptions {
 	if pep.Detect(r, d).Likely {
 		o.AckName = plot.PEPAckName
 	}
+	o.Vantage = query.VantageTitle(r, d)
 	return o
 }
 

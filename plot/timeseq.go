@@ -46,6 +46,9 @@ type TimeSeqOptions struct {
 	// AckName names the ACK line in the legend; empty: "cumulative ACK".
 	// A direction a split-TCP PEP acknowledged says so (PEPAckName).
 	AckName string
+	// Vantage, when not empty, is a title line saying where the capture
+	// was taken when that changes what the graph shows (query.VantageTitle).
+	Vantage string
 }
 
 // PEPAckName is the ACK line's name when a split-TCP PEP acknowledged the
@@ -193,6 +196,9 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		if o.Run != "" {
 			fig.Title = o.Run + " — " + fig.Title
 		}
+	}
+	if o.Vantage != "" {
+		fig.Title += "\n" + o.Vantage
 	}
 	p := gplot.New()
 	p.Add(&grid{})

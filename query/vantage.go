@@ -72,7 +72,7 @@ func InFlightNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
 }
 
 // InFlightTitle is the line the window figure's title adds when
-// InFlightNote has something to say: "" otherwise.
+// InFlightNote or AirFlightNote has something to say: "" otherwise.
 func InFlightTitle(r *tcpanalysis.ConnResult, d flows.Direction) string {
 	if _, other, _, ok := tcpanalysis.OtherLeg(r, d); ok {
 		return fmt.Sprintf("in flight as seen at the capture point (RTT to the sender ≤ %s at its fastest), not the sender's", ms(other))
@@ -80,7 +80,64 @@ func InFlightTitle(r *tcpanalysis.ConnResult, d flows.Direction) string {
 	if relayed(r) {
 		return "in flight as seen at a relay, not the sender's"
 	}
+	if tcpanalysis.RadioOf(r, d) == tcpanalysis.RadioSender {
+		return "in flight on air at the sender's radio: data still queued in its interface is not in it"
+	}
 	return ""
+}
+
+// RTTTitle is the line an RTT panel of direction d adds to its title when
+// the capture point changes what the samples time (LegNote, AirNote, a
+// relay): "" otherwise.
+func RTTTitle(r *tcpanalysis.ConnResult, d flows.Direction) string {
+	if _, other, _, ok := tcpanalysis.OtherLeg(r, d); ok {
+		return fmt.Sprintf("capture point not beside the sender: the rest of the path adds ≤ %.1f ms at its fastest", other.Seconds()*1000)
+	}
+	if relayed(r) {
+		return "at a relay: samples time only part of the path"
+	}
+	if tcpanalysis.RadioOf(r, d) == tcpanalysis.RadioSender {
+		return "on the sender's radio: samples leave out the time data waited in its queues"
+	}
+	return ""
+}
+
+// VantageTitle is the line the time-sequence and throughput figures add to
+// their title when the capture point changes what they show: at a relay
+// (RelayNote), only the frames routed through it; away from the sender
+// (SentNote), the data as it reached the capture point; at a node that
+// only overheard the connection (OverheardNote), nothing of its own.
+// "" otherwise.
+func VantageTitle(r *tcpanalysis.ConnResult, d flows.Direction) string {
+	switch {
+	case onlyOverheard(r):
+		return "overheard only: the capturing node was neither end nor relay of this connection"
+	case relayed(r):
+		return "at a relay: only the frames routed through it; goodput follows the ACKs seen there"
+	}
+	if _, _, _, ok := tcpanalysis.OtherLeg(r, d); ok {
+		return "as seen at the capture point, not beside the sender: data as it arrived there"
+	}
+	return ""
+}
+
+// onlyOverheard reports that every TCP frame of r the capture holds was
+// addressed to other nodes (Conn.Overheard, docs/metrics.md#own-frames):
+// the capturing node only overheard the connection.
+func onlyOverheard(r *tcpanalysis.ConnResult) bool {
+	return r.Conn.Overheard > 0 && r.Dir[0].Pkts+r.Dir[1].Pkts == 0
+}
+
+// OverheardNote says, for a connection the capturing 802.11 node only
+// overheard (neither end nor relay: every frame of it addressed to other
+// nodes), that its numbers come from overheard ACKs alone and say nothing
+// of the connection (ns-3 olsr r2 node 13, flow 2: goodput end to end
+// 536.2 kbit/s against 836.2 by the sink). "" otherwise.
+func OverheardNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
+	if !onlyOverheard(r) {
+		return ""
+	}
+	return fmt.Sprintf("conn %d: the capturing node only overheard this connection (its %d frames here were all addressed to other nodes): it holds no data of it, its acked and goodput bytes come from overheard ACKs and are not the connection's; capture at its sender or receiver (docs/metrics.md#own-frames)", r.Conn.Index, r.Conn.Overheard)
 }
 
 // FlightOverWindow says when bytes in flight at the capture point exceed

@@ -117,12 +117,7 @@ func newRTTCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if n := query.LegNote(v.Conn, v.Dir); n != "" {
-				fmt.Fprintln(e.stderr, "note:", n)
-			}
-			if n := query.AirNote(v.Conn, v.Dir); n != "" {
-				fmt.Fprintln(e.stderr, "note:", n)
-			}
+			printNotes(e.stderr, query.OverheardNote(v.Conn, v.Dir), query.LegNote(v.Conn, v.Dir), query.AirNote(v.Conn, v.Dir))
 			if n := v.HandshakeNote(); n != "" && want[query.MetricRTTHandshake] {
 				fmt.Fprintln(e.stderr, "note:", n)
 			}
@@ -203,12 +198,7 @@ func newWindowCmd(e *env) *cobra.Command {
 				return err
 			}
 			return e.analyse(&f, args[0], sel, kind, query.PlanWindow(sel, f.want(kind)), "win", func(v *query.View) {
-				if n := query.InFlightNote(v.Conn, v.Dir); n != "" {
-					fmt.Fprintln(e.stderr, "note:", n)
-				}
-				if n := query.AirFlightNote(v.Conn, v.Dir); n != "" {
-					fmt.Fprintln(e.stderr, "note:", n)
-				}
+				printNotes(e.stderr, query.OverheardNote(v.Conn, v.Dir), query.InFlightNote(v.Conn, v.Dir), query.AirFlightNote(v.Conn, v.Dir))
 				if w := v.FlightOverWindow(); w != "" {
 					fmt.Fprintln(e.stderr, "warning:", w)
 				}
@@ -244,9 +234,7 @@ func newTputCmd(e *env) *cobra.Command {
 			}
 			return e.analyse(&f, args[0], sel, kind, query.PlanRate(interval, f.want(kind)), "tput", func(v *query.View) {
 				relayNote(e.stderr, v)
-				if n := query.SentNote(v.Conn, v.Dir); n != "" {
-					fmt.Fprintln(e.stderr, "note:", n)
-				}
+				printNotes(e.stderr, query.SentNote(v.Conn, v.Dir))
 				pepNote(e.stderr, v.Conn, v.Dir)
 			}, func(v *query.View) (export.Table, error) {
 				t, err := export.Tput(v, at, toBytes)
@@ -266,9 +254,17 @@ func newTputCmd(e *env) *cobra.Command {
 	return c
 }
 
-// relayNote prints query.RelayNote for v's connection, if any.
+// relayNote prints query.OverheardNote and query.RelayNote for v's
+// connection, if any.
 func relayNote(w io.Writer, v *query.View) {
-	if n := query.RelayNote(v.Conn, v.Dir); n != "" {
-		fmt.Fprintln(w, "note:", n)
+	printNotes(w, query.OverheardNote(v.Conn, v.Dir), query.RelayNote(v.Conn, v.Dir))
+}
+
+// printNotes prints each note that is not empty on a line of its own.
+func printNotes(w io.Writer, notes ...string) {
+	for _, n := range notes {
+		if n != "" {
+			fmt.Fprintln(w, "note:", n)
+		}
 	}
 }

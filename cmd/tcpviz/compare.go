@@ -108,11 +108,14 @@ func newCompareCmd(e *env) *cobra.Command {
 				// (docs/metrics.md#rtt), a relay holds only the frames
 				// routed through it (its goodput follows the ACKs seen
 				// there), "sent" away from the sender is what reached the
-				// capture point, and in flight is the capture point's
+				// capture point, at the sender's own radio the samples and
+				// in flight leave out its queues, a node that only
+				// overheard the connection has nothing of its own, and in
+				// flight is the capture point's
 				// (docs/metrics.md#bytes-in-flight).
-				notes := []string{query.LegNote(r.Result, r.Dir), query.SentNote(r.Result, r.Dir), query.RelayNote(r.Result, r.Dir)}
+				notes := []string{query.OverheardNote(r.Result, r.Dir), query.LegNote(r.Result, r.Dir), query.AirNote(r.Result, r.Dir), query.SentNote(r.Result, r.Dir), query.RelayNote(r.Result, r.Dir)}
 				if m == query.MetricInFlight || m == query.MetricInFlightSACK {
-					notes = append(notes, query.InFlightNote(r.Result, r.Dir))
+					notes = append(notes, query.InFlightNote(r.Result, r.Dir), query.AirFlightNote(r.Result, r.Dir))
 					if w := views[i].FlightOverWindow(); w != "" {
 						fmt.Fprintf(text, "warning: %s: %s\n", r.Label, w)
 					}

@@ -689,3 +689,51 @@ func TestVantageRelayAndAir(t *testing.T) {
 		t.Errorf("sink: err %v, stderr:\n%s", err, errs)
 	}
 }
+
+// TestVantageTrial4: what a fresh-eyes trial found at MANET vantage
+// points. ns-3 olsr r2 node 13 only overheard flow 2 (port 9002): compare
+// shows "–" for that run with a note, and its figure says it drew nothing
+// of it; at flow 2's source (node 3) and sink (node 16), whose packets
+// stopped at 82.3 s of the 100 s run, tput adds the goodput to the
+// capture's end (832.5 and 836.4 kbit/s; PacketSink 836.2); at flow 0's
+// source (aodv r1 node 2) the RTT and window figures say the samples and
+// in flight leave out the sender's queues, and compare prints the air
+// note.
+func TestVantageTrial4(t *testing.T) {
+	dir := sharedtest.Dir(t, "ns3")
+	f := func(n string) string { return filepath.Join(dir, n) }
+	out, errs, err := runCLI(t, "compare", "aodv="+f("tcp-aodv-r2-13-0.pcap.gz"), "olsr="+f("tcp-olsr-r2-13-0.pcap.gz"), "--port", "9002")
+	if err != nil || !strings.Contains(out, "note: olsr: conn 3: the capturing node only overheard this connection") {
+		t.Fatalf("compare at an overhearing node: err %v, output:\n%s%s", err, out, errs)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); strings.HasPrefix(strings.TrimSpace(l), "goodput end to end") && (len(f) < 7 || f[6] != "–") {
+			t.Errorf("goodput row %q: want – for olsr", l)
+		}
+	}
+	svg := filepath.Join(t.TempDir(), "c.svg")
+	if _, _, err := runCLI(t, "compare", "aodv="+f("tcp-aodv-r2-13-0.pcap.gz"), "olsr="+f("tcp-olsr-r2-13-0.pcap.gz"), "--port", "9002", "-o", svg); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(svg); !strings.Contains(string(b), "not drawn: olsr") || !strings.Contains(string(b), "at a relay: aodv") {
+		t.Errorf("compare figure title lacks the vantage lines")
+	}
+	for n, want := range map[string]string{"3": "goodput to the capture's end  832.5 kbit/s over 83.446 s", "16": "goodput to the capture's end  836.4 kbit/s over 83.445 s"} {
+		out, _, err := runCLI(t, "tput", f("tcp-olsr-r2-"+n+"-0.pcap.gz"), "--port", "9002")
+		if err != nil || !strings.Contains(out, want) {
+			t.Errorf("tput at node %s: err %v, want %q in:\n%s", n, err, want, out)
+		}
+	}
+	src := f("tcp-aodv-r1-2-0.pcap.gz")
+	for verb, want := range map[string]string{"rtt": "radio: samples leave out the time data waited", "window": "radio: data still queued in its interface"} {
+		if _, _, err := runCLI(t, verb, src, "--port", "9000", "-o", svg); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(svg); !strings.Contains(string(b), want) {
+			t.Errorf("%s figure at the source: no %q", verb, want)
+		}
+	}
+	if out, _, err := runCLI(t, "compare", "aodv="+src, "olsr="+f("tcp-olsr-r1-2-0.pcap.gz"), "--port", "9000"); err != nil || !strings.Contains(out, "note: aodv: conn 1: an 802.11 capture on the ab sender's own radio") {
+		t.Errorf("compare at the source: err %v, output:\n%s", err, out)
+	}
+}
