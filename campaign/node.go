@@ -10,6 +10,7 @@ import (
 
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/internal/textcol"
 	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
@@ -404,7 +405,7 @@ func sinkWarnings(rows []FlowRow, files []string, infos []fileInfo) (warnings, n
 		warnings = append(warnings, Warn(Caution, WarnVantage, "%d flows in %d runs of per-node captures are not read at their receiver's own capture (vantage sender, relay, overheard or other): their goodput bytes are the bytes acknowledged where they were read, not what the receiver's radio decoded (docs/metrics.md#vantage)", n, len(runs)))
 	}
 	if quiet > 0 {
-		notes = append(notes, Warn(Note, WarnNoReceiver, "%d flows reached no receiver: their receiver's capture holds none of them and they are read, with 0 bytes, from another node's capture (column vantage; docs/metrics.md#vantage)", quiet))
+		notes = append(notes, Warn(Note, WarnNoReceiver, "%s reached no receiver: their receiver's capture holds none of them and they are read, with 0 bytes, from another node's capture (column vantage; docs/metrics.md#vantage)", textcol.Count(quiet, "flow")))
 	}
 	return warnings, notes
 }

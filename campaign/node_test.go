@@ -265,7 +265,7 @@ func TestVantageSinkMissing(t *testing.T) {
 	files := noRoute().write(t, t.TempDir())
 	res, err := Goodput(context.Background(), files, Options{})
 	if err != nil || len(res.Rows) != 1 || res.Rows[0].Vantage != AtSender || len(res.VantageWarnings) != 0 ||
-		len(res.VantageNotes) != 1 || res.VantageNotes[0].Severity != Note || !strings.HasPrefix(res.VantageNotes[0].Text.String(), "1 flows reached no receiver: their receiver's capture holds none of them") {
+		len(res.VantageNotes) != 1 || res.VantageNotes[0].Severity != Note || !strings.HasPrefix(res.VantageNotes[0].Text.String(), "1 flow reached no receiver: their receiver's capture holds none of them") {
 		t.Errorf("no route: %v, %d rows, warnings %q, notes %q; want one sender row, no warning, one note", err, len(res.Rows), res.VantageWarnings, res.VantageNotes)
 	}
 	rows, _, err := fileRows(files[nodeR], Options{})

@@ -86,7 +86,7 @@ func TestGoodputNS3(t *testing.T) {
 		}
 	}
 	if len(out.Warnings) != 2 || out.Warnings[0].Kind != campaign.WarnNoReceiver || out.Warnings[1].Kind != campaign.WarnSummary ||
-		!strings.HasPrefix(out.Warnings[0].String(), "note: 1 flows reached no receiver") ||
+		!strings.HasPrefix(out.Warnings[0].String(), "note: 1 flow reached no receiver") ||
 		!strings.Contains(out.Warnings[1].String(), "goodput: 72 captures, 72 used, 0 failed; 24 flows (") {
 		t.Errorf("warnings %v; want the no-receiver note and the summary", out.Warnings)
 	}
