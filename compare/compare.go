@@ -148,7 +148,7 @@ type Row struct {
 // reference point) the bytes sent (the sender's sequence progress), the
 // bytes acknowledged to the sender and the bytes delivered end to end; time
 // to toBytes delivered (if > 0); RTT p50/p95 per method at the capture
-// point; for pairs the RTT of each leg and the bytes held in the PEP;
+// point and the samples they rest on; for pairs the RTT of each leg and the bytes held in the PEP;
 // end-to-end goodput and the goodput accepted by a PEP; retransmissions by
 // class. When a proxy acknowledged a run (Run.ProxyAcked), its
 // acknowledged bytes are the PEP's: "delivered" and end-to-end goodput
@@ -258,6 +258,23 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 					return float64(p50) / 1e6
 				}
 				return float64(p95) / 1e6
+			})
+		}
+		if m != tcpanalysis.MethodHandshake {
+			// How many samples the percentiles rest on: a p95 of one
+			// sample reads as a distribution (a relay's ts p50 = p95 from
+			// one sample, fresh-eyes trial 4).
+			add(fmt.Sprintf("RTT %s samples", m), query.Count, func(r Run) float64 {
+				n := 0
+				for _, s := range r.Result.RTT {
+					if s.Method == m && s.Dir == r.Dir && r.InWindow(s.Time.Sub(r.Ref)) {
+						n++
+					}
+				}
+				if n == 0 {
+					return math.NaN()
+				}
+				return float64(n)
 			})
 		}
 	}
