@@ -27,11 +27,12 @@ const (
 )
 
 // CanReadIndexed reports whether r can be read with ReadIndexed from ix:
-// a plain pcap file read in place, nothing read yet, of the size the read
-// that wrote ix found, and ix valid.
+// a plain pcap file read in place, nothing read yet, at least as long as
+// the read that wrote ix found it (a capture still being written is read
+// up to there), and ix valid.
 func (r *Reader) CanReadIndexed(ix *FrameIndex) bool {
 	ok, _ := ix.Valid()
-	return ok && r.CanReadFrames() && r.fileSize() == ix.size
+	return ok && r.CanReadFrames() && r.fileSize() >= ix.size
 }
 
 // ReadIndexed calls f, in capture order, with each segment of the file

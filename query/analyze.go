@@ -152,7 +152,8 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 		limit = o.OnePassLimit
 	}
 	small := false
-	if st, err := os.Stat(p); err == nil && st.Size() <= limit {
+	st1, err := os.Stat(p)
+	if err == nil && st1.Size() <= limit {
 		small = true
 	}
 	// Two passes when the connection is not named and the capture is
@@ -213,20 +214,26 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 			return nil, fmt.Errorf("%w in %s (%s)", ErrNoMatch, rep.File, sel.describe())
 		}
 		opts.Replay = pass1.Index
-		return onePair(path, p, rep, cp.best, cp.rank(), cp.matched, sel, o, opts, analyze)
+		return onePair(path, p, st1, rep, cp.best, cp.rank(), cp.matched, sel, o, opts, analyze)
 	}
 	r, err := sel.Pick(rep)
 	if err != nil {
 		return nil, err
 	}
 	if twoPass && o.OneConn {
-		return onePair(path, p, rep, r, -1, 0, sel, o, opts, analyze)
+		return onePair(path, p, st1, rep, r, -1, 0, sel, o, opts, analyze)
 	}
 	if twoPass {
 		idx := r.Conn.Index
 		opts.Keep = func(i int) bool { return i == idx }
 		opts.OnRTT = o.OnRTT
+		if err := sameFile(path, p, st1); err != nil {
+			return nil, err
+		}
 		if rep, err = analyze(p, opts); err != nil {
+			return nil, err
+		}
+		if err := sameFile(path, p, st1); err != nil {
 			return nil, err
 		}
 		rep.File = path
@@ -234,6 +241,31 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 		r = rep.Conns[idx]
 	}
 	return newView(path, rep, r, sel, o), nil
+}
+
+// sameFile checks that the file at p is still the one the first pass read
+// (st1): the same file (device and inode, os.SameFile), not shorter. A
+// file replaced between the passes (mv, a rotated capture) would give the
+// second pass another capture's data under the first pass's connection
+// numbers; one that grew (a capture still being written) is read up to
+// where the first pass ended when the second pass has its index, whole
+// otherwise. Errors: a *capture.FrameError naming path and wrapping
+// capture.ErrFileChanged; nil without st1 (standard input spooled).
+func sameFile(path, p string, st1 os.FileInfo) error {
+	if st1 == nil {
+		return nil
+	}
+	st2, err := os.Stat(p)
+	if err != nil {
+		return &capture.FrameError{File: path, Err: fmt.Errorf("%w: %w", capture.ErrFileChanged, err)}
+	}
+	if !os.SameFile(st1, st2) {
+		return &capture.FrameError{File: path, Err: fmt.Errorf("%w: the file was replaced between the two passes (another file, %d bytes, where the first pass read %d)", capture.ErrFileChanged, st2.Size(), st1.Size())}
+	}
+	if st2.Size() < st1.Size() {
+		return &capture.FrameError{File: path, Err: fmt.Errorf("%w: the file shrank between the two passes (%d bytes, the first pass read %d)", capture.ErrFileChanged, st2.Size(), st1.Size())}
+	}
+	return nil
 }
 
 // renameIn names the capture name instead of the file read (a spooled
@@ -265,6 +297,11 @@ func FromReport(rep *tcpanalysis.Report, sel Selection, o Options) (*View, error
 
 func newView(path string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, sel Selection, o Options) *View {
 	v := &View{File: path, Report: rep, Sel: sel, Conns: sel.Matching(rep), Conn: r, Picked: sel.Conn < 0, Warnings: Warnings(rep)}
+	if o.OneConn {
+		// A verb of one connection warns about that one (and the
+		// capture): the same whether one pass or two read the file.
+		v.Warnings = slices.DeleteFunc(v.Warnings, func(w Warning) bool { return w.Conn >= 0 && w.Conn != r.Conn.Index })
+	}
 	v.Matched = len(v.Conns)
 	v.Dir = sel.Dir.Of(r)
 	v.Ref, v.RefUsed = sel.Ref.Resolve(r, v.Dir)
@@ -301,7 +338,7 @@ func newView(path string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, se
 // is the k-th the pass finds; the View's Report is rep1's with the chosen
 // connection's result in its place, and the pass's warnings (the reader's,
 // and those of the chosen connection).
-func onePair(path, p string, rep1 *tcpanalysis.Report, r1 *tcpanalysis.ConnResult, k, matched int, sel Selection, o Options, opts tcpanalysis.Options,
+func onePair(path, p string, st1 os.FileInfo, rep1 *tcpanalysis.Report, r1 *tcpanalysis.ConnResult, k, matched int, sel Selection, o Options, opts tcpanalysis.Options,
 	analyze func(string, tcpanalysis.Options) (*tcpanalysis.Report, error)) (*View, error) {
 	key, idx := r1.Conn.Key, r1.Conn.Index
 	nOnKey := -1 // unknown after a streamed counting pass
@@ -334,9 +371,15 @@ func onePair(path, p string, rep1 *tcpanalysis.Report, r1 *tcpanalysis.ConnResul
 			r.Conn.Index = k
 		}
 	}
+	if err := sameFile(path, p, st1); err != nil {
+		return nil, err
+	}
 	rep2, err := analyze(p, opts)
 	opts.Replay.Release()
 	if err != nil {
+		return nil, err
+	}
+	if err := sameFile(path, p, st1); err != nil {
 		return nil, err
 	}
 	renameIn(rep2, p, path)
@@ -345,12 +388,15 @@ func onePair(path, p string, rep1 *tcpanalysis.Report, r1 *tcpanalysis.ConnResul
 		if nOnKey < 0 {
 			first = fmt.Sprintf("connection %d of them", k+1)
 		}
-		return nil, fmt.Errorf("%s: the second pass found %d connections on %s, the first %s: does the file change?", path, len(rep2.Conns), key.Lo, first)
+		return nil, &capture.FrameError{File: path, Err: fmt.Errorf("%w: the second pass found %d connections between %s and %s, the first %s", capture.ErrFileChanged, len(rep2.Conns), key.Lo, key.Hi, first)}
 	}
 	r := rep2.Conns[k]
 	r.Conn.Index = idx
 	rep := *rep2
 	rep.File = path
+	// The frames the node only overheard are the file's: the counting
+	// pass saw them all, the second only the chosen 4-tuple's.
+	rep.Overheard, rep.OverheardConns, rep.OnlyOverheard, rep.OnlyOverheardIdx = rep1.Overheard, rep1.OverheardConns, rep1.OnlyOverheard, rep1.OnlyOverheardIdx
 	if len(rep1.Conns) > idx {
 		rep.Conns = slices.Clone(rep1.Conns)
 		rep.Conns[idx] = r

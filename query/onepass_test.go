@@ -1,11 +1,18 @@
 package query
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/internal/pcaptest"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
@@ -79,6 +86,16 @@ func TestCountingPass(t *testing.T) {
 		}
 		if one.Conn.Dir != two.Conn.Dir {
 			t.Errorf("%s: summaries differ", path)
+		}
+		// The warnings are the chosen connection's and the capture's, the
+		// same after one pass or two (the frames only overheard are
+		// counted by the first pass).
+		oneOne, err := Analyze(path, All(), Options{OneConn: true, Parts: growing})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := fmt.Sprint(oneOne.Warnings), fmt.Sprint(two.Warnings); a != b {
+			t.Errorf("%s: warnings after one pass\n%s\nafter two\n%s", path, a, b)
 		}
 		if one.Matched != two.Matched || one.Matched != len(one.Conns) {
 			t.Errorf("%s: %d connections match in one pass, %d after the streamed counting pass", path, one.Matched, two.Matched)
@@ -173,5 +190,60 @@ func TestSeqPEPTwoPasses(t *testing.T) {
 	}
 	if n < 4 {
 		t.Fatalf("%d captures compared", n)
+	}
+}
+
+// TestFileReplacedBetweenPasses: a capture replaced between the two
+// passes (mv of another capture onto it) is an error naming it and
+// wrapping capture.ErrFileChanged; one that grew (a capture still being
+// written) gives what the first pass saw.
+func TestFileReplacedBetweenPasses(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, seed int64) string {
+		var w bytes.Buffer
+		if err := pcaptest.WriteBulk(&w, pcaptest.GenOptions{Packets: 20000, Flows: 3, Seed: seed}); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, w.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a, b := write("a.pcap", 1), write("b.pcap", 2)
+	opts := func(after func()) Options {
+		passes := 0
+		return Options{OnePassLimit: 1, OneConn: true, Parts: growing, AnalyzeFile: func(p string, o tcpanalysis.Options) (*tcpanalysis.Report, error) {
+			rep, err := tcpanalysis.AnalyzeFile(p, o)
+			if passes++; passes == 1 {
+				after()
+			}
+			return rep, err
+		}}
+	}
+	want, err := Analyze(a, All(), Options{OnePassLimit: 1, OneConn: true, Parts: growing})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Grown: the same view.
+	got, err := Analyze(a, All(), opts(func() {
+		f, err := os.OpenFile(a, os.O_APPEND|os.O_WRONLY, 0)
+		if err == nil {
+			f.Write(make([]byte, 100))
+			f.Close()
+		}
+	}))
+	if err != nil || got.Conn.Conn.Index != want.Conn.Conn.Index || !same(got.Conn.Series.Segs[got.Dir], want.Conn.Series.Segs[want.Dir]) {
+		t.Fatalf("grown between the passes: err %v, or another view", err)
+	}
+	// Replaced.
+	_, err = Analyze(a, All(), opts(func() {
+		if err := os.Rename(b, a); err != nil {
+			t.Fatal(err)
+		}
+	}))
+	var fe *capture.FrameError
+	if !errors.As(err, &fe) || fe.File != a || !errors.Is(err, capture.ErrFileChanged) || !strings.Contains(err.Error(), "replaced between the two passes") {
+		t.Fatalf("replaced between the passes: %v, want a FrameError naming %s wrapping ErrFileChanged", err, a)
 	}
 }

@@ -114,10 +114,8 @@ func Warnings(rep *tcpanalysis.Report) []Warning {
 	if n := rep.Node; n.Known && rep.Overheard > 0 {
 		only := fmt.Sprint(rep.OnlyOverheard)
 		var idx []string
-		for _, r := range rep.Conns {
-			if r.Conn.Overheard > 0 && r.Dir[0].Pkts+r.Dir[1].Pkts == 0 && len(idx) < 10 {
-				idx = append(idx, fmt.Sprint(r.Conn.Index))
-			}
+		for _, i := range rep.OnlyOverheardIdx {
+			idx = append(idx, fmt.Sprint(i))
 		}
 		if len(idx) > 0 {
 			only += ": conn " + strings.Join(idx, ", ")

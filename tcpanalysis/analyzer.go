@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"os"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -961,8 +962,10 @@ type Report struct {
 	Overheard int64
 	// OverheardConns counts the connections with overheard frames, and
 	// OnlyOverheard those with nothing else: the node neither sent nor
-	// received any frame of them.
+	// received any frame of them. OnlyOverheardIdx holds the lowest
+	// indexes of those, at most 10, in order.
 	OverheardConns, OnlyOverheard int64
+	OnlyOverheardIdx              []int
 }
 
 // AnalyzeFile reads the capture at path ("-" for standard input) and
@@ -1086,6 +1089,7 @@ func analyze(r *capture.Reader, opts Options, n int) (*Report, error) {
 		heard.add(c)
 	}
 	rep.Overheard, rep.OverheardConns, rep.OnlyOverheard = heard.frames.Load(), heard.conns.Load(), heard.only.Load()
+	rep.OnlyOverheardIdx = heard.idx
 	rep.Stats = r.Stats()
 	rep.Warnings = r.Warnings()
 	if replayed != nil {
@@ -1146,7 +1150,11 @@ func (a *Analyzer) skipTo(n int64, ix *capture.FrameIndex) {
 
 // overheardTally sums the overheard frames of the results of a capture
 // (Report.Overheard).
-type overheardTally struct{ frames, conns, only atomic.Int64 }
+type overheardTally struct {
+	frames, conns, only atomic.Int64
+	mu                  sync.Mutex
+	idx                 []int // the lowest indexes of only-overheard connections, at most 10, sorted
+}
 
 func (t *overheardTally) add(r *ConnResult) {
 	if n := r.Conn.Overheard; n > 0 {
@@ -1154,6 +1162,12 @@ func (t *overheardTally) add(r *ConnResult) {
 		t.conns.Add(1)
 		if r.Dir[0].Pkts+r.Dir[1].Pkts == 0 {
 			t.only.Add(1)
+			t.mu.Lock()
+			if i, found := slices.BinarySearch(t.idx, r.Conn.Index); !found && i < 10 {
+				t.idx = slices.Insert(t.idx, i, r.Conn.Index)
+				t.idx = t.idx[:min(len(t.idx), 10)]
+			}
+			t.mu.Unlock()
 		}
 	}
 }
