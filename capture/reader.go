@@ -169,7 +169,8 @@ type source interface {
 // Reader reads TCP segments from one capture. It is not safe for concurrent
 // use. Create one with Open or NewReader.
 type Reader struct {
-	codec    string // "gzip" or "zstd" for a compressed capture, else ""
+	codec    string     // "gzip" or "zstd" for a compressed capture, else ""
+	end      *streamEnd // the decompressor's end, for a compressed capture
 	name     string
 	closer   io.Closer
 	src      source
@@ -331,6 +332,7 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 	}
 	var in io.Reader = br
 	codec := "" // the compression, named in a cut stream's warning
+	var end *streamEnd
 	switch {
 	case magic[0] == 0x1f && magic[1] == 0x8b:
 		codec = "gzip"
@@ -338,7 +340,8 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 		if err != nil {
 			return fail(fmt.Errorf("gzip: %w", err))
 		}
-		in = bufio.NewReaderSize(gz, 1<<16)
+		end = &streamEnd{r: gz}
+		in = bufio.NewReaderSize(end, 1<<16)
 	case binary.LittleEndian.Uint32(magic) == 0xfd2fb528,
 		binary.LittleEndian.Uint32(magic)&0xfffffff0 == 0x184d2a50: // skippable frame first (pzstd)
 		codec = "zstd"
@@ -346,9 +349,10 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 		if err != nil {
 			return fail(fmt.Errorf("zstd: %w", err))
 		}
-		in = bufio.NewReaderSize(zr, 1<<16)
+		end = &streamEnd{r: zr}
+		in = bufio.NewReaderSize(end, 1<<16)
 	}
-	rd := &Reader{name: name, ctx: interruptCtx(), codec: codec}
+	rd := &Reader{name: name, ctx: interruptCtx(), codec: codec, end: end}
 	bin, ok := in.(peeker)
 	if !ok {
 		bin = bufio.NewReaderSize(in, 1<<16)
@@ -702,6 +706,23 @@ func binaryTime(t Timestamp, n uint8) Timestamp {
 	return Timestamp(sec*1e9 + ticks*1e9>>n)
 }
 
+// streamEnd reads a decompressor and notes whether its stream ended
+// whole (io.EOF: the format's own end, gzip's trailer or zstd's last
+// frame) rather than cut (io.ErrUnexpectedEOF), so that a capture cut
+// mid-record says which was cut.
+type streamEnd struct {
+	r     io.Reader
+	whole bool
+}
+
+func (s *streamEnd) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if err == io.EOF {
+		s.whole = true
+	}
+	return n, err
+}
+
 // readErr turns a read error at the next frame into io.EOF (clean end, or a
 // cut or damaged capture with frames already read, plus a warning) or a
 // *FrameError.
@@ -726,7 +747,12 @@ func (r *Reader) readErr(err error) error {
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		cut := "capture cut mid-record"
-		if r.codec != "" {
+		switch {
+		case r.codec != "" && r.end != nil && r.end.whole:
+			// The stream ended where its format says it does: the
+			// capture was cut before it was compressed.
+			cut = "capture cut mid-record (the " + r.codec + " stream itself is whole: the capture was cut before it was compressed)"
+		case r.codec != "":
 			// The decompressor ran out: the compressed file was cut
 			// (a copy or download not finished), not the capture.
 			cut = "the " + r.codec + " stream ends early (the compressed file is cut), mid-record"

@@ -708,3 +708,32 @@ func BenchmarkReaderNext(b *testing.B) {
 		}
 	}
 }
+
+// TestCutCaptureInWholeStream: a capture cut mid-record and then
+// compressed (the gzip or zstd stream whole) says the capture was cut; a
+// compressed file cut says the stream ends early (fresh-eyes trial: both
+// said the compressed file was cut).
+func TestCutCaptureInWholeStream(t *testing.T) {
+	pcap := pcapOf(pcaptest.LinkEthernet, 0, threeSegs()...)
+	cut := pcap[:len(pcap)-5]
+	for _, c := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"gzip of a cut capture", gzipped(t, cut), "frame 3: capture cut mid-record (the gzip stream itself is whole: the capture was cut before it was compressed)"},
+		{"zstd of a cut capture", zstded(t, cut), "frame 3: capture cut mid-record (the zstd stream itself is whole: the capture was cut before it was compressed)"},
+		{"cut gzip", gzipped(t, pcap)[:len(gzipped(t, pcap))-12], "the gzip stream ends early (the compressed file is cut)"},
+	} {
+		r, err := NewReader(bytes.NewReader(c.data), "c.pcap")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s Segment
+		for r.Next(&s) == nil {
+		}
+		if w := strings.Join(r.Warnings(), "\n"); !strings.Contains(w, c.want) {
+			t.Errorf("%s: warnings %q, want %q", c.name, w, c.want)
+		}
+	}
+}
