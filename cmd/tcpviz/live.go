@@ -97,6 +97,34 @@ func addLiveFlags(e *env, root *cobra.Command) {
 	}
 }
 
+// fileFilterVerbs read files only but take --filter as the live verbs do
+// for files (their help's time columns promise it).
+var fileFilterVerbs = map[string]bool{"seq": true, "window": true}
+
+// addFileFilter gives fileFilterVerbs --filter: a pcap-filter(7)
+// expression applied to the files the verb reads, frame numbers and the
+// time origin kept (monitor.AnalyzeFile).
+func addFileFilter(e *env, root *cobra.Command) {
+	for _, c := range root.Commands() {
+		if !fileFilterVerbs[c.Name()] {
+			continue
+		}
+		var filter string
+		c.Flags().StringVar(&filter, "filter", "", "a pcap-filter(7) expression such as 'tcp port 5201': only the frames it passes are analysed (frame numbers and times stay the file's)")
+		run := c.RunE
+		c.RunE = func(cmd *cobra.Command, a []string) error {
+			if filter != "" {
+				if _, err := live.NewFileFilter(filter, nil); err != nil {
+					return fmt.Errorf("--filter: %w", err)
+				}
+			}
+			e.filter = filter
+			defer func() { e.filter = "" }()
+			return run(cmd, a)
+		}
+	}
+}
+
 func liveHelp(verb string) string {
 	what := map[string]string{
 		"flows":   "the connection table is printed again every --every (cleared first on a\nterminal); a connection that is over is printed once more as it is released\n(with --csv: one CSV row then)",

@@ -83,6 +83,7 @@ func newRoot(e *env) *cobra.Command {
 	cobra.EnableCommandSorting = false // 'tcpviz --help' lists the verbs in the order of commands
 	root.AddCommand(commands(e)...)
 	addLiveFlags(e, root)      // -i, --filter on flows, rtt, retrans, tput (live.go)
+	addFileFilter(e, root)     // --filter on seq, window (live.go)
 	hideSentinelDefaults(root) // numflags.go: no "(default -1)" for --conn
 	return root
 }
