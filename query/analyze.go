@@ -12,6 +12,7 @@ import (
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/internal/atomicfile"
+	"github.com/tcpviz/tcpviz/internal/textcol"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
@@ -88,8 +89,9 @@ type View struct {
 	// which keeps only their number (Matched).
 	Conns []*tcpanalysis.ConnResult
 	// Matched is how many connections match Sel (len(Conns) when Conns
-	// are kept).
-	Matched int
+	// are kept); Tied how many others of them carry as many payload bytes
+	// as Conn when Conn was picked as the largest (Pick takes the first).
+	Matched, Tied int
 	// Conn is the chosen connection (Sel.Conn, else the largest that
 	// matches) and Dir its data direction (Sel.Dir, else DataDirection).
 	// Conn's series are kept.
@@ -214,14 +216,14 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 			return nil, fmt.Errorf("%w in %s (%s)", ErrNoMatch, rep.File, sel.describe())
 		}
 		opts.Replay = pass1.Index
-		return onePair(path, p, st1, rep, cp.best, cp.rank(), cp.matched, sel, o, opts, analyze)
+		return onePair(path, p, st1, rep, cp.best, cp.rank(), cp.matched, cp.tied, sel, o, opts, analyze)
 	}
 	r, err := sel.Pick(rep)
 	if err != nil {
 		return nil, err
 	}
 	if twoPass && o.OneConn {
-		return onePair(path, p, st1, rep, r, -1, 0, sel, o, opts, analyze)
+		return onePair(path, p, st1, rep, r, -1, 0, 0, sel, o, opts, analyze)
 	}
 	if twoPass {
 		idx := r.Conn.Index
@@ -303,6 +305,13 @@ func newView(path string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, se
 		v.Warnings = slices.DeleteFunc(v.Warnings, func(w Warning) bool { return w.Conn >= 0 && w.Conn != r.Conn.Index })
 	}
 	v.Matched = len(v.Conns)
+	if v.Picked {
+		for _, c := range v.Conns {
+			if c != r && PayloadBytes(c) == PayloadBytes(r) {
+				v.Tied++
+			}
+		}
+	}
 	v.Dir = sel.Dir.Of(r)
 	v.Ref, v.RefUsed = sel.Ref.Resolve(r, v.Dir)
 	v.Warnings = append(v.Warnings, v.refWarnings()...)
@@ -338,7 +347,7 @@ func newView(path string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, se
 // is the k-th the pass finds; the View's Report is rep1's with the chosen
 // connection's result in its place, and the pass's warnings (the reader's,
 // and those of the chosen connection).
-func onePair(path, p string, st1 os.FileInfo, rep1 *tcpanalysis.Report, r1 *tcpanalysis.ConnResult, k, matched int, sel Selection, o Options, opts tcpanalysis.Options,
+func onePair(path, p string, st1 os.FileInfo, rep1 *tcpanalysis.Report, r1 *tcpanalysis.ConnResult, k, matched, tied int, sel Selection, o Options, opts tcpanalysis.Options,
 	analyze func(string, tcpanalysis.Options) (*tcpanalysis.Report, error)) (*View, error) {
 	key, idx := r1.Conn.Key, r1.Conn.Index
 	nOnKey := -1 // unknown after a streamed counting pass
@@ -408,7 +417,7 @@ func onePair(path, p string, st1 os.FileInfo, rep1 *tcpanalysis.Report, r1 *tcpa
 	}
 	v := newView(path, &rep, r, sel, o)
 	if matched > 0 {
-		v.Conns, v.Matched = nil, matched
+		v.Conns, v.Matched, v.Tied = nil, matched, tied
 	}
 	return v, nil
 }
@@ -482,6 +491,9 @@ func (v *View) NoteAs(how string) string {
 	of := "the only one matching"
 	if n := v.Matched; n > 1 {
 		of = fmt.Sprintf("the largest of %d matching", n)
+	}
+	if v.Tied > 0 {
+		of += fmt.Sprintf(", tied with %s of as many bytes (the first taken)", textcol.Count(v.Tied, "other"))
 	}
 	return fmt.Sprintf("%s: using conn %d (%s ↔ %s, %d payload bytes; %s; %s%sN picks another), data %s%s",
 		v.File, c.Conn.Index, c.Conn.Half[0].Addr, c.Conn.Half[1].Addr, PayloadBytes(c), of, how, sep, v.Dir, assumed)
@@ -596,6 +608,7 @@ type countPick struct {
 	onKey   map[uint64][]int32
 	best    *tcpanalysis.ConnResult
 	matched int
+	tied    int // others matching with best's payload bytes
 	all     int // connections seen
 }
 
@@ -607,8 +620,14 @@ func (cp *countPick) add(r *tcpanalysis.ConnResult, _ capture.Timestamp) {
 		return
 	}
 	cp.matched++
-	if b := cp.best; b == nil || PayloadBytes(r) > PayloadBytes(b) || (PayloadBytes(r) == PayloadBytes(b) && r.Conn.Index < b.Conn.Index) {
-		cp.best = r
+	switch b := cp.best; {
+	case b == nil || PayloadBytes(r) > PayloadBytes(b):
+		cp.best, cp.tied = r, 0
+	case PayloadBytes(r) == PayloadBytes(b):
+		cp.tied++
+		if r.Conn.Index < b.Conn.Index {
+			cp.best = r
+		}
 	}
 }
 

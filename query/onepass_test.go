@@ -247,3 +247,23 @@ func TestFileReplacedBetweenPasses(t *testing.T) {
 		t.Fatalf("replaced between the passes: %v, want a FrameError naming %s wrapping ErrFileChanged", err, a)
 	}
 }
+
+// TestPickTied: the counting pass counts the matching connections that
+// carry as many payload bytes as the one it takes (the first), so that the
+// note can say it was a tie (fresh-eyes trial: "the largest of 32" for one
+// of 4 equal ones).
+func TestPickTied(t *testing.T) {
+	cp := &countPick{sel: All(), onKey: map[uint64][]int32{}}
+	for i, b := range []int64{5, 9, 9, 3, 9, 12, 12} {
+		r := &tcpanalysis.ConnResult{Summary: tcpanalysis.Summary{Conn: &flows.Conn{Index: i}}}
+		r.Dir[0].Bytes = b
+		cp.add(r, 0)
+	}
+	if cp.best.Conn.Index != 5 || cp.tied != 1 || cp.matched != 7 {
+		t.Fatalf("best conn %d, tied %d, matched %d; want 5, 1, 7", cp.best.Conn.Index, cp.tied, cp.matched)
+	}
+	v := &View{File: "f", Conn: cp.best, Picked: true, Matched: 7, Tied: 1}
+	if n := v.NoteAs("--conn"); !strings.Contains(n, "the largest of 7 matching, tied with 1 other of as many bytes (the first taken)") {
+		t.Errorf("note %q", n)
+	}
+}
