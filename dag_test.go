@@ -18,7 +18,7 @@ var allowed = map[string][]string{
 	"tcpanalysis":                    {"capture", "flows", "internal/seq", "internal/hwprefetch"},
 	"query":                          {"tcpanalysis", "flows", "capture", "internal/atomicfile", "internal/textcol"},
 	"stats":                          {},
-	"campaign":                       {"query", "tcpanalysis", "flows", "capture", "stats", "pep", "internal/seq"},
+	"campaign":                       {"query", "tcpanalysis", "flows", "capture", "stats", "pep", "internal/seq", "internal/textcol"},
 	"plot":                           {"tcpanalysis", "flows", "capture"},
 	"testbed/sat":                    {"query", "tcpanalysis", "flows"},
 	"testbed/manet":                  {},
