@@ -155,7 +155,8 @@ type Row struct {
 // then come from the server-side capture of a pair, or are NaN (unknown)
 // for one capture. A run whose capturing node only overheard the
 // connection (Run.OverheardOnly) has NaN in every row. Rows that apply to
-// no run are left out.
+// no run are left out. A run captured at a relay (Run.Relay) has NaN in
+// the progress and goodput rows.
 func Summary(runs []Run, at []float64, toBytes int64) []Row {
 	var rows []Row
 	add := func(name string, unit query.Unit, f func(r Run) float64) {
@@ -173,6 +174,20 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 			rows = append(rows, row)
 		}
 	}
+	// A relay holds only the frames routed through it, from wherever in
+	// the connection the route first passed it: its progress rows
+	// (sequence and ACK numbers from a mid-connection start) and its
+	// goodput (ns-3 aodv r1 node 12, flow 0: 2126.5 kbit/s on a 2 Mbit/s
+	// link) are not the connection's, so they are "–" with its note
+	// (query.RelayNote); its RTT samples and events are what passed it.
+	progress := func(name string, unit query.Unit, f func(r Run) float64) {
+		add(name, unit, func(r Run) float64 {
+			if r.Relay() {
+				return math.NaN()
+			}
+			return f(r)
+		})
+	}
 	// Rows of the whole connection say so when a window is given: the
 	// slow-start end, the per-leg RTTs and the PEP's held bytes, goodput.
 	whole := ""
@@ -181,7 +196,7 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 			whole = " (whole connection)"
 		}
 	}
-	add("slow start ended"+whole, query.Seconds, func(r Run) float64 {
+	progress("slow start ended"+whole, query.Seconds, func(r Run) float64 {
 		ss := tcpanalysis.SlowStartEnd(r.Result, r.Dir, r.Ref)
 		if ss.Rule == tcpanalysis.SlowStartNotEnded {
 			return math.NaN()
@@ -202,13 +217,13 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 		if !inWindows(runs, secs(t)) {
 			out = " (outside the window)"
 		}
-		add(fmt.Sprintf("sent after %g s%s", t, out), query.Bytes, func(r Run) float64 {
+		progress(fmt.Sprintf("sent after %g s%s", t, out), query.Bytes, func(r Run) float64 {
 			return float64(tcpanalysis.SentAt(r.Result, r.Dir, r.Ref, secs(t)))
 		})
-		add(fmt.Sprintf("acked to sender after %g s%s", t, out), query.Bytes, func(r Run) float64 {
+		progress(fmt.Sprintf("acked to sender after %g s%s", t, out), query.Bytes, func(r Run) float64 {
 			return float64(tcpanalysis.AckedAt(r.Result, r.Dir, r.Ref, secs(t)))
 		})
-		add(fmt.Sprintf("delivered after %g s%s", t, out), query.Bytes, func(r Run) float64 {
+		progress(fmt.Sprintf("delivered after %g s%s", t, out), query.Bytes, func(r Run) float64 {
 			rc, ok := r.receiver()
 			if !ok {
 				return math.NaN()
@@ -217,7 +232,7 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 		})
 	}
 	if toBytes > 0 {
-		add(fmt.Sprintf("time to %d bytes delivered", toBytes), query.Seconds, func(r Run) float64 {
+		progress(fmt.Sprintf("time to %d bytes delivered", toBytes), query.Seconds, func(r Run) float64 {
 			rc, ok := r.receiver()
 			if !ok {
 				return math.NaN()
@@ -289,8 +304,8 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 	add("RTT client↔PEP"+whole, query.Milliseconds, split(func(s *pep.SplitResult) float64 { return float64(s.ClientPEPRTT) / 1e6 }))
 	add("RTT PEP↔server"+whole, query.Milliseconds, split(func(s *pep.SplitResult) float64 { return float64(s.PEPServerRTT) / 1e6 }))
 	add("held in PEP max"+whole, query.Bytes, split(func(s *pep.SplitResult) float64 { return float64(s.MaxHeldBytes) }))
-	add("goodput end to end"+whole, query.Kbps, func(r Run) float64 { return r.EndToEndKbps() })
-	add("accepted by PEP"+whole, query.Kbps, func(r Run) float64 {
+	progress("goodput end to end"+whole, query.Kbps, func(r Run) float64 { return r.EndToEndKbps() })
+	progress("accepted by PEP"+whole, query.Kbps, func(r Run) float64 {
 		if !r.ProxyAcked() {
 			return math.NaN()
 		}
