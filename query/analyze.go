@@ -211,7 +211,7 @@ func Analyze(path string, sel Selection, o Options) (*View, error) {
 	if cp != nil {
 		if cp.best == nil {
 			if sel.Conn >= cp.all {
-				return nil, fmt.Errorf("%w: %s has %d connections, no connection %d", ErrNoConn, rep.File, cp.all, sel.Conn)
+				return nil, fmt.Errorf("%w: %s has %s, no connection %d", ErrNoConn, rep.File, textcol.Count(cp.all, "connection"), sel.Conn)
 			}
 			return nil, fmt.Errorf("%w in %s (%s)", ErrNoMatch, rep.File, sel.describe())
 		}

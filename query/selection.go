@@ -3,6 +3,7 @@ package query
 import (
 	"errors"
 	"fmt"
+	"github.com/tcpviz/tcpviz/internal/textcol"
 	"net/netip"
 	"strings"
 	"time"
@@ -296,7 +297,7 @@ func PayloadBytes(r *tcpanalysis.ConnResult) int64 { return r.Dir[0].Bytes + r.D
 // a tie. Errors wrap ErrNoConn (Conn past the last index) or ErrNoMatch.
 func (s Selection) Pick(rep *tcpanalysis.Report) (*tcpanalysis.ConnResult, error) {
 	if s.Conn >= len(rep.Conns) {
-		return nil, fmt.Errorf("%w: %s has %d connections, no connection %d", ErrNoConn, rep.File, len(rep.Conns), s.Conn)
+		return nil, fmt.Errorf("%w: %s has %s, no connection %d", ErrNoConn, rep.File, textcol.Count(len(rep.Conns), "connection"), s.Conn)
 	}
 	var best *tcpanalysis.ConnResult
 	for _, r := range rep.Conns {
