@@ -3,13 +3,13 @@ package query
 import (
 	"errors"
 	"fmt"
-	"github.com/tcpviz/tcpviz/internal/textcol"
 	"net/netip"
 	"strings"
 	"time"
 
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/internal/textcol"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
