@@ -187,11 +187,6 @@ func (ix *FrameIndex) Stats() Stats { return ix.stats }
 // Warnings: see Stats.
 func (ix *FrameIndex) Warnings() []string { return ix.warns }
 
-// Bytes returns the memory ix has written, in bytes.
-func (ix *FrameIndex) Bytes() int64 {
-	return ix.last + 24*int64(len(ix.groups)) + 8*int64(len(ix.ticks))
-}
-
 // Release frees ix's memory; it is no longer Valid.
 func (ix *FrameIndex) Release() {
 	if ix != nil {

@@ -124,8 +124,7 @@ func (r Run) ProxyAcked() bool {
 // nodes, so its counts come from overheard ACKs alone
 // (query.OverheardNote, docs/metrics.md#own-frames).
 func (r Run) OverheardOnly() bool {
-	c := r.Result
-	return r.Server == nil && c.Conn.Overheard > 0 && c.Dir[0].Pkts+c.Dir[1].Pkts == 0
+	return r.Server == nil && tcpanalysis.OnlyOverheard(r.Result)
 }
 
 // Relay reports that r is one capture taken on a node that forwarded the

@@ -441,7 +441,7 @@ func runEndGoodput(v *query.View, r *tcpanalysis.ConnResult, d flows.Direction) 
 	if tail <= time.Second || tail*50 <= span {
 		return nil
 	}
-	return []string{"goodput to the capture's end", fmt.Sprintf("%.1f kbit/s over %.3f s: the receiver never closed, so its application ran to the capture's last frame, %.1f s after the connection's last packet, as compare and the batch goodput count it (docs/metrics.md#pep)",
+	return []string{"goodput to the capture's end", fmt.Sprintf("%.1f kbit/s over %.3f s, if the receiving application ran to the capture's last frame, %.1f s after the connection's last packet (its receiver never closed), as compare and the batch goodput count it (docs/metrics.md#pep)",
 		query.RateKbps(r.Dir[d].DeliveredBytes, span.Seconds()), span.Seconds(), tail.Seconds())}
 }
 

@@ -76,7 +76,7 @@ func InFlightNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
 		// A relay first: its ACKs may have taken another route, so in
 		// flight can pass the window many times (ns-3 aodv r1 node 12:
 		// 1.38 MB against 128 KiB).
-		return fmt.Sprintf("conn %d: the capture point is a relay (the capturing node forwarded this connection's frames), beside neither end: bytes in flight are the data seen here less the ACKs seen here, not the %s sender's, and run far past the window where the ACKs took another route; for those, capture at the sender (docs/metrics.md#bytes-in-flight)", r.Conn.Index, d)
+		return fmt.Sprintf("conn %d: the capture point is a relay (the capturing node forwarded this connection's frames), beside neither end: bytes in flight are the data seen here less the ACKs seen here, not the %s sender's, and can run far past the window where ACKs took another route; for those, capture at the sender (docs/metrics.md#bytes-in-flight)", r.Conn.Index, d)
 	}
 	own, other, from, ok := tcpanalysis.OtherLeg(r, d)
 	if !ok {
@@ -125,7 +125,7 @@ func RTTTitle(r *tcpanalysis.ConnResult, d flows.Direction) string {
 // "" otherwise.
 func VantageTitle(r *tcpanalysis.ConnResult, d flows.Direction) string {
 	switch {
-	case onlyOverheard(r):
+	case tcpanalysis.OnlyOverheard(r):
 		return "overheard only: the capturing node was neither end nor relay of this connection"
 	case relayed(r):
 		return "at a relay: only the frames routed through it; goodput follows the ACKs seen there"
@@ -136,20 +136,13 @@ func VantageTitle(r *tcpanalysis.ConnResult, d flows.Direction) string {
 	return ""
 }
 
-// onlyOverheard reports that every TCP frame of r the capture holds was
-// addressed to other nodes (Conn.Overheard, docs/metrics.md#own-frames):
-// the capturing node only overheard the connection.
-func onlyOverheard(r *tcpanalysis.ConnResult) bool {
-	return r.Conn.Overheard > 0 && r.Dir[0].Pkts+r.Dir[1].Pkts == 0
-}
-
 // OverheardNote says, for a connection the capturing 802.11 node only
 // overheard (neither end nor relay: every frame of it addressed to other
 // nodes), that its numbers come from overheard ACKs alone and say nothing
 // of the connection (ns-3 olsr r2 node 13, flow 2: goodput end to end
 // 536.2 kbit/s against 836.2 by the sink). "" otherwise.
 func OverheardNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
-	if !onlyOverheard(r) {
+	if !tcpanalysis.OnlyOverheard(r) {
 		return ""
 	}
 	return fmt.Sprintf("conn %d: the capturing node only overheard this connection (its %d frames here were all addressed to other nodes): it holds no data of it, its acked and goodput bytes come from overheard ACKs and are not the connection's; capture at its sender or receiver (docs/metrics.md#own-frames)", r.Conn.Index, r.Conn.Overheard)

@@ -1059,24 +1059,21 @@ func analyze(r *capture.Reader, opts Options, n int) (*Report, error) {
 		case rp != nil && opts.OnlyKey != nil && r.CanReadIndexed(rp):
 			err = replay(r, a, rp, opts.OnlyKey)
 			replayed = rp
-		case ix != nil:
+		default:
 			ix.Begin(r)
 			err = read(r, func(s *capture.Segment) {
 				if len(opts.Ifaces) > 0 && !slices.Contains(opts.Ifaces, s.Iface) {
 					return
 				}
-				h := flows.PairHash(s.Src, s.Dst)
+				if ix == nil {
+					a.Add(s)
+					return
+				}
+				h := flows.PairHash(s.Src, s.Dst) // the index's tag and the tracker's hash
 				ix.Add(s, tagOf(h))
 				a.add(s, h, true)
 			})
 			ix.End(r, err)
-		default:
-			err = read(r, func(s *capture.Segment) {
-				if len(opts.Ifaces) > 0 && !slices.Contains(opts.Ifaces, s.Iface) {
-					return
-				}
-				a.Add(s)
-			})
 		}
 		if err != nil {
 			return nil, err
@@ -1141,11 +1138,19 @@ func (a *Analyzer) skipTo(n int64, ix *capture.FrameIndex) {
 		a.first = ix.First()
 	}
 	for k := int64(a.added)/releaseEvery + 1; k*releaseEvery <= n; k++ {
-		if !a.shard {
-			a.release(ix.Tick(k))
-		}
+		a.release(ix.Tick(k)) // a replay is one Analyzer, never a shard
 	}
 	a.added = int(n)
+}
+
+// The index records the time of every releaseEvery-th segment.
+const _ = uint(releaseEvery-capture.IndexTick) + uint(capture.IndexTick-releaseEvery)
+
+// OnlyOverheard reports that the capturing 802.11 node only overheard r:
+// it has frames addressed to other nodes (Conn.Overheard) and nothing
+// else, neither sent nor received (docs/metrics.md#own-frames).
+func OnlyOverheard(r *ConnResult) bool {
+	return r.Conn.Overheard > 0 && r.Dir[0].Pkts+r.Dir[1].Pkts == 0
 }
 
 // overheardTally sums the overheard frames of the results of a capture
@@ -1160,7 +1165,7 @@ func (t *overheardTally) add(r *ConnResult) {
 	if n := r.Conn.Overheard; n > 0 {
 		t.frames.Add(n)
 		t.conns.Add(1)
-		if r.Dir[0].Pkts+r.Dir[1].Pkts == 0 {
+		if OnlyOverheard(r) {
 			t.only.Add(1)
 			t.mu.Lock()
 			if i, found := slices.BinarySearch(t.idx, r.Conn.Index); !found && i < 10 {
