@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -65,7 +66,7 @@ var fileFlags = []struct {
 // checks every file flag (fileFlags): the directory exists and is writable,
 // the ending is one the verb writes, and an existing target is a writable
 // regular file (or a link to one).
-func checkOutputs(c *cobra.Command, _ []string) error {
+func checkOutputs(c *cobra.Command, args []string) error {
 	if f := c.Flags().Lookup("interface"); f != nil && f.Value.String() != "" {
 		interrupt.Live.Store(true) // a signal ends the capture, not the run
 	}
@@ -105,8 +106,54 @@ func checkOutputs(c *cobra.Command, _ []string) error {
 		if err := atomicfile.CheckDir(filepath.Dir(target)); err != nil {
 			return fmt.Errorf("--%s %s: %w", name, p, err)
 		}
+		if in, ok := readsFile(c, args, target); ok {
+			return fmt.Errorf("--%s %s: that is %s, an input of this run: writing it would destroy what is read; choose another file", name, p, in)
+		}
 	}
 	return nil
+}
+
+// inputFlags are the flags of any verb that name a file it reads.
+var inputFlags = []string{"starts", "manifest", "routing-hook"}
+
+// readsFile reports whether target is a file the command reads, named on
+// its command line: a positional argument (compare's LABEL=FILE#CONN too)
+// or an input flag (inputFlags), and how the command line names it. Files
+// are compared by identity (os.SameFile: another spelling, a hard or
+// symbolic link), not by name; a target that does not exist is no input.
+// Directories given as arguments are not searched: the batch verbs check
+// the captures they list themselves.
+func readsFile(c *cobra.Command, args []string, target string) (string, bool) {
+	out, err := os.Stat(target)
+	if err != nil || !out.Mode().IsRegular() {
+		return "", false
+	}
+	same := func(p string) bool {
+		st, err := os.Stat(p)
+		return err == nil && st.Mode().IsRegular() && os.SameFile(st, out)
+	}
+	for _, a := range args {
+		cands := []string{a}
+		if _, f, ok := strings.Cut(a, "="); ok { // compare's LABEL=FILE
+			cands = append(cands, f)
+		}
+		for _, p := range cands {
+			if i := strings.LastIndex(p, "#"); i > 0 { // FILE#CONN
+				cands = append(cands, p[:i])
+			}
+		}
+		for _, p := range cands {
+			if same(p) {
+				return p, true
+			}
+		}
+	}
+	for _, n := range inputFlags {
+		if f := c.Flags().Lookup(n); f != nil && f.Value.String() != "" && same(f.Value.String()) {
+			return "--" + n + " " + f.Value.String(), true
+		}
+	}
+	return "", false
 }
 
 // flagNeeds are the flags that a verb would silently ignore without

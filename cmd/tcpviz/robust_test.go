@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,5 +40,53 @@ func TestHostileFilesCLI(t *testing.T) {
 		if !strings.Contains(errOut, "frame 2: timestamp") {
 			t.Errorf("tcpviz %s: stderr %q does not name the frame", strings.Join(args, " "), errOut)
 		}
+	}
+}
+
+// TestOutputNotAnInput: -o naming an input of the run (the capture itself,
+// by another spelling, through a link, compare's LABEL=FILE#CONN, a
+// --starts file) is refused before anything is written, and the input is
+// left as it was (a fresh-eyes trial overwrote its capture with the
+// flows table).
+func TestOutputNotAnInput(t *testing.T) {
+	dir := t.TempDir()
+	capPath := filepath.Join(dir, "cap")
+	data, err := os.ReadFile(synth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(capPath, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.csv")
+	if err := os.Symlink(capPath, link); err != nil {
+		t.Fatal(err)
+	}
+	starts := filepath.Join(dir, "starts.csv")
+	if err := os.WriteFile(starts, []byte("src,sport,dst,dport,start_s\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(".", capPath)
+	if err != nil {
+		rel = capPath
+	}
+	for _, args := range [][]string{
+		{"flows", capPath, "-o", capPath},
+		{"flows", rel, "-o", capPath},
+		{"flows", capPath, "--csv", "-o", link},
+		{"seq", capPath, "-o", link},
+		{"compare", "a=" + capPath + "#0", "b=" + synth, "-o", link},
+		{"goodput", dir, "--starts", starts, "-o", starts},
+	} {
+		_, _, err := runCLI(t, args...)
+		if err == nil || !strings.Contains(err.Error(), "an input of this run") {
+			t.Errorf("tcpviz %s: err = %v, want the input refused", strings.Join(args, " "), err)
+		}
+	}
+	if got, _ := os.ReadFile(capPath); !bytes.Equal(got, data) {
+		t.Errorf("the capture was changed")
+	}
+	if _, _, err := runCLI(t, "flows", capPath, "-o", filepath.Join(dir, "out.csv")); err != nil {
+		t.Errorf("flows -o out.csv: %v", err)
 	}
 }
