@@ -135,6 +135,13 @@ func (r Run) Windowed() bool { return r.From > 0 || r.To > 0 }
 // InWindow reports whether t, a time since r.Ref, lies in r's window.
 func (r Run) InWindow(t time.Duration) bool { return query.InWindow(t, r.From, r.To) }
 
+// inRows reports whether something at t, a time since r.Ref, counts in
+// the summary's rows of the whole run: anywhere in the connection without
+// a window (as the event counts, and the rtt verb's samples: a TSval
+// sample of the SYN, before the bulk start compare aligns at by default,
+// had been left out of the RTT rows alone), else in the window.
+func (r Run) inRows(t time.Duration) bool { return !r.Windowed() || r.InWindow(t) }
+
 // Row is one line of the summary table: a metric's value per run (NaN when
 // it does not apply) and how to print it.
 type Row struct {
@@ -156,7 +163,9 @@ type Row struct {
 // for one capture. A run whose capturing node only overheard the
 // connection (Run.OverheardOnly) has NaN in every row. Rows that apply to
 // no run are left out. A run captured at a relay (Run.Relay) has NaN in
-// the progress and goodput rows.
+// the progress, goodput and receiver-event rows; a run captured away from
+// its sender (Run.AwayFromSender: a relay, a sink) has NaN in the rows of
+// the sender's side (SenderRows).
 func Summary(runs []Run, at []float64, toBytes int64) []Row {
 	var rows []Row
 	add := func(name string, unit query.Unit, f func(r Run) float64) {
@@ -196,7 +205,17 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 			whole = " (whole connection)"
 		}
 	}
-	progress("slow start ended"+whole, query.Seconds, func(r Run) float64 {
+	// Away from the sender (Run.AwayFromSender: a relay, a sink) the
+	// rows of the sender's side are not the sender's: "–" (Run.AwayNote).
+	sender := func(name string, unit query.Unit, f func(r Run) float64) {
+		add(name, unit, func(r Run) float64 {
+			if r.AwayFromSender() {
+				return math.NaN()
+			}
+			return f(r)
+		})
+	}
+	sender("slow start ended"+whole, query.Seconds, func(r Run) float64 {
 		ss := tcpanalysis.SlowStartEnd(r.Result, r.Dir, r.Ref)
 		if ss.Rule == tcpanalysis.SlowStartNotEnded {
 			return math.NaN()
@@ -217,10 +236,10 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 		if !inWindows(runs, secs(t)) {
 			out = " (outside the window)"
 		}
-		progress(fmt.Sprintf("sent after %g s%s", t, out), query.Bytes, func(r Run) float64 {
+		sender(fmt.Sprintf("sent after %g s%s", t, out), query.Bytes, func(r Run) float64 {
 			return float64(tcpanalysis.SentAt(r.Result, r.Dir, r.Ref, secs(t)))
 		})
-		progress(fmt.Sprintf("acked to sender after %g s%s", t, out), query.Bytes, func(r Run) float64 {
+		sender(fmt.Sprintf("acked to sender after %g s%s", t, out), query.Bytes, func(r Run) float64 {
 			return float64(tcpanalysis.AckedAt(r.Result, r.Dir, r.Ref, secs(t)))
 		})
 		progress(fmt.Sprintf("delivered after %g s%s", t, out), query.Bytes, func(r Run) float64 {
@@ -255,13 +274,13 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 			if m == tcpanalysis.MethodHandshake {
 				name += whole
 			}
-			add(name, query.Milliseconds, func(r Run) float64 {
+			sender(name, query.Milliseconds, func(r Run) float64 {
 				var ds []time.Duration
 				for _, s := range r.Result.RTT {
 					// The handshake is the connection's, whatever the
 					// window (it precedes every reference point but syn):
 					// its row says so when a window is given.
-					if s.Method == m && s.Dir == r.Dir && (m == tcpanalysis.MethodHandshake || r.InWindow(s.Time.Sub(r.Ref))) {
+					if s.Method == m && s.Dir == r.Dir && (m == tcpanalysis.MethodHandshake || r.inRows(s.Time.Sub(r.Ref))) {
 						ds = append(ds, s.RTT)
 					}
 				}
@@ -279,10 +298,10 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 			// How many samples the percentiles rest on: a p95 of one
 			// sample reads as a distribution (a relay's ts p50 = p95 from
 			// one sample, fresh-eyes trial 4).
-			add(fmt.Sprintf("RTT %s samples", m), query.Count, func(r Run) float64 {
+			sender(fmt.Sprintf("RTT %s samples", m), query.Count, func(r Run) float64 {
 				n := 0
 				for _, s := range r.Result.RTT {
-					if s.Method == m && s.Dir == r.Dir && r.InWindow(s.Time.Sub(r.Ref)) {
+					if s.Method == m && s.Dir == r.Dir && r.inRows(s.Time.Sub(r.Ref)) {
 						n++
 					}
 				}
@@ -313,7 +332,13 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 	})
 	for _, c := range []tcpanalysis.Class{tcpanalysis.RTO, tcpanalysis.Fast, tcpanalysis.Spurious, tcpanalysis.DupAck, tcpanalysis.ZeroWindow} {
 		c := c
-		add(c.String(), query.Count, func(r Run) float64 {
+		// Retransmissions are the sender's side; dup ACKs and zero
+		// windows the receiver's, whole at a sink, partial at a relay.
+		row := progress
+		if c == tcpanalysis.RTO || c == tcpanalysis.Fast || c == tcpanalysis.Spurious {
+			row = sender
+		}
+		row(c.String(), query.Count, func(r Run) float64 {
 			if !r.Windowed() {
 				return float64(r.Result.Counts[r.Dir][c])
 			}

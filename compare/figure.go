@@ -290,7 +290,7 @@ func WriteNotes(w io.Writer, runs []Run) {
 		}
 	}
 	for _, r := range runs {
-		for _, n := range []string{r.Annotation(), r.SetupNote(), r.EndNote()} {
+		for _, n := range []string{r.Annotation(), r.SetupNote(), r.EndNote(), r.AwayNote()} {
 			if n != "" {
 				fmt.Fprintln(w, "note:", n)
 			}

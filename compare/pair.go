@@ -133,6 +133,45 @@ func (r Run) Relay() bool {
 	return r.Server == nil && tcpanalysis.RadioOf(r.Result, flows.AtoB) == tcpanalysis.RadioRelay
 }
 
+// AwayFromSender reports that r is one capture taken where its data
+// sender's side of the connection cannot be seen: at a relay (Relay), or
+// at a capture point not beside the sender (tcpanalysis.OtherLeg: the
+// ack/ts RTT samples of r.Dir time only capture point → receiver →
+// capture point, as at a MANET sink). Summary shows "–" there in the rows
+// of the sender's side (SenderRows).
+func (r Run) AwayFromSender() bool {
+	if r.Server != nil {
+		return false
+	}
+	if r.Relay() {
+		return true
+	}
+	_, _, _, ok := tcpanalysis.OtherLeg(r.Result, r.Dir)
+	return ok
+}
+
+// SenderRows names the rows of Summary that are the data sender's side of
+// a run (its progress, its RTT, how it retransmitted): "–" for a run
+// captured away from the sender (AwayFromSender), with the note
+// AwayNote.
+const SenderRows = `"slow start ended", "sent after", "acked to sender after", the RTT rows and rto/fast/spurious`
+
+// AwayNote says, for a run captured away from its data sender
+// (AwayFromSender), that Summary left the rows of the sender's side out and
+// why: "" otherwise. At a MANET sink (ns-3 aodv r1 node 10, flow 0) the
+// RTT rows read 0.3 ms for every protocol (the sink's own ACK delay, while
+// the sockets' RTTs were 310–330 ms) and rto 9 against the sender's 57.
+func (r Run) AwayNote() string {
+	if !r.AwayFromSender() {
+		return ""
+	}
+	where := "not beside its data sender"
+	if r.Relay() {
+		where = "a relay (only the frames routed through it)"
+	}
+	return fmt.Sprintf("%s: %s are – : the capture point is %s, so they would time only the path beyond it (RTT), count what reached it (sent, acked) and miss what was lost before it (retransmissions); capture at the sender for them (docs/metrics.md#compare)", r.Label, SenderRows, where)
+}
+
 // receiver is the half whose ACKs come from the final receiver, and
 // whether one is known: the server-side half of a pair, the capture
 // itself when no proxy acknowledged, else none.

@@ -84,6 +84,26 @@ func Compare(runs []compare.Run, views []*query.View, m query.Metric, sel query.
 	if len(relays) > 0 {
 		title += "\nat a relay: " + strings.Join(relays, ", ") + " (only the frames routed through it)"
 	}
+	// The other vantage lines of the verbs' own figures (the series is
+	// the capture point's: data as it arrived there at a sink, in flight
+	// and RTT on the sender's radio without its queues), one line per
+	// wording with the runs it applies to.
+	var lines []string
+	byLine := map[string][]string{}
+	for _, r := range runs {
+		if r.OverheardOnly() || r.Relay() || r.Server != nil {
+			continue
+		}
+		if t := vantageLine(r, m); t != "" {
+			if byLine[t] == nil {
+				lines = append(lines, t)
+			}
+			byLine[t] = append(byLine[t], r.Label)
+		}
+	}
+	for _, t := range lines {
+		title += "\n" + strings.Join(byLine[t], ", ") + ": " + t
+	}
 	spec := plot.XYSpec{Title: title, Series: series, Y: ya,
 		X: plot.Axis{Label: "time since " + compare.RefLabel(runs), Unit: plot.UnitSeconds}, Robust: m.Samples()}
 	if sel.To > 0 {
@@ -93,4 +113,21 @@ func Compare(runs []compare.Run, views []*query.View, m query.Metric, sel query.
 		return plot.XY(spec)
 	}
 	return plot.Grid(spec, min(len(series), 2))
+}
+
+// vantageLine is the title line of run r's vantage for metric m, as the
+// verb drawing m alone words it: query.RTTTitle for RTT samples,
+// query.InFlightTitle for bytes in flight, query.VantageTitle for the
+// others (the time-sequence graph, ACKs, throughput, retransmissions); ""
+// when the capture point changes nothing.
+func vantageLine(r compare.Run, m query.Metric) string {
+	switch m {
+	case query.MetricRTT, query.MetricRTTTS, query.MetricRTTHandshake:
+		return query.RTTTitle(r.Result, r.Dir)
+	case query.MetricInFlight, query.MetricInFlightSACK:
+		return query.InFlightTitle(r.Result, r.Dir)
+	case query.MetricWindow:
+		return ""
+	}
+	return query.VantageTitle(r.Result, r.Dir)
 }

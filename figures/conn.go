@@ -91,7 +91,11 @@ func Events(v *query.View, run string) (plot.Figure, error) {
 			series = append(series, s)
 		}
 	}
-	return plot.XY(InWindow(plot.XYSpec{Title: fmt.Sprintf("%s — conn %d: events, data %s", run, v.Conn.Conn.Index, plot.Endpoints(v.Conn.Conn, v.Dir)),
+	title := fmt.Sprintf("%s — conn %d: events, data %s", run, v.Conn.Conn.Index, plot.Endpoints(v.Conn.Conn, v.Dir))
+	if t := query.RetransTitle(v.Conn, v.Dir); t != "" {
+		title += "\n" + t
+	}
+	return plot.XY(InWindow(plot.XYSpec{Title: title,
 		X: XAxis(v), Y: plot.Axis{Label: "relative sequence number", Unit: plot.UnitBytes}, Series: series}, v.Sel))
 }
 

@@ -256,3 +256,38 @@ func RelayNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
 	}
 	return fmt.Sprintf("conn %d: the capture point is a relay (the capturing node forwarded this connection's frames): it holds only the frames routed through it, so the %s data and retransmissions here are that part of the connection's, and goodput follows the receiver's ACKs seen here, which jump where ACKs took another route; for the connection's own numbers, capture at its sender or receiver (docs/metrics.md#own-frames)", r.Conn.Index, d)
 }
+
+// RetransNote says, when the capture point is not beside the sender of
+// direction d's data (tcpanalysis.OtherLeg, the rule of LegNote; a relay
+// has RelayNote), that the retransmissions listed are those that reached
+// the capture point, classed from what passed there: a segment lost
+// before it shows once, as its retransmission, which reads as new or
+// out-of-order data, not as a retransmission; the dup ACKs and SACKs that
+// class a retransmission fast are seen before they reach the sender. At a
+// MANET sink (ns-3 aodv r1 node 10, flow 0) rto 9 and fast 322 against the
+// sender's 57 and 387 (its socket: 524). "" otherwise.
+func RetransNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
+	if relayed(r) {
+		return ""
+	}
+	if _, _, _, ok := tcpanalysis.OtherLeg(r, d); !ok {
+		return ""
+	}
+	return fmt.Sprintf("conn %d: the capture point is not beside the %s sender: the retransmissions here are those that reached it, and fewer than the sender's (a segment lost before the capture point shows once, as its retransmission, which reads as out-of-order or new data); rto/fast/spurious are read from the ACKs as they passed here, before they reached the sender. For the sender's retransmissions, capture at the sender (docs/metrics.md#events)", r.Conn.Index, d)
+}
+
+// RetransTitle is the line the events figure adds to its title when the
+// capture point changes what it shows (OverheardNote, RelayNote,
+// RetransNote): "" otherwise.
+func RetransTitle(r *tcpanalysis.ConnResult, d flows.Direction) string {
+	switch {
+	case tcpanalysis.OnlyOverheard(r):
+		return VantageTitle(r, d)
+	case relayed(r):
+		return "at a relay: only the retransmissions routed through it"
+	}
+	if _, _, _, ok := tcpanalysis.OtherLeg(r, d); ok {
+		return "as seen at the capture point, not beside the sender: retransmissions of data lost before it are missing"
+	}
+	return ""
+}

@@ -175,7 +175,10 @@ func newRetransCmd(e *env) *cobra.Command {
 				return err
 			}
 			// The report's events lane is on every view: no panel.
-			return e.analyse(&f, args[0], sel, kind, query.PlanEvents(f.want(kind)), "", func(v *query.View) { relayNote(e.stderr, v) }, func(v *query.View) (export.Table, error) {
+			return e.analyse(&f, args[0], sel, kind, query.PlanEvents(f.want(kind)), "", func(v *query.View) {
+				relayNote(e.stderr, v)
+				printNotes(e.stderr, query.RetransNote(v.Conn, v.Dir))
+			}, func(v *query.View) (export.Table, error) {
 				return export.Retrans(v, f.rf.wantRows()), nil
 			}, figures.Events)
 		},

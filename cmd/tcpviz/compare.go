@@ -113,7 +113,10 @@ func newCompareCmd(e *env) *cobra.Command {
 				// overheard the connection has nothing of its own, and in
 				// flight is the capture point's
 				// (docs/metrics.md#bytes-in-flight).
-				notes := []string{query.OverheardNote(r.Result, r.Dir), query.LegNote(r.Result, r.Dir), query.AirNote(r.Result, r.Dir), query.SentNote(r.Result, r.Dir), query.RelayNote(r.Result, r.Dir)}
+				// (The rows of the sender's side of a run captured away
+				// from its sender are "–", with compare's own note:
+				// query.SentNote would explain values no longer shown.)
+				notes := []string{query.OverheardNote(r.Result, r.Dir), query.LegNote(r.Result, r.Dir), query.AirNote(r.Result, r.Dir), query.RelayNote(r.Result, r.Dir)}
 				if m == query.MetricInFlight || m == query.MetricInFlightSACK {
 					notes = append(notes, query.InFlightNote(r.Result, r.Dir), query.AirFlightNote(r.Result, r.Dir))
 					if w := views[i].FlightOverWindow(); w != "" {

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/export"
@@ -83,6 +84,8 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 		unseen   []query.Warning
 		unknown  []int // the smallest indices of connections without a known window scale
 		nUnknown int
+		notEnd   []int // the smallest indices of connections the capturing node was neither end of
+		nNotEnd  int
 	)
 	opts.ReuseResults = true           // OnDone keeps copies only (a row, notes)
 	evidence := make([]pep.Item, 0, 8) // every verdict's criteria, one at a time
@@ -97,6 +100,13 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 			if k, _ := slices.BinarySearch(unknown, i); k < maxConnNotes {
 				unknown = slices.Insert(unknown, k, i)
 				unknown = unknown[:min(len(unknown), maxConnNotes)]
+			}
+		}
+		if notAnEnd(r) {
+			nNotEnd++
+			if k, _ := slices.BinarySearch(notEnd, i); k < maxConnNotes {
+				notEnd = slices.Insert(notEnd, k, i)
+				notEnd = notEnd[:min(len(notEnd), maxConnNotes)]
 			}
 		}
 		for d := range r.Dir {
@@ -146,6 +156,9 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 		st.Put(recheck[i])
 	}
 	wscaleNote(e.stderr, path, nUnknown, unknown)
+	if rep.Node.Known {
+		notEndNote(e.stderr, path, nNotEnd, notEnd)
+	}
 	ff := export.NewStreamedFlowsFile(path, string(rep.Format), rep.Stats.Frames, rep.Stats.Segments, rep.Warnings, order, dirs)
 	ff.Stats = rep.Stats
 	return st.EndFile(&ff)
@@ -163,4 +176,36 @@ func wscaleNote(w io.Writer, path string, n int, first []int) {
 	case n > maxConnNotes:
 		fmt.Fprintf(w, "note: %s: %d connections without a captured handshake (%s): window scale unknown, windows not converted to bytes; --wscale N overrides\n", path, n, connList(first[:maxConnNotes], true))
 	}
+}
+
+// notAnEnd reports that the capturing 802.11 node was neither end of r:
+// its radio sent neither r's data nor its ACKs (tcpanalysis.RadioOf: a
+// relay, or none), yet the capture holds frames of r, its own or
+// overheard. Meaningful only on a capture whose node is known
+// (Report.Node.Known); elsewhere no frame is known as the node's own.
+func notAnEnd(r *tcpanalysis.ConnResult) bool {
+	switch tcpanalysis.RadioOf(r, flows.AtoB) {
+	case tcpanalysis.RadioRelay:
+		return true
+	case tcpanalysis.RadioNone:
+		return r.Dir[0].Pkts+r.Dir[1].Pkts > 0 || r.Conn.Overheard > 0
+	}
+	return false
+}
+
+// notEndNote prints flows' one note per 802.11 capture about the n
+// connections its node was neither end of (notAnEnd); first are the
+// smallest of their indices (up to maxConnNotes). At ns-3 aodv r1 node 5,
+// flow 0 (38 frames relayed there) showed a goodput of 815.7 kbit/s from
+// the ACKs it saw, beside the sink's 817.2, with nothing to tell them
+// apart.
+func notEndNote(w io.Writer, path string, n int, first []int) {
+	if n == 0 {
+		return
+	}
+	list := connList(first, false)
+	if n > maxConnNotes {
+		list = fmt.Sprintf("%d connections (%s)", n, strings.TrimPrefix(connList(first, true), "connections "))
+	}
+	fmt.Fprintf(w, "note: %s %s: the capturing node was neither end (it relayed or only overheard their frames): their packets, bytes and goodput are what passed here, not the connection's; use the capture at a sender or receiver (docs/metrics.md#own-frames)\n", path, list)
 }

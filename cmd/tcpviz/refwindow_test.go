@@ -770,8 +770,8 @@ func TestFileFilterSeqWindow(t *testing.T) {
 // handshake took 3014 ms (a SYN-ACK lost), compare's end-to-end goodput no
 // longer moves its start by half that handshake (860.5 → 844.8 kbit/s,
 // the sink's 846.5); at node 12, a relay of the flow, the progress and
-// goodput rows are "–" (2126.5 kbit/s there on a 2 Mbit/s link) and the
-// RTT rows stay, with their sample count.
+// goodput rows are "–" (2126.5 kbit/s there on a 2 Mbit/s link), and so,
+// since trial s12, are the rows of the sender's side there and at the sink.
 func TestVantageTrial5(t *testing.T) {
 	dir := sharedtest.Dir(t, "ns3")
 	f := func(n string) string { return filepath.Join(dir, n) }
@@ -793,7 +793,62 @@ func TestVantageTrial5(t *testing.T) {
 	if s := row("sent after 1 s"); len(s) < 6 || s[4] != "–" {
 		t.Errorf("sent after 1 s %q: want – at the relay", s)
 	}
-	if s := row("RTT ts samples"); len(s) < 6 || s[4] != "2" {
-		t.Errorf("RTT ts samples %q: want 2 at the relay", s)
+	// The rows of the sender's side are "–" away from the sender: at the
+	// relay and at the sink (their RTT samples time only the path beyond
+	// the capture point; compare.Run.AwayNote).
+	if s := row("RTT ts samples"); len(s) < 6 || s[1] == "–" || s[2] != "–" || s[4] != "–" {
+		t.Errorf("RTT ts samples %q: want a count at the source, – at the sink and the relay", s)
+	}
+	if !strings.Contains(out, "note: relay: \"slow start ended\", \"sent after\"") || !strings.Contains(out, "note: dst: \"slow start ended\"") {
+		t.Errorf("no note on the rows left out at the relay and the sink:\n%s", out)
+	}
+}
+
+// TestVantageSinkRetrans (fresh-eyes trial s12): at ns-3 aodv r1 node 10,
+// flow 0's sink, retrans listed rto 9 and fast 322 against the sender's
+// 57 and 387 with no note, compare's RTT rows read 0.3 ms for every
+// protocol (the sink's own ACK delay) and its figure said "highest
+// sequence sent"; flows at node 5 gave flow 0 (38 frames relayed there) a
+// goodput of 815.7 kbit/s beside the sink's with nothing to tell them
+// apart.
+func TestVantageSinkRetrans(t *testing.T) {
+	dir := sharedtest.Dir(t, "ns3")
+	f := func(n string) string { return filepath.Join(dir, n) }
+	sink := f("tcp-aodv-r1-10-0.pcap.gz")
+	svg := filepath.Join(t.TempDir(), "r.svg")
+	_, errs, err := runCLI(t, "retrans", sink, "--port", "9000", "-o", svg)
+	if err != nil || !strings.Contains(errs, "conn 1: the capture point is not beside the ab sender: the retransmissions here are those that reached it") {
+		t.Errorf("retrans at the sink: err %v, stderr:\n%s", err, errs)
+	}
+	if b, _ := os.ReadFile(svg); !strings.Contains(string(b), "retransmissions of data lost before it are missing") {
+		t.Errorf("retrans figure at the sink: no vantage line")
+	}
+	if _, errs, _ := runCLI(t, "retrans", f("tcp-aodv-r1-2-0.pcap.gz"), "--port", "9000"); strings.Contains(errs, "not beside") {
+		t.Errorf("retrans at the source: a sink's note:\n%s", errs)
+	}
+	out, _, err := runCLI(t, "compare", "aodv="+sink, "olsr="+f("tcp-olsr-r1-10-0.pcap.gz"), "--port", "9000", "-o", svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		l = strings.TrimSpace(l)
+		for _, m := range []string{"RTT ack p50 ", "sent after 1 s ", "rto ", "fast "} {
+			if strings.HasPrefix(l, m) && !strings.HasSuffix(l, "–       –       –") {
+				t.Errorf("compare at sinks: row %q, want – for both", l)
+			}
+		}
+		if strings.HasPrefix(l, "goodput end to end ") && strings.Contains(l, "–") {
+			t.Errorf("compare at sinks: row %q, want the sinks' goodput", l)
+		}
+	}
+	if b, _ := os.ReadFile(svg); !strings.Contains(string(b), "aodv, olsr: as seen at the capture point, not beside the sender") {
+		t.Errorf("compare figure at sinks: no vantage line")
+	}
+	_, errs, err = runCLI(t, "flows", f("tcp-aodv-r1-5-0.pcap.gz"))
+	if err != nil || !strings.Contains(errs, "connections 1, 2, 3: the capturing node was neither end") {
+		t.Errorf("flows at node 5: err %v, stderr:\n%s", err, errs)
+	}
+	if _, errs, _ := runCLI(t, "flows", f("tcp-aodv-r1-10-0.pcap.gz"), "--port", "9000"); strings.Contains(errs, "neither end") {
+		t.Errorf("flows at the sink of the only flow listed: %s", errs)
 	}
 }
