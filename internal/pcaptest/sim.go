@@ -30,6 +30,11 @@ type SimOptions struct {
 	// SerDelay is the sender's spacing between back-to-back segments;
 	// 0 means 1 ms.
 	SerDelay time.Duration
+	// ServerHops is the number of routers between the server and the
+	// capture at the client: the server's packets arrive with TTL 64 −
+	// ServerHops (the client's leave with 64). 0: the server is on the
+	// client's link.
+	ServerHops int
 }
 
 // Simulate runs a small, deterministic model of a SACK TCP sender (slow
@@ -228,6 +233,9 @@ func Simulate(o SimOptions) []Segment {
 	for i := range out {
 		if out[i].Dir == S2C {
 			last = out[i].TSval
+			if o.ServerHops > 0 {
+				out[i].TTL = uint8(64 - o.ServerHops)
+			}
 		} else if i > 0 && out[i].TS {
 			out[i].TSecr = last
 		}
@@ -249,6 +257,10 @@ func DemoCaptures() map[string][]Segment {
 			OneWay:   300 * time.Millisecond,
 			Segments: 400,
 			Lose:     map[int][]int{45: {1}, 210: {1, 2}},
+			// One router, as the testbed's client sees its server
+			// without a PEP (TTL 63): 10.0.1.1 is not on 10.0.0.1's
+			// link.
+			ServerHops: 1,
 		}),
 	}
 }
