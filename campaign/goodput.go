@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
@@ -113,6 +114,13 @@ type Options struct {
 	// Interval, when set, is one measurement window for every flow; it
 	// overrides Starts, the sidecars and End.
 	Interval *Interval
+	// PathRTT, when > 0, is the end-to-end RTT of every flow's path, given
+	// for the whole campaign (--path-rtt): evidence for or against a
+	// split-TCP PEP acknowledging each flow in its capture
+	// (pep.Options.PathRTT): a connection RTT below a quarter of it proves
+	// a PEP (vantage pep), one above rules out a PEP on the sender's link
+	// (no vantage pep?). 0: unknown.
+	PathRTT time.Duration
 	// Sidecars reads each run's ground truth next to its captures
 	// (FindSidecar) when Interval and Starts are not set: flows' intervals
 	// then run from their application's start to its stop (End, when > 0,
@@ -417,7 +425,7 @@ func fileRows(path string, o Options) ([]FlowRow, fileInfo, error) {
 		rows = append(rows, row)
 		dirs = append(dirs, d)
 	}
-	markProxied(path, rep, rows, dirs, o.inline)
+	markProxied(path, rep, rows, dirs, o.inline, o.PathRTT)
 	for _, r := range rep.Conns {
 		r.Series = nil // the rows hold what they need
 	}
@@ -463,31 +471,41 @@ func analyzeKeeping(path string, id *nodeID, keep, inline bool) (*tcpanalysis.Re
 }
 
 // markProxied sets Vantage AtProxy on the rows (of rep's connections, in
-// data direction dirs[i]) whose ACKs a split-TCP PEP sent, by package pep's
-// one-capture evidence. Only wired captures are examined: on 802.11 MANET
-// captures one-hop receivers and route discovery imitate a PEP's
-// signature. A zero-window stall still open at the end needs the
-// connection's detail: pep.Recheck analyses the connections it names again
-// with their detail kept (at most pep.MaxRecheck per capture; rare outside
-// PEP runs).
-func markProxied(path string, rep *tcpanalysis.Report, rows []FlowRow, dirs []flows.Direction, inline bool) {
-	var rc pep.Recheck
+// data direction dirs[i]) whose ACKs a split-TCP PEP sent, and
+// AtProxyPossible on those whose ACKs a PEP may have sent (one capture
+// cannot tell: pep.Verdict.Possible), by package pep's one-capture
+// evidence with the campaign's path RTT (pathRTT; 0: unknown). Only wired
+// captures are examined: on 802.11 MANET captures one-hop receivers and
+// route discovery imitate a PEP's signature. A zero-window stall still
+// open at the end needs the connection's detail, and an acknowledger on
+// the sender's link the capture's link layer: pep.Recheck looks again at
+// the connections it names (at most pep.MaxRecheck per capture with their
+// detail kept, rare outside PEP runs; the link layer in one more read).
+func markProxied(path string, rep *tcpanalysis.Report, rows []FlowRow, dirs []flows.Direction, inline bool, pathRTT time.Duration) {
+	rc := pep.Recheck{PathRTT: pathRTT}
 	row := map[int]int{} // connection index → row, of the connections rc holds
+	mark := func(i int, v pep.Verdict) {
+		switch {
+		case v.Likely:
+			rows[i].Vantage = AtProxy
+		case v.Possible:
+			rows[i].Vantage = AtProxyPossible
+		}
+	}
 	for i := range rows {
 		r := rep.Conns[rows[i].Conn]
 		if r.Conn.Half[0].MACKnown || r.Conn.Half[1].MACKnown {
 			continue
 		}
-		v := pep.Detect(r, dirs[i])
-		switch {
-		case v.Likely:
-			rows[i].Vantage = AtProxy
-		case rc.Add(r, v):
+		v := pep.DetectWith(r, dirs[i], pep.Options{PathRTT: pathRTT})
+		if rc.Add(r, v) {
 			row[rows[i].Conn] = i
+			continue
 		}
+		mark(i, v)
 	}
-	rc.Run(path, tcpanalysis.Options{Flows: flows.Options{WScale: -1}, Inline: inline}, nil, func(c int, _ pep.Verdict) {
-		rows[row[c]].Vantage = AtProxy
+	rc.Run(path, tcpanalysis.Options{Flows: flows.Options{WScale: -1}, Inline: inline}, nil, func(c int, v pep.Verdict) {
+		mark(row[c], v)
 	})
 }
 

@@ -291,7 +291,7 @@ func lateFlows(rows []FlowRow) []LateFlow {
 	byRun := map[string][]int{}
 	var runs []string
 	for i, r := range rows {
-		if r.Vantage == Nowhere || r.Vantage == AtProxy {
+		if r.Vantage == Nowhere || r.Vantage.Proxied() {
 			continue
 		}
 		if _, ok := byRun[r.RunKey]; !ok {

@@ -369,7 +369,7 @@ func sinkWarnings(rows []FlowRow, files []string, infos []fileInfo) (warnings, n
 	n, quiet := 0, 0
 	for _, r := range rows {
 		own, ok := owner[r.RunKey]
-		if !ok || r.Vantage == AtReceiver || r.Vantage == Nowhere || r.Vantage == AtProxy {
+		if !ok || r.Vantage == AtReceiver || r.Vantage == Nowhere || r.Vantage.Proxied() {
 			continue
 		}
 		var why string

@@ -36,12 +36,14 @@ const (
 	// OptCSV is a front end's output of the per-flow rows as CSV (named
 	// in messages only).
 	OptCSV
+	// OptPathRTT is Options.PathRTT.
+	OptPathRTT
 )
 
 var optionNames = [...]string{OptLabels: "Labels", OptManifest: "Manifest", OptPort: "Port", OptDir: "Dir", OptMinBytes: "MinBytes",
 	OptEnd: "End", OptJobs: "Jobs", OptShard: "Shard", OptStarts: "Starts", OptStartsRename: "StartsRename", OptInterval: "Interval",
 	OptNoGroundTruth: "NoGroundTruth", OptGroup: "Group", OptPair: "Pair", OptPerRun: "PerRun", OptLevel: "Level", OptOrder: "Order",
-	OptPairs: "Pairs", OptPlot: "Plot", OptTeX: "TeX", OptCSV: "CSV"}
+	OptPairs: "Pairs", OptPlot: "Plot", OptTeX: "TeX", OptCSV: "CSV", OptPathRTT: "PathRTT"}
 
 // String is the option's name in the library: its field name.
 func (o Option) String() string {

@@ -41,16 +41,22 @@ const (
 	// were accepted by the PEP, not delivered (docs/metrics.md#pep)
 	// ("pep").
 	AtProxy
+	// AtProxyPossible: a split-TCP PEP may have acknowledged the data in
+	// this capture and nothing in it tells (package pep, Verdict.Possible:
+	// the acknowledger is on the sender's link; wired captures only): its
+	// bytes are delivered only if the acknowledger is the receiver
+	// (docs/metrics.md#pep) ("pep?").
+	AtProxyPossible
 )
 
 var vantageNames = [...]string{NoVantage: "", AtReceiver: "receiver", AtSender: "sender", Elsewhere: "other",
-	Relay: "relay", Overheard: "overheard", Nowhere: "none", AtProxy: "pep"}
+	Relay: "relay", Overheard: "overheard", Nowhere: "none", AtProxy: "pep", AtProxyPossible: "pep?"}
 
 // ErrVantage is the error of ParseVantage for a name it does not know.
 var ErrVantage = errors.New("unknown vantage")
 
 // String is v's name in the per-flow table: receiver, sender, other,
-// relay, overheard, none, pep, or "" for NoVantage.
+// relay, overheard, none, pep, pep?, or "" for NoVantage.
 func (v Vantage) String() string {
 	if int(v) < len(vantageNames) {
 		return vantageNames[v]
@@ -66,7 +72,7 @@ func ParseVantage(s string) (Vantage, error) {
 			return Vantage(v), nil
 		}
 	}
-	return NoVantage, fmt.Errorf("%w %q: want receiver, sender, other, relay, overheard, none or pep", ErrVantage, s)
+	return NoVantage, fmt.Errorf("%w %q: want receiver, sender, other, relay, overheard, none, pep or pep?", ErrVantage, s)
 }
 
 // MarshalText writes String (encoding.TextMarshaler: JSON, CSV writers).
@@ -86,3 +92,8 @@ func (v *Vantage) UnmarshalText(b []byte) error {
 	*v = x
 	return nil
 }
+
+// Proxied reports that a split-TCP PEP acknowledged the data in the row's
+// capture (AtProxy) or may have (AtProxyPossible): its bytes are not known
+// to have been delivered end to end, so the tables leave the row out.
+func (v Vantage) Proxied() bool { return v == AtProxy || v == AtProxyPossible }

@@ -76,7 +76,8 @@ type Run struct {
 	// whole-connection numbers.
 	From, To time.Duration
 	// PEP is the one-capture evidence for a proxy acknowledging Dir's data
-	// (pep.Detect on Result; set by NewRun and NewPairRun).
+	// (pep.DetectFile on Result and File: the capture's link layer read
+	// when it decides; set by NewRun and NewPairRun).
 	PEP pep.Verdict
 	// Server and Split are the server-side half and the two-capture
 	// analysis of a pair run; nil for one capture.
@@ -98,13 +99,14 @@ type Run struct {
 }
 
 // NewRun builds a one-capture run: r's direction d aligned at align, with
-// the PEP evidence from r.
+// the PEP evidence from r and the capture spec.File (pep.DetectFile, no
+// path RTT: a caller that has one judges again with it).
 func NewRun(spec Spec, r *tcpanalysis.ConnResult, d flows.Direction, align string) (Run, error) {
 	ref, used, err := resolve(r, d, align)
 	if err != nil {
 		return Run{}, err
 	}
-	return Run{Spec: spec, Result: r, Dir: d, Ref: ref, RefUsed: used, PEP: pep.Detect(r, d)}, nil
+	return Run{Spec: spec, Result: r, Dir: d, Ref: ref, RefUsed: used, PEP: pep.DetectFile(spec.File, r, d, pep.Options{})}, nil
 }
 
 // resolve is RefTime with the reference point actually used.
@@ -160,7 +162,9 @@ type Row struct {
 // class. When a proxy acknowledged a run (Run.ProxyAcked), its
 // acknowledged bytes are the PEP's: "delivered" and end-to-end goodput
 // then come from the server-side capture of a pair, or are NaN (unknown)
-// for one capture. A run whose capturing node only overheard the
+// for one capture; when one capture cannot tell whether a proxy did
+// (Run.ProxyPossible) they are NaN too, and the row "acked, receiver or
+// PEP?" holds its acknowledged rate. A run whose capturing node only overheard the
 // connection (Run.OverheardOnly) has NaN in every row. Rows that apply to
 // no run are left out. A run captured at a relay (Run.Relay) has NaN in
 // the progress, goodput and receiver-event rows; a run captured away from
@@ -168,9 +172,17 @@ type Row struct {
 // the sender's side (SenderRows).
 func Summary(runs []Run, at []float64, toBytes int64) []Row {
 	var rows []Row
+	// A one-capture run whose ACKs a proxy sent, or may have, has no
+	// receiver's numbers: the end-to-end rows are kept for it, "–", so
+	// that the table shows what it cannot say (its note says why).
+	unknownEnd := false
+	for _, r := range runs {
+		unknownEnd = unknownEnd || (r.Split == nil && (r.ProxyAcked() || r.ProxyPossible()))
+	}
+	keep := false // the row being added is an end-to-end row (receiverRow)
 	add := func(name string, unit query.Unit, f func(r Run) float64) {
 		row := Row{Metric: name, Unit: unit}
-		any := false
+		any := keep && unknownEnd
 		for _, r := range runs {
 			v := f(r)
 			if r.OverheardOnly() {
@@ -196,6 +208,13 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 			}
 			return f(r)
 		})
+	}
+	// receiverRow is progress for a row of the final receiver's numbers
+	// (delivered, end-to-end goodput).
+	receiverRow := func(name string, unit query.Unit, f func(r Run) float64) {
+		keep = true
+		progress(name, unit, f)
+		keep = false
 	}
 	// Rows of the whole connection say so when a window is given: the
 	// slow-start end, the per-leg RTTs and the PEP's held bytes, goodput.
@@ -242,7 +261,7 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 		sender(fmt.Sprintf("acked to sender after %g s%s", t, out), query.Bytes, func(r Run) float64 {
 			return float64(tcpanalysis.AckedAt(r.Result, r.Dir, r.Ref, secs(t)))
 		})
-		progress(fmt.Sprintf("delivered after %g s%s", t, out), query.Bytes, func(r Run) float64 {
+		receiverRow(fmt.Sprintf("delivered after %g s%s", t, out), query.Bytes, func(r Run) float64 {
 			rc, ok := r.receiver()
 			if !ok {
 				return math.NaN()
@@ -251,7 +270,7 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 		})
 	}
 	if toBytes > 0 {
-		progress(fmt.Sprintf("time to %d bytes delivered", toBytes), query.Seconds, func(r Run) float64 {
+		receiverRow(fmt.Sprintf("time to %d bytes delivered", toBytes), query.Seconds, func(r Run) float64 {
 			rc, ok := r.receiver()
 			if !ok {
 				return math.NaN()
@@ -323,9 +342,15 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 	add("RTT client↔PEP"+whole, query.Milliseconds, split(func(s *pep.SplitResult) float64 { return float64(s.ClientPEPRTT) / 1e6 }))
 	add("RTT PEP↔server"+whole, query.Milliseconds, split(func(s *pep.SplitResult) float64 { return float64(s.PEPServerRTT) / 1e6 }))
 	add("held in PEP max"+whole, query.Bytes, split(func(s *pep.SplitResult) float64 { return float64(s.MaxHeldBytes) }))
-	progress("goodput end to end"+whole, query.Kbps, func(r Run) float64 { return r.EndToEndKbps() })
+	receiverRow("goodput end to end"+whole, query.Kbps, func(r Run) float64 { return r.EndToEndKbps() })
 	progress("accepted by PEP"+whole, query.Kbps, func(r Run) float64 {
 		if !r.ProxyAcked() {
+			return math.NaN()
+		}
+		return r.Result.GoodputKbps(r.Dir)
+	})
+	progress(PossibleRow+whole, query.Kbps, func(r Run) float64 {
+		if !r.ProxyPossible() {
 			return math.NaN()
 		}
 		return r.Result.GoodputKbps(r.Dir)

@@ -37,10 +37,7 @@ func FigureSeries(runs []Run, views []*query.View, m query.Metric, sel query.Sel
 		}
 		col := plot.Colour(i)
 		// Step series run to the end of the connection, so stalls show.
-		name := runs[i].Label
-		if m == query.MetricGoodput && runs[i].ProxyAcked() { // the PEP's ACKs: bytes it accepted, not goodput
-			name += " accepted by PEP"
-		}
+		name := runs[i].Label + GoodputSuffix(runs[i], m)
 		x, y := s.X(v.Ref), s.Y()
 		if m == query.MetricRetrans {
 			x, y = countFromStart(runs[i], x, y, sel.From)
@@ -202,28 +199,50 @@ func PairYLabel(runs []Run, m query.Metric) string {
 	return ""
 }
 
-// TputYLabel names the tput axis when a PEP acknowledged some run: its
-// series are bytes the PEP accepted, never goodput; "" otherwise.
+// TputYLabel names the tput axis when a PEP acknowledged some run (its
+// series are bytes the PEP accepted, never goodput) or may have
+// (ProxyPossible: goodput or accepted); "" otherwise.
 func TputYLabel(runs []Run, m query.Metric) string {
 	if m != query.MetricGoodput {
 		return ""
 	}
-	proxied, goodput := false, false
+	proxied, maybe, goodput := false, false, false
 	for _, r := range runs {
-		if r.ProxyAcked() {
+		switch {
+		case r.ProxyAcked():
 			proxied = true
 			goodput = goodput || r.IsPair() // its delivered series
-		} else {
+		case r.ProxyPossible():
+			maybe = true
+		default:
 			goodput = true
 		}
 	}
 	switch {
+	case maybe:
+		return "goodput, or accepted by PEP (PEP? unknown: see note)"
 	case !proxied:
 		return ""
 	case goodput:
 		return "goodput delivered end to end / accepted by PEP"
 	}
 	return "accepted by PEP (not end-to-end goodput)"
+}
+
+// GoodputSuffix is what a run's goodput series adds to its label: "
+// accepted by PEP" when a PEP acknowledged it (its ACKs: bytes the PEP
+// accepted, not goodput), " acked (receiver or PEP?)" when one may have
+// (ProxyPossible), "" otherwise and for other metrics.
+func GoodputSuffix(r Run, m query.Metric) string {
+	switch {
+	case m != query.MetricGoodput:
+		return ""
+	case r.ProxyAcked():
+		return " accepted by PEP"
+	case r.ProxyPossible():
+		return " acked (receiver or PEP?)"
+	}
+	return ""
 }
 
 // legacyMetric is the name deliveredSeries and deliveredRate know a
@@ -250,10 +269,7 @@ func WriteCSV(w io.Writer, runs []Run, views []*query.View, m query.Metric) erro
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"label", "metric", "t_s", "ref_t_s", "value"})
 	for i, v := range views {
-		label := runs[i].Label
-		if m == query.MetricGoodput && runs[i].ProxyAcked() { // the PEP's ACKs: bytes it accepted, not goodput
-			label += " accepted by PEP"
-		}
+		label := runs[i].Label + GoodputSuffix(runs[i], m)
 		for _, p := range v.Series(m).Points {
 			cw.Write([]string{label, m.String(), formatS(v.CaptureS(p.Time)), formatS(v.RefS(p.Time)), strconv.FormatFloat(p.V, 'f', 3, 64)})
 		}

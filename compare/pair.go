@@ -119,6 +119,18 @@ func (r Run) ProxyAcked() bool {
 	return r.PEP.Likely
 }
 
+// ProxyPossible reports that r is one capture in which a proxy may have
+// acknowledged the sender's data and nothing tells (pep.Verdict.Possible:
+// the acknowledger is on the sender's link): whether its acknowledged
+// bytes were delivered is unknown. Summary leaves the end-to-end rows
+// empty (–) and gives the acknowledged rate as PossibleRow.
+func (r Run) ProxyPossible() bool { return r.Split == nil && r.PEP.Possible }
+
+// PossibleRow is the summary row holding a ProxyPossible run's
+// acknowledged rate: goodput if the receiver acknowledged, bytes a PEP
+// accepted if a PEP did.
+const PossibleRow = "acked, receiver or PEP?"
+
 // OverheardOnly reports that r is one capture whose 802.11 node only
 // overheard the connection: every frame of it there was addressed to other
 // nodes, so its counts come from overheard ACKs alone
@@ -174,14 +186,15 @@ func (r Run) AwayNote() string {
 
 // receiver is the half whose ACKs come from the final receiver, and
 // whether one is known: the server-side half of a pair, the capture
-// itself when no proxy acknowledged, else none.
+// itself when no proxy acknowledged, else none (a proxy acknowledged, or
+// may have: ProxyPossible).
 func (r Run) receiver() (*tcpanalysis.ConnResult, bool) {
 	switch {
 	case r.Server != nil && r.Split != nil && r.Split.Dir == flows.AtoB:
 		return r.Server, true
 	case r.Server != nil:
 		return r.Result, true // a download: the client side is the receiver's
-	case r.ProxyAcked():
+	case r.ProxyAcked(), r.ProxyPossible():
 		return nil, false
 	}
 	return r.Result, true
@@ -191,8 +204,9 @@ func (r Run) receiver() (*tcpanalysis.ConnResult, bool) {
 // receiver acknowledged over the receiving application's interval
 // (pep.SplitResult.Span: first data to its close, or to its last ACK). For
 // a pair it comes from pep.AnalyzeSplit; for one capture without a proxy
-// the same rule is applied to that capture; NaN when a proxy acknowledged
-// and the far side was not captured (docs/metrics.md#pep).
+// the same rule is applied to that capture; NaN when a proxy acknowledged,
+// or may have (ProxyPossible), and the far side was not captured
+// (docs/metrics.md#pep).
 func (r Run) EndToEndKbps() float64 {
 	if r.Split != nil {
 		if r.Split.Span <= 0 {
@@ -200,7 +214,7 @@ func (r Run) EndToEndKbps() float64 {
 		}
 		return r.Split.GoodputKbps
 	}
-	if r.ProxyAcked() || r.OverheardOnly() {
+	if r.ProxyAcked() || r.ProxyPossible() || r.OverheardOnly() {
 		return math.NaN()
 	}
 	kb, ok := pep.ReceiverGoodputTo(r.Result, r.Dir, r.End)
@@ -280,6 +294,9 @@ func (r Run) Annotation() string {
 		}
 		return fmt.Sprintf("%s: the ACKs %s from a split-TCP PEP (evidence: %s): 'acked to sender' and 'accepted by PEP' are bytes the PEP accepted, not end-to-end goodput; give the server side as LABEL=CLIENT+SERVER for the end-to-end numbers.%s%s",
 			r.Label, how, strings.Join(r.PEP.Supporting(), ", "), r.PEP.Given(), r.PEP.Caveat())
+	case r.ProxyPossible():
+		return fmt.Sprintf("%s: unknown whether the ACKs came from the receiver or from a split-TCP PEP on the sender's link (%s): 'goodput end to end' and 'delivered' are –, and '%s' holds the acknowledged rate, goodput only if the receiver acknowledged; 'acked to sender' and the RTT rows are to the acknowledger. To decide, give --path-rtt (the path's end-to-end RTT), or the server side as LABEL=CLIENT+SERVER for the end-to-end numbers (docs/metrics.md#pep)",
+			r.Label, r.PEP.PossibleWhy(), PossibleRow)
 	}
 	return ""
 }

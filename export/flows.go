@@ -45,6 +45,7 @@ var FlowColumns = []string{
 	"pmtu_ab", "pmtu_ba",
 	"syn_fin_retx_ab", "syn_fin_retx_ba",
 	"overheard",
+	"pep_possible_ab", "pep_possible_ba",
 }
 
 // FlowRow is one connection in the flows schema (docs/schema.md#flows).
@@ -106,6 +107,14 @@ type FlowRow struct {
 	// direction are bytes the PEP accepted, not delivered.
 	PEPAB bool `json:"acks_from_pep_ab"`
 	PEPBA bool `json:"acks_from_pep_ba"`
+	// PEPPossibleAB and PEPPossibleBA report that a split-TCP PEP may
+	// have sent the ACKs of a>b (b>a) data: one capture cannot tell
+	// (package pep, Verdict.Possible: the acknowledger is on the sender's
+	// link). Those acked and goodput columns are end-to-end only if the
+	// acknowledger is the receiver; the note under the table says how to
+	// decide. Appended in /3, after overheard.
+	PEPPossibleAB bool `json:"pep_possible_ab"`
+	PEPPossibleBA bool `json:"pep_possible_ba"`
 	// PMTUAB and PMTUBA count retransmissions after an ICMP
 	// fragmentation-needed (class pmtu, docs/metrics.md#events).
 	PMTUAB int64 `json:"-"`
@@ -339,6 +348,8 @@ func (r *FlowRow) AppendCSV(b []byte) []byte {
 	b = appendCell(b, r.CtlRetxAB)
 	b = appendCell(b, r.CtlRetxBA)
 	b = appendCell(b, r.Overheard)
+	b = strconv.AppendBool(append(b, ','), r.PEPPossibleAB)
+	b = strconv.AppendBool(append(b, ','), r.PEPPossibleBA)
 	return append(b, '\n')
 }
 
@@ -473,6 +484,8 @@ func (r *FlowRow) fields(c *cells) {
 	c.int(r.CtlRetxAB)
 	c.int(r.CtlRetxBA)
 	c.int(r.Overheard)
+	c.bool(r.PEPPossibleAB)
+	c.bool(r.PEPPossibleBA)
 }
 
 // FlowsFile is one file's part of the flows JSON output.
@@ -484,10 +497,12 @@ type FlowsFile struct {
 	Stats    any       `json:"read_stats"`
 	Warnings []string  `json:"warnings"`
 	Conns    []FlowRow `json:"conns"` // JSON only: CSV and table rows are built as they are written
-	// PEPNotes name the connections whose ACKs come from a PEP.
+	// PEPNotes name the connections whose ACKs come from a PEP, or may
+	// (one note per connection, as under the table).
 	PEPNotes []string `json:"pep_notes,omitempty"`
 	rep      *tcpanalysis.Report
 	pepDirs  map[int]flows.Direction // connection → data direction a PEP acknowledged
+	pepMaybe map[int]flows.Direction // connection → data direction a PEP may have acknowledged
 }
 
 // count is the number of connections: of Conns when given (JSON, or rows
@@ -589,28 +604,36 @@ func HostPort(addr string, port uint16) string {
 
 // SetPEP records which connections' ACKs came from a split-TCP PEP
 // (docs/metrics.md#pep): the notes printed under the table, and per
-// connection the data direction the PEP acknowledged, which sets the rows'
-// acks_from_pep_ab/ba and marks their goodput cells.
-func (ff *FlowsFile) SetPEP(notes []string, dirs map[int]flows.Direction) {
-	ff.PEPNotes, ff.pepDirs = notes, dirs
+// connection the data direction a PEP likely acknowledged (likely), or may
+// have (possible: one capture cannot tell), which set the rows'
+// acks_from_pep_ab/ba or pep_possible_ab/ba and mark their goodput cells
+// "PEP" or "PEP?".
+func (ff *FlowsFile) SetPEP(notes []string, likely, possible map[int]flows.Direction) {
+	ff.PEPNotes, ff.pepDirs, ff.pepMaybe = notes, likely, possible
 	for i := range ff.Conns {
 		ff.markPEP(&ff.Conns[i])
 	}
 }
 
-// markPEP sets the row's acks_from_pep columns.
+// markPEP sets the row's acks_from_pep and pep_possible columns.
 func (ff *FlowsFile) markPEP(r *FlowRow) {
 	if d, ok := ff.pepDirs[r.Conn]; ok {
-		r.PEPAB, r.PEPBA = d == flows.AtoB, d == flows.BtoA
+		r.MarkPEP(d)
+	}
+	if d, ok := ff.pepMaybe[r.Conn]; ok {
+		r.MarkPEPPossible(d)
 	}
 }
 
 // pepHead renames the flows table's goodput columns of a direction some
-// connection of f had acknowledged by a PEP: "goodput or PEP-accepted".
+// connection of f had acknowledged by a PEP, or possibly: "goodput or
+// PEP-accepted".
 func pepHead(head []string, f FlowsFile) []string {
 	var ab, ba bool
-	for _, d := range f.pepDirs {
-		ab, ba = ab || d == flows.AtoB, ba || d == flows.BtoA
+	for _, m := range []map[int]flows.Direction{f.pepDirs, f.pepMaybe} {
+		for _, d := range m {
+			ab, ba = ab || d == flows.AtoB, ba || d == flows.BtoA
+		}
 	}
 	if !ab && !ba {
 		return head
@@ -628,21 +651,39 @@ func pepHead(head []string, f FlowsFile) []string {
 }
 
 // pepCell prints a goodput cell of the flows table: marked "PEP" when a
-// PEP sent the ACKs (the rate is of bytes it accepted).
-func pepCell(v float64, proxied bool) string {
+// PEP likely sent the ACKs (the rate is of bytes it accepted), "PEP?" when
+// one may have (unknown).
+func pepCell(v float64, proxied, maybe bool) string {
 	s := strconv.FormatFloat(v, 'f', 1, 64)
-	if proxied {
+	switch {
+	case proxied:
 		s += " PEP"
+	case maybe:
+		s += " PEP?"
 	}
 	return s
 }
 
-// pepFooter extends the flows table's footer when some cell is marked.
+// pepFooter extends the flows table's footer when some cell is marked:
+// likely, possible (by the files' marks).
 func pepFooter(files []FlowsFile) string {
+	var likely, possible bool
 	for _, f := range files {
-		if len(f.pepDirs) > 0 {
-			return "; PEP = the ACKs likely came from a split-TCP PEP (the note says why): that rate is of bytes accepted by the PEP, not delivered to the receiver (docs/metrics.md#pep)"
-		}
+		likely = likely || len(f.pepDirs) > 0
+		possible = possible || len(f.pepMaybe) > 0
 	}
-	return ""
+	return pepFooterText(likely, possible)
+}
+
+// pepFooterText is pepFooter's text for marks "PEP" (likely) and "PEP?"
+// (possible).
+func pepFooterText(likely, possible bool) string {
+	s := ""
+	if likely {
+		s += "; PEP = the ACKs likely came from a split-TCP PEP (the note says why): that rate is of bytes accepted by the PEP, not delivered to the receiver (docs/metrics.md#pep)"
+	}
+	if possible {
+		s += "; PEP? = unknown whether the ACKs came from the receiver or a split-TCP PEP on the sender's link: that rate is end-to-end only if they came from the receiver (the note says how to decide: --path-rtt, or a capture behind it; docs/metrics.md#pep)"
+	}
+	return s
 }

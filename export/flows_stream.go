@@ -38,7 +38,7 @@ func (r *FlowRow) tableCells() []string {
 	return []string{strconv.Itoa(r.Conn), HostPort(r.AAddr, r.APort), HostPort(r.BAddr, r.BPort),
 		strconv.FormatFloat(r.StartS, 'f', 3, 64), strconv.FormatFloat(r.DurationS, 'f', 3, 64),
 		i(r.PktsAB), i(r.PktsBA), i(r.BytesAB), i(r.BytesBA), i(r.RetxBytesAB), i(r.RetxBytesBA), i(r.RetxSegsAB), i(r.RetxSegsBA),
-		i(r.CtlRetxAB), i(r.CtlRetxBA), pepCell(r.GoodputAB, r.PEPAB), pepCell(r.GoodputBA, r.PEPBA),
+		i(r.CtlRetxAB), i(r.CtlRetxBA), pepCell(r.GoodputAB, r.PEPAB, r.PEPPossibleAB), pepCell(r.GoodputBA, r.PEPBA, r.PEPPossibleBA),
 		hs, ws(r.WScaleA) + "/" + ws(r.WScaleB), i(r.FoldedDups)}
 }
 
@@ -78,16 +78,17 @@ type Spool interface {
 // JSON encoding (two-space indent) of {"files": [FlowsFile...], "schema":
 // FlowsSchema}.
 type FlowsStream struct {
-	format FlowsFormat
-	bw     *bufio.Writer // every format's output
-	w      io.Writer
-	file   string
-	next   int            // CSV: index of the next row to write
-	wait   map[int]string // CSV: records ready, by index
-	waitN  int            // CSV: bytes in wait
-	budget int            // CSV: most bytes in wait; rows beyond go to the spool
-	pep    bool           // some file had a PEP mark (table footer)
-	err    error          // the first error of the spool
+	format   FlowsFormat
+	bw       *bufio.Writer // every format's output
+	w        io.Writer
+	file     string
+	next     int            // CSV: index of the next row to write
+	wait     map[int]string // CSV: records ready, by index
+	waitN    int            // CSV: bytes in wait
+	budget   int            // CSV: most bytes in wait; rows beyond go to the spool
+	pep      bool           // some file had a PEP mark (table footer)
+	pepMaybe bool           // some file had a PEP? mark (table footer)
+	err      error          // the first error of the spool
 
 	spool Spool
 	size  int64    // bytes of the spool in use by this file's rows
@@ -360,6 +361,9 @@ func (s *FlowsStream) EndFile(ff *FlowsFile) error {
 	if len(ff.pepDirs) > 0 {
 		s.pep = true
 	}
+	if len(ff.pepMaybe) > 0 {
+		s.pepMaybe = true
+	}
 	width := make([]int, max(len(head), len(s.width)))
 	copy(width, s.width)
 	for i, c := range head {
@@ -470,11 +474,7 @@ func (s *FlowsStream) Close() error {
 		fmt.Fprintf(s.bw, ",\n  \"schema\": %s\n}\n", schema)
 		return s.bw.Flush()
 	}
-	foot := ""
-	if s.pep {
-		foot = pepFooter([]FlowsFile{{pepDirs: map[int]flows.Direction{0: flows.AtoB}}})
-	}
-	fmt.Fprintln(s.bw, flowsTableFooter+foot)
+	fmt.Fprintln(s.bw, flowsTableFooter+pepFooterText(s.pep, s.pepMaybe))
 	return s.bw.Flush()
 }
 
@@ -501,8 +501,17 @@ func (m *memSpool) ReadAt(p []byte, off int64) (int, error) {
 // split-TCP PEP acknowledged (docs/metrics.md#pep).
 func (r *FlowRow) MarkPEP(d flows.Direction) { r.PEPAB, r.PEPBA = d == flows.AtoB, d == flows.BtoA }
 
+// MarkPEPPossible sets a row's pep_possible columns from the data
+// direction a split-TCP PEP may have acknowledged (package pep,
+// Verdict.Possible).
+func (r *FlowRow) MarkPEPPossible(d flows.Direction) {
+	r.PEPPossibleAB, r.PEPPossibleBA = d == flows.AtoB, d == flows.BtoA
+}
+
 // NewStreamedFlowsFile is the FlowsFile of a capture whose rows went
-// through a FlowsStream: its header facts, warnings and PEP notes.
-func NewStreamedFlowsFile(path string, format string, frames, segments int64, warnings []string, pepNotes []string, pepDirs map[int]flows.Direction) FlowsFile {
-	return FlowsFile{File: path, Format: format, Frames: frames, Segments: segments, Warnings: warnings, PEPNotes: pepNotes, pepDirs: pepDirs}
+// through a FlowsStream: its header facts, warnings and PEP notes, with
+// the data directions a PEP likely acknowledged (pepDirs) or may have
+// (pepMaybe), by connection.
+func NewStreamedFlowsFile(path string, format string, frames, segments int64, warnings []string, pepNotes []string, pepDirs, pepMaybe map[int]flows.Direction) FlowsFile {
+	return FlowsFile{File: path, Format: format, Frames: frames, Segments: segments, Warnings: warnings, PEPNotes: pepNotes, pepDirs: pepDirs, pepMaybe: pepMaybe}
 }

@@ -141,9 +141,11 @@ func TestFlowsTableCtlRetx(t *testing.T) {
 // took in the bare SYN/FIN resends (and rto gave up pmtu): the CSV of the
 // ctlRetxReport connection has rto_ab 2 (the FINs, frames 6 and 7) and
 // spurious/rto_ba 1 (the SYN-ACK), each also counted in syn_fin_retx (new
-// last columns, which tell a /3 CSV, having no schema line, from /2), so
-// rto_ab + fast_ab + spurious_ab - syn_fin_retx_ab gives /2's 0; and
-// docs/schema.md documents this version, the new columns and what changed.
+// columns, which tell a /3 CSV, having no schema line, from /2), so
+// rto_ab + fast_ab + spurious_ab - syn_fin_retx_ab gives /2's 0; the
+// columns appended within /3 come last (overheard, pep_possible_ab/ba);
+// and docs/schema.md documents this version, the new columns and what
+// changed.
 func TestFlowsSchemaV3(t *testing.T) {
 	if FlowsSchema != "tcpviz.flows/3" {
 		t.Errorf("FlowsSchema %q, want tcpviz.flows/3", FlowsSchema)
@@ -156,15 +158,17 @@ func TestFlowsSchemaV3(t *testing.T) {
 	if err != nil || len(rows) != 2 {
 		t.Fatalf("%d CSV rows, %v", len(rows), err)
 	}
-	if n := len(rows[0]); n < 3 || rows[0][n-3] != "syn_fin_retx_ab" || rows[0][n-2] != "syn_fin_retx_ba" || rows[0][n-1] != "overheard" {
-		t.Errorf("header ends %v, want syn_fin_retx_ab, syn_fin_retx_ba, overheard", rows[0][max(0, len(rows[0])-3):])
+	if n := len(rows[0]); n < 5 || rows[0][n-5] != "syn_fin_retx_ab" || rows[0][n-4] != "syn_fin_retx_ba" || rows[0][n-3] != "overheard" ||
+		rows[0][n-2] != "pep_possible_ab" || rows[0][n-1] != "pep_possible_ba" {
+		t.Errorf("header ends %v, want syn_fin_retx_ab, syn_fin_retx_ba, overheard, pep_possible_ab, pep_possible_ba", rows[0][max(0, len(rows[0])-5):])
 	}
 	col := map[string]string{}
 	for i, h := range rows[0] {
 		col[h] = rows[1][i]
 	}
 	want := map[string]string{"rto_ab": "2", "fast_ab": "0", "spurious_ab": "0", "rto_ba": "1", "spurious_ba": "0", "pmtu_ab": "0",
-		"retx_segs_ab": "0", "retx_segs_ba": "0", "syn_fin_retx_ab": "2", "syn_fin_retx_ba": "1", "synack_retx": "1", "fin_retx_ab": "2", "syn_retx": "0", "overheard": "0"}
+		"retx_segs_ab": "0", "retx_segs_ba": "0", "syn_fin_retx_ab": "2", "syn_fin_retx_ba": "1", "synack_retx": "1", "fin_retx_ab": "2", "syn_retx": "0", "overheard": "0",
+		"pep_possible_ab": "false", "pep_possible_ba": "false"}
 	for h, w := range want {
 		if col[h] != w {
 			t.Errorf("%s = %q, want %q", h, col[h], w)
@@ -176,7 +180,7 @@ func TestFlowsSchemaV3(t *testing.T) {
 	}
 	sec := string(doc)
 	sec = sec[strings.Index(sec, "## flows"):strings.Index(sec, "## Time columns")]
-	for _, w := range []string{`"schema": "` + FlowsSchema + `"`, "Version 3 (this one). Columns whose meaning changed since /2:", "`rto_*` no longer counts the retransmissions after an ICMP", "| syn_fin_retx_ab, syn_fin_retx_ba | segments |"} {
+	for _, w := range []string{`"schema": "` + FlowsSchema + `"`, "Version 3 (this one). Columns whose meaning changed since /2:", "`rto_*` no longer counts the retransmissions after an ICMP", "| syn_fin_retx_ab, syn_fin_retx_ba | segments |", "| pep_possible_ab, pep_possible_ba |"} {
 		if !strings.Contains(sec, w) {
 			t.Errorf("docs/schema.md#flows lacks %q", w)
 		}

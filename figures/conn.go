@@ -148,7 +148,7 @@ func Window(v *query.View, run string) (plot.Figure, error) {
 // direction per v.Interval (docs/metrics.md#throughput-over-time), as steps
 // in kbit/s, the last interval's step drawn to its end. The goodput line
 // is named as the PEP's accepted bytes when a split-TCP PEP acknowledged
-// the data (pep.AckLegend). When no interval has a rate above zero the
+// the data, or as either when one may have (pep.AckLegend of PEPVerdict). When no interval has a rate above zero the
 // figure draws no line (and lists none). run names the run in the title.
 // Errors: those of plot.XY.
 func Rate(v *query.View, run string) (plot.Figure, error) {
@@ -159,7 +159,7 @@ func Rate(v *query.View, run string) (plot.Figure, error) {
 		s := v.Series(m)
 		name := "throughput (sent, incl. retransmissions)"
 		if m == query.MetricGoodput {
-			name = pep.AckLegend(r, d)
+			name = pep.AckLegend(PEPVerdict(v))
 		}
 		x, y := s.X(v.Ref), s.Y()
 		if iv, _ := v.Intervals(r, d); len(iv) > 0 && len(x) > 0 {

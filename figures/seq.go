@@ -18,19 +18,33 @@ import (
 // direction and its --from/--to window (as offsets from the connection's
 // first packet, the graph's x origin, as tcptrace draws it), run naming
 // the run in the title, and an ACK line named as the PEP's
-// (plot.PEPAckName) when a split-TCP PEP acknowledged the data
-// (pep.Detect; the same rule as Rate's legend).
+// (plot.PEPAckName, plot.PEPAckNameProven) when a split-TCP PEP
+// acknowledged the data, or as either's (plot.PEPAckNamePossible) when
+// one may have (PEPVerdict; the same rule as Rate's legend).
 func SeqOptions(v *query.View, run string) plot.TimeSeqOptions {
 	r, d, sel := v.Conn, v.Dir, v.Sel
 	o := plot.TimeSeqOptions{Dir: d, From: v.Ref.Sub(r.Conn.First) + sel.From, Run: run}
 	if sel.To > 0 {
 		o.To = v.Ref.Sub(r.Conn.First) + sel.To
 	}
-	if pep.Detect(r, d).Likely {
+	switch pv := PEPVerdict(v); {
+	case pv.Proven():
+		o.AckName = plot.PEPAckNameProven // the legend as sure as the note
+	case pv.Likely:
 		o.AckName = plot.PEPAckName
+	case pv.Possible:
+		o.AckName = plot.PEPAckNamePossible
 	}
 	o.Vantage = query.VantageTitle(r, d)
 	return o
+}
+
+// PEPVerdict is the one-capture split-TCP PEP verdict on v's connection
+// and direction that every figure, table and note of v names its
+// acknowledged bytes by: pep.DetectFile with the capture v.File (its link
+// layer read when it decides) and the path RTT given (v.PathRTT).
+func PEPVerdict(v *query.View) pep.Verdict {
+	return pep.DetectFile(v.File, v.Conn, v.Dir, pep.Options{PathRTT: v.PathRTT})
 }
 
 // Seq draws the time-sequence graph of v's connection with o

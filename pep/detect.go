@@ -27,6 +27,11 @@ type Options struct {
 	// connection from Evidence; nil turns off the criteria that need
 	// them.
 	Packets *PacketStats
+	// Links is the capture's link-layer evidence (ScanLinks, LinksOf;
+	// Evidence reads it as Packets.Links, used when Links is nil): whose
+	// interface an acknowledger on the sender's link is (link-address).
+	// nil leaves such an acknowledger undecided (Verdict.Possible).
+	Links *Links
 	// terse leaves Item.Observed and Item.Expected empty: a listing of
 	// many connections (Acknowledger) needs only the verdict and the
 	// criteria's names, not their sentences.
@@ -66,6 +71,12 @@ type Item struct {
 	Unit  string
 	// Supports reports that the observation points to a PEP.
 	Supports bool
+	// Open reports that the criterion could not decide: what the capture
+	// shows fits a PEP and an ordinary receiver alike (receiver-hops: an
+	// acknowledger on the sender's link, slower than the sender, without a
+	// stall, a path RTT or link-layer evidence to tell which). The
+	// verdict is then Possible.
+	Open bool
 }
 
 // Verdict is the outcome of Detect for one data direction.
@@ -73,7 +84,15 @@ type Verdict struct {
 	Dir flows.Direction // data direction examined
 	// Likely reports that a split-TCP PEP probably acknowledges Dir's data
 	// (see the package doc for the rule).
-	Likely   bool
+	Likely bool
+	// Possible reports that the capture cannot tell whether a PEP
+	// acknowledges Dir's data: the acknowledger is on the sender's link
+	// (receiver-hops is Open) and nothing in the capture says whether it
+	// is the receiver (an on-link server) or a box answering for a remote
+	// one. Never set with Likely. Its acknowledged bytes may be bytes a
+	// PEP accepted: outputs mark them "PEP?" and say how to decide
+	// (PossibleNote: --path-rtt, or a capture behind the acknowledger).
+	Possible bool
 	Evidence []Item
 	// LocalRTT is the RTT from the capture point to the host that
 	// acknowledges Dir's data and back (the PEP when Likely, else the
@@ -81,10 +100,10 @@ type Verdict struct {
 	// no sample exists.
 	LocalRTT time.Duration
 	// FarRTT is the best estimate of the end-to-end RTT between the two end
-	// hosts: Options.PathRTT when given; else, when not Likely, the
-	// connection's own RTT (toward receiver + toward sender); 0 when
-	// unknown (Likely and no PathRTT: one capture on the near side of a
-	// PEP does not see the far half).
+	// hosts: Options.PathRTT when given; else, when neither Likely nor
+	// Possible, the connection's own RTT (toward receiver + toward
+	// sender); 0 when unknown (Likely or Possible and no PathRTT: one
+	// capture on the near side of a PEP does not see the far half).
 	FarRTT time.Duration
 	// PathGiven reports that FarRTT is Options.PathRTT, given by the
 	// caller, not estimated from the capture.
@@ -94,6 +113,15 @@ type Verdict struct {
 	// link and slower than the sender, and would support a PEP if
 	// zero-window-stall did (NeedsDetail: a stall may show with detail).
 	onLinkAcker bool
+	// hops holds receiver-hops' inputs when it found such an
+	// acknowledger (onLinkAcker or supporting through a stall), so that
+	// WithLinks can judge it again with link-layer evidence; nil
+	// otherwise.
+	hops *hopsIn
+	// pathRTT and connRTT are Options.PathRTT and the connection's RTT
+	// (toward receiver + toward sender; valid iff connOK), for decide.
+	pathRTT, connRTT time.Duration
+	connOK           bool
 }
 
 // Detect is DetectWith without options: it uses only what r holds. r should
@@ -104,7 +132,7 @@ func Detect(r *tcpanalysis.ConnResult, d flows.Direction) Verdict {
 }
 
 // maxCriteria is how many Items DetectWith may give a verdict.
-const maxCriteria = 6
+const maxCriteria = 7
 
 // DetectWith weighs the evidence of a split-TCP PEP acknowledging direction
 // d's data of r; see the package doc for each criterion.
@@ -118,7 +146,6 @@ func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict
 	towardS, okS := towards(r, d.Reverse())
 	v.LocalRTT = towardR
 	connRTT := towardR + towardS
-	pathProof := false
 
 	if o.PathRTT > 0 && okR {
 		it := Item{
@@ -127,7 +154,6 @@ func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict
 			Expected: w.f("≥ path RTT / %d = %s (path RTT %s)", Ratio, w.rtt(o.PathRTT/Ratio), w.rtt(o.PathRTT)),
 			Supports: connRTT*Ratio < o.PathRTT,
 		}
-		pathProof = it.Supports
 		v.Evidence = append(v.Evidence, it)
 	}
 
@@ -153,8 +179,20 @@ func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict
 	}
 
 	if ttl := r.Dir[d.Reverse()].MaxTTL; ttl != 0 && okR && okS {
-		it, pending := receiverHops(ttl, r.Dir[d].MaxTTL, towardR, towardS, stall.Supports, w)
+		h := &hopsIn{rttl: ttl, sttl: r.Dir[d].MaxTTL, towardR: towardR, towardS: towardS, stall: stall.Supports,
+			recv: r.Conn.Half[d.Reverse()].Addr.Addr(), send: r.Conn.Half[d].Addr.Addr()}
+		links := o.Links
+		if links == nil && o.Packets != nil {
+			links = o.Packets.Links
+		}
+		it, pending, candidate := receiverHops(h, links, w)
 		v.Evidence = append(v.Evidence, it)
+		if candidate {
+			v.hops = h
+			if li, ok := h.linkItem(w); ok {
+				v.Evidence = append(v.Evidence, li)
+			}
+		}
 		v.onLinkAcker = pending
 	}
 
@@ -186,21 +224,53 @@ func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict
 			})
 		}
 	}
+	v.pathRTT, v.connRTT, v.connOK = o.PathRTT, connRTT, okR
+	v.decide(w)
+	return v
+}
 
-	n := 0
-	for _, it := range v.Evidence {
+// decide sets Likely, Possible, FarRTT and PathGiven from v.Evidence: Likely
+// when conn-rtt-vs-path supports or two criteria do; else Possible when
+// receiver-hops is Open and no path RTT was given — a path RTT decides an
+// on-link acknowledger too: a connection RTT of at least a quarter of it
+// is the whole path's, not a PEP's on the sender's link (receiver-hops is
+// then no longer Open and says that conn-rtt-vs-path decided).
+func (v *Verdict) decide(w words) {
+	n, pathProof := 0, false
+	hops := -1 // receiver-hops, when Open
+	for i, it := range v.Evidence {
 		if it.Supports {
 			n++
+			pathProof = pathProof || it.Name == "conn-rtt-vs-path"
+		}
+		if it.Open && it.Name == "receiver-hops" {
+			hops = i
 		}
 	}
 	v.Likely = pathProof || n >= 2
-	switch {
-	case o.PathRTT > 0:
-		v.FarRTT, v.PathGiven = o.PathRTT, true
-	case !v.Likely && okR:
-		v.FarRTT = connRTT
+	v.Possible = false
+	if hops >= 0 {
+		switch {
+		case v.Likely:
+		case v.pathRTT > 0:
+			v.Evidence[hops].Observed += w.f("; decided by conn-rtt-vs-path: the connection's RTT is at least a quarter of the path RTT given, so the acknowledger is the far end, not a PEP on this link")
+		default:
+			v.Possible = true
+		}
+		if !v.Possible {
+			// Decided by another criterion: no criterion is left open.
+			for i := range v.Evidence {
+				v.Evidence[i].Open = false
+			}
+		}
 	}
-	return v
+	v.FarRTT, v.PathGiven = 0, false
+	switch {
+	case v.pathRTT > 0:
+		v.FarRTT, v.PathGiven = v.pathRTT, true
+	case !v.Likely && !v.Possible && v.connOK:
+		v.FarRTT = v.connRTT
+	}
 }
 
 // Hops returns how many routers decremented ttl, assuming the sender

@@ -6,12 +6,15 @@
 // RTT far below the known path RTT, data ACKs far faster than the handshake,
 // an acknowledger on the sender's own link that stalls its window, long
 // receive-window stalls at LAN RTTs, and TTLs that show two hosts speaking
-// for the receiver. Where the capture cannot tell a PEP from an ordinary
-// receiver (a handshake slowed by its first packet, an on-link server),
-// that criterion does not count: what the capture cannot show is never
-// guessed. Every criterion compares RTTs with the factor Ratio; none uses
-// fixed milliseconds. Evidence re-reads a capture for per-packet TTL and IP
-// ID statistics.
+// for the receiver; and the link layer's evidence that an on-link
+// acknowledger is the receiver's own interface. Where the capture cannot
+// tell a PEP from an ordinary receiver (a handshake slowed by its first
+// packet), that criterion does not count, and where that leaves an
+// acknowledger on the sender's link undecided the verdict says so
+// (Possible): what the capture cannot show is never guessed either way.
+// Every criterion compares RTTs with the factor Ratio; none uses fixed
+// milliseconds. Evidence re-reads a capture for per-packet TTL and IP ID
+// statistics and its link layer.
 //
 // With two captures on one clock, one on each side of the PEP, MatchSplit
 // pairs the two halves of each split connection and AnalyzeSplit measures
@@ -41,13 +44,25 @@
 //     does) passes this test.
 //   - receiver-hops: vantage-aware. At a capture beside S (S's packets carry
 //     their initial TTL), R's packets arriving with their initial TTL (0
-//     hops) say only that R is on S's link, which an ordinary on-link server
-//     also is, and toward S is S's own turnaround. The criterion supports a
-//     PEP there only when toward R exceeds Ratio × toward S and
-//     zero-window-stall supports: an on-link box that accepts data at link
-//     speed and cannot pass it on. At any other vantage toward S is a network
-//     RTT, and a 0-hop R slower than it delays its ACKs, which a PEP does
-//     not: it never supports there.
+//     hops) when toward R exceeds Ratio × toward S (toward S is S's own
+//     turnaround there) say that R is on S's link — which a PEP there and
+//     an ordinary on-link server both are. Then the criterion supports a
+//     PEP when zero-window-stall supports (an on-link box that accepts data
+//     at link speed and cannot pass it on), rules one out when
+//     link-address shows R's own interface, and is otherwise Open: the
+//     capture cannot tell, and the verdict is Possible. At any other
+//     vantage toward S is a network RTT, and a 0-hop R slower than it
+//     delays its ACKs, which a PEP does not: it never supports there.
+//   - link-address (Links: ScanLinks, LinksOf, Evidence; judged only for
+//     an acknowledger on S's link): the one link-layer address that sent
+//     R's packets with their initial TTL (Ethernet source; 802.11 source
+//     station by the DS bits; Linux cooked capture address) also sent an
+//     ARP request or an IPv4 link-layer broadcast from R's address: R's own
+//     interface, no PEP (a proxy answers for a remote address at the TCP
+//     level; it does not announce it). Nothing here supports a PEP: that
+//     address also sending R's packets with a decremented TTL is a router
+//     forwarding for R or a host forwarding ports to a container behind it
+//     (corpus zeek-irc-dcc-send), so it stays Open.
 //   - zero-window-stall: R closed its window (zero window) for longer than
 //     Ratio × toward R: a receiver that acknowledges at LAN speed but cannot
 //     hand the data on. A slow reading application does this too.
@@ -63,10 +78,20 @@
 //     ACKs interleaved with the server's own packets).
 //
 // A Verdict is Likely when conn-rtt-vs-path supports a split, or when at
-// least two criteria do. Without --path-rtt, a PEP on the sender's link that
-// answers the SYN itself (the testbed's pep-on runs) is Likely through
-// receiver-hops and zero-window-stall together; an on-link server whose
-// application stops reading looks the same to one capture (shared case
-// zero_window_probe), and only PathRTT or a second capture tells them
-// apart. The package draws nothing and prints nothing.
+// least two criteria do. It is Possible — neither Likely nor ruled out,
+// the third state — when receiver-hops is Open and no path RTT was given:
+// the acknowledger is on S's link and the capture holds no stall and no
+// link-layer evidence of whose interface it is (the testbed's PEP when it
+// never closes its window; an on-link server alike). A path RTT decides
+// that state both ways: a connection RTT below PathRTT/Ratio proves a PEP,
+// one of at least that is the far end's. Without --path-rtt, a PEP on the
+// sender's link that answers the SYN itself (the testbed's pep-on runs) is
+// Likely through receiver-hops and zero-window-stall together when its
+// buffer fills; an on-link server whose application stops reading looks
+// the same to one capture (shared case zero_window_probe), and only
+// PathRTT, link-layer evidence or a second capture tells them apart.
+// DetectFile reads a capture's link layer once when it could change a
+// verdict (Verdict.LinkMatters); Recheck does it for listings. The package
+// draws nothing and prints nothing; Verdict.AckNote and PossibleNote are
+// the sentences outputs print, Mark the "PEP" or "PEP?" beside a rate.
 package pep

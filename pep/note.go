@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
@@ -23,7 +24,8 @@ func (v Verdict) Supporting() []string {
 // AckNote is the sentence outputs print for a direction whose ACKs come
 // from a PEP (v.Likely): its acknowledged bytes — "acked", "goodput",
 // cumulative ACKs — are bytes the PEP accepted, not bytes delivered to the
-// receiver (docs/metrics.md#pep). It returns "" when v is not Likely.
+// receiver (docs/metrics.md#pep); for a direction a PEP may acknowledge
+// (v.Possible) it is PossibleNote. It returns "" otherwise.
 //
 // The note says "likely" unless the path RTT given (Options.PathRTT)
 // proves the split (conn-rtt-vs-path), and when the only support is an
@@ -32,6 +34,9 @@ func (v Verdict) Supporting() []string {
 // sender's link shows the same two signs: one capture cannot tell them
 // apart (cases/zero_window_probe: a plain receiver closing its window).
 func (v Verdict) AckNote() string {
+	if v.Possible {
+		return v.PossibleNote()
+	}
 	if !v.Likely {
 		return ""
 	}
@@ -42,6 +47,61 @@ func (v Verdict) AckNote() string {
 	return fmt.Sprintf("data %s %s by a split-TCP PEP (evidence: %s): its acknowledged bytes and goodput are bytes the PEP accepted, not delivered end to end; 'tcpviz compare LABEL=CLIENT+SERVER' with a capture behind the PEP gives the end-to-end goodput.%s%s",
 		v.Dir, how, strings.Join(v.Supporting(), ", "), v.Given(), v.Caveat())
 }
+
+// PossibleNote is the sentence outputs print for a direction a PEP may
+// acknowledge (v.Possible): what is unknown, which evidence left it so,
+// that its acknowledged bytes (marked "PEP?") are end to end only if the
+// acknowledger is the receiver, and the two ways to decide — the path's
+// RTT (--path-rtt) or a capture behind the acknowledger (the CLIENT+SERVER
+// pair). "" when v is not Possible.
+func (v Verdict) PossibleNote() string {
+	if !v.Possible {
+		return ""
+	}
+	return fmt.Sprintf("data %s may be acknowledged by a split-TCP PEP: unknown (evidence: %s): one capture cannot tell a receiver on that link from a PEP answering for a remote one. Its acknowledged bytes and goodput (marked PEP?) are end-to-end only if that host is the receiver. To decide, give the path's end-to-end RTT (--path-rtt: a connection RTT below a quarter of it proves a PEP, one above rules it out), or capture behind the acknowledger too: 'tcpviz compare LABEL=CLIENT+SERVER' gives the end-to-end goodput (docs/metrics.md#pep).",
+		v.Dir, v.PossibleWhy())
+}
+
+// PossibleWhy names the evidence that left v Possible, for the notes:
+// receiver-hops is open — the acknowledger is on the sender's link, with
+// its RTT and the sender's —, and what did not decide it (no stall, no
+// path RTT, what the link layer showed or why it was not read). "" when v
+// is not Possible.
+func (v Verdict) PossibleWhy() string {
+	if !v.Possible {
+		return ""
+	}
+	where := "0 hops away"
+	why := "no zero-window stall, no path RTT given, link layer not read"
+	if h := v.hops; h != nil {
+		where = fmt.Sprintf("0 hops away, %s against the sender's own %s", rttText(h.towardR), rttText(h.towardS))
+		if h.linkRead {
+			lw := h.link.Why
+			if h.link.Known {
+				lw = "its link address " + macText(h.link.Addr) + " never announced the receiver's address"
+			}
+			why = "no zero-window stall, no path RTT given, and " + lw
+		}
+	}
+	return fmt.Sprintf("receiver-hops is open — the acknowledger is on the sender's link, %s, with %s", where, why)
+}
+
+// Mark is what outputs write beside a rate of v's acknowledged bytes:
+// "PEP" when a PEP likely acknowledged them (Likely), "PEP?" when one may
+// have (Possible), "" otherwise.
+func (v Verdict) Mark() string {
+	switch {
+	case v.Likely:
+		return "PEP"
+	case v.Possible:
+		return "PEP?"
+	}
+	return ""
+}
+
+// Flagged reports that v's acknowledged bytes are not known to be
+// end-to-end: Likely or Possible.
+func (v Verdict) Flagged() bool { return v.Likely || v.Possible }
 
 // Given is the sentence a PEP note adds (with a leading space) when the
 // path RTT given proves the split (Proven): the verdict is only as sure as
@@ -78,36 +138,67 @@ func (v Verdict) Proven() bool {
 
 // ConnNote is AckNote for data direction d of connection r, prefixed
 // with the connection ("conn 3: data ab is acknowledged by …"), as the
-// CLI's notes print it; "" when no PEP acknowledges d (Detect).
+// CLI's notes print it; "" when no PEP acknowledges d or may (Detect).
 func ConnNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
 	return Detect(r, d).NoteOn(r.Conn.Index)
 }
 
 // NoteOn is AckNote prefixed with connection index conn ("conn 3: …"),
-// the form of the CLI's notes; "" when v is not Likely.
+// the form of the CLI's notes; "" when v is neither Likely nor Possible.
 func (v Verdict) NoteOn(conn int) string {
-	if !v.Likely {
+	if !v.Flagged() {
 		return ""
 	}
 	return fmt.Sprintf("conn %d: %s", conn, v.AckNote())
+}
+
+// DetectFile is DetectWith for connection r of the capture at path, with
+// the capture's link-layer evidence (LinksOf, read once per capture and
+// kept) when it could change the verdict (LinkMatters) and o carries none.
+// A capture that cannot be read again (standard input) or fails to leaves
+// the verdict as DetectWith gave it: an on-link acknowledger stays
+// Possible, its evidence saying that the link layer was not read.
+func DetectFile(path string, r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict {
+	v := DetectWith(r, d, o)
+	if !v.LinkMatters() || o.Links != nil || path == "" {
+		return v
+	}
+	if l, err := LinksOf(path); err == nil && l != nil {
+		v = v.WithLinks(l)
+	}
+	return v
 }
 
 // Acknowledger returns the one-capture verdict for the direction of r that
 // carried more payload, for listings of many connections: the verdict and
 // its criteria's names (Supporting, NoteOn), without the sentences of
 // Item.Observed and Item.Expected, which cost more than the rest of a
-// short connection's row.
-func Acknowledger(r *tcpanalysis.ConnResult) Verdict { return AcknowledgerIn(r, nil) }
+// short connection's row. pathRTT is Options.PathRTT (0: unknown).
+func Acknowledger(r *tcpanalysis.ConnResult, pathRTT time.Duration) Verdict {
+	return AcknowledgerIn(r, nil, pathRTT)
+}
 
 // AcknowledgerIn is Acknowledger with the verdict's Evidence in buf's
-// array when its capacity is at least 6 (a listing reuses one buf for
-// every connection: the verdict is then valid until the next call).
-func AcknowledgerIn(r *tcpanalysis.ConnResult, buf []Item) Verdict {
+// array when its capacity is at least 7 (a listing reuses one buf for
+// every connection: the verdict is then valid until the next call; Keep
+// copies it).
+func AcknowledgerIn(r *tcpanalysis.ConnResult, buf []Item, pathRTT time.Duration) Verdict {
 	d := flows.AtoB
 	if r.Dir[flows.BtoA].Unique > r.Dir[flows.AtoB].Unique {
 		d = flows.BtoA
 	}
-	return DetectWith(r, d, Options{terse: true, evidence: buf})
+	return DetectWith(r, d, Options{PathRTT: pathRTT, terse: true, evidence: buf})
+}
+
+// Keep returns v with its Evidence in an array of its own, for a verdict
+// of AcknowledgerIn kept past the next call.
+func (v Verdict) Keep() Verdict {
+	v.Evidence = slices.Clone(v.Evidence)
+	if v.hops != nil {
+		h := *v.hops
+		v.hops = &h
+	}
+	return v
 }
 
 // NeedsDetail reports whether r's verdict v for direction d could change
@@ -115,7 +206,14 @@ func AcknowledgerIn(r *tcpanalysis.ConnResult, buf []Item) Verdict {
 // quantiles (Options.RTTQuantiles): receiver-hops found an on-link
 // acknowledger at a capture beside the sender and zero-window events were
 // seen (it counts with a stall, which may be still open at the end and
-// visible only with detail); or one criterion supports a split, and
+// visible only with detail); or the receiver and the sender are both 0
+// hops from the capture but receiver-hops judged "slower than the sender"
+// on a mean, either way (iperf3's control connection through the
+// testbed's PEP: toward the sender 8.1 ms by the mean of 5 ACK samples,
+// pulled up by one delayed ACK of 40 ms, 29 µs by their median — Possible
+// with detail, nothing without; the corpus's zeek-http-iso-download over
+// loopback: toward the receiver 74.1 µs by the mean, 35.0 µs by the
+// median, not 4× the sender's 9 µs); or one criterion supports a split, and
 // either zero-window events were seen (a stall still open at the end is
 // visible only with detail) or an RTT criterion was judged on the mean
 // because neither samples nor quantiles were kept (the verdict's rule is
@@ -127,6 +225,12 @@ func NeedsDetail(r *tcpanalysis.ConnResult, d flows.Direction, v Verdict) bool {
 	zw := r.Counts[d][tcpanalysis.ZeroWindow] > 0
 	if v.onLinkAcker && zw {
 		// receiver-hops waits for a stall that detail may show.
+		return true
+	}
+	if rt, st := r.Dir[d.Reverse()].MaxTTL, r.Dir[d].MaxTTL; !v.PathGiven && rt != 0 && st != 0 && Hops(rt) == 0 && Hops(st) == 0 &&
+		(meanOnly(r, d) || meanOnly(r, d.Reverse())) {
+		// Both ends on the capture's link, and "slower" judged on a mean,
+		// either way.
 		return true
 	}
 	if len(v.Supporting()) == 0 {

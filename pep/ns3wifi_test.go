@@ -46,8 +46,8 @@ func TestNS3WifiNoPEP(t *testing.T) {
 		for _, it := range v.Evidence {
 			t.Logf("%s: %-22s supports=%-5v %s", name, it.Name, it.Supports, it.Observed)
 		}
-		if v.Likely || len(v.Supporting()) != 0 {
-			t.Errorf("%s: Likely %v, supporting %v; want no PEP and no criterion", name, v.Likely, v.Supporting())
+		if v.Likely || len(v.Supporting()) != 0 || v.Possible != (name == "Detect") {
+			t.Errorf("%s: Likely %v, Possible %v, supporting %v; want no PEP and no criterion, Possible only without the link layer", name, v.Likely, v.Possible, v.Supporting())
 		}
 		if it, ok := item(v, "ack-rtt-vs-handshake"); !ok || it.Value < 0.52 || it.Value > 0.53 {
 			t.Errorf("%s: ack-rtt-vs-handshake %+v (present %v), want min ACK RTT 0.522 ms", name, it, ok)
@@ -61,7 +61,7 @@ func TestNS3WifiNoPEP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if notes, dirs := FlowNotes(path, flat, tcpanalysis.Options{}); len(notes) != 0 || len(dirs) != 0 {
-		t.Errorf("FlowNotes = %q, %v; want none", notes, dirs)
+	if notes, likely, possible := FlowNotes(path, flat, tcpanalysis.Options{}, 0); len(notes) != 0 || len(likely) != 0 || len(possible) != 0 {
+		t.Errorf("FlowNotes = %q, %v, %v; want none", notes, likely, possible)
 	}
 }

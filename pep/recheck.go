@@ -3,9 +3,9 @@ package pep
 import (
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/tcpviz/tcpviz/capture"
-	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
@@ -15,69 +15,111 @@ import (
 // twice in full.
 const MaxRecheck = 16
 
+// MaxLinkRecheck is how many connections of one capture a Recheck holds
+// for the capture's link-layer evidence (one more read of the capture,
+// whatever their number): a capture taken beside a sender of many
+// connections to hosts on its link (a LAN client) may hold thousands.
+// Verdicts past it stay Possible, their evidence saying that the link
+// layer was not read.
+const MaxLinkRecheck = 4096
+
 // Recheck is the second look at a capture analysed without
-// per-connection detail (tcpanalysis Options.Keep). There a zero-window
-// stall still open at the end is invisible, so a verdict that one
-// criterion supports and that saw zero-window events (NeedsDetail) may
-// turn Likely with the detail kept. Add collects such connections while
-// the first pass's results are read; Run analyses the capture again,
-// keeping the detail of those connections only, and reports the verdicts
-// that turned Likely. It is the one rule behind FlowNotes, 'tcpviz flows'
-// and the campaign's vantage (campaign, AtProxy). The zero value is ready
-// to use; a Recheck serves one capture.
+// per-connection detail (tcpanalysis Options.Keep) or its link layer.
+// There a zero-window stall still open at the end is invisible, so a
+// verdict that one criterion supports and that saw zero-window events
+// (NeedsDetail) may turn Likely with the detail kept; and an acknowledger
+// on the sender's link (Verdict.LinkMatters: Possible, or Likely through
+// a stall alone) may be decided by the link layer (Verdict.WithLinks).
+// Add collects such connections while the first pass's results are read;
+// Run analyses the capture again, keeping the detail of the first kind
+// only, reads its link layer once for the second, and reports every
+// collected connection's final verdict. It is the one rule behind
+// FlowNotes, 'tcpviz flows' and the campaign's vantage (campaign,
+// AtProxy, AtProxyPossible). A Recheck serves one capture; its zero value
+// is ready to use with no path RTT.
 type Recheck struct {
-	dirs map[int]flows.Direction // connection index → data direction judged
+	// PathRTT is Options.PathRTT of the verdicts judged again (0:
+	// unknown).
+	PathRTT time.Duration
+	detail  map[int]Verdict // connection index → first verdict, to judge again with detail
+	link    map[int]Verdict // connection index → verdict to judge with the link layer
 }
 
 // Add records r for Run when its verdict v (for data direction v.Dir, from
-// a pass without r's detail) is not Likely but NeedsDetail, and fewer than
-// MaxRecheck connections wait. It reports whether r was recorded.
+// a pass without r's detail or link layer) may change: NeedsDetail, with
+// fewer than MaxRecheck connections waiting for it, or LinkMatters, with
+// fewer than MaxLinkRecheck. It reports whether r was recorded; the
+// caller then waits for Run's verdict on it.
 func (rc *Recheck) Add(r *tcpanalysis.ConnResult, v Verdict) bool {
-	if v.Likely || !NeedsDetail(r, v.Dir, v) || len(rc.dirs) >= MaxRecheck {
+	switch {
+	case !v.Likely && NeedsDetail(r, v.Dir, v) && len(rc.detail) < MaxRecheck:
+		if rc.detail == nil {
+			rc.detail = map[int]Verdict{}
+		}
+		rc.detail[r.Conn.Index] = v.Keep()
+	case v.LinkMatters() && len(rc.link) < MaxLinkRecheck:
+		if rc.link == nil {
+			rc.link = map[int]Verdict{}
+		}
+		rc.link[r.Conn.Index] = v.Keep()
+	default:
 		return false
 	}
-	if rc.dirs == nil {
-		rc.dirs = map[int]flows.Direction{}
-	}
-	rc.dirs[r.Conn.Index] = v.Dir
 	return true
 }
 
 // Len is the number of connections waiting for Run.
-func (rc *Recheck) Len() int { return len(rc.dirs) }
+func (rc *Recheck) Len() int { return len(rc.detail) + len(rc.link) }
 
 // Run analyses the capture at path again with opts through analyze (nil:
 // tcpanalysis.AnalyzeFile; a caller passes its own to apply a capture
 // filter), keeping the detail and RTT quantiles of the connections Add
-// recorded (opts.Keep, opts.OnDone and opts.RTTQuantiles are set; the
-// results are streamed, so memory follows the open connections). It calls
-// found, in connection index order, for every recorded connection whose
-// verdict with its detail, in the direction Add judged, is Likely. Nothing
-// is read when no connection waits, or when path is "-" (standard input,
-// already read once). Errors: those of analyze (the verdicts of the first
-// pass then stand).
+// recorded for it (opts.Keep, opts.OnDone and opts.RTTQuantiles are set;
+// the results are streamed, so memory follows the open connections), and
+// reads the capture's link layer once (LinksOf) when a verdict waits for
+// it. It calls found, in connection index order, for every recorded
+// connection with its final verdict (Likely, Possible, or neither). When
+// path is "-" (standard input, already read once), or a read fails, the
+// verdicts of the first pass are given as they were (found is still
+// called); the error of analyze is returned.
 func (rc *Recheck) Run(path string, opts tcpanalysis.Options, analyze func(string, tcpanalysis.Options) (*tcpanalysis.Report, error), found func(conn int, v Verdict)) error {
-	if len(rc.dirs) == 0 || path == "-" {
+	if rc.Len() == 0 {
 		return nil
 	}
-	if analyze == nil {
-		analyze = tcpanalysis.AnalyzeFile
+	final := map[int]Verdict{}
+	for i, v := range rc.link {
+		final[i] = v
 	}
-	likely := map[int]Verdict{}
-	opts.Keep = func(i int) bool { _, ok := rc.dirs[i]; return ok }
-	opts.RTTQuantiles = true
-	opts.OnDone = func(r *tcpanalysis.ConnResult, _ capture.Timestamp) {
-		if d, ok := rc.dirs[r.Conn.Index]; ok {
-			if v := Detect(r, d); v.Likely {
-				likely[r.Conn.Index] = v
+	for i, v := range rc.detail {
+		final[i] = v // as the first pass judged, unless the second gives it
+	}
+	var err error
+	if len(rc.detail) > 0 && path != "-" {
+		if analyze == nil {
+			analyze = tcpanalysis.AnalyzeFile
+		}
+		opts.Keep = func(i int) bool { _, ok := rc.detail[i]; return ok }
+		opts.RTTQuantiles = true
+		opts.OnDone = func(r *tcpanalysis.ConnResult, _ capture.Timestamp) {
+			if v, ok := rc.detail[r.Conn.Index]; ok {
+				final[r.Conn.Index] = DetectWith(r, v.Dir, Options{PathRTT: rc.PathRTT}).Keep()
+			}
+		}
+		if _, err = analyze(path, opts); err != nil {
+			for i, v := range rc.detail {
+				final[i] = v
 			}
 		}
 	}
-	if _, err := analyze(path, opts); err != nil {
-		return err
+	var links *Links
+	for _, v := range final {
+		if v.LinkMatters() {
+			links, _ = LinksOf(path)
+			break
+		}
 	}
-	for _, i := range slices.Sorted(maps.Keys(likely)) {
-		found(i, likely[i])
+	for _, i := range slices.Sorted(maps.Keys(final)) {
+		found(i, final[i].WithLinks(links))
 	}
-	return nil
+	return err
 }

@@ -44,10 +44,14 @@ func stallCapture(t *testing.T, reopen ...bool) string {
 	return path
 }
 
-// TestRecheck: Add records the verdicts NeedsDetail names, at most
-// MaxRecheck; Run analyses again only those, with their detail and RTT
-// quantiles, reports those that turn Likely in index order, reads no
-// standard input again and returns the analysis's error.
+// TestRecheck: Add records the verdicts NeedsDetail names (at most
+// MaxRecheck) and those the link layer may decide (LinkMatters: an
+// on-link acknowledger, here conn 2's, Likely through its stall alone);
+// Run analyses again only the first kind, with their detail and RTT
+// quantiles, reads the link layer (none in this raw-IP capture) and gives
+// every recorded connection's final verdict in index order; it reads no
+// standard input again and returns the analysis's error, giving the first
+// pass's verdicts then.
 func TestRecheck(t *testing.T) {
 	path := stallCapture(t, true, true, false)
 	rep, err := tcpanalysis.AnalyzeFile(path, tcpanalysis.Options{})
@@ -57,23 +61,44 @@ func TestRecheck(t *testing.T) {
 	var rc Recheck
 	for _, r := range rep.Conns[:2] {
 		v := Detect(r, flows.AtoB)
-		if v.Likely || !rc.Add(r, v) {
+		if v.Likely || !NeedsDetail(r, flows.AtoB, v) || !rc.Add(r, v) {
 			t.Fatalf("conn %d: Likely %v, not recorded for the second look (%v)", r.Conn.Index, v.Likely, v.Supporting())
 		}
 	}
 	stalled := rep.Conns[2]
-	if v := Detect(stalled, flows.AtoB); !v.Likely || rc.Add(stalled, v) {
-		t.Fatalf("conn 2 (stall open): Likely %v (%v), or recorded", v.Likely, v.Supporting())
+	if v := Detect(stalled, flows.AtoB); !v.Likely || !v.LinkMatters() || !rc.Add(stalled, v) {
+		t.Fatalf("conn 2 (stall open): Likely %v (%v), LinkMatters %v, or not recorded", v.Likely, v.Supporting(), v.LinkMatters())
 	}
-	if rc.Len() != 2 {
-		t.Fatalf("Len = %d, want 2", rc.Len())
+	if rc.Len() != 3 {
+		t.Fatalf("Len = %d, want 3", rc.Len())
 	}
-	// The real second pass: a 1 ms stall stays no PEP.
-	if err := rc.Run(path, tcpanalysis.Options{}, nil, func(c int, v Verdict) { t.Errorf("conn %d turned Likely", c) }); err != nil {
+	// The real second pass: a 1 ms stall is no stall, and the on-link
+	// acknowledger stays undecided (no link layer): Possible; conn 2 stays
+	// Likely.
+	want := map[int]string{0: "possible", 1: "possible", 2: "likely"}
+	state := func(v Verdict) string {
+		switch {
+		case v.Likely:
+			return "likely"
+		case v.Possible:
+			return "possible"
+		}
+		return "none"
+	}
+	var order []int
+	if err := rc.Run(path, tcpanalysis.Options{}, nil, func(c int, v Verdict) {
+		order = append(order, c)
+		if state(v) != want[c] {
+			t.Errorf("conn %d: %s (%v), want %s", c, state(v), v.Supporting(), want[c])
+		}
+	}); err != nil {
 		t.Fatal(err)
 	}
+	if len(order) != 3 || order[0] != 0 || order[2] != 2 {
+		t.Errorf("verdicts given for %v, want [0 1 2]", order)
+	}
 	// A second pass whose results differ: conn 1 now looks like conn 2.
-	var got []int
+	got := map[int]string{}
 	err = rc.Run(path, tcpanalysis.Options{}, func(p string, o tcpanalysis.Options) (*tcpanalysis.Report, error) {
 		if p != path || !o.Keep(0) || !o.Keep(1) || o.Keep(2) || !o.RTTQuantiles {
 			t.Errorf("second pass of %s: Keep 0 %v, 1 %v, 2 %v, RTTQuantiles %v", p, o.Keep(0), o.Keep(1), o.Keep(2), o.RTTQuantiles)
@@ -84,35 +109,40 @@ func TestRecheck(t *testing.T) {
 		o.OnDone(rep.Conns[0], capture.Timestamp(0))
 		return &tcpanalysis.Report{}, nil
 	}, func(c int, v Verdict) {
-		if v.Dir != flows.AtoB || !v.Likely {
+		if v.Dir != flows.AtoB {
 			t.Errorf("conn %d: verdict %+v", c, v)
 		}
-		got = append(got, c)
+		got[c] = state(v)
 	})
-	if err != nil || len(got) != 1 || got[0] != 1 {
-		t.Errorf("Likely with detail: conns %v (%v), want [1]", got, err)
+	if err != nil || got[0] != "possible" || got[1] != "likely" || got[2] != "likely" {
+		t.Errorf("with detail: %v (%v), want conn 1 likely", got, err)
 	}
 
+	first := map[int]string{}
 	if err := rc.Run("-", tcpanalysis.Options{}, func(string, tcpanalysis.Options) (*tcpanalysis.Report, error) {
 		t.Error("standard input read again")
 		return nil, nil
-	}, nil); err != nil {
-		t.Errorf("Run(-) = %v", err)
+	}, func(c int, v Verdict) { first[c] = state(v) }); err != nil || len(first) != 3 || first[2] != "likely" {
+		t.Errorf("Run(-) = %v, verdicts %v", err, first)
 	}
 	boom := errors.New("boom")
-	if err := rc.Run(path, tcpanalysis.Options{}, func(string, tcpanalysis.Options) (*tcpanalysis.Report, error) { return nil, boom }, nil); !errors.Is(err, boom) {
+	if err := rc.Run(path, tcpanalysis.Options{}, func(string, tcpanalysis.Options) (*tcpanalysis.Report, error) { return nil, boom }, func(int, Verdict) {}); !errors.Is(err, boom) {
 		t.Errorf("Run with a failing analysis = %v", err)
 	}
 
-	// At most MaxRecheck connections wait.
+	// At most MaxRecheck connections wait for their detail; one more is
+	// held for the link layer only.
 	var full Recheck
 	r := rep.Conns[0]
 	v := Detect(r, flows.AtoB)
 	for i := range MaxRecheck + 1 {
 		rr := *r
 		rr.Conn = &flows.Conn{Index: i, Half: r.Conn.Half}
-		if added := full.Add(&rr, v); added != (i < MaxRecheck) {
-			t.Errorf("Add #%d = %v", i, added)
+		if !full.Add(&rr, v) {
+			t.Errorf("Add #%d = false", i)
 		}
+	}
+	if len(full.detail) != MaxRecheck || len(full.link) != 1 {
+		t.Errorf("detail %d, link %d; want %d, 1", len(full.detail), len(full.link), MaxRecheck)
 	}
 }

@@ -3,6 +3,8 @@ package pep
 import (
 	"encoding/csv"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,60 +15,81 @@ import (
 )
 
 // FlowNotes lists the connections of rep (the analysis of the capture at
-// path, without per-connection detail) whose ACKs come from a PEP: one
-// note per connection ("conn 3: …", Verdict.AckNote), and per connection
-// the data direction the PEP acknowledged. Without detail a zero-window
-// stall still open at the end is invisible, so the connections NeedsDetail
-// names are analysed again from path with opts and their detail kept
-// (Recheck); path "-" (standard input, read once) skips that, and so
-// does a second read that fails.
-func FlowNotes(path string, rep *tcpanalysis.Report, opts tcpanalysis.Options) (notes []string, dirs map[int]flows.Direction) {
-	dirs = map[int]flows.Direction{}
-	var rc Recheck
+// path, without per-connection detail) whose ACKs come from a PEP or may
+// (Likely or Possible): one note per connection ("conn 3: …",
+// Verdict.AckNote), in index order, and per connection the data direction
+// a PEP likely acknowledged (likely) or may have (possible). pathRTT is
+// Options.PathRTT (0: unknown). Without detail a zero-window stall still
+// open at the end is invisible, and an acknowledger on the sender's link
+// needs the capture's link layer: Recheck looks again from path with opts;
+// path "-" (standard input, read once) skips that, and so does a second
+// read that fails. It is 'tcpviz flows' rule for a whole report.
+func FlowNotes(path string, rep *tcpanalysis.Report, opts tcpanalysis.Options, pathRTT time.Duration) (notes []string, likely, possible map[int]flows.Direction) {
+	verdicts := map[int]Verdict{}
+	rc := Recheck{PathRTT: pathRTT}
 	for _, r := range rep.Conns {
-		if v := Acknowledger(r); v.Likely {
-			dirs[r.Conn.Index] = v.Dir
-			notes = append(notes, v.NoteOn(r.Conn.Index))
-		} else {
-			rc.Add(r, v)
+		v := Acknowledger(r, pathRTT)
+		if !rc.Add(r, v) && v.Flagged() {
+			verdicts[r.Conn.Index] = v
 		}
 	}
 	rc.Run(path, opts, nil, func(i int, v Verdict) {
-		dirs[i] = v.Dir
-		notes = append(notes, v.NoteOn(i))
+		if v.Flagged() {
+			verdicts[i] = v
+		}
 	})
-	return notes, dirs
+	likely, possible = map[int]flows.Direction{}, map[int]flows.Direction{}
+	for _, i := range slices.Sorted(maps.Keys(verdicts)) {
+		v := verdicts[i]
+		notes = append(notes, v.NoteOn(i))
+		if v.Likely {
+			likely[i] = v.Dir
+		} else {
+			possible[i] = v.Dir
+		}
+	}
+	return notes, likely, possible
 }
 
 // AcceptedRows renames, in tput's summary table (rows of metric, value),
-// the rows that count acknowledged bytes when a PEP acknowledged direction
-// d of r: they are bytes the PEP accepted ("acked after 1 s" → "accepted by
-// PEP after 1 s"; "goodput" → "accepted by PEP (not end-to-end goodput)").
-// It changes table in place and returns it.
-func AcceptedRows(table [][]string, r *tcpanalysis.ConnResult, d flows.Direction) [][]string {
-	if !Detect(r, d).Likely {
+// the rows that count acknowledged bytes when v (the verdict on the
+// table's direction) says a PEP acknowledged them: they are bytes the PEP
+// accepted ("acked after 1 s" → "accepted by PEP after 1 s"; "goodput" →
+// "accepted by PEP (not end-to-end goodput)"); when a PEP may have
+// (Possible), they are named as either ("goodput" → "goodput or accepted
+// by PEP? (unknown: see note)"). It changes table in place and returns it.
+func AcceptedRows(table [][]string, v Verdict) [][]string {
+	if !v.Flagged() {
 		return table
+	}
+	accepted, rate := "accepted by PEP", "accepted by PEP (not end-to-end goodput)"
+	if v.Possible {
+		accepted, rate = "acked (receiver or PEP?)", "goodput or accepted by PEP? (unknown: see note)"
 	}
 	for _, row := range table {
 		switch {
 		case strings.HasPrefix(row[0], "acked after"):
-			row[0] = "accepted by PEP after" + strings.TrimPrefix(row[0], "acked after")
+			row[0] = accepted + " after" + strings.TrimPrefix(row[0], "acked after")
 		case row[0] == "goodput", row[0] == "goodput, whole connection":
-			row[0] = "accepted by PEP (not end-to-end goodput)"
+			row[0] = rate
 		case row[0] == "acked in window":
-			row[0] = "accepted by PEP in window"
+			row[0] = accepted + " in window"
 		case row[0] == "goodput in window":
-			row[0] = "accepted by PEP in window, rate"
+			row[0] = accepted + " in window, rate"
 		}
 	}
 	return table
 }
 
-// AckLegend names the series of newly acknowledged bytes of direction d of
-// r: goodput, or the bytes a PEP accepted when a PEP acknowledged them.
-func AckLegend(r *tcpanalysis.ConnResult, d flows.Direction) string {
-	if Detect(r, d).Likely {
+// AckLegend names the series of newly acknowledged bytes of the direction
+// v judged: goodput, the bytes a PEP accepted when a PEP acknowledged
+// them (Likely), or either when one may have (Possible).
+func AckLegend(v Verdict) string {
+	switch {
+	case v.Likely:
 		return "accepted, likely by a PEP (newly acknowledged; not end-to-end goodput)"
+	case v.Possible:
+		return "newly acknowledged: goodput, or accepted by a PEP? (unknown: see note)"
 	}
 	return "goodput (newly acknowledged)"
 }
@@ -111,14 +134,18 @@ func SplitTable(results []SplitResult) [][]string {
 }
 
 // Table is the evidence of v as rows: a header, then per criterion its
-// name, whether it supports a PEP ("YES" or "no"), what was observed and
+// name, whether it supports a PEP ("YES", "no", or "unknown" when it could
+// not decide: Item.Open), what was observed and
 // what an end-to-end connection would show.
 func (v Verdict) Table() [][]string {
 	rows := [][]string{{"criterion", "supports", "observed", "an end-to-end connection would show"}}
 	for _, it := range v.Evidence {
 		s := "no"
-		if it.Supports {
+		switch {
+		case it.Supports:
 			s = "YES"
+		case it.Open:
+			s = "unknown"
 		}
 		rows = append(rows, []string{it.Name, s, it.Observed, it.Expected})
 	}

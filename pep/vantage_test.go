@@ -142,8 +142,9 @@ func TestTwoHosts(t *testing.T) {
 
 // TestReceiverHopsVantage: a receiver 0 hops away supports a PEP only at a
 // capture beside the sender (sender TTL 64 = 0 hops), when it answers more
-// than Ratio × slower than the sender and stalls its window; pending
-// reports the case a stall would complete.
+// than Ratio × slower than the sender and stalls its window; without the
+// stall (and without link-layer evidence) the criterion is open — pending,
+// the verdict Possible.
 func TestReceiverHopsVantage(t *testing.T) {
 	const msec = time.Millisecond
 	for _, tt := range []struct {
@@ -160,7 +161,7 @@ func TestReceiverHopsVantage(t *testing.T) {
 		{"capture beside the receiver, sender 10 hops away", 64, 54, 40 * msec, 5 * msec, true, false, false},
 		{"sender TTL unknown", 64, 0, 40 * msec, 5 * msec, true, false, false},
 	} {
-		it, pending := receiverHops(tt.rttl, tt.sttl, tt.towardR, tt.towardS, tt.stall, false)
+		it, pending, _ := receiverHops(&hopsIn{rttl: tt.rttl, sttl: tt.sttl, towardR: tt.towardR, towardS: tt.towardS, stall: tt.stall}, nil, false)
 		if it.Supports != tt.supports || pending != tt.pending || it.Value != float64(Hops(tt.rttl)) {
 			t.Errorf("%s: receiver-hops = %+v, pending %v; want Supports %v, pending %v", tt.name, it, pending, tt.supports, tt.pending)
 		}
@@ -170,9 +171,10 @@ func TestReceiverHopsVantage(t *testing.T) {
 // TestOnLinkWithoutStall: a capture beside the sender of a connection to
 // an on-link receiver that answers 10× slower than the sender and never
 // closes its window (handshake 1 ms, ACK RTT 1 ms, the sender's own ACK
-// 0.1 ms after the SYN-ACK): no criterion supports a PEP and no second look
-// is needed; the same with a stall left open at the end (stallCapture) is
-// Likely.
+// 0.1 ms after the SYN-ACK): no criterion supports a PEP, receiver-hops is
+// open and the verdict Possible (a raw-IP capture: no link layer to
+// decide), and no second look with detail is needed; the same with a stall
+// left open at the end (stallCapture) is Likely.
 func TestOnLinkWithoutStall(t *testing.T) {
 	f := pcaptest.New(pcaptest.Options{Format: pcaptest.PcapMicro, LinkType: pcaptest.LinkRaw})
 	c := pcaptest.NewConn(netip.MustParseAddrPort("10.0.0.1:40000"), netip.MustParseAddrPort("10.0.0.9:80"), 100, 900)
@@ -193,9 +195,9 @@ func TestOnLinkWithoutStall(t *testing.T) {
 	r := rep.Conns[0]
 	v := Detect(r, flows.AtoB)
 	it, ok := item(v, "receiver-hops")
-	if !ok || it.Supports || it.Value != 0 || v.Likely || NeedsDetail(r, flows.AtoB, v) {
-		t.Errorf("on-link receiver: receiver-hops %+v (present %v), Likely %v, NeedsDetail %v; want 0 hops, not supporting, not Likely, no second look",
-			it, ok, v.Likely, NeedsDetail(r, flows.AtoB, v))
+	if !ok || it.Supports || !it.Open || it.Value != 0 || v.Likely || !v.Possible || NeedsDetail(r, flows.AtoB, v) {
+		t.Errorf("on-link receiver: receiver-hops %+v (present %v), Likely %v, Possible %v, NeedsDetail %v; want 0 hops, open, Possible, no second look with detail",
+			it, ok, v.Likely, v.Possible, NeedsDetail(r, flows.AtoB, v))
 	}
 
 	stalled := stallCapture(t, false)

@@ -60,6 +60,11 @@ const PEPAckName = "ACK, likely from a PEP (accepted, not end-to-end)"
 // (pep.Verdict.Proven: seq --pep --path-rtt).
 const PEPAckNameProven = "ACK from the PEP (accepted, not end-to-end)"
 
+// PEPAckNamePossible is the ACK line's name when a split-TCP PEP may have
+// acknowledged the data (pep.Verdict.Possible): one capture cannot tell
+// the receiver's ACKs from a PEP's on the sender's link.
+const PEPAckNamePossible = "ACK, from the receiver or a PEP? (unknown: see note)"
+
 // bars draws vertical segments [Y0, Y1] at X, one colour for all.
 type bars struct {
 	x, y0, y1 []float64

@@ -109,6 +109,12 @@ type View struct {
 	// Warnings are the problems found in the capture (Warnings) and in the
 	// selection (an empty time range).
 	Warnings []Warning
+	// PathRTT is the path's end-to-end RTT the user gave (--path-rtt; 0:
+	// unknown): evidence for the split-TCP PEP verdict that every output
+	// of the view names its acknowledged bytes by (figures.PEPVerdict,
+	// package pep, docs/metrics.md#pep). Analyze leaves it 0; the caller
+	// sets it.
+	PathRTT time.Duration
 }
 
 // growing are the series parts whose points are kept per packet.

@@ -23,10 +23,21 @@ import (
 // bytes the PEP accepted, never end-to-end goodput.
 const PEPAcceptedName = "accepted, likely by a PEP (not end-to-end goodput)"
 
-// pepAcked reports whether direction d of r is acknowledged by a split-TCP
-// PEP, by the same one-capture verdict the CLI's notes use (pep.Detect).
-func pepAcked(r *tcpanalysis.ConnResult, d flows.Direction) bool {
-	return r.Dir[d].DataPkts > 0 && pep.Detect(r, d).Likely
+// PEPPossibleName is what the report calls them in a direction whose ACKs
+// may come from a split-TCP PEP (pep.Verdict.Possible: one capture cannot
+// tell the receiver on the sender's link from a PEP there): the CLI's
+// wording (pep.AckLegend).
+const PEPPossibleName = "newly acknowledged: goodput, or accepted by a PEP? (unknown: see 'tcpviz flows' note)"
+
+// pepVerdict is the one-capture verdict on direction d of r, a connection
+// of rep, by the rule the CLI's notes and marks use (pep.DetectFile, with
+// the capture's link layer when it decides); none for a direction without
+// data.
+func pepVerdict(rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, d flows.Direction) pep.Verdict {
+	if r.Dir[d].DataPkts == 0 {
+		return pep.Verdict{Dir: d}
+	}
+	return pep.DetectFile(rep.File, r, d, pep.Options{})
 }
 
 // series is one drawn series of a view at full resolution.
@@ -164,8 +175,11 @@ func extract(v *query.View) []series {
 		w := us(v.Interval)
 		tp := series{ID: "tput", Panel: "tput", Name: "throughput (sent, incl. retransmissions)", Shape: shapeLine, BinUS: w}
 		gp := series{ID: "goodput", Panel: "tput", Name: "goodput (newly acknowledged)", Shape: shapeLine, BinUS: w}
-		if pepAcked(r, d) {
+		switch pv := pepVerdict(v.Report, r, d); {
+		case pv.Likely:
 			gp.Name = PEPAcceptedName
+		case pv.Possible:
+			gp.Name = PEPPossibleName
 		}
 		for _, b := range bins {
 			x := at(b.Start)
@@ -298,11 +312,13 @@ type summary struct {
 	Retx    [2]int64   `json:"retx_bytes"`
 	Goodput [2]float64 `json:"goodput_kbps"`
 	// PEPAcked marks a direction whose ACKs come from a split-TCP PEP:
-	// its "goodput" is PEPAcceptedName.
-	PEPAcked  [2]bool `json:"pep_acked"`
-	Handshake bool    `json:"handshake"`
-	WScale    [2]int  `json:"wscale"`
-	Views     []int   `json:"views"` // indexes into meta.Views; empty when no series were kept
+	// its "goodput" is PEPAcceptedName; PEPPossible one whose ACKs may
+	// (PEPPossibleName).
+	PEPAcked    [2]bool `json:"pep_acked"`
+	PEPPossible [2]bool `json:"pep_possible"`
+	Handshake   bool    `json:"handshake"`
+	WScale      [2]int  `json:"wscale"`
+	Views       []int   `json:"views"` // indexes into meta.Views; empty when no series were kept
 }
 
 func summarize(capIdx int, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult) summary {
@@ -312,7 +328,8 @@ func summarize(capIdx int, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult) s
 	for d := range 2 {
 		s.Pkts[d], s.Bytes[d], s.Retx[d] = r.Dir[d].Pkts, r.Dir[d].Bytes, r.Dir[d].RetxBytes
 		s.Goodput[d] = r.GoodputKbps(flows.Direction(d))
-		s.PEPAcked[d] = pepAcked(r, flows.Direction(d))
+		pv := pepVerdict(rep, r, flows.Direction(d))
+		s.PEPAcked[d], s.PEPPossible[d] = pv.Likely, pv.Possible
 		s.WScale[d] = c.Half[d].WScale
 	}
 	return s

@@ -129,9 +129,11 @@ type viewMeta struct {
 	RefUS  int64 `json:"ref_us"`
 	WScale bool  `json:"wscale_known"`
 	// PEPAcked: this direction's ACKs come from a split-TCP PEP, so its
-	// newly acknowledged bytes are not goodput (PEPAcceptedName).
-	PEPAcked bool         `json:"pep_acked,omitempty"`
-	Series   []seriesMeta `json:"series"`
+	// newly acknowledged bytes are not goodput (PEPAcceptedName);
+	// PEPPossible: they may (PEPPossibleName).
+	PEPAcked    bool         `json:"pep_acked,omitempty"`
+	PEPPossible bool         `json:"pep_possible,omitempty"`
+	Series      []seriesMeta `json:"series"`
 }
 
 type captureMeta struct {
@@ -316,9 +318,10 @@ func captureLabels(caps []Capture) []string {
 // to 1, 2 or 5 × 10^k µs.
 func buildView(b *blob, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, d flows.Direction, align string) viewMeta {
 	qv := query.ConnView(rep, r, d, niceBin(r.Conn.Duration()/16384))
+	pv := pepVerdict(rep, r, d)
 	v := viewMeta{Dir: d.String(), Src: r.Conn.Half[d].Addr.String(), Dst: r.Conn.Half[d.Reverse()].Addr.String(),
 		DurUS: us(r.Conn.Duration()), RefUS: alignAt(r, d, align), WScale: r.Conn.Half[d.Reverse()].WScale >= 0,
-		PEPAcked: pepAcked(r, d)}
+		PEPAcked: pv.Likely, PEPPossible: pv.Possible}
 	for _, s := range extract(qv) {
 		sm := seriesMeta{ID: s.ID, Panel: s.Panel, Name: s.Name, Shape: shapeNames[s.Shape], Keep: s.Keep, Unit: string(s.Unit), YScale: s.YScale}
 		var lv []level

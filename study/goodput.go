@@ -153,27 +153,36 @@ func (out *Outcome) tables(t TableOptions, warnOnError bool) error {
 	if err != nil {
 		return err
 	}
-	tab, runs, pepRows, pepRuns, err := Tables(out.Rows, out.Spec, ao)
+	tab, runs, left, err := Tables(out.Rows, out.Spec, ao)
 	if err != nil {
-		if pepRows > 0 && warnOnError {
-			out.Warnings = append(out.Warnings, pepWarning(pepRows, pepRuns))
+		if warnOnError {
+			out.Warnings = append(out.Warnings, pepWarnings(left)...)
 		}
 		return err
 	}
 	out.Tables, out.Runs = tab, runs
-	if pepRows > 0 {
-		w := pepWarning(pepRows, pepRuns)
+	for _, w := range pepWarnings(left) {
 		out.TableWarnings = append(out.TableWarnings, w)
 		out.Notes = append(out.Notes, w)
 	}
 	return nil
 }
 
-// pepWarning says, loudly, that n rows in runs runs (vantage pep) are
-// left out of the Goodput tables (Tables).
-func pepWarning(n, runs int) campaign.Warning {
-	return campaign.Warn(campaign.Loud, campaign.WarnPEPTables, "%s in %s (vantage pep) %s LEFT OUT of the Goodput tables: a split-TCP PEP likely acknowledged their data (one capture's evidence), so their bytes were accepted by the PEP, not delivered end to end. Their end-to-end goodput needs the server-side capture: tcpviz compare LABEL=CLIENT+SERVER (docs/metrics.md#pep)",
-		count(n, "flow"), count(runs, "run"), map[bool]string{true: "is", false: "are"}[n == 1])
+// pepWarnings say, loudly, how many rows in how many runs (vantage pep,
+// vantage pep?) are left out of the Goodput tables (Tables), why, and how
+// to get their end-to-end goodput.
+func pepWarnings(left LeftOut) []campaign.Warning {
+	var ws []campaign.Warning
+	isAre := func(n int) string { return map[bool]string{true: "is", false: "are"}[n == 1] }
+	if left.PEP > 0 {
+		ws = append(ws, campaign.Warn(campaign.Loud, campaign.WarnPEPTables, "%s in %s (vantage pep) %s LEFT OUT of the Goodput tables: a split-TCP PEP likely acknowledged their data (one capture's evidence), so their bytes were accepted by the PEP, not delivered end to end. Their end-to-end goodput needs the server-side capture: tcpviz compare LABEL=CLIENT+SERVER (docs/metrics.md#pep)",
+			count(left.PEP, "flow"), count(left.PEPRuns, "run"), isAre(left.PEP)))
+	}
+	if left.Possible > 0 {
+		ws = append(ws, campaign.Warn(campaign.Loud, campaign.WarnPEPTables, "%s in %s (vantage pep?) %s LEFT OUT of the Goodput tables: their capture cannot tell whether the receiver or a split-TCP PEP on the sender's link acknowledged their data, so whether their bytes were delivered end to end is unknown. %s (the path's end-to-end RTT) decides it for every flow (a connection RTT of at least a quarter of it keeps the row); the server-side captures give the end-to-end goodput: tcpviz compare LABEL=CLIENT+SERVER (docs/metrics.md#pep)",
+			count(left.Possible, "flow"), count(left.PossibleRuns, "run"), isAre(left.Possible), campaign.OptPathRTT))
+	}
+	return ws
 }
 
 // failures reports the captures that failed, saying which the label
@@ -324,17 +333,22 @@ func (out *Outcome) intervals(withTables bool) {
 	for _, se := range res.SidecarErrors {
 		out.add(campaign.Caution, campaign.WarnGroundTruth, "ground truth of run %s unreadable, its flows start at their first packet: %v", se.File, se.Err)
 	}
-	absent, proxied := 0, 0
+	absent, proxied, maybe := 0, 0, 0
 	for _, r := range res.Rows {
 		switch r.Vantage {
 		case campaign.Nowhere:
 			absent++
 		case campaign.AtProxy:
 			proxied++
+		case campaign.AtProxyPossible:
+			maybe++
 		}
 	}
 	if proxied > 0 {
 		out.add(campaign.Caution, campaign.WarnPEP, "%s %s likely acknowledged by a split-TCP PEP in their capture (vantage pep: one capture's evidence, package pep; an on-link receiver whose application stops reading can show the same): their bytes were accepted by the PEP, not delivered end to end; analyse the captures behind the PEP (docs/metrics.md#pep)", count(proxied, "flow"), map[bool]string{true: "was", false: "were"}[proxied == 1])
+	}
+	if maybe > 0 {
+		out.add(campaign.Caution, campaign.WarnPEP, "%s may have been acknowledged by a split-TCP PEP in their capture (vantage pep?: the acknowledger is on the sender's link, and one capture cannot tell an on-link receiver from a PEP there, package pep): their goodput_kbps is end-to-end only if the receiver acknowledged. Give %s (the path's end-to-end RTT) to decide, or analyse the captures behind the acknowledger (docs/metrics.md#pep)", count(maybe, "flow"), campaign.OptPathRTT)
 	}
 	if absent > 0 {
 		out.add(campaign.Note, campaign.WarnDeclared, "%s declared but found in no capture: rows with 0 bytes and vantage none, included in the tables", count(absent, "flow"))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/tcpviz/tcpviz/campaign"
 	"github.com/tcpviz/tcpviz/plot"
@@ -43,6 +44,10 @@ type Options struct {
 	// NoGroundTruth ignores the testbed's ground truth next to the
 	// captures (campaign.Options.Sidecars).
 	NoGroundTruth bool
+	// PathRTT, when > 0, is every flow's end-to-end path RTT
+	// (campaign.Options.PathRTT): evidence for or against a split-TCP PEP
+	// acknowledging each flow in its capture. Negative is an error.
+	PathRTT time.Duration
 	// Tables are the study's tables; without Tables.Group none.
 	Tables TableOptions
 	// Progress is called after each capture (nil: nothing).
@@ -186,8 +191,11 @@ func (o Options) renames() (map[string]string, error) {
 // campaignOptions checks the interval, small-flow and shard options and
 // returns them as campaign.Options (without labels and starts).
 func (o Options) campaignOptions() (campaign.Options, error) {
-	co := campaign.Options{Port: o.Port, Dir: o.Dir, End: o.End, Jobs: o.Jobs, Progress: o.Progress, Sidecars: !o.NoGroundTruth}
+	co := campaign.Options{Port: o.Port, Dir: o.Dir, End: o.End, Jobs: o.Jobs, Progress: o.Progress, Sidecars: !o.NoGroundTruth, PathRTT: o.PathRTT}
 	inv := campaign.InvalidOption
+	if o.PathRTT < 0 {
+		return co, inv(campaign.OptPathRTT, "%s %v: negative; want the path's end-to-end RTT, e.g. 600ms", campaign.OptPathRTT, o.PathRTT)
+	}
 	if o.Interval != "" {
 		if o.Starts != "" || o.End > 0 {
 			return co, campaign.ConflictingOptions(campaign.OptInterval, "%s gives every flow one window: drop %s and %s", campaign.OptInterval, campaign.OptStarts, campaign.OptEnd)

@@ -109,29 +109,45 @@ func texText(s string) string {
 		"{", `\{`, "}", `\}`, "~", `\textasciitilde{}`, "^", `\textasciicircum{}`).Replace(s)
 }
 
+// LeftOut counts the rows Tables leaves out: those a split-TCP PEP
+// acknowledged (vantage pep: PEP rows in PEPRuns runs) and those one may
+// have (vantage pep?: Possible rows in PossibleRuns runs).
+type LeftOut struct {
+	PEP, PEPRuns           int
+	Possible, PossibleRuns int
+}
+
 // Tables computes the study's tables from per-flow rows: the rows a
 // split-TCP PEP acknowledged (vantage pep) are left out, since their bytes
-// were accepted by the PEP, not delivered end to end; each run's value is
-// s.PerRun of its flows (campaign.PerRun); groups and pairs as
-// campaign.AggregateWith. It returns the tables, the number of runs, and
-// how many rows in how many runs the PEP rule left out.
-func Tables(rows []campaign.FlowRow, s Spec, o campaign.AggregateOptions) (t *campaign.Tables, runs int, pepRows, pepRuns int, err error) {
+// were accepted by the PEP, not delivered end to end, and so are the rows
+// one may have (vantage pep?: whether their bytes were delivered is
+// unknown); each run's value is s.PerRun of its flows (campaign.PerRun);
+// groups and pairs as campaign.AggregateWith. It returns the tables, the
+// number of runs, and how many rows in how many runs the PEP rule left
+// out.
+func Tables(rows []campaign.FlowRow, s Spec, o campaign.AggregateOptions) (t *campaign.Tables, runs int, left LeftOut, err error) {
 	kept := rows[:0:0]
-	left := map[string]bool{}
+	pepRuns, maybeRuns := map[string]bool{}, map[string]bool{}
 	for _, r := range rows {
-		if r.Vantage == campaign.AtProxy {
-			pepRows++
-			left[r.RunKey] = true
+		switch r.Vantage {
+		case campaign.AtProxy:
+			left.PEP++
+			pepRuns[r.RunKey] = true
+			continue
+		case campaign.AtProxyPossible:
+			left.Possible++
+			maybeRuns[r.RunKey] = true
 			continue
 		}
 		kept = append(kept, r)
 	}
+	left.PEPRuns, left.PossibleRuns = len(pepRuns), len(maybeRuns)
 	per, err := campaign.PerRun(kept, s.PerRun)
 	if err != nil {
-		return nil, 0, pepRows, len(left), err
+		return nil, 0, left, err
 	}
 	t, err = campaign.AggregateWith(per, s.Group, s.Pair, s.Level, o)
-	return t, len(per), pepRows, len(left), err
+	return t, len(per), left, err
 }
 
 // WriteMarkdown writes t as Markdown: a line naming the per-run value and

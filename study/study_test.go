@@ -35,8 +35,9 @@ func TestWriteTeXAndFigures(t *testing.T) {
 	}
 }
 
-// TestTables: rows a PEP acknowledged are left out and counted; each run
-// sums its flows: aodv runs 100+200 and 500 kbit/s give a mean of 400.
+// TestTables: rows a PEP acknowledged (pep) or may have (pep?) are left
+// out and counted by kind; each run sums its flows: aodv runs 100+200 and
+// 500 kbit/s give a mean of 400.
 func TestTables(t *testing.T) {
 	aodv := map[string]string{"protocol": "aodv"}
 	rows := []campaign.FlowRow{
@@ -44,12 +45,14 @@ func TestTables(t *testing.T) {
 		{RunKey: "a1", Labels: aodv, Kbps: 200, Vantage: campaign.AtReceiver},
 		{RunKey: "a2", Labels: aodv, Kbps: 500, Vantage: campaign.AtReceiver},
 		{RunKey: "a3", Labels: aodv, Kbps: 9999, Vantage: campaign.AtProxy},
+		{RunKey: "a3", Labels: aodv, Kbps: 8888, Vantage: campaign.AtProxyPossible},
+		{RunKey: "a4", Labels: aodv, Kbps: 7777, Vantage: campaign.AtProxyPossible},
 	}
-	tab, runs, pepRows, pepRuns, err := Tables(rows, Spec{Group: "protocol", PerRun: "sum", Level: 0.95}, campaign.AggregateOptions{})
+	tab, runs, left, err := Tables(rows, Spec{Group: "protocol", PerRun: "sum", Level: 0.95}, campaign.AggregateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if runs != 2 || pepRows != 1 || pepRuns != 1 || len(tab.Groups) != 1 || tab.Groups[0].Mean != 400 || tab.Groups[0].N != 2 {
-		t.Errorf("runs %d, pep %d/%d, groups %+v", runs, pepRows, pepRuns, tab.Groups)
+	if runs != 2 || left != (LeftOut{PEP: 1, PEPRuns: 1, Possible: 2, PossibleRuns: 2}) || len(tab.Groups) != 1 || tab.Groups[0].Mean != 400 || tab.Groups[0].N != 2 {
+		t.Errorf("runs %d, left out %+v, groups %+v", runs, left, tab.Groups)
 	}
 }

@@ -117,6 +117,7 @@ func newRTTCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			v.PathRTT = pathRTT
 			printNotes(e.stderr, query.OverheardNote(v.Conn, v.Dir), query.LegNote(v.Conn, v.Dir), query.AirNote(v.Conn, v.Dir))
 			if n := v.HandshakeNote(); n != "" && want[query.MetricRTTHandshake] {
 				fmt.Fprintln(e.stderr, "note:", n)
@@ -157,7 +158,7 @@ func newRTTCmd(e *env) *cobra.Command {
 	e.addFigFlags(c)
 	c.Flags().StringVar(&method, "method", "both", "ack, ts or both (the handshake split is always included)")
 	c.Flags().BoolVar(&pepMode, "pep", false, "PEP-aware: evidence of a split-TCP proxy (one capture), or both halves of split connections (two captures)")
-	c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known (e.g. 600ms), for --pep")
+	c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known (e.g. 600ms): evidence for or against a split-TCP PEP, in --pep's verdict and the notes (docs/metrics.md#pep)")
 	c.Flags().BoolVar(&pepIfaces, "two-ifaces", false, "with --pep and one pcapng: interface 0 holds the client side of the PEP, interface 1 the server side")
 	return c
 }
@@ -206,7 +207,7 @@ func newWindowCmd(e *env) *cobra.Command {
 					fmt.Fprintln(e.stderr, "warning:", w)
 				}
 				// The window and a zero-window stall may be a PEP's.
-				pepNote(e.stderr, v.Conn, v.Dir)
+				pepViewNote(e.stderr, v)
 			}, func(v *query.View) (export.Table, error) {
 				return export.Window(v), nil
 			}, figures.Window)
@@ -219,7 +220,7 @@ func newWindowCmd(e *env) *cobra.Command {
 
 func newTputCmd(e *env) *cobra.Command {
 	var f anaFlags
-	var interval time.Duration
+	var interval, pathRTT time.Duration
 	var at []float64
 	var toBytes int64
 	c := &cobra.Command{
@@ -236,15 +237,16 @@ func newTputCmd(e *env) *cobra.Command {
 				return intervalError(interval, err)
 			}
 			return e.analyse(&f, args[0], sel, kind, query.PlanRate(interval, f.want(kind)), "tput", func(v *query.View) {
+				v.PathRTT = pathRTT // the verdict of the note, the table's rows and the figure's legend
 				relayNote(e.stderr, v)
 				printNotes(e.stderr, query.SentNote(v.Conn, v.Dir))
-				pepNote(e.stderr, v.Conn, v.Dir)
+				pepViewNote(e.stderr, v)
 			}, func(v *query.View) (export.Table, error) {
 				t, err := export.Tput(v, at, toBytes)
 				if err != nil {
 					return t, &exitError{code: 2, err: fmt.Errorf("%s conn %d: %w (--interval sets the width)", args[0], v.Conn.Conn.Index, err)}
 				}
-				t.Summary = pepTputTable(t.Summary, v.Conn, v.Dir)
+				t.Summary = pepTputTable(t.Summary, figures.PEPVerdict(v))
 				return t, nil
 			}, figures.Rate)
 		},
@@ -254,6 +256,7 @@ func newTputCmd(e *env) *cobra.Command {
 	secondsVar(c.Flags(), &interval, "interval", 0, "interval width, e.g. 100ms or 0.1 (seconds) (default: 1, 2 or 5 × 10^k, at most 50 intervals)")
 	c.Flags().Float64SliceVar(&at, "at", nil, "also report bytes acknowledged this many seconds after --ref (repeatable)")
 	c.Flags().Int64Var(&toBytes, "bytes", 0, "report the time until this many bytes were acknowledged")
+	c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known (e.g. 600ms): evidence for or against a split-TCP PEP acknowledging the data (docs/metrics.md#pep)")
 	return c
 }
 

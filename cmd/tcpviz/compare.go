@@ -75,8 +75,9 @@ func newCompareCmd(e *env) *cobra.Command {
 				// The path RTT given is evidence for every output, the
 				// notes and table labels too, not only --pep's verdicts.
 				for i, r := range runs {
+					views[i].PathRTT = pathRTT
 					if !r.IsPair() {
-						runs[i].PEP = pep.DetectWith(r.Result, r.Dir, pep.Options{PathRTT: pathRTT})
+						runs[i].PEP = pep.DetectFile(r.File, r.Result, r.Dir, pep.Options{PathRTT: pathRTT})
 					}
 				}
 			}
@@ -172,6 +173,6 @@ func newCompareCmd(e *env) *cobra.Command {
 	secondsVar(c.Flags(), &interval, "interval", 0, "goodput interval (e.g. 500ms or 0.5 seconds) for --metric goodput/throughput (default: the finest of the runs' 1-2-5 defaults)")
 	c.Flags().StringVarP(&out, "output", "o", "", "figure (.png, .svg, .pdf), the series as .csv, or the interactive report in compare mode (.html)")
 	c.Flags().BoolVar(&pepMode, "pep", false, "also print, per run, the evidence for or against a split-TCP PEP (see 'tcpviz rtt --help')")
-	c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known, for --pep")
+	c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known (e.g. 600ms): evidence for or against a split-TCP PEP in one-capture runs, for the rows, notes and --pep's verdicts (docs/metrics.md#pep)")
 	return c
 }

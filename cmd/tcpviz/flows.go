@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/tcpviz/tcpviz/export"
@@ -17,6 +18,7 @@ func newFlowsCmd(e *env) *cobra.Command {
 	var asJSON, asCSV bool
 	var out, host string
 	var port int
+	var pathRTT time.Duration
 	c := &cobra.Command{
 		Use:     "flows FILE...",
 		Short:   "list every TCP connection with per-direction packets, bytes, retransmitted bytes and goodput",
@@ -59,7 +61,7 @@ func newFlowsCmd(e *env) *cobra.Command {
 			if sel.Host, err = query.ParseHost(host); err != nil {
 				return fmt.Errorf("--host: %w", err)
 			}
-			stream := func(w io.Writer) error { return e.flowsStreamed(w, args, opts, format, sel) }
+			stream := func(w io.Writer) error { return e.flowsStreamed(w, args, opts, format, sel, pathRTT) }
 			if format == export.FlowsTable && isMarkdown(out) {
 				table := stream
 				stream = func(w io.Writer) error { return fenced(w, table) }
@@ -76,6 +78,7 @@ func newFlowsCmd(e *env) *cobra.Command {
 	c.Flags().StringVarP(&out, "output", "o", "", "write to this file (atomically) instead of standard output")
 	c.Flags().IntVar(&port, "port", 0, "only connections with this port on either side (their indexes stay the capture's)")
 	c.Flags().StringVar(&host, "host", "", "only connections with this address on either side (their indexes stay the capture's)")
+	c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known (e.g. 600ms): evidence for or against a split-TCP PEP behind every connection's goodput (docs/metrics.md#pep)")
 	return c
 }
 

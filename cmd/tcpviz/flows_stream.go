@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/export"
@@ -26,7 +27,7 @@ import (
 // (docs/robustness.md#finished-connections). The output, warnings and
 // notes are those of a whole report (export.WriteFlowsCSV,
 // export.WriteFlowsTable, pep.FlowNotes).
-func (e *env) flowsStreamed(w io.Writer, args []string, opts tcpanalysis.Options, format export.FlowsFormat, sel query.Selection) error {
+func (e *env) flowsStreamed(w io.Writer, args []string, opts tcpanalysis.Options, format export.FlowsFormat, sel query.Selection, pathRTT time.Duration) error {
 	// A file that cannot be opened fails the run before any row is
 	// written, as when rows were written after every analysis.
 	for _, path := range args {
@@ -46,7 +47,7 @@ func (e *env) flowsStreamed(w io.Writer, args []string, opts tcpanalysis.Options
 	}
 	st := export.NewFlowsStreamAs(w, format, spool)
 	for _, path := range args {
-		if err := e.flowsStreamFile(st, path, opts, format == export.FlowsJSON, sel); err != nil {
+		if err := e.flowsStreamFile(st, path, opts, format == export.FlowsJSON, sel, pathRTT); err != nil {
 			return err
 		}
 	}
@@ -74,13 +75,19 @@ func flowsSpool() (*os.File, func()) {
 // withJSON builds the rows' JSON maps (export.NewFlowRow).
 // sel's --port and --host leave out the connections that do not match:
 // no row, note or warning of theirs; the others keep their indexes.
-func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanalysis.Options, withJSON bool, sel query.Selection) error {
+// pathRTT (--path-rtt; 0: unknown) is evidence for every PEP verdict
+// (pep.Options.PathRTT). A connection whose verdict needs the
+// connection's detail or the capture's link layer (pep.Recheck) has its
+// row held until the second look, so that its mark ("PEP", "PEP?" or
+// none) and note are the final verdict's.
+func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanalysis.Options, withJSON bool, sel query.Selection, pathRTT time.Duration) error {
 	st.BeginFile(path)
 	var (
 		notes    = map[int]string{} // PEP notes by connection
 		dirs     = map[int]flows.Direction{}
+		maybe    = map[int]flows.Direction{}
 		recheck  = map[int]*export.FlowRow{} // rows held for a second PEP pass
-		rc       pep.Recheck
+		rc       = pep.Recheck{PathRTT: pathRTT}
 		unseen   []query.Warning
 		unknown  []int // the smallest indices of connections without a known window scale
 		nUnknown int
@@ -115,16 +122,20 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 			}
 		}
 		row := export.NewFlowRow(path, &tcpanalysis.Report{Start: start}, r, withJSON)
-		v := pep.AcknowledgerIn(r, evidence)
+		v := pep.AcknowledgerIn(r, evidence, pathRTT)
 		switch {
-		case v.Likely:
-			dirs[i] = v.Dir
-			notes[i] = v.NoteOn(i)
-			row.MarkPEP(v.Dir)
 		case rc.Add(r, v):
 			held := row        // a copy, so that row itself stays off the heap
 			recheck[i] = &held // given to st after the second pass: the rows after it wait
 			return
+		case v.Likely:
+			dirs[i] = v.Dir
+			notes[i] = v.NoteOn(i)
+			row.MarkPEP(v.Dir)
+		case v.Possible:
+			maybe[i] = v.Dir
+			notes[i] = v.NoteOn(i)
+			row.MarkPEPPossible(v.Dir)
 		}
 		st.Put(&row)
 	}
@@ -140,18 +151,23 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 		k++
 	}
 	e.warn(slices.Concat(ws[:k], unseen, ws[k:]))
-	var order []string
-	for _, i := range slices.Sorted(maps.Keys(notes)) {
-		order = append(order, notes[i])
-	}
-	// A second pass with the detail of the held connections kept
-	// (pep.Recheck, the rule of pep.FlowNotes and the campaign), through
-	// the same --filter.
+	// A second look at the held connections (pep.Recheck, the rule of
+	// pep.FlowNotes and the campaign): their detail kept, through the same
+	// --filter, and the capture's link layer read once.
 	rc.Run(path, opts, e.analyzeFile, func(i int, v pep.Verdict) {
-		dirs[i], notes[i] = v.Dir, v.NoteOn(i)
-		recheck[i].MarkPEP(v.Dir)
-		order = append(order, notes[i])
+		switch {
+		case v.Likely:
+			dirs[i] = v.Dir
+			recheck[i].MarkPEP(v.Dir)
+		case v.Possible:
+			maybe[i] = v.Dir
+			recheck[i].MarkPEPPossible(v.Dir)
+		}
+		if n := v.NoteOn(i); n != "" {
+			notes[i] = n
+		}
 	})
+	order := pepNotes(notes, maybe)
 	for _, i := range slices.Sorted(maps.Keys(recheck)) {
 		st.Put(recheck[i])
 	}
@@ -159,9 +175,40 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 	if rep.Node.Known {
 		notEndNote(e.stderr, path, nNotEnd, notEnd)
 	}
-	ff := export.NewStreamedFlowsFile(path, string(rep.Format), rep.Stats.Frames, rep.Stats.Segments, rep.Warnings, order, dirs)
+	ff := export.NewStreamedFlowsFile(path, string(rep.Format), rep.Stats.Frames, rep.Stats.Segments, rep.Warnings, order, dirs, maybe)
 	ff.Stats = rep.Stats
 	return st.EndFile(&ff)
+}
+
+// pepNotes orders one capture's PEP notes (by connection) by index. A
+// capture taken beside a sender of many connections to hosts on its link
+// (a LAN client) may hold a possible PEP (maybe) behind each: past
+// maxConnNotes of those, one note lists the rest, which are marked "PEP?"
+// for the same reason as the first.
+func pepNotes(notes map[int]string, maybe map[int]flows.Direction) []string {
+	var order, rest []int
+	n := 0
+	for _, i := range slices.Sorted(maps.Keys(notes)) {
+		if _, ok := maybe[i]; ok {
+			if n++; n > maxConnNotes {
+				rest = append(rest, i)
+				continue
+			}
+		}
+		order = append(order, i)
+	}
+	out := make([]string, 0, len(order)+1)
+	for _, i := range order {
+		out = append(out, notes[i])
+	}
+	if len(rest) > 0 {
+		list := connList(rest, false)
+		if len(rest) > maxConnNotes {
+			list = fmt.Sprintf("%d more connections (%s)", len(rest), connList(rest[:3], true))
+		}
+		out = append(out, fmt.Sprintf("%s: data may be acknowledged by a split-TCP PEP as well (receiver-hops open: each acknowledger is on its sender's link and nothing in the capture tells the receiver from a PEP there): marked PEP?; --path-rtt or a capture behind the acknowledgers decides (docs/metrics.md#pep).", list))
+	}
+	return out
 }
 
 // wscaleNote prints flows' one note per file about the n connections

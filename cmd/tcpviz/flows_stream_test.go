@@ -63,13 +63,13 @@ func TestFlowsStreamedAsReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	r0 := rep.Conns[0]
-	if v := pep.Acknowledger(r0); !pep.NeedsDetail(r0, v.Dir, v) {
+	if v := pep.Acknowledger(r0, 0); !pep.NeedsDetail(r0, v.Dir, v) {
 		t.Fatalf("conn 0 does not need the second pass: %+v", v)
 	}
-	notes, dirs := pep.FlowNotes(path, rep, tcpanalysis.Options{})
+	notes, likely, possible := pep.FlowNotes(path, rep, tcpanalysis.Options{}, 0)
 	for _, format := range []string{"--csv", "", "--json"} {
 		ff := export.NewFlowsFile(path, rep, format == "--json")
-		ff.SetPEP(notes, dirs)
+		ff.SetPEP(notes, likely, possible)
 		var want bytes.Buffer
 		switch format {
 		case "--csv":

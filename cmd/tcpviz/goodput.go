@@ -79,6 +79,7 @@ func newGoodputCmd(e *env) *cobra.Command {
 	fl.StringArrayVar(&o.StartsRename, "starts-rename", nil, "rename a --starts column to a label name, e.g. run=seed (repeatable)")
 	fl.StringVar(&o.Interval, "interval", "", "one goodput interval START:END (capture seconds) for every flow, e.g. 10:100; overrides --starts, --end and the ground truth")
 	fl.BoolVar(&o.NoGroundTruth, "no-groundtruth", false, "do not read the testbed's ground truth next to the captures (ns-3: PREFIX-groundtruth.csv, groundtruth-all.csv, PREFIX-config.txt)")
+	fl.DurationVar(&o.PathRTT, "path-rtt", 0, "the end-to-end RTT of every flow's path if known (e.g. 600ms): decides whether a split-TCP PEP acknowledged each flow in its capture (vantage pep, pep?; docs/metrics.md#pep)")
 	fl.StringVar(&o.Shard, "shard", "", "analyse only part i of n of the runs (i/n, 1-based), e.g. a Slurm array task; merge with 'tcpviz stats'")
 	f.registerTables(c)
 	e.addFigFlags(c)

@@ -19,7 +19,8 @@ var goodputFlagNames = [...]string{campaign.OptLabels: "--labels", campaign.OptM
 	campaign.OptShard: "--shard", campaign.OptStarts: "--starts", campaign.OptStartsRename: "--starts-rename",
 	campaign.OptInterval: "--interval", campaign.OptNoGroundTruth: "--no-groundtruth", campaign.OptGroup: "--group",
 	campaign.OptPair: "--pair", campaign.OptPerRun: "--per-run", campaign.OptLevel: "--level", campaign.OptOrder: "--order",
-	campaign.OptPairs: "--pairs", campaign.OptPlot: "--plot", campaign.OptTeX: "--tables-tex", campaign.OptCSV: "--csv"}
+	campaign.OptPairs: "--pairs", campaign.OptPlot: "--plot", campaign.OptTeX: "--tables-tex", campaign.OptCSV: "--csv",
+	campaign.OptPathRTT: "--path-rtt"}
 
 // flagName names a library option by its flag.
 func flagName(o campaign.Option) string {

@@ -200,6 +200,13 @@ func (e *env) runLive(cmd *cobra.Command, verb string, lf *liveFlags) error {
 		tty = true
 	}
 	iv, _ := time.ParseDuration(str("interval"))
+	if v == monitor.Flows {
+		// A PEP verdict needs what a live table cannot have: the
+		// connection's detail and a second read of the capture (its link
+		// layer, pep.Recheck). Say so, and how to get it, rather than
+		// leave the columns looking judged.
+		fmt.Fprintln(e.stderr, "note: live flows do not judge whether a split-TCP PEP acknowledged the data (that takes a second read of the capture): acks_from_pep and pep_possible stay false and no goodput is marked PEP or PEP?; keep the capture with -w FILE and run 'tcpviz flows FILE' (with --path-rtt if known) for the PEP marks and notes (docs/metrics.md#pep)")
+	}
 	_, err = monitor.Live(e.ctx, live.Options{Iface: lf.iface, Filter: lf.filter, Count: lf.count, Duration: lf.duration, Write: lf.write, NoPromisc: lf.noPromisc},
 		monitor.Config{Verb: v, Analysis: opts, Select: sel, CSV: str("csv") == "true",
 			Method: str("method"), Interval: iv, Every: lf.every, Iface: lf.iface, TTY: tty, Stdout: e.stdout, Stderr: e.stderr})

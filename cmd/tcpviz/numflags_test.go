@@ -226,9 +226,9 @@ func TestAbsurdValuesRefusedUnread(t *testing.T) {
 		{[]string{"goodput", never, "--end", "1e300"}, "--end 1e+300: want a capture time in seconds, > 0 and ≤ 9223372036"},
 		{[]string{"goodput", never, "--interval", "1e300:2e300"}, "START is past 9223372036 s"},
 		{[]string{"rtt", never, "--two-ifaces"}, "--two-ifaces needs --pep"},
-		{[]string{"rtt", never, "--path-rtt", "600ms"}, "--path-rtt needs --pep"},
-		{[]string{"seq", never, "--path-rtt", "600ms"}, "--path-rtt needs --pep"},
-		{[]string{"compare", "a=" + never, "--path-rtt", "600ms"}, "--path-rtt needs --pep"},
+		{[]string{"flows", never, "--path-rtt", "0.5us"}, "--path-rtt 500ns: want a round-trip time ≥ 1µs"},
+		{[]string{"tput", never, "--path-rtt", "-1s"}, "--path-rtt -1s: want a round-trip time ≥ 1µs"},
+		{[]string{"goodput", never, "--path-rtt", "1ns"}, "--path-rtt 1ns: want a round-trip time ≥ 1µs"},
 		// Lower limits (trial 15): a typed -1 for the auto default, a
 		// 1 ns refresh, RTT or live capture.
 		{[]string{"goodput", never, "--min-bytes", "-1"}, "--min-bytes -1: want a byte count ≥ 0; leave --min-bytes out for its default"},
@@ -242,7 +242,11 @@ func TestAbsurdValuesRefusedUnread(t *testing.T) {
 		}
 	}
 	// Still accepted: the narrowest interval, a window that fits.
-	for _, args := range [][]string{{"tput", never, "--interval", "1us"}, {"tput", never, "--interval", "1ms", "--from", "10", "--to", "1000"}, {"rtt", never, "--pep", "--path-rtt", "600ms"}} {
+	// --path-rtt is evidence for every PEP verdict (notes, marks, rows):
+	// no --pep needed, on any verb that has it.
+	for _, args := range [][]string{{"tput", never, "--interval", "1us"}, {"tput", never, "--interval", "1ms", "--from", "10", "--to", "1000"}, {"rtt", never, "--pep", "--path-rtt", "600ms"},
+		{"rtt", never, "--path-rtt", "600ms"}, {"seq", never, "--path-rtt", "600ms"}, {"compare", "a=" + never, "--path-rtt", "600ms"},
+		{"flows", never, "--path-rtt", "600ms"}, {"tput", never, "--path-rtt", "600ms"}} {
 		if _, _, err := runCLI(t, args...); exitCode(err) != 2 {
 			t.Errorf("tcpviz %s: exit %d, %v; want the options accepted and the missing capture refused (exit 2)", strings.Join(args, " "), exitCode(err), err)
 		}

@@ -5,15 +5,29 @@ import (
 	"io"
 	"time"
 
+	"github.com/tcpviz/tcpviz/figures"
 	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/pep"
+	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
-// pepNote prints a note when direction d of r is acknowledged by a PEP
-// (pep.ConnNote, docs/metrics.md#pep) and reports whether it did.
-func pepNote(w io.Writer, r *tcpanalysis.ConnResult, d flows.Direction) bool {
-	n := pep.ConnNote(r, d)
+// pepNote prints a note when direction d of connection r of the capture
+// at path is acknowledged by a PEP, or may be (pep.DetectFile with the
+// path RTT given, docs/metrics.md#pep), and reports whether it did.
+func pepNote(w io.Writer, path string, r *tcpanalysis.ConnResult, d flows.Direction, pathRTT time.Duration) bool {
+	n := pep.DetectFile(path, r, d, pep.Options{PathRTT: pathRTT}).NoteOn(r.Conn.Index)
+	if n != "" {
+		fmt.Fprintln(w, "note:", n)
+	}
+	return n != ""
+}
+
+// pepViewNote is pepNote for v's connection and direction, with the path
+// RTT the view carries (figures.PEPVerdict: the verdict its figure and
+// table name their acknowledged bytes by).
+func pepViewNote(w io.Writer, v *query.View) bool {
+	n := figures.PEPVerdict(v).NoteOn(v.Conn.Conn.Index)
 	if n != "" {
 		fmt.Fprintln(w, "note:", n)
 	}
@@ -27,12 +41,9 @@ func (e *env) pepAfter(pepMode bool, path string, r *tcpanalysis.ConnResult, d f
 	if pepMode {
 		return e.pepOne(path, r, d, pathRTT)
 	}
-	pepNote(e.stderr, r, d)
+	pepNote(e.stderr, path, r, d, pathRTT)
 	return nil
 }
 
-// The PEP's words in tput's table and legend, and in flows' notes (pep).
-var (
-	pepTputTable  = pep.AcceptedRows
-	tputAckLegend = pep.AckLegend
-)
+// pepTputTable is the PEP's word in tput's table (pep.AcceptedRows).
+var pepTputTable = pep.AcceptedRows

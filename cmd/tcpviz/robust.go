@@ -157,10 +157,10 @@ func readsFile(c *cobra.Command, args []string, target string) (string, bool) {
 }
 
 // flagNeeds are the flags that a verb would silently ignore without
-// another (a typed --path-rtt without --pep used to read the whole capture
-// and print no PEP evidence); the -i flags of live.go are checked there.
+// another; the -i flags of live.go are checked there. (--path-rtt needs
+// no --pep: it is evidence for the PEP verdict behind every note, mark
+// and row, docs/metrics.md#pep.)
 var flagNeeds = []struct{ flag, needs, why string }{
-	{"path-rtt", "pep", "it only feeds the PEP evidence"},
 	{"two-ifaces", "pep", "it names the sides of a PEP"},
 }
 

@@ -7,8 +7,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tcpviz/tcpviz/export"
 	"github.com/tcpviz/tcpviz/figures"
-	"github.com/tcpviz/tcpviz/pep"
-	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
 )
 
@@ -49,6 +47,7 @@ func newSeqCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			v.PathRTT = pathRTT // the verdict of the legend and the notes
 			r, d := v.Conn, v.Dir
 			relayNote(e.stderr, v)
 			if toStdout {
@@ -60,7 +59,7 @@ func newSeqCmd(e *env) *cobra.Command {
 					err = export.WriteSeqJSON(e.stdout, v, export.SeqPoints(v))
 				}
 				if err == nil {
-					pepNote(e.stderr, r, d)
+					pepViewNote(e.stderr, v)
 				}
 				return err
 			}
@@ -81,10 +80,7 @@ func newSeqCmd(e *env) *cobra.Command {
 			// lists what shows within the axes, is empty), as the other
 			// verbs' figures do (writeFigure): an ACK line holding across
 			// a zoomed window from before it is drawn, so no warning.
-			so := figures.SeqOptions(v, e.runName(args[0]))
-			if pathRTT > 0 && pep.DetectWith(r, d, pep.Options{PathRTT: pathRTT}).Proven() {
-				so.AckName = plot.PEPAckNameProven // the legend as sure as the note
-			}
+			so := figures.SeqOptions(v, e.runName(args[0])) // the ACK line named by the PEP verdict (v.PathRTT)
 			drawn, err := figures.WriteSeqDrawn(out, v, so, st)
 			if err != nil {
 				return err
@@ -103,6 +99,6 @@ func newSeqCmd(e *env) *cobra.Command {
 	c.Flags().BoolVar(&asCSV, "csv", false, "write the points as CSV to standard output (as -o FILE.csv) instead of a figure")
 	c.Flags().BoolVar(&asJSON, "json", false, "write the points as JSON to standard output (as -o FILE.json) instead of a figure")
 	c.Flags().BoolVar(&pepMode, "pep", false, "also print the evidence for or against a split-TCP PEP on this connection (see 'tcpviz rtt --help')")
-	c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known, for --pep")
+	c.Flags().DurationVar(&pathRTT, "path-rtt", 0, "the path's end-to-end RTT if known (e.g. 600ms): evidence for or against a split-TCP PEP, in the legend, the notes and --pep's verdict (docs/metrics.md#pep)")
 	return c
 }

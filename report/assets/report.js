@@ -366,8 +366,9 @@
     if (def.id === 'tput') { // bytes a PEP acknowledged are never called goodput
       const views = st.mode === 'single' ? [st.view] : st.runs.map(r => r.view);
       const n = views.filter(v => META.views[v].pep_acked).length;
+      const m = views.filter(v => META.views[v].pep_possible).length;
       if (n === views.length) h.textContent = 'Throughput and bytes accepted, likely by a PEP';
-      else if (n > 0) h.textContent = 'Throughput, and goodput or bytes accepted by a PEP';
+      else if (n + m > 0) h.textContent = 'Throughput, and goodput or bytes accepted by a PEP' + (m > 0 ? ' (PEP? unknown)' : '');
     }
     if (def.id === 'seq' && st.mode === 'single' && !META.views[st.view].wscale_known) {
       const n = document.createElement('span'); n.className = 'note';
@@ -667,6 +668,10 @@
   // gpCell is the picker's goodput cell of direction d of c: where a PEP
   // acknowledged the data, the same bytes are named as the CLI names them.
   function gpCell(c, d) {
+    if (c.pep_possible && c.pep_possible[d]) {
+      return '<td class="pep" title="unknown whether the receiver or a split-TCP PEP on the sender\'s link acknowledged this direction: one capture cannot tell; tcpviz flows --path-rtt, or a capture behind the acknowledger, decides">' +
+        fmtRate(c.goodput_kbps[d]) + ' PEP? (goodput, or accepted by a PEP: unknown)</td>';
+    }
     if (!(c.pep_acked && c.pep_acked[d])) return '<td>' + fmtRate(c.goodput_kbps[d]) + '</td>';
     return '<td class="pep" title="this direction is likely acknowledged by a split-TCP PEP: bytes it accepted, not delivered end to end (one capture cannot prove it; a capture behind the PEP does)">' +
       fmtRate(c.goodput_kbps[d]) + ' accepted, likely by a PEP (not end-to-end goodput)</td>';
