@@ -243,8 +243,11 @@ const linkCacheSize = 8
 // path, size and modification time. Standard input ("-") and files that
 // are not regular (FIFOs: read once) are not read: it returns nil, nil.
 func LinksOf(path string) (*Links, error) {
+	if !Rereadable(path) {
+		return nil, nil
+	}
 	fi, err := os.Stat(path)
-	if path == "-" || err != nil || !fi.Mode().IsRegular() {
+	if err != nil {
 		return nil, nil
 	}
 	k := linkKey{path, fi.Size(), fi.ModTime()}

@@ -2,6 +2,7 @@ package pep
 
 import (
 	"maps"
+	"os"
 	"slices"
 	"time"
 
@@ -68,6 +69,14 @@ func (rc *Recheck) Add(r *tcpanalysis.ConnResult, v Verdict) bool {
 	return true
 }
 
+// Rereadable reports whether the capture at path can be read a second time:
+// a regular file, not standard input ("-") or a stream (a FIFO, bash's
+// <(zcat f)), whose bytes the first read took.
+func Rereadable(path string) bool {
+	fi, err := os.Stat(path)
+	return path != "-" && err == nil && fi.Mode().IsRegular()
+}
+
 // Len is the number of connections waiting for Run.
 func (rc *Recheck) Len() int { return len(rc.detail) + len(rc.link) }
 
@@ -79,9 +88,9 @@ func (rc *Recheck) Len() int { return len(rc.detail) + len(rc.link) }
 // reads the capture's link layer once (LinksOf) when a verdict waits for
 // it. It calls found, in connection index order, for every recorded
 // connection with its final verdict (Likely, Possible, or neither). When
-// path is "-" (standard input, already read once), or a read fails, the
-// verdicts of the first pass are given as they were (found is still
-// called); the error of analyze is returned.
+// path cannot be read again (Rereadable: standard input, a FIFO, already
+// read once), or a read fails, the verdicts of the first pass are given as
+// they were (found is still called); the error of analyze is returned.
 func (rc *Recheck) Run(path string, opts tcpanalysis.Options, analyze func(string, tcpanalysis.Options) (*tcpanalysis.Report, error), found func(conn int, v Verdict)) error {
 	if rc.Len() == 0 {
 		return nil
@@ -94,7 +103,7 @@ func (rc *Recheck) Run(path string, opts tcpanalysis.Options, analyze func(strin
 		final[i] = v // as the first pass judged, unless the second gives it
 	}
 	var err error
-	if len(rc.detail) > 0 && path != "-" {
+	if len(rc.detail) > 0 && Rereadable(path) {
 		if analyze == nil {
 			analyze = tcpanalysis.AnalyzeFile
 		}

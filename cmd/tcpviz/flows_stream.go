@@ -153,7 +153,16 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 	e.warn(slices.Concat(ws[:k], unseen, ws[k:]))
 	// A second look at the held connections (pep.Recheck, the rule of
 	// pep.FlowNotes and the campaign): their detail kept, through the same
-	// --filter, and the capture's link layer read once.
+	// --filter, and the capture's link layer read once. A stream (standard
+	// input, a FIFO) is read once: the first pass's verdicts stand, and a
+	// note says so.
+	if rc.Len() > 0 && !pep.Rereadable(path) {
+		name := path
+		if name == "-" {
+			name = "stdin"
+		}
+		fmt.Fprintf(e.stderr, "note: %s is read once: the split-TCP PEP verdicts of %d connections rest on the first pass (RTT means, no link layer), which a second read would have checked; give the capture as a file for them (docs/metrics.md#pep)\n", name, rc.Len())
+	}
 	rc.Run(path, opts, e.analyzeFile, func(i int, v pep.Verdict) {
 		switch {
 		case v.Likely:
