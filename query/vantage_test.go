@@ -67,3 +67,29 @@ func TestSentNote(t *testing.T) {
 		}
 	}
 }
+
+// TestDataDirectionOneSided: delivery decides the auto direction only when
+// the capture holds packets of both ends. A capture of one direction (a
+// filter on the source, an asymmetric return path) holds no ACK of its
+// data, so its delivered bytes read 0: the fresh-eyes trial s12's 725 MB
+// direction lost to the other's 1 byte, and seq drew only ACKs.
+func TestDataDirectionOneSided(t *testing.T) {
+	r := &tcpanalysis.ConnResult{}
+	r.Dir[flows.AtoB].Pkts, r.Dir[flows.AtoB].Bytes = 500892, 725287272
+	r.Dir[flows.BtoA].DeliveredBytes = 1
+	if d := DataDirection(r); d != flows.AtoB {
+		t.Errorf("one-sided capture: %v, want ab (the payload)", d)
+	}
+	r.Dir[flows.BtoA].Pkts = 3 // both ends captured: delivery decides
+	if d := DataDirection(r); d != flows.BtoA {
+		t.Errorf("both ends: %v, want ba (delivered more)", d)
+	}
+	// A relay that saw only the receiver's ACKs (ns-3 aodv r1 node 14,
+	// flow 0): their direction's delivered bytes decide.
+	r = &tcpanalysis.ConnResult{}
+	r.Dir[flows.AtoB].Pkts = 45
+	r.Dir[flows.BtoA].DeliveredBytes = 8554784
+	if d := DataDirection(r); d != flows.BtoA {
+		t.Errorf("ACKs only: %v, want ba (the data the ACKs acknowledged)", d)
+	}
+}
