@@ -35,12 +35,12 @@ func RTT(v *query.View, run string, want map[query.Metric]bool) (plot.Figure, er
 		if sel.Dir != query.Auto && sel.Dir.Of(v.Conn) != d {
 			continue
 		}
-		title := "data " + plot.Endpoints(v.Conn.Conn, d)
-		if t := query.RTTTitle(v.Conn, d); t != "" {
-			title += " — " + t
-		}
-		if d != v.Dir {
-			title = "reverse direction " + plot.Endpoints(v.Conn.Conn, d)
+		title := "reverse direction " + plot.Endpoints(v.Conn.Conn, d)
+		if d == v.Dir {
+			title = "data " + plot.Endpoints(v.Conn.Conn, d)
+			for _, t := range v.Caveats(query.OutRTT).Titles {
+				title += " — " + t
+			}
 		}
 		sp := plot.XYSpec{Title: title, Robust: true, X: XAxis(v), Y: plot.Axis{Label: "RTT", Unit: plot.UnitMillis}}
 		for i, m := range []query.Metric{query.MetricRTT, query.MetricRTTTS, query.MetricRTTHandshake} {
@@ -119,7 +119,7 @@ func Window(v *query.View, run string) (plot.Figure, error) {
 			ss = append(ss, plot.Named{Name: windowNames[m], Step: true, X: xs[i], Y: ys[i], Color: plot.Colour(i)})
 		}
 	}
-	over := v.FlightOverWindowTitle() // before the points are dropped
+	vantage := v.Caveats(query.OutWindow).Titles // before the points are dropped
 	r.Series.Window[d] = nil
 	title := fmt.Sprintf("%s — conn %d: window, data %s", run, r.Conn.Index, plot.Endpoints(r.Conn, d))
 	switch h := r.Conn.Half[d.Reverse()]; {
@@ -129,12 +129,10 @@ func Window(v *query.View, run string) (plot.Figure, error) {
 		// An assumed scale must not read as a measured one.
 		title += fmt.Sprintf("\nrwnd with window scale %d assumed (--wscale): the handshake was not captured", h.WScale)
 	}
-	if over != "" {
-		title += "\n" + over
-	}
-	if t := query.InFlightTitle(r, d); t != "" {
-		// Vantage (docs/metrics.md#bytes-in-flight): a receiver-side
-		// capture's in flight is not the sender's.
+	for _, t := range vantage {
+		// Vantage (docs/metrics.md#bytes-in-flight): in flight over
+		// twice the window, a receiver-side capture's in flight is not
+		// the sender's.
 		title += "\n" + t
 	}
 	return plot.XY(InWindow(plot.XYSpec{Title: title, Series: ss, X: XAxis(v), Y: plot.Axis{Label: "bytes", Unit: plot.UnitBytes}}, v.Sel))
@@ -172,7 +170,7 @@ func Rate(v *query.View, run string) (plot.Figure, error) {
 		ss = nil
 	}
 	title := fmt.Sprintf("%s — conn %d: data %s, %s intervals", run, r.Conn.Index, plot.Endpoints(r.Conn, d), IntervalLabel(v.Interval))
-	if t := query.VantageTitle(r, d); t != "" {
+	for _, t := range v.Caveats(query.OutRate).Titles {
 		title += "\n" + t
 	}
 	spec := plot.XYSpec{Title: title,
