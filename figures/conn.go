@@ -2,6 +2,7 @@ package figures
 
 import (
 	"fmt"
+	"image/color"
 	"runtime"
 	"slices"
 	"strings"
@@ -17,6 +18,10 @@ import (
 
 // rttNames are the legend names of the RTT methods (docs/metrics.md#rtt).
 var rttNames = map[query.Metric]string{query.MetricRTT: "ACK-based (Karn)", query.MetricRTTTS: "TSval/TSecr", query.MetricRTTHandshake: "handshake"}
+
+// rttColours are the colours of the RTT methods, in the RTT figure's
+// order (ack, ts, handshake).
+var rttColours = [...]color.Color{plot.ColRTTACK, plot.ColRTTTS, plot.ColRTTHandshake}
 
 // RTT is the RTT figure of v's connection (docs/metrics.md#rtt): one panel
 // per direction (only v.Sel.Dir's when it is set), each with its own y
@@ -52,7 +57,7 @@ func RTT(v *query.View, run string, want map[query.Metric]bool) (plot.Figure, er
 				s = v.HandshakeOf(v.Conn, d)
 			}
 			if len(s.Points) > 0 {
-				sp.Series = append(sp.Series, plot.Named{Name: rttNames[m], Scatter: true, Color: plot.Colour(i),
+				sp.Series = append(sp.Series, plot.Named{Name: rttNames[m], Scatter: true, Color: rttColours[i],
 					Mark: []plot.Mark{plot.MarkDot, plot.MarkRing, plot.MarkTriangle}[i], X: s.X(v.Ref), Y: s.Y()})
 			}
 		}
@@ -99,6 +104,9 @@ func Events(v *query.View, run string) (plot.Figure, error) {
 // (docs/metrics.md#bytes-in-flight).
 var windowNames = map[query.Metric]string{query.MetricWindow: "receive window (rwnd)", query.MetricInFlight: "in flight (tshark)", query.MetricInFlightSACK: "in flight (SACK-aware)"}
 
+// windowColours are the colours of the window figure's series.
+var windowColours = map[query.Metric]color.Color{query.MetricWindow: plot.ColRwnd, query.MetricInFlight: plot.ColInFlight, query.MetricInFlightSACK: plot.ColInFlightSACK}
+
 // Window is the figure of the advertised receive window and the bytes in
 // flight (tshark's and SACK-aware) of v's connection in its data
 // direction, as steps in bytes; its title says when the window scale is
@@ -116,7 +124,7 @@ func Window(v *query.View, run string) (plot.Figure, error) {
 		if len(xs[i]) > 0 {
 			// Each metric keeps its colour when another is not drawn
 			// (rwnd with the window scale unknown).
-			ss = append(ss, plot.Named{Name: windowNames[m], Step: true, X: xs[i], Y: ys[i], Color: plot.Colour(i)})
+			ss = append(ss, plot.Named{Name: windowNames[m], Step: true, X: xs[i], Y: ys[i], Color: windowColours[m]})
 		}
 	}
 	vantage := v.Caveats(query.OutWindow).Titles // before the points are dropped
@@ -161,7 +169,11 @@ func Rate(v *query.View, run string) (plot.Figure, error) {
 			x, y = append(x, v.RefS(last.Start)+last.Width.Seconds()), append(y, y[len(y)-1])
 		}
 		rate = rate || slices.ContainsFunc(y, func(f float64) bool { return f > 0 })
-		ss = append(ss, plot.Named{Name: name, Step: true, X: x, Y: y})
+		col := plot.ColThroughput
+		if m == query.MetricGoodput {
+			col = plot.ColGoodput
+		}
+		ss = append(ss, plot.Named{Name: name, Step: true, X: x, Y: y, Color: col})
 	}
 	if !rate {
 		// No byte sent or acknowledged in the window (a handshake-only
