@@ -133,6 +133,12 @@ func (r Run) Relay() bool {
 	return r.Server == nil && tcpanalysis.RadioOf(r.Result, flows.AtoB) == tcpanalysis.RadioRelay
 }
 
+// OwnNumbers reports whether r's progress and goodput are the
+// connection's: not for one capture taken at a relay (Relay) or at a node
+// that only overheard the connection (OverheardOnly), whose progress and
+// goodput rows Summary shows as "–" (query.Vantage.OwnNumbers).
+func (r Run) OwnNumbers() bool { return !r.Relay() && !r.OverheardOnly() }
+
 // receiver is the half whose ACKs come from the final receiver, and
 // whether one is known: the server-side half of a pair, the capture
 // itself when no proxy acknowledged, else none.
