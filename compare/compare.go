@@ -191,7 +191,7 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 	// (query.RelayNote); its RTT samples and events are what passed it.
 	progress := func(name string, unit query.Unit, f func(r Run) float64) {
 		add(name, unit, func(r Run) float64 {
-			if r.Relay() {
+			if !r.OwnNumbers() {
 				return math.NaN()
 			}
 			return f(r)

@@ -172,6 +172,12 @@ func (r Run) AwayNote() string {
 	return fmt.Sprintf("%s: %s are – : the capture point is %s, so they would time only the path beyond it (RTT), count what reached it (sent, acked) and miss what was lost before it (retransmissions); capture at the sender for them (docs/metrics.md#compare)", r.Label, SenderRows, where)
 }
 
+// OwnNumbers reports whether r's progress and goodput are the
+// connection's: not for one capture taken at a relay (Relay) or at a node
+// that only overheard the connection (OverheardOnly), whose progress and
+// goodput rows Summary shows as "–" (query.Vantage.OwnNumbers).
+func (r Run) OwnNumbers() bool { return !r.Relay() && !r.OverheardOnly() }
+
 // receiver is the half whose ACKs come from the final receiver, and
 // whether one is known: the server-side half of a pair, the capture
 // itself when no proxy acknowledged, else none.

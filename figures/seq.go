@@ -29,7 +29,7 @@ func SeqOptions(v *query.View, run string) plot.TimeSeqOptions {
 	if pep.Detect(r, d).Likely {
 		o.AckName = plot.PEPAckName
 	}
-	o.Vantage = query.VantageTitle(r, d)
+	o.Vantage = strings.Join(v.Caveats(query.OutSeq).Titles, "\n")
 	return o
 }
 

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -212,7 +213,11 @@ func WriteCompare(out string, runs []compare.Run, align string, stdout io.Writer
 		if r.RefUsed.String() != align {
 			label += " (aligned at " + r.RefUsed.Describe() + ")"
 		}
-		picks = append(picks, Pick{Capture: len(caps) - 1, Conn: r.Result.Conn.Index, Dir: r.Dir, Label: label, At: r.Ref, EndToEndKbps: r.EndToEndKbps()})
+		e2e := r.EndToEndKbps()
+		if !r.OwnNumbers() {
+			e2e = math.NaN() // "–", as compare's summary (a relay's, an overhearer's)
+		}
+		picks = append(picks, Pick{Capture: len(caps) - 1, Conn: r.Result.Conn.Index, Dir: r.Dir, Label: label, At: r.Ref, EndToEndKbps: e2e})
 		if r.Server != nil && r.Server.Series != nil {
 			// The server side of a pair: what was delivered end to end,
 			// aligned where the client side is (one clock).

@@ -4,7 +4,9 @@ package report
 // (query.View), into the level-0 series the report stores.
 
 import (
+	"cmp"
 	"fmt"
+	"image/color"
 	"math"
 	"slices"
 	"sort"
@@ -44,6 +46,9 @@ type series struct {
 	// value / YScale (an integer), in Unit.
 	Unit   query.Unit
 	YScale float64
+	// Colour, if not nil, is the series' colour (an event class's,
+	// eventColour); else seriesColours' by ID.
+	Colour color.Color
 }
 
 func us(d time.Duration) int64 { return int64(d / time.Microsecond) }
@@ -202,7 +207,7 @@ func extract(v *query.View) []series {
 	// Events: one lane per class, in output order.
 	lanes := make([]series, len(tcpanalysis.Classes())) // indexed by class
 	for _, c := range tcpanalysis.Classes() {
-		lanes[c] = series{ID: "ev_" + c.String(), Panel: "ev", Name: c.String(), Shape: shapeLane, Keep: c.IsRetransmission() || c == tcpanalysis.OutOfOrder}
+		lanes[c] = series{ID: "ev_" + c.String(), Panel: "ev", Name: c.String(), Shape: shapeLane, Keep: c.IsRetransmission() || c == tcpanalysis.OutOfOrder, Colour: eventColour(c)}
 	}
 	for e := range v.Events(r, d) {
 		l := &lanes[e.Class].L0
@@ -299,10 +304,20 @@ type summary struct {
 	Goodput [2]float64 `json:"goodput_kbps"`
 	// PEPAcked marks a direction whose ACKs come from a split-TCP PEP:
 	// its "goodput" is PEPAcceptedName.
-	PEPAcked  [2]bool `json:"pep_acked"`
-	Handshake bool    `json:"handshake"`
-	WScale    [2]int  `json:"wscale"`
-	Views     []int   `json:"views"` // indexes into meta.Views; empty when no series were kept
+	PEPAcked [2]bool `json:"pep_acked"`
+	// Vantage names the capture point for the data direction
+	// (query.DataDirection) in a word (vantageOf), empty when nothing is
+	// flagged; VantageWhy is the figure's title line saying why. Where
+	// NotOwn, the goodput is not the connection's (a relay, a node that
+	// only overheard it): the picker shows "–" as compare does, with
+	// VantageNote (query.RelayNote or OverheardNote) saying why.
+	Vantage     string `json:"vantage,omitempty"`
+	VantageWhy  string `json:"vantage_why,omitempty"`
+	NotOwn      bool   `json:"not_own,omitempty"`
+	VantageNote string `json:"vantage_note,omitempty"`
+	Handshake   bool   `json:"handshake"`
+	WScale      [2]int `json:"wscale"`
+	Views       []int  `json:"views"` // indexes into meta.Views; empty when no series were kept
 }
 
 func summarize(capIdx int, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult) summary {
@@ -314,6 +329,13 @@ func summarize(capIdx int, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult) s
 		s.Goodput[d] = r.GoodputKbps(flows.Direction(d))
 		s.PEPAcked[d] = pepAcked(r, flows.Direction(d))
 		s.WScale[d] = c.Half[d].WScale
+	}
+	d := query.DataDirection(r)
+	var own bool
+	s.Vantage, s.VantageWhy, own = vantageOf(r, d)
+	if !own {
+		s.NotOwn = true
+		s.VantageNote = cmp.Or(query.OverheardNote(r, d), query.RelayNote(r, d))
 	}
 	return s
 }

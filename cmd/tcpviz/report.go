@@ -27,7 +27,10 @@ connection picker listing every connection with its summary row, and for the
 chosen connection and data direction the Stevens graph (data segments, ACK
 line, receive-window line, SACK blocks, retransmission and out-of-order
 marks), RTT by method, throughput and goodput, receive window and bytes in
-flight (zero-window periods shaded), and an events lane. The panels share
+flight (zero-window periods shaded), and an events lane, each with the notes
+its verb prints about where the capture was taken (a relay, a node that only
+overheard the connection, not beside the sender, the sender's own radio, a
+PEP, bytes in flight over twice the window). The panels share
 the time axis: a drag zooms (a box on the Stevens graph), ctrl+wheel zooms,
 shift+wheel pans, a double-click resets; hover a mark for its frame number,
 time, sequence numbers and class. The address (#c=CONN&d=ab&x=FROM,TO, with

@@ -50,7 +50,7 @@ func newSeqCmd(e *env) *cobra.Command {
 				return err
 			}
 			r, d := v.Conn, v.Dir
-			relayNote(e.stderr, v)
+			printCaveats(e.stderr, v, query.OutSeq)
 			if toStdout {
 				// The points, as -o FILE.csv or .json writes them
 				// (docs/schema.md#seq), like window's and tput's --csv.
