@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -65,6 +66,7 @@ that cannot be read is left out with a warning (exit status 3, partial).`,
 			if err != nil {
 				return err
 			}
+			args = e.onceEach(args)
 			job := report.Job{Paths: args, Out: out, Title: title, Analysis: opts,
 				Limits: report.Limits{Conns: maxConns, Packets: maxPackets, OnePass: query.OnePassLimit},
 				Open:   func(path string) (string, func(), error) { return spoolStdin(path, e.stdin) },
@@ -136,4 +138,38 @@ func (e *env) demoReports(dir string, caps []demoCapture) error {
 		dc[i] = report.DemoCapture{Name: c.name, Path: c.path}
 	}
 	return reportErr(report.WriteDemo(dir, dc, e.stdout, e.stderr))
+}
+
+// onceEach returns paths with every capture once: a file named twice,
+// under one spelling or two (./a.pcap and a.pcap, a link, a relative and
+// an absolute path: os.SameFile), is read once, at its first place, with
+// a note naming both. report F F had shown each connection twice ("8
+// connections in 2 captures"); compare refuses a run given twice
+// (compare.ErrDuplicate), and goodput reads a capture once. Standard input
+// ("-") and paths that cannot be stat'ed are kept as given: reading them
+// reports what is wrong.
+func (e *env) onceEach(paths []string) []string {
+	var kept []string
+	var seen []os.FileInfo
+	var names []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if p == "-" || err != nil || !st.Mode().IsRegular() {
+			kept = append(kept, p)
+			continue
+		}
+		dup := false
+		for i, s := range seen {
+			if os.SameFile(s, st) {
+				fmt.Fprintf(e.stderr, "note: %s is %s, given before: read once\n", p, names[i])
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			seen, names = append(seen, st), append(names, p)
+			kept = append(kept, p)
+		}
+	}
+	return kept
 }
