@@ -137,6 +137,11 @@ type Stats struct {
 	// than the frame's original (wire) length: the payload is bounded by
 	// the frame.
 	IPLenOverWire int64 `json:"ip_len_over_wire"`
+	// CapOverWire counts frames whose record gives fewer original (wire)
+	// bytes than captured bytes, which no capture can hold: the original
+	// length is taken to be the captured length (the captured bytes are in
+	// the file; tshark and tcptrace read them too) and reading goes on.
+	CapOverWire int64 `json:"cap_over_wire"`
 	// OverSnaplen counts pcap records longer than the file's snap length
 	// (written by tools that do not truncate, such as dpkt); they are read
 	// as tcpdump does, up to MaxRecordLen.
@@ -197,6 +202,10 @@ type Reader struct {
 	keepNumbers, firstSeen bool
 	firstBW                int64 // first frame with an impossible wire length
 	firstOW                int64 // first frame whose IP length exceeds its wire length
+	// firstCO: the first frame with more captured than original bytes,
+	// and its two lengths (Stats.CapOverWire).
+	firstCO       int64
+	coCap, coWire int
 	// fine: some timestamp of the capture is off a multiple of fineTick
 	// (Segment.FineTime), from the pre-scan or from a frame read so far.
 	fine bool
@@ -379,15 +388,15 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 			}
 			break
 		}
-		pr, err := pcapgo.NewReader(bin)
+		sp, err := newStreamPcap(bin)
 		if err != nil {
 			return fail(fmt.Errorf("pcap header: %w", cutErr(err)))
 		}
-		rd.src, rd.link, rd.format = pr, int(pr.LinkType()), FormatPcap
-		rd.snaplen = int(pr.Snaplen())
-		// pcapgo takes records up to max(snaplen, 256 KiB): capping the
+		rd.src, rd.link, rd.format = sp, sp.link, FormatPcap
+		rd.snaplen = int(sp.snaplen)
+		// Records up to max(snaplen, 256 KiB) are taken: capping the
 		// snap length bounds every record to MaxRecordLen.
-		pr.SetSnaplen(uint32(min(rd.snaplen, MaxRecordLen)))
+		sp.setSnaplen(uint32(min(rd.snaplen, MaxRecordLen)))
 		if !SupportedLink(rd.link) {
 			return fail(fmt.Errorf("%w %d (pcap header)", ErrUnsupportedLinkType, rd.link))
 		}
@@ -567,7 +576,10 @@ func (r *Reader) next(s *Segment) error {
 			r.stats.UnsupportedLink++
 			continue
 		}
-		if ci.Length > maxWireLen && ci.Length > ci.CaptureLength {
+		if ci.Length < ci.CaptureLength {
+			r.capOverWire(ci.CaptureLength, ci.Length)
+			ci.Length = ci.CaptureLength
+		} else if ci.Length > maxWireLen {
 			r.stats.BadWireLen++
 			if r.firstBW == 0 {
 				r.firstBW = r.frame
@@ -615,6 +627,30 @@ func (r *Reader) next(s *Segment) error {
 // MaxRecordLen (Reader.next and split reading).
 func recordTooLong(n int) error {
 	return fmt.Errorf("%w: %d captured bytes, at most %d", ErrRecordTooLong, n, MaxRecordLen)
+}
+
+// boundWire is the original length a frame of capLen captured bytes is
+// read with when its record says wireLen (every reading path applies it:
+// Reader.next, split reading, ReadIndexed): wireLen, unless it is below
+// capLen — the captured bytes are in the file and a frame never holds more
+// than the wire carried, so the original length is the one that is wrong
+// and capLen is taken (Stats.CapOverWire) — or impossible, above
+// maxWireLen and capLen (Stats.BadWireLen: read as holding its captured
+// bytes only).
+func boundWire(capLen, wireLen int) int {
+	if wireLen < capLen || wireLen > max(maxWireLen, capLen) {
+		return capLen
+	}
+	return wireLen
+}
+
+// capOverWire counts the current frame (r.frame) as one whose record gives
+// capLen captured bytes but only wireLen original bytes.
+func (r *Reader) capOverWire(capLen, wireLen int) {
+	r.stats.CapOverWire++
+	if r.firstCO == 0 {
+		r.firstCO, r.coCap, r.coWire = r.frame, capLen, wireLen
+	}
 }
 
 // outOfRange is the warning of the first frame whose time t is outside
@@ -783,6 +819,12 @@ func (r *Reader) summarise() {
 	}
 	if n := r.stats.BadWireLen; n > 1 {
 		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d frames with an impossible original length (the first is frame %d)", r.name, n, r.firstBW))
+	}
+	switch n := r.stats.CapOverWire; {
+	case n == 1:
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: frame %d: its record gives %d captured bytes but an original length of %d; read with the captured length as its original length (the captured bytes are in the file, and a frame cannot hold more than the wire carried)", r.name, r.firstCO, r.coCap, r.coWire))
+	case n > 1:
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d frames whose record gives more captured bytes than its original length (the first is frame %d: %d > %d); each read with its captured length as its original length (the captured bytes are in the file, and a frame cannot hold more than the wire carried)", r.name, n, r.firstCO, r.coCap, r.coWire))
 	}
 	if n := r.stats.IPLenOverWire; n > 1 {
 		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d frames whose IP length exceeds the frame (the first is frame %d)", r.name, n, r.firstOW))

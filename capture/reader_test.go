@@ -469,7 +469,9 @@ func TestDamagedCaptures(t *testing.T) {
 		{"pcap-cut-in-record-header", good[:24+2*194+8], 2, "cut.pcap: frame 3: capture cut mid-record", 0, nil},
 		{"pcap-cut-after-record-header", good[:24+2*194+16], 2, "cut.pcap: frame 3: capture cut mid-record", 0, nil},
 		{"pcap-absurd-caplen", cat(good, pcapRecord(0x7ffffff0, 0x7ffffff0), []byte{1, 2, 3}), 3, "cut.pcap: frame 4: capture length exceeds snap length", 0, nil},
-		{"pcap-caplen-over-origlen", cat(good[:24+194], pcapRecord(100, 60), make([]byte, 100)), 1, "cut.pcap: frame 2: capture length exceeds original packet length", 0, nil},
+		// An original length below the captured length is bounded, not
+		// the end of the capture: every frame is read.
+		{"pcap-caplen-over-origlen", cat(good[:24+194], pcapRecord(178, 60), good[24+194+16:]), 3, "cut.pcap: frame 2: its record gives 178 captured bytes but an original length of 60; read with the captured length as its original length", 0, nil},
 		{"pcapng-cut-in-block", ng.Bytes()[:len(ng.Bytes())-30], 2, "cut.pcap: frame 3: capture cut mid-record", 0, nil},
 		{"gzip-cut", gz[:len(gz)-12], -1, "cut.pcap: frame ", 0, nil},
 		{"gzip-bad-crc", badCRC, 3, "cut.pcap: frame 4: gzip: invalid checksum", 0, nil},

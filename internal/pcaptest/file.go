@@ -141,6 +141,17 @@ func (f *File) Add(ts time.Time, iface int, frame []byte) {
 	f.packets++
 }
 
+// AddLen is Add with the record's original (wire) length origLen written
+// as given, even below the captured length: a damaged record, as some
+// writers produce, for tests of how a reader bounds it.
+func (f *File) AddLen(ts time.Time, iface int, frame []byte, origLen int) {
+	if f.enc.opts.Format == Pcapng && len(f.enc.ifaces) == 0 {
+		f.AddInterface(f.enc.opts.LinkType, 0, 0, f.enc.opts.Snaplen)
+	}
+	f.buf = f.enc.appendPacket(f.buf, ts, iface, frame, origLen)
+	f.packets++
+}
+
 // Packets returns the number of frames added so far.
 func (f *File) Packets() int { return f.packets }
 
@@ -259,7 +270,7 @@ func (e *encoder) appendIDB(b []byte, linkType uint32, tsresol byte, tsoffsetSec
 }
 
 // appendPacket appends one record holding frame, whose original length on
-// the wire was origLen bytes (origLen >= len(frame)).
+// the wire was origLen bytes (origLen >= len(frame), but for AddLen).
 func (e *encoder) appendPacket(b []byte, ts time.Time, iface int, frame []byte, origLen int) []byte {
 	o := e.order
 	switch e.opts.Format {
