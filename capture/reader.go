@@ -101,7 +101,7 @@ func (e *FrameError) Unwrap() error { return e.Err }
 type Stats struct {
 	Frames   int64 `json:"frames"`   // frames read
 	Segments int64 `json:"segments"` // frames that yielded a TCP segment
-	NonIP    int64 `json:"non_ip"`   // frames without IPv4/IPv6 (ARP, unknown EtherTypes, LLC without SNAP, …)
+	NonIP    int64 `json:"non_ip"`   // frames without IPv4/IPv6 (ARP, unknown EtherTypes, LLC without SNAP, pcapng custom and systemd journal blocks, …)
 	NonTCP   int64 `json:"non_tcp"`  // IP packets that are not TCP (UDP routing traffic, ICMP, …)
 	// ICMPQuotes counts ICMP errors quoting a TCP segment, returned by Next
 	// with Segment.ICMP set (not counted in Segments).
@@ -149,6 +149,10 @@ type Stats struct {
 	// UnsupportedEncap counts frames inside a tunnel whose payload type
 	// tcpviz does not decode (GRE 0x8200, Aruba 802.11, for instance).
 	UnsupportedEncap int64 `json:"unsupported_encap"`
+	// SimplePackets counts pcapng Simple Packet Blocks: packets without a
+	// timestamp, each given the time of the latest frame before it that
+	// has one (before any, of the first after it), and warned about.
+	SimplePackets int64 `json:"simple_packets"`
 }
 
 // peeker is a reader that can show its next bytes without consuming them:
@@ -212,6 +216,21 @@ type Reader struct {
 	// node: what a radiotap capture shows of the node it was taken on
 	// (Node), from Open's scan.
 	node Node
+	// pcapng (ngsource.go): guard checks the blocks pcapgo reads; ngCur
+	// is the record read last; ngPend the records read ahead to give
+	// leading Simple Packet Blocks a time (their data copied), from ngAt
+	// on, and ngPendErr the error that ended that read; ngLast the time
+	// of the latest record that has one (ngHaveTime). spbFirst is the
+	// first Simple Packet Block's frame; spbAhead how many were given
+	// the time of a record after them, spbEpoch how many time 0.
+	guard                        *ngGuard
+	ngCur                        ngRecord
+	ngPend                       []ngRecord
+	ngAt                         int
+	ngPendErr                    error
+	ngLast                       Timestamp
+	ngHaveTime                   bool
+	spbFirst, spbAhead, spbEpoch int64
 	// A split read (ReadFrames, Segments): sr is the reading goroutine's
 	// state, split the consuming goroutine's.
 	sr    *splitReader
@@ -277,18 +296,25 @@ func prescanFine(path string) bool {
 		return false
 	}
 	for range PrescanFrames {
-		_, ci, err := r.src.ZeroCopyReadPacketData()
-		if err != nil {
-			return false
-		}
-		if !timeInRange(ci.Timestamp) {
-			continue
-		}
-		ts := Timestamp(ci.Timestamp.UnixNano())
+		var ts Timestamp
 		if r.ng != nil {
-			if _, bin := r.ifaceInfo(ci.InterfaceIndex); bin != 0 {
-				ts = binaryTime(ts, bin)
+			var p ngRecord
+			if err := r.ngReadOne(&p); err != nil {
+				return false
 			}
+			if p.spb || !p.inRange {
+				continue // a Simple Packet Block has no time of its own
+			}
+			ts = p.ts
+		} else {
+			_, ci, err := r.src.ZeroCopyReadPacketData()
+			if err != nil {
+				return false
+			}
+			if !timeInRange(ci.Timestamp) {
+				continue
+			}
+			ts = Timestamp(ci.Timestamp.UnixNano())
 		}
 		if int64(ts)%int64(fineTick) != 0 {
 			return true
@@ -402,7 +428,11 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 		}
 	case 0x0a0d0d0a:
 		guard := newNgGuard(bin, name, func(w string) { rd.warnings = append(rd.warnings, w) })
+		rd.guard = guard
 		nr, err := pcapgo.NewNgReader(guard, pcapgo.NgReaderOptions{WantMixedLinkType: true})
+		if err != nil && guard.fatal != nil {
+			return fail(guard.fatal)
+		}
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				// A section header with no interface: an empty capture.
@@ -503,7 +533,8 @@ func (r *Reader) next(s *Segment) error {
 			ts   Timestamp
 			// inRange: the time fits int64 nanoseconds (timeInRange)
 			inRange bool
-			off     int64 // the record's file offset (Segment.Offset), when mapped
+			off     int64     // the record's file offset (Segment.Offset), when mapped
+			ngp     *ngRecord // the record, for pcapng
 		)
 		if r.mp != nil {
 			// A mapped pcap: the time is taken from the record as
@@ -520,6 +551,22 @@ func (r *Reader) next(s *Segment) error {
 				ci.Timestamp = time.Unix(sec, nsec).UTC()
 			}
 			ts = Timestamp(sec*1e9 + nsec)
+		} else if r.ng != nil {
+			// pcapng: link type and time per interface, Simple Packet
+			// Blocks given a time (ngNext).
+			if ngp, err = r.ngNext(); err == nil {
+				data, ci, ts, inRange = ngp.data, ngp.ci, ngp.ts, ngp.inRange
+				r.countRecords(ngp.pre)
+				if ngp.spb {
+					r.stats.SimplePackets++
+					if r.spbFirst == 0 {
+						r.spbFirst = r.frame + 1
+					}
+					if r.hook != nil {
+						ci.Timestamp = ts.Time()
+					}
+				}
+			}
 		} else {
 			data, ci, err = r.src.ZeroCopyReadPacketData()
 			inRange = timeInRange(ci.Timestamp)
@@ -549,16 +596,11 @@ func (r *Reader) next(s *Segment) error {
 			}
 			continue
 		}
-		if r.mp == nil {
-			ts = Timestamp(ci.Timestamp.UnixNano())
-		}
 		lt := r.link
-		if r.ng != nil {
-			var bin uint8
-			lt, bin = r.ifaceInfo(ci.InterfaceIndex)
-			if bin != 0 {
-				ts = binaryTime(ts, bin)
-			}
+		if ngp != nil {
+			lt = ngp.lt
+		} else if r.mp == nil {
+			ts = Timestamp(ci.Timestamp.UnixNano())
 		}
 		if r.hook != nil && !r.hook(lt, data, ts, ci) {
 			r.stats.Filtered++
@@ -764,6 +806,9 @@ func (s *streamEnd) Read(p []byte) (int, error) {
 // *FrameError.
 func (r *Reader) readErr(err error) error {
 	r.done = true
+	if r.guard != nil {
+		r.countRecords(r.guard.trailing())
+	}
 	r.summarise()
 	if errors.Is(err, ErrRecordTooLong) {
 		return &FrameError{File: r.name, Frame: r.frame, Err: err}
@@ -778,6 +823,16 @@ func (r *Reader) readErr(err error) error {
 		return io.EOF
 	}
 	next := r.frame + 1
+	var be *ngBlockError
+	if errors.As(err, &be) {
+		// A pcapng block that stops the reading (not a cut): it is not
+		// a frame.
+		if r.frame == 0 {
+			return &FrameError{File: r.name, Err: fmt.Errorf("%w; nothing before it to analyse", err)}
+		}
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: after frame %d: %v; reading stopped there: analysed the %d frames before it", r.name, r.frame, err, r.frame))
+		return io.EOF
+	}
 	if errors.Is(err, io.ErrUnexpectedEOF) && r.frame == 0 {
 		return &FrameError{File: r.name, Frame: 1, Err: errors.New("capture cut inside the first frame: nothing to analyse")}
 	}
@@ -819,6 +874,9 @@ func (r *Reader) summarise() {
 	}
 	if n := r.stats.BadWireLen; n > 1 {
 		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d frames with an impossible original length (the first is frame %d)", r.name, n, r.firstBW))
+	}
+	if w := r.spbWarning(); w != "" {
+		r.warnings = append(r.warnings, w)
 	}
 	switch n := r.stats.CapOverWire; {
 	case n == 1:

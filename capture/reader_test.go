@@ -478,8 +478,11 @@ func TestDamagedCaptures(t *testing.T) {
 		{"zstd-cut", zst[:len(zst)*3/4], -1, "cut.pcap: frame ", 0, nil},
 		{"pcap-frame-1-absurd-caplen", cat(hdr, pcapRecord(0xfffffff0, 0xfffffff0)), 0, "", 1, nil},
 		{"pcapng-every-interface-unsupported", ngUnsup.Bytes(), 0, "", 1, ErrUnsupportedLinkType},
-		{"pcapng-bad-interface-id", badIface(ng.Bytes(), 2), 2, "cut.pcap: frame 3: ", 0, nil},
-		{"pcapng-frame-1-bad-interface-id", badIface(ng.Bytes(), 0), 0, "", 1, nil},
+		// A packet block naming an interface its section lacks is damage:
+		// skipped, and the frames after it read (it used to end the
+		// capture, or fail it at frame 1).
+		{"pcapng-bad-interface-id", badIface(ng.Bytes(), 2), 2, "cut.pcap: after frame 2: corrupt pcapng block at byte 472 (enhanced packet block names interface 7, but its section describes only interface 0); the block (212 bytes) skipped", 0, nil},
+		{"pcapng-frame-1-bad-interface-id", badIface(ng.Bytes(), 0), 2, "cut.pcap: before the first frame: corrupt pcapng block at byte 48 (enhanced packet block names interface 7, but its section describes only interface 0); the block (212 bytes) skipped", 0, nil},
 		// Cut inside the first frame: nothing to analyse, an error (exit 2).
 		{"pcapng-idb-cut", ngIDBCut, 0, "", 1, nil},
 		{"pcap-frame-1-cut", cat(hdr, pcapRecord(60, 60), make([]byte, 30)), 0, "", 1, nil},
