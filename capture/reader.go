@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"net/netip"
 	"os"
@@ -323,10 +324,39 @@ func prescanFine(path string) bool {
 	return false
 }
 
+// names maps a file path to the name Readers give it (NameFile).
+var names sync.Map
+
+// NameFile makes every Reader that Open opens on the file at path name
+// the capture name instead of path — in Reader.Name (Report.File), every
+// *FrameError and every warning — until undo is called. Standard input
+// spooled to a temporary file (query.Spool) is so named "stdin", as
+// Open("-") names it: no message names the temporary file.
+func NameFile(path, name string) (undo func()) {
+	names.Store(path, name)
+	return func() { names.CompareAndDelete(path, name) }
+}
+
+// FileName is the name Readers give the file at path: the name NameFile
+// set, else path.
+func FileName(path string) string {
+	if n, ok := names.Load(path); ok {
+		return n.(string)
+	}
+	return path
+}
+
 // openFile is Open for a path other than "-", without the pre-scan.
 func openFile(path string) (*Reader, error) {
+	name := FileName(path)
 	f, err := os.Open(path)
 	if err != nil {
+		var pe *fs.PathError
+		if name != path && errors.As(err, &pe) {
+			// The file is known by another name: the error names it
+			// (it still wraps the system's error: fs.ErrNotExist …).
+			return nil, &FrameError{File: name, Err: pe.Err}
+		}
 		return nil, err
 	}
 	var in io.Reader = f
@@ -334,7 +364,7 @@ func openFile(path string) (*Reader, error) {
 	if mr != nil {
 		in = mr
 	}
-	r, err := NewReader(in, path)
+	r, err := NewReader(in, name)
 	if err != nil {
 		if unmap != nil {
 			unmap()

@@ -74,7 +74,8 @@ func flowsSpool() (*os.File, func()) {
 // sel's --port and --host leave out the connections that do not match:
 // no row, note or warning of theirs; the others keep their indexes.
 func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanalysis.Options, withJSON bool, sel query.Selection) error {
-	st.BeginFile(path)
+	name := displayName(path) // "stdin" for "-", in every row and message
+	st.BeginFile(name)
 	var (
 		notes    = map[int]string{} // PEP notes by connection
 		dirs     = map[int]flows.Direction{}
@@ -100,11 +101,11 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 			}
 		}
 		for d := range r.Dir {
-			if w, ok := query.AckedUnseen(path, r, i, flows.Direction(d)); ok {
+			if w, ok := query.AckedUnseen(name, r, i, flows.Direction(d)); ok {
 				unseen = append(unseen, w)
 			}
 		}
-		row := export.NewFlowRow(path, &tcpanalysis.Report{Start: start}, r, withJSON)
+		row := export.NewFlowRow(name, &tcpanalysis.Report{Start: start}, r, withJSON)
 		v := pep.AcknowledgerIn(r, evidence)
 		switch {
 		case v.Likely:
@@ -145,8 +146,8 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 	for _, i := range slices.Sorted(maps.Keys(recheck)) {
 		st.Put(recheck[i])
 	}
-	wscaleNote(e.stderr, path, nUnknown, unknown)
-	ff := export.NewStreamedFlowsFile(path, string(rep.Format), rep.Stats.Frames, rep.Stats.Segments, rep.Warnings, order, dirs)
+	wscaleNote(e.stderr, name, nUnknown, unknown)
+	ff := export.NewStreamedFlowsFile(name, string(rep.Format), rep.Stats.Frames, rep.Stats.Segments, rep.Warnings, order, dirs)
 	ff.Stats = rep.Stats
 	return st.EndFile(&ff)
 }
