@@ -303,3 +303,43 @@ func TestPcapngMalformedBlocks(t *testing.T) {
 		})
 	}
 }
+
+// TestPcapngRecordOverCap: a pcapng packet block holding more than
+// MaxRecordLen captured bytes (but under the block cap, so not damage)
+// stops the reading as a pcap record over the cap does: an error at frame
+// 1, else a warning with the frames before it analysed (it was an error,
+// exit 2, at any frame).
+func TestPcapngRecordOverCap(t *testing.T) {
+	fr := ngConn()
+	big := append(bytes.Clone(fr[3]), make([]byte, MaxRecordLen)...)
+	for _, tt := range []struct {
+		name   string
+		frames [][]byte
+		segs   int
+		want   string
+	}{
+		{"after-frame-1", [][]byte{fr[0], big, fr[2]}, 1, "ng.pcapng: frame 2: record longer than the capture allows: 262298 captured bytes, at most 262144; analysed the 1 frames before it"},
+		{"frame-1", [][]byte{big, fr[0]}, 0, "ng.pcapng: frame 1: record longer than the capture allows: 262298 captured bytes, at most 262144"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := pcaptest.New(pcaptest.Options{Format: pcaptest.Pcapng, LinkType: pcaptest.LinkEthernet})
+			f.AddInterface(pcaptest.LinkEthernet, 0, 0, pcaptest.NoSnaplen)
+			for _, b := range tt.frames {
+				f.Add(t0, 0, b)
+			}
+			segs, r, err := readNg(t, f.Bytes())
+			if tt.segs == 0 {
+				if err == nil || err.Error() != tt.want || !errors.Is(err, ErrRecordTooLong) {
+					t.Fatalf("error %v, want %q", err, tt.want)
+				}
+				return
+			}
+			if err != io.EOF || len(segs) != tt.segs {
+				t.Fatalf("%d segments, %v; want %d, io.EOF", len(segs), err, tt.segs)
+			}
+			if w := r.Warnings(); len(w) != 1 || w[0] != tt.want {
+				t.Errorf("Warnings() = %q, want [%q]", w, tt.want)
+			}
+		})
+	}
+}

@@ -841,7 +841,14 @@ func (r *Reader) readErr(err error) error {
 	}
 	r.summarise()
 	if errors.Is(err, ErrRecordTooLong) {
-		return &FrameError{File: r.name, Frame: r.frame, Err: err}
+		// The record is frame r.frame (counted): an error if it is the
+		// first, else the frames before it are analysed, as for a pcap
+		// record over the cap (docs/robustness.md#caps).
+		if r.frame <= 1 {
+			return &FrameError{File: r.name, Frame: r.frame, Err: err}
+		}
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: frame %d: %v; analysed the %d frames before it", r.name, r.frame, err, r.frame-1))
+		return io.EOF
 	}
 	if errors.Is(err, ErrFileChanged) {
 		return &FrameError{File: r.name, Frame: r.frame + 1, Err: err}
