@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -13,6 +15,7 @@ import (
 	"github.com/tcpviz/tcpviz/internal/atomicfile"
 	"github.com/tcpviz/tcpviz/pep"
 	"github.com/tcpviz/tcpviz/query"
+	"github.com/tcpviz/tcpviz/report"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
@@ -26,15 +29,29 @@ import (
 // notes are those of a whole report (export.WriteFlowsCSV,
 // export.WriteFlowsTable, pep.FlowNotes).
 func (e *env) flowsStreamed(w io.Writer, args []string, opts tcpanalysis.Options, format export.FlowsFormat, sel query.Selection) error {
-	// A file that cannot be opened fails the run before any row is
-	// written, as when rows were written after every analysis.
-	for _, path := range args {
+	// Every capture file is opened before any row is written: with one
+	// capture, its error is the run's (exit 2) and nothing is written;
+	// with several, one that cannot be read is named on stderr and left
+	// out, the others are listed, and the run is partial (exit 3), as
+	// report and goodput do.
+	several := len(args) > 1
+	var failed []string
+	left := make([]bool, len(args))
+	leaveOut := func(i int, err error) {
+		fmt.Fprintf(e.stderr, "warning: %v: left out of the flows output\n", err)
+		failed, left[i] = append(failed, displayName(args[i])), true
+	}
+	for i, path := range args {
 		if fi, err := os.Stat(path); path == "-" || err == nil && !fi.Mode().IsRegular() {
 			continue // a stream (standard input, a FIFO) is read once
 		}
 		r, err := capture.Open(path)
 		if err != nil {
-			return inputError(err)
+			if !several {
+				return inputError(err)
+			}
+			leaveOut(i, err)
+			continue
 		}
 		r.Close()
 	}
@@ -44,13 +61,48 @@ func (e *env) flowsStreamed(w io.Writer, args []string, opts tcpanalysis.Options
 		spool = f
 	}
 	st := export.NewFlowsStreamAs(w, format, spool)
-	for _, path := range args {
-		if err := e.flowsStreamFile(st, path, opts, format == export.FlowsJSON, sel); err != nil {
+	if several {
+		// Each capture's rows wait until it ends (the CSV's too), so a
+		// capture that fails part-way is left out whole.
+		st.HoldRows()
+	}
+	for i, path := range args {
+		if left[i] {
+			continue
+		}
+		err := e.flowsStreamFile(st, path, opts, format == export.FlowsJSON, sel)
+		var rf readFailure
+		if several && errors.As(err, &rf) && !errors.Is(err, context.Canceled) {
+			st.DropFile()
+			leaveOut(i, rf.err)
+			continue
+		}
+		if err != nil {
 			return err
 		}
 	}
-	return st.Close()
+	re := &report.ReadError{Failed: failed, Total: len(args)}
+	if len(failed) == len(args) {
+		// Nothing read: nothing written (the CSV header waits unflushed),
+		// exit 2 (reportErr), -o not replaced.
+		return re
+	}
+	if err := st.Close(); err != nil {
+		return err
+	}
+	if len(failed) > 0 {
+		return re // partial: exit 3 once the output is written (flows.go)
+	}
+	return nil
 }
+
+// readFailure marks an error of reading one capture (flowsStreamFile),
+// which leaves that capture out of a run over several; any other error
+// (writing the output, a signal) ends the run.
+type readFailure struct{ err error }
+
+func (f readFailure) Error() string { return f.err.Error() }
+func (f readFailure) Unwrap() error { return f.err }
 
 // flowsSpool is the temporary file where the flows table and JSON keep a
 // capture's rows, and the CSV its rows held back; nil (rows kept in
@@ -121,7 +173,7 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 	}
 	rep, err := e.analyzeFile(path, opts)
 	if err != nil {
-		return inputError(err)
+		return readFailure{inputError(err)}
 	}
 	// Warnings in the order query.Warnings gives them for a whole report.
 	ws := query.Warnings(rep)
