@@ -33,6 +33,16 @@ type Spec struct {
 	Conn       int
 }
 
+// shown is how outputs and messages name a run's capture path p:
+// "stdin" for standard input ("-", or its spool, which capture.FileName
+// names), else p.
+func shown(p string) string {
+	if p == "-" {
+		return "stdin"
+	}
+	return capture.FileName(p)
+}
+
 // ParseSpec parses LABEL=FILE[#conn] and LABEL=CLIENT+SERVER[#conn]. It
 // returns an error for a missing label or file, or a connection index that
 // is not a number.

@@ -52,7 +52,7 @@ func NewPairRun(spec Spec, client, server *tcpanalysis.Report, align string) (Ru
 		}
 	}
 	if len(pairs) == 0 {
-		return Run{}, fmt.Errorf("run %s: no connection of %s matches one of %s: are they the two sides of one PEP?", spec.Label, spec.File, spec.ServerFile)
+		return Run{}, fmt.Errorf("run %s: no connection of %s matches one of %s: are they the two sides of one PEP?", spec.Label, shown(spec.File), shown(spec.ServerFile))
 	}
 	best := -1
 	for i, p := range pairs {
@@ -67,7 +67,7 @@ func NewPairRun(spec Spec, client, server *tcpanalysis.Report, align string) (Ru
 		}
 	}
 	if best < 0 {
-		return Run{}, fmt.Errorf("run %s: connection %d of %s has no partner in %s", spec.Label, spec.Conn, spec.File, spec.ServerFile)
+		return Run{}, fmt.Errorf("run %s: connection %d of %s has no partner in %s", spec.Label, spec.Conn, shown(spec.File), shown(spec.ServerFile))
 	}
 	sr := pep.AnalyzeSplit(client, server, pairs[best:best+1])[0]
 	r := Run{Spec: spec, Result: client.Conns[sr.Client], Dir: sr.Dir, Server: server.Conns[sr.Server], Split: &sr, Swapped: swapped, Start: client.Start, ServerStart: server.Start}
@@ -276,7 +276,7 @@ func (r Run) Annotation() string {
 	switch {
 	case r.Split != nil && !r.Split.SameConn:
 		return fmt.Sprintf("%s: a split-TCP PEP acknowledged the sender (two TCP connections in %s and %s): 'acked to sender' and 'accepted by PEP' are bytes the PEP accepted; end-to-end goodput and 'delivered' come from the server-side capture; at most %d bytes were held in the PEP",
-			r.Label, r.File, r.ServerFile, r.Split.MaxHeldBytes)
+			r.Label, shown(r.File), shown(r.ServerFile), r.Split.MaxHeldBytes)
 	case r.Split != nil:
 		return fmt.Sprintf("%s: one end-to-end TCP connection in both captures (no PEP split it)", r.Label)
 	case r.PEP.Likely:

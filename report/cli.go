@@ -92,6 +92,9 @@ func (j Job) Run() error {
 		if err != nil && len(j.Paths) > 1 {
 			// One unreadable capture of several: reported, left out.
 			fmt.Fprintf(j.Stderr, "warning: %v: left out of the report\n", err)
+			if path == "-" {
+				path = "stdin" // as every verb names standard input
+			}
 			failed = append(failed, path)
 			continue
 		}
@@ -145,6 +148,9 @@ func (j Job) capture(path string) (*tcpanalysis.Report, error) {
 			path, kept, total, pkts, l.Conns, l.Packets)
 	}
 	rep.File = path
+	if path == "-" {
+		rep.File = "stdin" // as every verb names standard input
+	}
 	return rep, nil
 }
 

@@ -69,8 +69,11 @@ that cannot be read is left out with a warning (exit status 3, partial).`,
 			args = e.onceEach(args)
 			job := report.Job{Paths: args, Out: out, Title: title, Analysis: opts,
 				Limits: report.Limits{Conns: maxConns, Packets: maxPackets, OnePass: query.OnePassLimit},
-				Open:   func(path string) (string, func(), error) { return spoolStdin(path, e.stdin) },
-				Read:   e.reportRead, Stdout: e.stdout, Stderr: e.stderr}
+				Open: func(path string) (string, func(), error) {
+					p, err := e.input(path) // "-": spooled once for the run
+					return p, func() {}, err
+				},
+				Read: e.reportRead, Stdout: e.stdout, Stderr: e.stderr}
 			if len(args) == 1 {
 				// One capture: named with its run folder, as figure
 				// titles (runName), not the bare client.pcap (trial14 C13).
