@@ -14,15 +14,20 @@ import (
 	"github.com/tcpviz/tcpviz/internal/pcaptest"
 )
 
-// writeCapture writes a small valid capture (one bulk transfer) to path.
-func writeCapture(t *testing.T, path string) {
+// writeCapture writes a small valid capture (one bulk transfer) to path:
+// the same bytes at every path (writeCaptureSeed 1).
+func writeCapture(t *testing.T, path string) { writeCaptureSeed(t, path, 1) }
+
+// writeCaptureSeed writes a small valid capture (one bulk transfer,
+// pcaptest.GenOptions.Seed seed) to path: other seeds, other bytes.
+func writeCaptureSeed(t *testing.T, path string, seed int64) {
 	t.Helper()
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if err := pcaptest.WriteBulk(f, pcaptest.GenOptions{Packets: 200, Flows: 1, Seed: 1}); err != nil {
+	if err := pcaptest.WriteBulk(f, pcaptest.GenOptions{Packets: 200, Flows: 1, Seed: seed}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -32,11 +37,11 @@ func writeCapture(t *testing.T, path string) {
 func TestList(t *testing.T) {
 	dir := t.TempDir()
 	lit := filepath.Join(dir, "run[1]*.pcap") // a real file whose name is a glob
-	writeCapture(t, lit)
-	writeCapture(t, filepath.Join(dir, "run1a.pcap")) // what the glob would match
+	writeCaptureSeed(t, lit, 1)
+	writeCaptureSeed(t, filepath.Join(dir, "run1a.pcap"), 2) // what the glob would match
 	tree := filepath.Join(dir, "tree")
 	os.MkdirAll(filepath.Join(tree, "locked"), 0o755)
-	writeCapture(t, filepath.Join(tree, "ok.pcap"))
+	writeCaptureSeed(t, filepath.Join(tree, "ok.pcap"), 3)
 	os.Symlink("loop2.pcap", filepath.Join(tree, "loop1.pcap"))
 	os.Symlink("loop1.pcap", filepath.Join(tree, "loop2.pcap"))
 	if err := syscall.Mkfifo(filepath.Join(tree, "fifo.pcap"), 0o644); err != nil {
@@ -81,8 +86,8 @@ func TestListSymlinkedDir(t *testing.T) {
 	dir := t.TempDir()
 	real := filepath.Join(dir, "real")
 	os.MkdirAll(filepath.Join(real, "sub"), 0o755)
-	writeCapture(t, filepath.Join(real, "a.pcap"))
-	writeCapture(t, filepath.Join(real, "sub", "b.pcap"))
+	writeCaptureSeed(t, filepath.Join(real, "a.pcap"), 1)
+	writeCaptureSeed(t, filepath.Join(real, "sub", "b.pcap"), 2)
 	os.Symlink("..", filepath.Join(real, "sub", "up.pcap")) // a loop if followed
 	link := filepath.Join(dir, "link")
 	if err := os.Symlink("real", link); err != nil {

@@ -98,6 +98,8 @@ type Options struct {
 	// inline: Jobs fill every core, so each capture is read and analysed
 	// on its job's goroutine (tcpanalysis.Options.Inline); set by Goodput.
 	inline bool
+	// runKeys are the captures' run keys (RunKeys); set by Goodput.
+	runKeys map[string]string
 	// Shard, Shards select the part of the campaign this process analyses:
 	// runs are assigned to shard hash(RunKey) mod Shards, so the captures of
 	// one run stay together. Shards ≤ 1 analyses everything; Shard is
@@ -119,6 +121,15 @@ type Options struct {
 	// still ends them), and declared flows that no capture holds become
 	// rows with 0 bytes and Vantage Nowhere.
 	Sidecars bool
+}
+
+// runKey is the run key of the capture at path: RunKeys' when Goodput
+// set them, else RunKey.
+func (o Options) runKey(path string) string {
+	if k, ok := o.runKeys[path]; ok {
+		return k
+	}
+	return RunKey(path)
 }
 
 // FileError is a capture that could not be analysed.
@@ -173,13 +184,16 @@ type FileWarnings struct {
 	Warnings []string
 }
 
-// InShard reports whether a capture belongs to shard i of n.
+// InShard reports whether a capture belongs to shard i of n (0-based):
+// FNV-1a of its run's name (the last two elements of its resolved run
+// key, shardName) modulo n. Every capture of a run is in one shard,
+// whatever the spelling of its path.
 func InShard(path string, i, n int) bool {
 	if n <= 1 {
 		return true
 	}
 	h := fnv.New32a()
-	h.Write([]byte(RunKey(path)))
+	h.Write([]byte(shardName(path)))
 	return int(h.Sum32()%uint32(n)) == i
 }
 
@@ -199,6 +213,7 @@ func Goodput(ctx context.Context, files []string, o Options) (*Result, error) {
 			mine = append(mine, f)
 		}
 	}
+	o.runKeys = RunKeys(mine)
 	jobs := o.Jobs
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
@@ -263,7 +278,7 @@ feed:
 		if len(r.fi.warnings) > 0 {
 			res.Warnings = append(res.Warnings, FileWarnings{mine[i], r.fi.warnings})
 		}
-		if k := RunKey(mine[i]); r.fi.last > res.RunEnd[k] {
+		if k := o.runKeys[mine[i]]; r.fi.last > res.RunEnd[k] {
 			res.RunEnd[k] = r.fi.last
 		}
 		all = append(all, r.rows...)
@@ -274,7 +289,7 @@ feed:
 	for i, r := range results {
 		infos[i] = r.fi
 	}
-	res.VantageWarnings, res.VantageNotes = sinkWarnings(res.Rows, mine, infos)
+	res.VantageWarnings, res.VantageNotes = sinkWarnings(res.Rows, mine, infos, o.runKeys)
 	if err := checkInterval(res, o); err != nil {
 		return res, err
 	}
@@ -379,7 +394,7 @@ func fileRows(path string, o Options) ([]FlowRow, fileInfo, error) {
 		st := r.Dir[d]
 		snd, rcv := c.Half[d], c.Half[d.Reverse()]
 		row := FlowRow{
-			File: path, RunKey: RunKey(path), Conn: c.Index,
+			File: path, RunKey: o.runKey(path), Conn: c.Index,
 			Src: snd.Addr.Addr().String(), SPort: snd.Addr.Port(),
 			Dst: rcv.Addr.Addr().String(), DPort: rcv.Addr.Port(),
 			FirstS: c.First.Seconds(), LastS: c.Last.Seconds(),

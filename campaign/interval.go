@@ -335,13 +335,13 @@ type runInfo struct {
 	labels map[string]string // labels all its captures share
 }
 
-// runsOf groups files into runs in file order, with the labels every
-// capture of the run has in common.
-func runsOf(files []string, labels func(string) (map[string]string, bool)) []runInfo {
+// runsOf groups files into runs (runKey) in file order, with the labels
+// every capture of the run has in common.
+func runsOf(files []string, runKey func(string) string, labels func(string) (map[string]string, bool)) []runInfo {
 	idx := map[string]int{}
 	var out []runInfo
 	for _, f := range files {
-		k := RunKey(f)
+		k := runKey(f)
 		var l map[string]string
 		if labels != nil {
 			l, _ = labels(f)
@@ -399,7 +399,7 @@ func applyIntervals(res *Result, o Options) {
 			used = append(used, f)
 		}
 	}
-	runs := runsOf(used, o.Labels)
+	runs := runsOf(used, o.runKey, o.Labels)
 	// packetsStop is where a flow's interval ends when nothing declares
 	// its stop: --end, else its receiver's close, else the run's end (the
 	// last frame of any of its captures), so a flow whose packets stop

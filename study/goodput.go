@@ -95,13 +95,21 @@ func Goodput(ctx context.Context, paths []string, o Options) (*Outcome, error) {
 		}
 		co.Starts = st
 	}
-	listing, err := campaign.List(paths)
+	listing, err := campaign.ListWith(paths, campaign.ListOptions{Labels: co.Labels})
 	if err != nil {
 		return out, input(err)
 	}
 	for _, n := range listing.Notes {
 		out.add(campaign.Note, campaign.WarnListing, "%s", n)
 	}
+	show := func(p string) string {
+		if o.ShowPath != nil {
+			return o.ShowPath(p)
+		}
+		return p
+	}
+	out.sameNotes(listing.Same, show)
+	out.sameLabelCaptures(listing.Files, co.Labels, show)
 	if len(listing.Files) == 0 && len(listing.Failed) == 0 {
 		return out, input(fmt.Errorf("no capture found under %s", strings.Join(paths, " ")))
 	}
@@ -145,22 +153,110 @@ func Goodput(ctx context.Context, paths []string, o Options) (*Outcome, error) {
 	return out, out.tables(o.Tables, false)
 }
 
+// sameNotesNamed is how many of the paths left out as a capture already
+// listed a note names; the rest are counted.
+const sameNotesNamed = 3
+
+// sameNotes says which paths were left out because they hold a capture
+// already listed (campaign.Listing.Same), naming both paths of the first
+// few, then how many in all; show maps a path to the one the reader knows.
+func (out *Outcome) sameNotes(same []campaign.SamePath, show func(string) string) {
+	if len(same) == 0 {
+		return
+	}
+	files, copies := 0, 0
+	for i, s := range same {
+		if s.How == campaign.SameFile {
+			files++
+		} else {
+			copies++
+		}
+		if i < sameNotesNamed {
+			out.add(campaign.Note, campaign.WarnSameCapture, "%s: one capture, analysed once", campaign.SamePath{Kept: show(s.Kept), Path: show(s.Path), How: s.How})
+		}
+	}
+	var how []string
+	if files > 0 {
+		how = append(how, fmt.Sprintf("%d the same file by another path: a relative and an absolute path, a symlink, a folder given twice", files))
+	}
+	if copies > 0 {
+		how = append(how, fmt.Sprintf("%d byte-identical copies at another inode", copies))
+	}
+	out.add(campaign.Note, campaign.WarnSameCapture, "%s left out as captures already listed (%s): each capture is analysed once, in one run",
+		count(len(same), "path"), strings.Join(how, "; "))
+}
+
+// sameLabelCaptures warns, loudly, when two captures of files (distinct
+// files: campaign.ListWith merged paths of one capture) get the same
+// labels, node and device included: the labels do not tell them apart,
+// so two runs of them would be one group's two runs with one seed.
+func (out *Outcome) sameLabelCaptures(files []string, labels func(string) (map[string]string, bool), show func(string) string) {
+	if labels == nil {
+		return
+	}
+	byID := map[string][]string{}
+	var ids []string
+	for _, f := range files {
+		l, ok := labels(f)
+		if !ok || len(l) == 0 {
+			continue
+		}
+		var parts []string
+		for n, v := range l {
+			parts = append(parts, n+"="+v)
+		}
+		sort.Strings(parts)
+		id := strings.Join(parts, " ")
+		if _, ok := byID[id]; !ok {
+			ids = append(ids, id)
+		}
+		byID[id] = append(byID[id], f)
+	}
+	n := 0
+	var first string
+	for _, id := range ids {
+		if fs := byID[id]; len(fs) > 1 {
+			n += len(fs)
+			if first == "" {
+				first = fmt.Sprintf("%s and %s (%s)", show(fs[0]), show(fs[1]), id)
+			}
+		}
+	}
+	if n > 0 {
+		out.add(campaign.Loud, campaign.WarnSameLabels, "%d captures get the same labels as another capture, e.g. %s: the labels do not tell them apart (a pattern without the label that names the run, such as its seed, or one capture in two forms such as .pcap and .pcap.gz); captures of two runs with the same labels are two runs of one group with one pairing key", n, first)
+	}
+}
+
 // tables computes the study's tables from out.Rows, with the warning on
 // rows a PEP acknowledged; warnOnError reports that warning even when
-// the tables cannot be made.
+// the tables cannot be made. Runs that no label tells apart are warned
+// about, loudly, before the tables and under them; with a pairing label
+// they are an error (campaign.ErrDuplicateRuns, wrapped with ErrInput).
 func (out *Outcome) tables(t TableOptions, warnOnError bool) error {
 	ao, err := t.Aggregate()
 	if err != nil {
 		return err
+	}
+	var same []campaign.Warning
+	if t.Pair == "" {
+		for _, s := range campaign.SameLabelRuns(out.Rows) {
+			same = append(same, campaign.Warn(campaign.Loud, campaign.WarnSameLabels, "%s have the same labels (%s): no label tells them apart, so each counts as a run of its own in its group's n and CI: the same captures given twice (two paths, copies, or two per-flow CSVs of one campaign), or labels without the one that tells runs apart",
+				strings.Join(s.Runs, ", "), s.Labels))
+		}
 	}
 	tab, runs, pepRows, pepRuns, err := Tables(out.Rows, out.Spec, ao)
 	if err != nil {
 		if pepRows > 0 && warnOnError {
 			out.Warnings = append(out.Warnings, pepWarning(pepRows, pepRuns))
 		}
+		if errors.Is(err, campaign.ErrDuplicateRuns) {
+			return input(err)
+		}
 		return err
 	}
 	out.Tables, out.Runs = tab, runs
+	out.TableWarnings = append(out.TableWarnings, same...)
+	out.Notes = append(out.Notes, same...)
 	if pepRows > 0 {
 		w := pepWarning(pepRows, pepRuns)
 		out.TableWarnings = append(out.TableWarnings, w)
