@@ -203,17 +203,26 @@ func InShard(path string, i, n int) bool {
 // and ISN) is counted once, from the capture taken at its receiver when
 // there is one, else at its sender, else the one that saw most delivered
 // bytes. A capture that fails is listed in Result.Failed; the rest go on.
-// Goodput returns an error if ctx is cancelled, or ErrOutsideCaptures when
+// Goodput returns an error if ctx is cancelled, ErrOutsideCaptures when
 // Options.Interval starts at or after the end of every run's captures or
-// Options.End is at or before every flow's start.
+// Options.End is at or before every flow's start, and, before any capture
+// is read, an *OptionError when a row of Options.Starts would be declared
+// in runs it does not belong to (a column naming runs that is no label;
+// Starts.checkRuns).
 func Goodput(ctx context.Context, files []string, o Options) (*Result, error) {
+	keys := RunKeys(files)
+	if o.Interval == nil {
+		if err := o.Starts.checkRuns(runsOf(files, func(f string) string { return keys[f] }, o.Labels)); err != nil {
+			return nil, err
+		}
+	}
 	var mine []string
 	for _, f := range files {
 		if InShard(f, o.Shard, o.Shards) {
 			mine = append(mine, f)
 		}
 	}
-	o.runKeys = RunKeys(mine)
+	o.runKeys = keys
 	jobs := o.Jobs
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)

@@ -58,9 +58,12 @@ func (out *Outcome) add(s campaign.Severity, k campaign.WarningKind, format stri
 // o.Tables.Group it computes the study's tables (Tables), so that a
 // mistake only the rows can show (an Order group no run has) stops it
 // before anything is written. Errors: a *campaign.OptionError for an
-// invalid option; ErrInput (wrapped) for input that cannot be used (a
-// manifest or starts file, no capture found, every capture failed, one
-// run's captures with different group labels);
+// invalid option (also a starts file whose column naming runs is no label:
+// campaign.ReadStarts, campaign.Goodput); ErrInput (wrapped) for input
+// that cannot be used (a manifest or starts file, no capture found, every
+// capture failed, one run's captures with different group labels, two
+// paths of one capture with different labels, two runs of a group with one
+// pairing key);
 // campaign.ErrOutsideCaptures; ctx's error. The Outcome is never nil.
 func Goodput(ctx context.Context, paths []string, o Options) (*Outcome, error) {
 	out := &Outcome{Spec: o.Tables.Spec()}
@@ -90,6 +93,10 @@ func Goodput(ctx context.Context, paths []string, o Options) (*Outcome, error) {
 	if o.Starts != "" {
 		rename, _ := o.renames()
 		st, err := campaign.ReadStarts(o.Starts, rename, out.LabelNames)
+		var oe *campaign.OptionError
+		if errors.As(err, &oe) {
+			return out, err // a column that should be a label: --starts-rename
+		}
 		if err != nil {
 			return out, input(err)
 		}
@@ -146,7 +153,7 @@ func Goodput(ctx context.Context, paths []string, o Options) (*Outcome, error) {
 	iv := o.intervalNote(res)
 	out.add(campaign.Info, campaign.WarnSummary, "goodput: %s, %d used, %d failed; %s (%s; rate over "+iv.Format+"; each flow counted once, from its receiver's capture where possible)",
 		append([]any{count(len(res.Files), "capture"), len(res.Files) - len(res.Failed), len(res.Failed), count(len(res.Rows), "flow"), dirNote}, iv.Args...)...)
-	out.intervals(o.Tables.Group != "")
+	out.intervals(o, o.Tables.Group != "")
 	if o.Tables.Group == "" {
 		return out, nil
 	}
@@ -415,16 +422,22 @@ func (o Options) intervalNote(res *campaign.Result) campaign.Text {
 // declared flows no capture holds and, per run, the flows that started
 // late while no application start was known, with a summary and the fix;
 // withTables also puts the summary under the tables.
-func (out *Outcome) intervals(withTables bool) {
+func (out *Outcome) intervals(o Options, withTables bool) {
 	res := out.Result
 	for _, se := range res.SidecarErrors {
 		out.add(campaign.Caution, campaign.WarnGroundTruth, "ground truth of run %s unreadable, its flows start at their first packet: %v", se.File, se.Err)
 	}
 	absent, proxied := 0, 0
+	absentIn := map[string]int{} // declared flows in no capture, per run
+	var absentRuns []string
 	for _, r := range res.Rows {
 		switch r.Vantage {
 		case campaign.Nowhere:
 			absent++
+			if absentIn[r.RunKey] == 0 {
+				absentRuns = append(absentRuns, r.RunKey)
+			}
+			absentIn[r.RunKey]++
 		case campaign.AtProxy:
 			proxied++
 		}
@@ -433,7 +446,25 @@ func (out *Outcome) intervals(withTables bool) {
 		out.add(campaign.Caution, campaign.WarnPEP, "%s %s likely acknowledged by a split-TCP PEP in their capture (vantage pep: one capture's evidence, package pep; an on-link receiver whose application stops reading can show the same): their bytes were accepted by the PEP, not delivered end to end; analyse the captures behind the PEP (docs/metrics.md#pep)", count(proxied, "flow"), map[bool]string{true: "was", false: "were"}[proxied == 1])
 	}
 	if absent > 0 {
-		out.add(campaign.Note, campaign.WarnDeclared, "%s declared but found in no capture: rows with 0 bytes and vantage none, included in the tables", count(absent, "flow"))
+		const named = 5 // runs named; the rest are counted
+		var each []string
+		for i, k := range absentRuns {
+			if i == named {
+				each = append(each, fmt.Sprintf("%d more %s", len(absentRuns)-named, map[bool]string{true: "run", false: "runs"}[len(absentRuns)-named == 1]))
+				break
+			}
+			each = append(each, fmt.Sprintf("%s %d", filepath.Base(k), absentIn[k]))
+		}
+		from := campaign.Textf("the testbed's ground truth")
+		if o.Starts != "" {
+			from = campaign.Textf("%s %s", campaign.OptStarts, o.Starts)
+		}
+		args := append(append([]any{count(absent, "flow")}, from.Args...), count(len(absentRuns), "run"), strings.Join(each, ", "))
+		w := out.add(campaign.Caution, campaign.WarnDeclared, "%s declared by "+from.Format+" but found in no capture of their run (%s: %s): rows with 0 bytes and vantage none, counted in the tables at 0 kbit/s, so each lowers its run's mean per flow (and adds nothing to a sum); check that every declared flow belongs to its run",
+			args...)
+		if withTables {
+			out.Notes = append(out.Notes, w)
+		}
 	}
 	if len(res.Late) == 0 {
 		return
