@@ -172,6 +172,12 @@ type Result struct {
 	VantageNotes []Warning
 	// Dropped are the flows Options.MinBytes dropped.
 	Dropped []FlowRow
+	// NoTCP are the captures analysed that hold no TCP connection (a UDP
+	// control run, a capture filter that kept no TCP), with their counts;
+	// Conns counts the TCP connections of every capture analysed, before
+	// Options.Port, so that a batch of 0 flows can say why.
+	NoTCP []CaptureCounts
+	Conns int
 	// RunEnd is, per run key, the last frame of any of its captures,
 	// seconds (captures' clock): where a flow's interval ends when nothing
 	// else ends it.
@@ -287,6 +293,12 @@ feed:
 		if len(r.fi.warnings) > 0 {
 			res.Warnings = append(res.Warnings, FileWarnings{mine[i], r.fi.warnings})
 		}
+		res.Conns += r.fi.counts.Conns
+		if r.fi.counts.Conns == 0 {
+			c := r.fi.counts
+			c.File = mine[i]
+			res.NoTCP = append(res.NoTCP, c)
+		}
 		if k := o.runKeys[mine[i]]; r.fi.last > res.RunEnd[k] {
 			res.RunEnd[k] = r.fi.last
 		}
@@ -313,6 +325,18 @@ type fileInfo struct {
 	// 802.11 capture on the node, nodeID); own are the node's addresses.
 	identity bool
 	own      []netip.Addr
+	counts   CaptureCounts
+}
+
+// CaptureCounts are what one capture held, for the batch's summary of
+// captures without TCP (Result.NoTCP): frames read, frames that yielded
+// a TCP segment, IP packets that are not TCP (UDP, ICMP, …), frames
+// without IP (ARP, 802.11 management and control, …), and TCP
+// connections (before Options.Port).
+type CaptureCounts struct {
+	File                            string
+	Frames, Segments, NonTCP, NonIP int64
+	Conns                           int
 }
 
 // ErrNoLabels is the error of a capture the label pattern or the manifest
@@ -391,7 +415,8 @@ func fileRows(path string, o Options) ([]FlowRow, fileInfo, error) {
 			}
 		}
 	}
-	fi := fileInfo{last: rep.Stats.Last.Seconds(), warnings: rep.Warnings, identity: id.known(), own: id.ownAddrs()}
+	fi := fileInfo{last: rep.Stats.Last.Seconds(), warnings: rep.Warnings, identity: id.known(), own: id.ownAddrs(),
+		counts: CaptureCounts{Frames: rep.Stats.Frames, Segments: rep.Stats.Segments, NonTCP: rep.Stats.NonTCP, NonIP: rep.Stats.NonIP, Conns: len(rep.Conns)}}
 	var rows []FlowRow
 	var dirs []flows.Direction
 	for _, r := range rep.Conns {

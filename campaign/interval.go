@@ -141,6 +141,20 @@ func FindSidecar(runKey string) (*Sidecar, error) {
 	return nil, ErrNoSidecar
 }
 
+// SidecarFiles returns the files FindSidecar may read for the run runKey
+// that exist: PREFIX-groundtruth.csv, groundtruth-all.csv in the same
+// directory, PREFIX-config.txt. A front end refuses to write an output
+// over them.
+func SidecarFiles(runKey string) []string {
+	var out []string
+	for _, p := range []string{runKey + "-groundtruth.csv", filepath.Join(filepath.Dir(runKey), "groundtruth-all.csv"), runKey + "-config.txt"} {
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // readGroundTruth reads ns-3 ground-truth rows; keep (nil: all) selects
 // rows by column value.
 func readGroundTruth(path string, keep func(get func(string) string) bool) ([]AppFlow, error) {
@@ -435,6 +449,7 @@ func applyIntervals(res *Result, o Options) {
 		src = FromStarts
 		for _, run := range runs {
 			fl := o.Starts.flowsOf(run.labels)
+			onPort(fl, o.Port)
 			if len(fl) > 0 {
 				declared[run.key] = fl
 			}
@@ -457,6 +472,7 @@ func applyIntervals(res *Result, o Options) {
 			for _, f := range sc.Flows {
 				m[f.key()] = f
 			}
+			onPort(m, o.Port)
 			declared[run.key] = m
 			res.Sidecars = append(res.Sidecars, sc.File)
 		}
@@ -513,6 +529,20 @@ func applyIntervals(res *Result, o Options) {
 		return a.FirstS < b.FirstS
 	})
 	res.Late = lateFlows(res.Rows)
+}
+
+// onPort removes from fl the flows without port on either side (the
+// Port option; 0 keeps all): a flow left out of the batch is not declared
+// absent either.
+func onPort(fl map[string]AppFlow, port int) {
+	if port == 0 {
+		return
+	}
+	for k, f := range fl {
+		if int(f.SPort) != port && int(f.DPort) != port {
+			delete(fl, k)
+		}
+	}
 }
 
 // dropSmall removes the rows whose flow delivered fewer than o.MinBytes

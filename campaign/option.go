@@ -188,6 +188,7 @@ const (
 	WarnRepeated                         // rows given twice to a merge, counted once
 	WarnSameCapture                      // paths left out: they hold a capture already listed (Listing.Same)
 	WarnSameLabels                       // captures or runs that no label tells apart
+	WarnNoTCP                            // a batch of no flow: its captures hold no TCP (or none on the port)
 )
 
 // Warning is one line a goodput campaign reports besides its rows: Text

@@ -117,6 +117,11 @@ func Goodput(ctx context.Context, paths []string, o Options) (*Outcome, error) {
 	}
 	out.sameNotes(listing.Same, show)
 	out.sameLabelCaptures(listing.Files, co.Labels, show)
+	if o.CheckInputs != nil {
+		if err := o.CheckInputs(o.inputs(listing)); err != nil {
+			return out, err
+		}
+	}
 	if len(listing.Files) == 0 && len(listing.Failed) == 0 {
 		return out, input(fmt.Errorf("no capture found under %s", strings.Join(paths, " ")))
 	}
@@ -149,6 +154,7 @@ func Goodput(ctx context.Context, paths []string, o Options) (*Outcome, error) {
 		return out, err
 	}
 	out.dropped(o.MinBytes)
+	out.noFlows(o.Port)
 	dirNote := map[query.Dir]string{query.Auto: "the direction that delivered more bytes", query.AB: "from the SYN sender", query.BA: "towards the SYN sender"}[o.Dir]
 	iv := o.intervalNote(res)
 	out.add(campaign.Info, campaign.WarnSummary, "goodput: %s, %d used, %d failed; %s (%s; rate over "+iv.Format+"; each flow counted once, from its receiver's capture where possible)",
@@ -158,6 +164,45 @@ func Goodput(ctx context.Context, paths []string, o Options) (*Outcome, error) {
 		return out, nil
 	}
 	return out, out.tables(o.Tables, false)
+}
+
+// inputs are the files the campaign reads: every path of the captures
+// listed, the manifest, the starts file, and the ground truth next to the
+// captures when it is read (no Interval or Starts, NoGroundTruth unset).
+func (o Options) inputs(l *campaign.Listing) []Input {
+	var in []Input
+	for _, f := range l.Files {
+		in = append(in, Input{f, InputCapture})
+	}
+	for _, s := range l.Same {
+		in = append(in, Input{s.Path, InputCapture})
+	}
+	if o.Manifest != "" {
+		in = append(in, Input{o.Manifest, InputManifest})
+	}
+	if o.Starts != "" {
+		in = append(in, Input{o.Starts, InputStarts})
+	}
+	if o.Interval == "" && o.Starts == "" && !o.NoGroundTruth {
+		seen := map[string]bool{}
+		var runs []string
+		for _, k := range campaign.RunKeys(l.Files) {
+			if !seen[k] {
+				seen[k] = true
+				runs = append(runs, k)
+			}
+		}
+		sort.Strings(runs)
+		for _, k := range runs {
+			for _, f := range campaign.SidecarFiles(k) {
+				if !seen[f] {
+					seen[f] = true
+					in = append(in, Input{f, InputGroundTruth})
+				}
+			}
+		}
+	}
+	return in
 }
 
 // sameNotesNamed is how many of the paths left out as a capture already
@@ -376,6 +421,35 @@ func (out *Outcome) checkLabels(o Options) error {
 	}
 	return nil
 }
+
+// noFlows says why a batch whose captures were analysed has no flow:
+// none of them holds a TCP connection (with the counts of what they hold),
+// or none of their connections has port (the Port option).
+func (out *Outcome) noFlows(port int) {
+	res := out.Result
+	used := len(res.Files) - len(res.Failed)
+	if len(res.Rows) > 0 || used == 0 {
+		return
+	}
+	switch {
+	case len(res.NoTCP) == used:
+		var c campaign.CaptureCounts
+		for _, n := range res.NoTCP {
+			c.Frames, c.NonTCP, c.NonIP = c.Frames+n.Frames, c.NonTCP+n.NonTCP, c.NonIP+n.NonIP
+		}
+		what := "none of the " + count(used, "capture") + " holds a"
+		if used == 1 {
+			what = "the capture holds no"
+		}
+		out.add(campaign.Caution, campaign.WarnNoTCP, "%s TCP connection (%s read: %s that are not TCP, such as UDP or ICMP, %s without IP): goodput measures TCP flows only, so there is no flow (a UDP control run, or a capture filter that kept no TCP?)",
+			what, count64(c.Frames, "frame"), count64(c.NonTCP, "IP packet"), count64(c.NonIP, "frame"))
+	case port != 0 && res.Conns > 0:
+		out.add(campaign.Caution, campaign.WarnNoTCP, "no flow: the %s hold %s (counted per capture), none with port %d (%s)", count(used, "capture"), count(res.Conns, "TCP connection"), port, campaign.OptPort)
+	}
+}
+
+// count64 is count for an int64.
+func count64(n int64, what string) string { return count(int(n), what) }
 
 // dropped says which flows the small-flow filter left out.
 func (out *Outcome) dropped(minBytes int64) {

@@ -27,6 +27,7 @@ type goodputFlags struct {
 	out           string
 	tables        string
 	tablesCSV     string
+	cmd           *cobra.Command // the verb, for its output flags (outputPaths)
 }
 
 func (f *goodputFlags) registerTables(c *cobra.Command) {
@@ -62,6 +63,7 @@ func newGoodputCmd(e *env) *cobra.Command {
 			return runGoodput(e, &f, args)
 		},
 	}
+	f.cmd = c
 	fl := c.Flags()
 	o := &f.o
 	fl.StringVar(&o.Labels, "labels", "", "label pattern matched against the end of each path, e.g. '{protocol}/run{seed}/{prefix}-{node}-{dev}.pcap'")
@@ -106,6 +108,14 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 		return err
 	}
 	f.o.Dir, f.o.Tables.Name, f.o.ShowPath = dir, e.campaignName(args), e.shownPath
+	outs := outputPaths(f.cmd)
+	f.o.CheckInputs = func(ins []study.Input) error {
+		var in []input
+		for _, i := range ins {
+			in = append(in, input{i.Path, i.Kind.String()})
+		}
+		return refuseInputs(outs, in)
+	}
 	var bar *progressbar.ProgressBar
 	if fd, ok := e.stderr.(*os.File); ok && term.IsTerminal(int(fd.Fd())) {
 		f.o.Progress = func(done, total int) {
