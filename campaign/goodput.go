@@ -2,13 +2,16 @@ package campaign
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"net/netip"
 	"os"
 	"runtime"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/tcpviz/tcpviz/capture"
@@ -53,9 +56,14 @@ type FlowRow struct {
 	// CaptureWarnings counts the reader's warnings about File (e.g. a
 	// capture cut mid-record); Result.Warnings lists them.
 	CaptureWarnings int
-	Labels          map[string]string
-	isn             uint32
-	isnKnown        bool
+	// Shard is the part of the campaign the row was analysed in
+	// (Options.Shard, Shards; 1/1 without sharding), so that a merge of
+	// per-flow tables can tell a shard missing or given twice; zero when
+	// not known (a table written before tcpviz.goodput/4).
+	Shard    Shard
+	Labels   map[string]string
+	isn      uint32
+	isnKnown bool
 	// dirGuess: the connection delivered and sent no payload either way in
 	// File and its handshake was not captured, so its direction is a
 	// guess; peerISN and appRev are the other direction's, for alignTies.
@@ -132,6 +140,32 @@ func (o Options) runKey(path string) string {
 	return RunKey(path)
 }
 
+// Shard is part I of N (1-based) of a campaign's runs (InShard); the
+// zero Shard is unknown.
+type Shard struct{ I, N int }
+
+// String is "I/N", or "" for the zero Shard.
+func (s Shard) String() string {
+	if s.N == 0 {
+		return ""
+	}
+	return strconv.Itoa(s.I) + "/" + strconv.Itoa(s.N)
+}
+
+// ParseShard parses "I/N" (1 ≤ I ≤ N); "" is the zero Shard.
+func ParseShard(v string) (Shard, error) {
+	if v == "" {
+		return Shard{}, nil
+	}
+	a, b, ok := strings.Cut(v, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
+		return Shard{}, fmt.Errorf("shard %q: want I/N with 1 ≤ I ≤ N", v)
+	}
+	return Shard{i, n}, nil
+}
+
 // FileError is a capture that could not be analysed.
 type FileError struct {
 	File string
@@ -191,16 +225,17 @@ type FileWarnings struct {
 }
 
 // InShard reports whether a capture belongs to shard i of n (0-based):
-// FNV-1a of its run's name (the last two elements of its resolved run
-// key, shardName) modulo n. Every capture of a run is in one shard,
-// whatever the spelling of its path.
+// the first 8 bytes of the SHA-256 of its run's name (the last two
+// elements of its resolved run key, shardName), big-endian, modulo n.
+// Every capture of a run is in one shard, whatever the spelling of its
+// path; a well-mixed hash spreads runs whose names differ in a few
+// letters (tcp-aodv-r1, tcp-olsr-r1), which FNV-1a modulo small n did not.
 func InShard(path string, i, n int) bool {
 	if n <= 1 {
 		return true
 	}
-	h := fnv.New32a()
-	h.Write([]byte(shardName(path)))
-	return int(h.Sum32()%uint32(n)) == i
+	h := sha256.Sum256([]byte(shardName(path)))
+	return int(binary.BigEndian.Uint64(h[:8])%uint64(n)) == i
 }
 
 // Goodput analyses the captures in parallel (Options.Jobs at a time, so
@@ -306,6 +341,13 @@ feed:
 	}
 	res.Rows = dedup(all)
 	applyIntervals(res, o)
+	shard := Shard{1, 1}
+	if o.Shards > 1 {
+		shard = Shard{o.Shard + 1, o.Shards}
+	}
+	for i := range res.Rows {
+		res.Rows[i].Shard = shard
+	}
 	infos := make([]fileInfo, len(results))
 	for i, r := range results {
 		infos[i] = r.fi

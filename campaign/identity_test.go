@@ -10,7 +10,27 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tcpviz/tcpviz/internal/pcaptest"
 )
+
+// writeCapture writes a small valid capture (one bulk transfer) to path:
+// the same bytes at every path (writeCaptureSeed 1).
+func writeCapture(t *testing.T, path string) { writeCaptureSeed(t, path, 1) }
+
+// writeCaptureSeed writes a small valid capture (one bulk transfer,
+// pcaptest.GenOptions.Seed seed) to path: other seeds, other bytes.
+func writeCaptureSeed(t *testing.T, path string, seed int64) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := pcaptest.WriteBulk(f, pcaptest.GenOptions{Packets: 200, Flows: 1, Seed: seed}); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // copyFile copies src to dst (a new inode with the same bytes).
 func copyFile(t *testing.T, src, dst string) {

@@ -189,6 +189,7 @@ const (
 	WarnSameCapture                      // paths left out: they hold a capture already listed (Listing.Same)
 	WarnSameLabels                       // captures or runs that no label tells apart
 	WarnNoTCP                            // a batch of no flow: its captures hold no TCP (or none on the port)
+	WarnShards                           // shards of a campaign missing or given twice to a merge
 )
 
 // Warning is one line a goodput campaign reports besides its rows: Text

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -608,6 +609,7 @@ func Stats(paths []string, t TableOptions) (*Outcome, error) {
 		}
 		sets, srcs = append(sets, rs), append(srcs, src)
 	}
+	out.shards(paths, sets)
 	rows, dups, err := campaign.MergeRows(sets, srcs)
 	if err != nil {
 		return out, input(err)
@@ -632,6 +634,88 @@ func Stats(paths []string, t TableOptions) (*Outcome, error) {
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].RunKey < rows[j].RunKey })
 	out.Rows = rows
 	return out, out.tables(t, true)
+}
+
+// shards warns, loudly, when the per-flow tables merged (sets[i] read
+// from paths[i]) hold parts of a sharded campaign (FlowRow.Shard, I/N with
+// N > 1) with some missing — the tables would hold fewer runs than the
+// campaign without a word — or one part from two inputs that are not one
+// file, or parts of different splits. An input without rows records no
+// shard (a shard whose runs hold no flow writes only the header): it is
+// named as where a missing shard may be. Tables written before
+// tcpviz.goodput/4 record no shard and are not checked.
+func (out *Outcome) shards(paths []string, sets [][]campaign.FlowRow) {
+	from := map[campaign.Shard][]int{} // shard → inputs holding it
+	var empty []string
+	for i, set := range sets {
+		if len(set) == 0 {
+			empty = append(empty, paths[i])
+		}
+		seen := map[campaign.Shard]bool{}
+		for _, r := range set {
+			if r.Shard.N > 1 && !seen[r.Shard] {
+				seen[r.Shard] = true
+				from[r.Shard] = append(from[r.Shard], i)
+			}
+		}
+	}
+	splits := map[int]bool{}
+	var ns []int
+	for sh := range from {
+		if !splits[sh.N] {
+			splits[sh.N] = true
+			ns = append(ns, sh.N)
+		}
+	}
+	sort.Ints(ns)
+	if len(ns) > 1 {
+		var parts []string
+		for _, n := range ns {
+			parts = append(parts, fmt.Sprintf("of %d", n))
+		}
+		out.add(campaign.Loud, campaign.WarnShards, "the per-flow tables hold shards of different splits (%s): outputs of different --shard runs, whose runs may overlap or be missing", strings.Join(parts, ", "))
+	}
+	for _, n := range ns {
+		var missing []string
+		for i := 1; i <= n; i++ {
+			if _, ok := from[campaign.Shard{I: i, N: n}]; !ok {
+				missing = append(missing, campaign.Shard{I: i, N: n}.String())
+			}
+		}
+		what := map[bool]string{true: "shard", false: "shards"}[len(missing) == 1] + " " + strings.Join(missing, ", ")
+		switch {
+		case len(missing) == 0:
+		case len(missing) <= len(empty):
+			// A shard whose runs hold no flow writes only the header.
+			out.add(campaign.Caution, campaign.WarnShards, "%s of %d in no row: %s without rows (%s) %s, if the %s runs hold no flow; otherwise the tables lack runs",
+				what, n, map[bool]string{true: "the input", false: "the inputs"}[len(empty) == 1], strings.Join(empty, ", "),
+				map[bool]string{true: "is probably it", false: "are probably them"}[len(missing) == 1], map[bool]string{true: "shard's", false: "shards'"}[len(missing) == 1])
+		default:
+			where := ""
+			if len(empty) > 0 {
+				where = fmt.Sprintf(" (%s without rows: %s)", map[bool]string{true: "one in the input", false: "some among the inputs"}[len(empty) == 1], strings.Join(empty, ", "))
+			}
+			out.add(campaign.Loud, campaign.WarnShards, "%s of %d missing%s: the tables hold the runs of %d of the campaign's %d shards at most; merge every shard's CSV",
+				what, n, where, n-len(missing)+len(empty), n)
+		}
+		for i := 1; i <= n; i++ {
+			in := from[campaign.Shard{I: i, N: n}]
+			for a := 1; a < len(in); a++ {
+				if sameFile(paths[in[0]], paths[in[a]]) {
+					continue
+				}
+				out.add(campaign.Loud, campaign.WarnShards, "shard %d/%d comes from %s and from %s: one part of the campaign given twice; rows equal in both count once, rows that differ (another spelling of the captures' paths) count twice",
+					i, n, paths[in[0]], paths[in[a]])
+			}
+		}
+	}
+}
+
+// sameFile reports whether a and b name one file (os.SameFile).
+func sameFile(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
 
 // someOf says how many of total flows took a value from a source, and

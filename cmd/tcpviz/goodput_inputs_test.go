@@ -72,9 +72,13 @@ func TestOutputIsInput(t *testing.T) {
 	copyTree(t, "../../testdata/manet", filepath.Join(dir, "a"), false)
 	t.Chdir(dir)
 	gt, _ := os.ReadFile("a/groundtruth-all.csv")
-	os.Symlink("a/groundtruth-all.csv", "link.csv")
+	if err := os.Symlink("a/groundtruth-all.csv", "link.csv"); err != nil {
+		t.Skipf("symlink: %v", err)
+	}
 	os.WriteFile("starts.csv", []byte("seed,protocol,src_ip,src_port,dst_ip,dst_port,start_s\n1,aodv,10.1.0.2,49152,10.1.0.6,9000,8.5\n"), 0o644)
-	os.Link("a/tcp-aodv-r1-1-0.pcap.gz", "capture.csv") // a hard link to a capture, named .csv
+	if err := os.Link("a/tcp-aodv-r1-1-0.pcap.gz", "capture.csv"); err != nil { // a hard link to a capture, named .csv
+		t.Skipf("link: %v", err)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
@@ -97,5 +101,51 @@ func TestOutputIsInput(t *testing.T) {
 	}
 	if _, err := os.Stat("a/groundtruth-all.csv.groups.csv"); err == nil {
 		t.Error("a table was written")
+	}
+}
+
+// TestStatsShards: the per-flow CSV records each row's shard (column
+// shard, I/N; 1/1 without --shard), and stats warns when a shard of the
+// campaign is missing — it reported n = 1 without a word — or comes from
+// two inputs. testdata/manet's two runs fall in shards 1/2 and 2/2; both
+// merged give goodput's tables.
+func TestStatsShards(t *testing.T) {
+	dir := t.TempDir()
+	csv := func(name string) string { return filepath.Join(dir, name) }
+	base := []string{"goodput", "../../testdata/manet", "--labels", manetLabels}
+	whole, _, err := runCLI(t, append(base, "--group", "protocol")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sh := range []string{"1/2", "2/2"} {
+		out := csv("s" + sh[:1] + ".csv")
+		if _, errOut, err := runCLI(t, append(base, "--shard", sh, "--csv", "-o", out)...); err != nil {
+			t.Fatalf("%v\n%s", err, errOut)
+		}
+		b, _ := os.ReadFile(out)
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		if !strings.HasSuffix(lines[0], ",capture_warnings,shard") || len(lines) != 3 || !strings.HasSuffix(lines[1], ","+sh) {
+			t.Errorf("shard %s: %q; want the header ending in shard and 2 rows of shard %s", sh, lines, sh)
+		}
+	}
+	got, errOut, err := runCLI(t, "stats", csv("s1.csv"), csv("s2.csv"), "--group", "protocol")
+	if err != nil || strings.Contains(errOut, "shard") || got != whole[strings.Index(whole, "\nGoodput per run"):] {
+		t.Errorf("both shards: %v\n%s\n%s\nwant goodput's tables\n%s", err, got, errOut, whole)
+	}
+	_, errOut, _ = runCLI(t, "stats", csv("s1.csv"), "--group", "protocol")
+	if want := "WARNING: shard 2/2 of 2 missing: the tables hold the runs of 1 of the campaign's 2 shards at most; merge every shard's CSV"; !strings.Contains(errOut, want) {
+		t.Errorf("one shard: standard error lacks %q:\n%s", want, errOut)
+	}
+	b, _ := os.ReadFile(csv("s1.csv"))
+	os.WriteFile(csv("copy.csv"), b, 0o644)
+	_, errOut, _ = runCLI(t, "stats", csv("s1.csv"), csv("copy.csv"), csv("s2.csv"), "--group", "protocol")
+	if want := "WARNING: shard 1/2 comes from " + csv("s1.csv") + " and from " + csv("copy.csv") + ": one part of the campaign given twice"; !strings.Contains(errOut, want) {
+		t.Errorf("a shard twice: standard error lacks %q:\n%s", want, errOut)
+	}
+	header := strings.SplitN(string(b), "\n", 2)[0] + "\n"
+	os.WriteFile(csv("empty.csv"), []byte(header), 0o644)
+	_, errOut, _ = runCLI(t, "stats", csv("s1.csv"), csv("empty.csv"), "--group", "protocol")
+	if want := "warning: shard 2/2 of 2 in no row: the input without rows (" + csv("empty.csv") + ") is probably it, if the shard's runs hold no flow"; !strings.Contains(errOut, want) {
+		t.Errorf("an empty shard: standard error lacks %q:\n%s", want, errOut)
 	}
 }
