@@ -229,7 +229,8 @@ type FileWarnings struct {
 // elements of its resolved run key, shardName), big-endian, modulo n.
 // Every capture of a run is in one shard, whatever the spelling of its
 // path; a well-mixed hash spreads runs whose names differ in a few
-// letters (tcp-aodv-r1, tcp-olsr-r1), which FNV-1a modulo small n did not.
+// letters, which FNV-1a modulo a small n does not (manet/tcp-aodv-r1 and
+// manet/tcp-olsr-r1: one shard for every n from 2 to 6).
 func InShard(path string, i, n int) bool {
 	if n <= 1 {
 		return true

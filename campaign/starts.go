@@ -46,10 +46,11 @@ var startCols = map[string][]string{
 // ns-3's ground truth); only columns that are label names (labelNames) are
 // used to match. It returns an error naming the file and line for a
 // missing column, a bad number, or two rows for the same flow (endpoints
-// and labels): when the two rows differ in a column that names runs
-// (RunColumn) or that is no label, an *OptionError naming the column and
-// Starts-rename COLUMN=LABEL. Goodput then checks that each row matches
-// one run (checkRuns).
+// and labels): when the two rows differ in columns that are no label, an
+// *OptionError naming them and OptStartsRename COLUMN=LABEL (COLUMN the
+// first that names runs, RunColumn, else the first that differs; LABEL the
+// first of labelNames the file has no column for). Goodput then checks
+// that each row matches one run (checkRuns).
 func ReadStarts(path string, rename map[string]string, labelNames []string) (*Starts, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -62,13 +63,11 @@ func ReadStarts(path string, rename map[string]string, labelNames []string) (*St
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	col := map[string]int{}
-	named := make([]string, len(head)) // each column's name after rename
 	for i, h := range head {
 		if r, ok := rename[h]; ok {
 			h = r
 		}
 		col[h] = i
-		named[i] = h
 	}
 	idx := map[string]int{}
 	for name, alts := range startCols {
@@ -266,14 +265,18 @@ func (st *Starts) checkRuns(runs []runInfo) error {
 			runVals[n][v] = true
 		}
 	}
-	// best returns the label whose run values overlap most with column
-	// j's values (Jaccard), or "" when none overlaps.
+	// colVals are column j's values; best returns the label (of among,
+	// nil: any) whose run values overlap most with them (Jaccard), or ""
+	// when none overlaps.
+	cols := make([]map[string]bool, len(st.other))
 	colVals := func(j int) map[string]bool {
-		m := map[string]bool{}
-		for _, v := range st.values {
-			m[v[j]] = true
+		if cols[j] == nil {
+			cols[j] = map[string]bool{}
+			for _, v := range st.values {
+				cols[j][v[j]] = true
+			}
 		}
-		return m
+		return cols[j]
 	}
 	best := func(j int, among map[string]bool) (string, float64) {
 		cv := colVals(j)
@@ -327,6 +330,16 @@ func (st *Starts) checkRuns(runs []runInfo) error {
 				append([]any{OptStarts, st.path, c, values(cv), matchedOn}, fix.Args...)...)}
 		}
 	}
+	perRun := make([]int, len(st.other)) // oneValuePerRun of each column: 0 not known, 1 yes, 2 no
+	oneValue := func(j int) bool {
+		if perRun[j] == 0 {
+			perRun[j] = 2
+			if st.oneValuePerRun(j) {
+				perRun[j] = 1
+			}
+		}
+		return perRun[j] == 1
+	}
 	for _, f := range st.flows {
 		var match []runInfo
 		for _, r := range runs {
@@ -358,7 +371,7 @@ func (st *Starts) checkRuns(runs []runInfo) error {
 		col, label, score := -1, "", 0.0
 		for j := range st.other {
 			l, sc := best(j, differ)
-			if l != "" && sc > score && st.oneValuePerRun(j) {
+			if l != "" && sc > score && oneValue(j) {
 				col, label, score = j, l, sc
 			}
 		}
