@@ -79,7 +79,7 @@ func TestOutputNotAnInput(t *testing.T) {
 		{"goodput", dir, "--starts", starts, "-o", starts},
 	} {
 		_, _, err := runCLI(t, args...)
-		if err == nil || !strings.Contains(err.Error(), "an input of this run") {
+		if err == nil || !strings.Contains(err.Error(), "this run reads") {
 			t.Errorf("tcpviz %s: err = %v, want the input refused", strings.Join(args, " "), err)
 		}
 	}
