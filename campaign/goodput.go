@@ -76,6 +76,11 @@ type FlowRow struct {
 	connLast     float64 // the connection's last packet in File
 	app          appSpan // the receiving application's interval in File
 	closed       bool    // either side sent a FIN or RST in File
+	// unacked: payload bytes sent in File of which no captured packet says
+	// anything, for a flow whose receiver has no packet in File (a capture
+	// of one direction): its delivered bytes are unknown, not 0
+	// (UnackedPayload).
+	unacked int64
 }
 
 // Options control Goodput.
@@ -490,6 +495,9 @@ func fileRows(path string, o Options) ([]FlowRow, fileInfo, error) {
 			// equal.
 			row.Bytes, row.TotalBytes = st.AckedBytes, st.AckedBytes
 		}
+		if st.Bytes > 0 && row.TotalBytes == 0 && r.Dir[d.Reverse()].Pkts == 0 {
+			row.unacked = st.Bytes
+		}
 		if snd.ISNKnown {
 			row.isn, row.isnKnown = uint32(snd.ISN), true
 		}
@@ -731,3 +739,11 @@ func dedup(rows []FlowRow) []FlowRow {
 	})
 	return out
 }
+
+// UnackedPayload is the payload in bytes a flow's sender sent in its
+// capture when the capture holds no packet of its receiver (one direction
+// captured: a filter on the source, an asymmetric return path): its
+// delivered bytes are then unknown, though they read 0; 0 otherwise. Such
+// a flow is left out like a small one (Options.MinBytes), and the batch
+// says why (study: "delivered bytes unknown").
+func (r FlowRow) UnackedPayload() int64 { return r.unacked }

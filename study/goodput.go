@@ -454,7 +454,19 @@ func count64(n int64, what string) string { return count(int(n), what) }
 
 // dropped says which flows the small-flow filter left out.
 func (out *Outcome) dropped(minBytes int64) {
-	d := out.Result.Dropped
+	var d, unknown []campaign.FlowRow
+	for _, r := range out.Result.Dropped {
+		if r.UnackedPayload() > 0 {
+			unknown = append(unknown, r)
+		} else {
+			d = append(d, r)
+		}
+	}
+	if len(unknown) > 0 {
+		ex := unknown[0]
+		out.add(campaign.Caution, campaign.WarnDropped, "%s sent payload that no captured packet acknowledges: their captures hold no packet from the receiver (one direction captured), so the bytes delivered are unknown, not 0, and they are left out (e.g. %s:%d → %s:%d, %d payload bytes sent); analyse a capture where the receiver's ACKs pass, or both directions",
+			count(len(unknown), "flow"), ex.Src, ex.SPort, ex.Dst, ex.DPort, ex.UnackedPayload())
+	}
 	if len(d) == 0 {
 		return
 	}
