@@ -204,6 +204,10 @@ const maxCtlTx = 16
 type hsState struct {
 	syns, synAcks []ctlTx
 	synDone       bool
+	// synRetx holds, per direction, the bare SYNs sent again before the
+	// direction's state existed (connState.noteBareSyn), moved to its
+	// retx when that state is made (connState.newDS); at most maxCtlTx.
+	synRetx [2][]retxRec
 }
 
 // Handshake holds the handshake split at the capture point: SYN → SYN-ACK
@@ -399,10 +403,11 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		if cs.synSeen[d] {
 			st.SynRetx++
 			st.CtlRetx++
-			cs.event(o, Event{Time: s.Time, Frame: s.Frame, Dir: d, Class: RTO, Seq: p.Seq, Original: cs.synFrame[d], Evidence: EvNoSignal})
+			e := Event{Time: s.Time, Frame: s.Frame, Dir: d, Class: RTO, Seq: p.Seq, Original: cs.synFrame[d], Evidence: EvNoSignal}
+			cs.noteBareSyn(d, s, e, cs.event(o, e))
 			kind = KindRetransmitted
 		} else {
-			cs.synFrame[d] = s.Frame
+			cs.firstSyn(d, s)
 		}
 		cs.synSeen[d] = true
 		cs.synEnd[d] = max(cs.synEnd[d], p.End)
@@ -430,7 +435,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 			// state may be gone: a SYN-ACK repeated after the ACK).
 			ctl, ctlOrig, ctlRetx = p.Seq, cs.synFrame[d], true
 		} else {
-			cs.synFrame[d] = s.Frame
+			cs.firstSyn(d, s)
 		}
 		start++
 	}
@@ -624,10 +629,13 @@ func (cs *connState) noteRetx(ds *dirState, s *capture.Segment, e Event, ev int)
 			r.nPrior++
 		}
 	}
+	d := e.Dir
 	if o, ok := ds.originalSeg(start); ok && o.ts {
 		addPrior(o.tsval)
 	} else if e.Len == 0 && ds.finTx > 0 && start == ds.finSeq && ds.finTS {
 		addPrior(ds.finTSval) // the first copy of a bare FIN sent again
+	} else if e.Len == 0 && s.Flags.Has(capture.SYN) && cs.synTS[d] {
+		addPrior(cs.synTSval[d]) // the first copy of a bare SYN sent again
 	}
 	for i := len(ds.retx) - 1; i >= 0; i-- { // earlier retransmissions of the same byte, newest first
 		if e := &ds.retx[i]; e.ts && e.start <= start && start < e.end {
@@ -636,6 +644,44 @@ func (cs *connState) noteRetx(ds *dirState, s *capture.Segment, e Event, ev int)
 	}
 	ds.retx = append(ds.retx, r)
 	ds.retxNew++
+}
+
+// firstSyn remembers the first SYN (SYN-ACK) of direction d: its frame,
+// the original_frame of a copy sent again, and its TSval, the echo that
+// shows a copy sent again spurious (Eifel).
+func (cs *connState) firstSyn(d flows.Direction, s *capture.Segment) {
+	cs.synFrame[d] = s.Frame
+	cs.synTSval[d], cs.synTS[d] = s.Opts.TSval, s.Opts.TS
+}
+
+// noteBareSyn remembers a bare SYN sent again before its direction's state
+// exists (connState.data's first branch) as a retransmission awaiting
+// evidence, as noteRetx does for the others: in the handshake's state
+// until the direction's state is made (newDS), so that the answer
+// echoing an earlier copy's TSval shows it spurious (Eifel) while a
+// flood's unanswered SYNs still cost no direction state. Without the
+// handshake's state (the handshake is over) it is not remembered.
+func (cs *connState) noteBareSyn(d flows.Direction, s *capture.Segment, e Event, ev int) {
+	h := cs.hs
+	if h == nil || len(h.synRetx[d]) >= maxCtlTx {
+		return
+	}
+	r := retxRec{start: e.Seq, end: e.Seq + 1, tsval: s.Opts.TSval, ts: s.Opts.TS, ev: ev, class: e.Class, e: e}
+	add := func(v uint32) {
+		if int(r.nPrior) < len(r.prior) {
+			r.prior[r.nPrior] = v
+			r.nPrior++
+		}
+	}
+	if cs.synTS[d] {
+		add(cs.synTSval[d])
+	}
+	for i := len(h.synRetx[d]) - 1; i >= 0; i-- { // earlier copies sent again, newest first
+		if p := &h.synRetx[d][i]; p.ts {
+			add(p.tsval)
+		}
+	}
+	h.synRetx[d] = append(h.synRetx[d], r)
 }
 
 // spurious re-classes a remembered retransmission as spurious, with the
@@ -764,6 +810,12 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o *Options) (int64
 		if seg, ok := ds.popOut(a); ok && s.Opts.TS && seg.ts && s.Opts.TSecr == seg.tsval && ds.resent.covered(seg.start, a) == 0 {
 			cs.sample(o, RTTSample{Time: s.Time, Frame: s.Frame, Dir: rd, Method: MethodACK, RTT: s.Time.Sub(seg.t)})
 		}
+		// It is still the first ACK the capture shows covering the
+		// retransmissions below a: Eifel's evidence holds for it as for
+		// any other (zeek-smtp frame 93 echoes frame 90's TSval: frames
+		// 91 and 92 were spurious). D-SACK blocks are read below for
+		// every ACK.
+		cs.eifel(rd, ds, s, a)
 		ds.lastAck, ds.ackSeen = a, true
 	case a > ds.lastAck:
 		// Karn's rule (RFC 6298 §3): no sample if any newly acknowledged

@@ -665,3 +665,101 @@ func TestQueuedRetransmissionByTSval(t *testing.T) {
 		t.Errorf("events %q, want 7 a retransmission (rto) and 8:out_of_order:tsval", got)
 	}
 }
+
+// TestEifelOnTheFirstAck: the first ACK that covers a retransmission is
+// Eifel's evidence (RFC 3522 §3) whether or not it is the first ACK of
+// its direction in the capture. A timer retransmission 300 ms after its
+// original, then an ACK echoing the original's TSval: spurious, by tsecr,
+// with the handshake captured and without it (where that ACK is the
+// direction's first: it was ignored, zeek-smtp frames 91–92). A D-SACK
+// block on that first ACK shows it too.
+func TestEifelOnTheFirstAck(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		handshake bool
+		ts        bool
+	}{{"handshake-tsecr", true, true}, {"midstream-tsecr", false, true}, {"midstream-dsack", false, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+			if tc.ts {
+				c.SynOpts(pcaptest.C2S, pcaptest.SynOptions{TS: true})
+				c.SynOpts(pcaptest.S2C, pcaptest.SynOptions{TS: true})
+			}
+			var segs []pcaptest.Segment
+			if tc.handshake {
+				segs = c.Handshake(vms(0), 50*time.Millisecond)
+			}
+			orig := c.DataAt(vms(51), pcaptest.C2S, 1, 1000)
+			retx := c.DataAt(vms(351), pcaptest.C2S, 1, 1000)
+			var ack pcaptest.Segment
+			if tc.ts {
+				ack = c.Ack(vms(360), pcaptest.S2C, 1001, 65535)
+				ack.TSecr = orig.TSval
+			} else {
+				ack = c.Ack(vms(360), pcaptest.S2C, 1001, 65535, [2]uint32{1, 1001})
+			}
+			segs = append(segs, orig, retx, ack)
+			r := analyzeSegs(t, segs).Conns[0]
+			why := "tsecr"
+			if !tc.ts {
+				why = "dsack"
+			}
+			want := fmt.Sprintf("%d:spurious:%s", len(segs)-1, why)
+			if got := events(r, RTO, Fast, Spurious); got != want {
+				t.Errorf("events %q, want %q", got, want)
+			}
+			if r.Counts[flows.AtoB][Spurious] != 1 || r.Counts[flows.AtoB][RTO] != 0 {
+				t.Errorf("counts spurious %d rto %d, want 1 0", r.Counts[flows.AtoB][Spurious], r.Counts[flows.AtoB][RTO])
+			}
+		})
+	}
+}
+
+// TestEifelOnTheHandshake: a SYN or SYN-ACK sent again is a retransmission
+// whose first covering ACK is the answer that completes its half of the
+// handshake: the SYN-ACK for the SYN, the client's ACK for the SYN-ACK.
+// An answer echoing the first copy's TSval shows the copy sent again
+// spurious (tsecr), as for a FIN; echoing the copy sent again, it stays
+// rto.
+func TestEifelOnTheHandshake(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		side      pcaptest.Dir
+		echoFirst bool
+		want      string
+	}{
+		{"syn-echo-first", pcaptest.C2S, true, "2:spurious:tsecr"},
+		{"syn-echo-second", pcaptest.C2S, false, "2:rto:no_signal"},
+		{"synack-echo-first", pcaptest.S2C, true, "3:spurious:tsecr"},
+		{"synack-echo-second", pcaptest.S2C, false, "3:rto:no_signal"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+			c.SynOpts(pcaptest.C2S, pcaptest.SynOptions{TS: true})
+			c.SynOpts(pcaptest.S2C, pcaptest.SynOptions{TS: true})
+			var segs []pcaptest.Segment
+			if tc.side == pcaptest.C2S {
+				first := c.Syn(vms(0), pcaptest.C2S)     // 1
+				again := c.Syn(vms(1000), pcaptest.C2S)  // 2: the timer
+				synack := c.Syn(vms(1050), pcaptest.S2C) // 3
+				if tc.echoFirst {
+					synack.TSecr = first.TSval
+				}
+				segs = []pcaptest.Segment{first, again, synack, c.Ack(vms(1050), pcaptest.C2S, 1, 65535)}
+			} else {
+				syn := c.Syn(vms(0), pcaptest.C2S)      // 1
+				first := c.Syn(vms(50), pcaptest.S2C)   // 2
+				again := c.Syn(vms(1050), pcaptest.S2C) // 3: the server's timer
+				ack := c.Ack(vms(1100), pcaptest.C2S, 1, 65535)
+				if tc.echoFirst {
+					ack.TSecr = first.TSval
+				}
+				segs = []pcaptest.Segment{syn, first, again, ack}
+			}
+			r := analyzeSegs(t, segs).Conns[0]
+			if got := events(r, RTO, Fast, Spurious); got != tc.want {
+				t.Errorf("events %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
