@@ -817,7 +817,10 @@ func (cs *connState) windowPoint(d flows.Direction, s *capture.Segment) WindowPo
 	if ds.ackSeen {
 		wp.FlightValid = true
 		wp.InFlight = max(0, ds.highSeq-ds.lastAck)
-		wp.InFlightSACK = max(0, wp.InFlight-ds.sacked.covered(ds.lastAck, ds.highSeq))
+		// The SACKed bytes in [lastAck, highSeq), counted as the set
+		// changes (the mark is highSeq): O(1) per point, where walking
+		// the spans was O(spans) (docs/robustness.md#quadratic-inputs).
+		wp.InFlightSACK = max(0, wp.InFlight-ds.sacked.coveredToMark(ds.lastAck))
 	}
 	return wp
 }

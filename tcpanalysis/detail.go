@@ -17,7 +17,7 @@ type dirState struct {
 	seen    spanSet // payload bytes sent
 	resent  spanSet // bytes sent more than once (retransmissions, probes, keep-alives): Karn's rule
 	probe   spanSet // bytes first sent as zero-window probes
-	sacked  spanSet // bytes the receiver SACKed above its cumulative ACK
+	sacked  spanSet // bytes the receiver SACKed above its cumulative ACK; its mark is highSeq
 	highPay int64   // end of the highest payload byte sent
 	anyPay  bool
 	highSeq int64 // end of the highest segment (SYN/FIN included)
@@ -416,6 +416,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 	ds := cs.ds(d)
 	if p.End > ds.highSeq && s.SeqLen() > 0 {
 		ds.highSeq = p.End
+		ds.sacked.raiseMark(p.End) // its mark is highSeq: windowPoint
 	}
 	start := p.Seq
 	// ctl is the sequence number of a SYN or FIN sent again (ctlOrig the
