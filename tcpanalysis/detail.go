@@ -464,7 +464,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		// whose ACK was seen before it is spurious). A segment with
 		// payload is classed below by its bytes, the SYN or FIN with it.
 		st.CtlRetx++
-		c, why := cs.retxClass(ds, ctl, ctl+1)
+		c, why := cs.retxClass(ds, s, d, ctl, ctl+1)
 		e := mk(c, ctlOrig, why)
 		e.Seq = ctl
 		cs.noteRetx(ds, s, e, cs.event(o, e))
@@ -545,7 +545,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		st.RetxBytes += covered
 		st.Unique += n - covered
 		ds.resent.add(start, end)
-		c, why := cs.retxClass(ds, start, end)
+		c, why := cs.retxClass(ds, s, d, start, end)
 		e := mk(c, ds.original(start), why)
 		cs.noteRetx(ds, s, e, cs.event(o, e))
 	default:
@@ -574,7 +574,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 				st.RetxSegs++
 				// Its first copy was sent too, only not captured: Karn.
 				ds.resent.add(start, end)
-				c, cwhy := cs.retxClass(ds, start, end)
+				c, cwhy := cs.retxClass(ds, s, d, start, end)
 				if why == EvTSval && cwhy == EvNoSignal {
 					cwhy = EvTSval
 				}
@@ -705,20 +705,48 @@ func (cs *connState) spurious(d flows.Direction, r *retxRec, why Evidence) {
 	}
 }
 
-// retxClass decides why [start, end) was sent again
-// (docs/metrics.md#events), and the evidence: the fast-retransmit and timer
-// rules, then a timer verdict becomes pmtu when the bytes are those an
-// ICMP fragmentation-needed made the sender resend.
-func (cs *connState) retxClass(ds *dirState, start, end int64) (Class, Evidence) {
-	c, why := cs.retxSignal(ds, start, end)
-	if c == RTO && len(ds.pmtu) > 0 && ds.pmtuResend(start, end) {
+// retxClass decides why [start, end), sent again by direction d in s, was
+// sent again (docs/metrics.md#events), and the evidence: the
+// fast-retransmit and timer rules, then a timer (or unknown) verdict
+// becomes pmtu when the bytes are those an ICMP fragmentation-needed made
+// the sender resend — the ICMP error decides, whatever the capture holds
+// of the receiver.
+func (cs *connState) retxClass(ds *dirState, s *capture.Segment, d flows.Direction, start, end int64) (Class, Evidence) {
+	c, why := cs.retxSignal(ds, s, d, start, end)
+	if (c == RTO || c == RetxUnknown) && len(ds.pmtu) > 0 && ds.pmtuResend(start, end) {
 		return PMTU, EvICMPFragNeeded
 	}
 	return c, why
 }
 
+// receiverUnseen says why the capture cannot show that no duplicate ACK
+// or SACK of the receiver preceded the retransmission s of direction d
+// (docs/metrics.md#events), EvNone when it can. The absence of those
+// signals is evidence of the timer only when the receiver's packets of
+// the time were captured: not when the capture holds none of the
+// receiver's packets before s (EvNoReverse: a one-way capture, asymmetric
+// routing, a capture begun mid-connection; a receiver packet captured
+// only later comes after any signal would have passed), nor when s echoes
+// a TSval of the receiver newer than any the capture holds
+// (EvReverseMissed: the sender heard from the receiver after the capture
+// last did; the TSecr carries the newest TSval the sender accepted,
+// RFC 7323 §4.3, duplicate ACKs included). Without timestamps nothing
+// tells a capture that stopped seeing the receiver from a receiver that
+// fell silent.
+func (cs *connState) receiverUnseen(d flows.Direction, s *capture.Segment) Evidence {
+	rd := d.Reverse()
+	if cs.Dir[rd].Pkts == 0 {
+		return EvNoReverse
+	}
+	if rs := cs.dir[rd]; rs != nil && rs.tsSeen && s.Opts.TS && s.Flags.Has(capture.ACK) && s.Opts.TSecr != 0 &&
+		seq.Num(rs.lastTSval).Less(seq.Num(s.Opts.TSecr)) {
+		return EvReverseMissed
+	}
+	return EvNone
+}
+
 // retxSignal is retxClass without the ICMP rule.
-func (cs *connState) retxSignal(ds *dirState, start, end int64) (Class, Evidence) {
+func (cs *connState) retxSignal(ds *dirState, s *capture.Segment, d flows.Direction, start, end int64) (Class, Evidence) {
 	if ds.ackSeen && end <= ds.lastAck {
 		return Spurious, EvAcked
 	}
@@ -745,6 +773,15 @@ func (cs *connState) retxSignal(ds *dirState, start, end int64) (Class, Evidence
 		// Another hole below SACKed data, during SACK loss recovery
 		// (RFC 6675 §5).
 		return Fast, EvSACK
+	}
+	if s.Flags.Has(capture.SYN) {
+		// A SYN (SYN-ACK) sent again: nothing signals a fast
+		// retransmission before the handshake is over, whatever the
+		// capture holds of the peer.
+		return RTO, EvNoSignal
+	}
+	if why := cs.receiverUnseen(d, s); why != EvNone {
+		return RetxUnknown, why
 	}
 	return RTO, EvNoSignal
 }

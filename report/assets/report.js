@@ -131,7 +131,7 @@
   };
   const EVC = { rto: '#d62728', fast: '#ff7f0e', spurious: '#e377c2', out_of_order: '#1f77b4', lost_segment: '#7f7f7f',
                 dup_ack: '#2ca02c', zero_window: '#8c564b', zw_probe: '#bcbd22', keepalive: '#17becf', window_full: '#9467bd',
-                pmtu: '#ad494a', icmp_frag_needed: '#843c39', icmp_unreachable: '#7b4173', icmp_time_exceeded: '#637939' };
+                pmtu: '#ad494a', unknown: '#636363', icmp_frag_needed: '#843c39', icmp_unreachable: '#7b4173', icmp_time_exceeded: '#637939' };
   const YAXIS = 96; // every panel's y axis has this width, so that the time axes line up
   const RUNC = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf'];
   const PANELS = [
@@ -178,7 +178,7 @@
       for (const s of v.series) {
         if (s.panel !== pid) continue;
         if (pick[pid] && !pick[pid].includes(s.id)) continue;
-        if (pid === 'ev' && !['ev_rto', 'ev_fast', 'ev_spurious', 'ev_out_of_order'].includes(s.id)) continue;
+        if (pid === 'ev' && !['ev_rto', 'ev_fast', 'ev_spurious', 'ev_pmtu', 'ev_unknown', 'ev_out_of_order'].includes(s.id)) continue;
         const base = STYLE[s.id] || { w: 1, sz: 5 };
         const sty = Object.assign({}, base, { c: c });
         if (s.id === 'ack') sty.dash = [4, 3];
