@@ -154,7 +154,7 @@ func (r Run) AwayFromSender() bool {
 // a run (its progress, its RTT, how it retransmitted): "–" for a run
 // captured away from the sender (AwayFromSender), with the note
 // AwayNote.
-const SenderRows = `"slow start ended", "sent after", "acked to sender after", the RTT rows and rto/fast/spurious`
+const SenderRows = `"slow start ended", "sent after", "acked to sender after", the RTT rows and the retransmission rows`
 
 // AwayNote says, for a run captured away from its data sender
 // (AwayFromSender), that Summary left the rows of the sender's side out and

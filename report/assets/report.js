@@ -180,7 +180,7 @@
       for (const s of v.series) {
         if (s.panel !== pid) continue;
         if (pick[pid] && !pick[pid].includes(s.id)) continue;
-        if (pid === 'ev' && !['ev_rto', 'ev_fast', 'ev_spurious', 'ev_out_of_order'].includes(s.id)) continue;
+        if (pid === 'ev' && !['ev_rto', 'ev_fast', 'ev_spurious', 'ev_pmtu', 'ev_unknown', 'ev_out_of_order'].includes(s.id)) continue;
         const base = STYLE[s.id] || { w: 1, sz: 5 };
         const sty = Object.assign({}, base, { c: c });
         if (s.id === 'ack') sty.dash = [4, 3];
