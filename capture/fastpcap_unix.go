@@ -48,15 +48,8 @@ func newMappedPcap(w *windowReader) (*mappedPcap, bool, error) {
 		return nil, true, err
 	}
 	p := &mappedPcap{w: w}
-	switch binary.LittleEndian.Uint32(h) {
-	case 0xa1b2c3d4:
-	case 0xa1b23c4d:
-		p.nanos = true
-	case 0xd4c3b2a1:
-		p.big = true
-	case 0x4d3cb2a1:
-		p.big, p.nanos = true, true
-	default:
+	var ok bool
+	if p.big, p.nanos, ok = pcapMagic(h); !ok {
 		return nil, false, nil
 	}
 	if v := p.u16(h[4:]); v != 2 {

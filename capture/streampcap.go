@@ -38,15 +38,8 @@ func newStreamPcap(r io.Reader) (*streamPcap, error) {
 		return nil, err
 	}
 	p := &streamPcap{r: r}
-	switch binary.LittleEndian.Uint32(h[:]) {
-	case 0xa1b2c3d4:
-	case 0xa1b23c4d:
-		p.nanos = true
-	case 0xd4c3b2a1:
-		p.big = true
-	case 0x4d3cb2a1:
-		p.big, p.nanos = true, true
-	default:
+	var ok bool
+	if p.big, p.nanos, ok = pcapMagic(h[:]); !ok {
 		return nil, fmt.Errorf("Unknown magic %x", binary.LittleEndian.Uint32(h[:]))
 	}
 	u16, u32 := binary.LittleEndian.Uint16, binary.LittleEndian.Uint32
@@ -93,4 +86,23 @@ func (p *streamPcap) ZeroCopyReadPacketData() (data []byte, ci gopacket.CaptureI
 		return nil, ci, err
 	}
 	return data, ci, nil
+}
+
+// pcapMagic reads a classic pcap file header's magic number (h holds at
+// least its first 4 bytes): the file's byte order (big) and time unit
+// (nanos: nanoseconds, else microseconds), and whether it is a pcap magic
+// at all. The one rule of the in-place reader (newMappedPcap) and the
+// stream reader (newStreamPcap).
+func pcapMagic(h []byte) (big, nanos, ok bool) {
+	switch binary.LittleEndian.Uint32(h) {
+	case 0xa1b2c3d4:
+		return false, false, true
+	case 0xa1b23c4d:
+		return false, true, true
+	case 0xd4c3b2a1:
+		return true, false, true
+	case 0x4d3cb2a1:
+		return true, true, true
+	}
+	return false, false, false
 }
