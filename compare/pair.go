@@ -9,6 +9,7 @@ import (
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/pep"
+	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
@@ -134,8 +135,9 @@ func (r Run) Relay() bool {
 }
 
 // AwayFromSender reports that r is one capture taken where its data
-// sender's side of the connection cannot be seen: at a relay (Relay), or
-// at a capture point not beside the sender (tcpanalysis.OtherLeg: the
+// sender's side of the connection cannot be seen, by query.VantageOf (the
+// vantage rule of every note): at a relay, or at a capture point not
+// beside the sender (tcpanalysis.OtherLeg: the
 // ack/ts RTT samples of r.Dir time only capture point → receiver →
 // capture point, as at a MANET sink). Summary shows "–" there in the rows
 // of the sender's side (SenderRows).
@@ -143,11 +145,11 @@ func (r Run) AwayFromSender() bool {
 	if r.Server != nil {
 		return false
 	}
-	if r.Relay() {
+	switch query.VantageOf(r.Result, r.Dir) {
+	case query.VantageRelay, query.VantageAway:
 		return true
 	}
-	_, _, _, ok := tcpanalysis.OtherLeg(r.Result, r.Dir)
-	return ok
+	return false
 }
 
 // SenderRows names the rows of Summary that are the data sender's side of
