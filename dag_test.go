@@ -38,7 +38,7 @@ var allowed = map[string][]string{
 	"compare":                        {"query", "plot", "tcpanalysis", "flows", "capture", "pep", "internal/seq"},
 	"export":                         {"query", "campaign", "tcpanalysis", "flows", "capture", "internal/atomicfile", "internal/textcol"},
 	"pep":                            {"tcpanalysis", "flows", "capture", "internal/seq", "internal/textcol"},
-	"report":                         {"query", "compare", "tcpanalysis", "flows", "capture", "pep", "internal/seq", "internal/atomicfile", "internal/textcol"},
+	"report":                         {"query", "compare", "plot", "tcpanalysis", "flows", "capture", "pep", "internal/seq", "internal/atomicfile", "internal/textcol"},
 	"study":                          {"campaign", "stats", "plot", "export", "query", "internal/textcol"},
 	"monitor":                        {"query", "export", "plot", "tcpanalysis", "flows", "capture", "capture/live"},
 }

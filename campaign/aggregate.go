@@ -1,9 +1,11 @@
 package campaign
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/tcpviz/tcpviz/stats"
 )
@@ -81,8 +83,16 @@ type AggregateOptions struct {
 	Pairs [][2]string
 }
 
+// ErrDuplicateRuns is returned by AggregateWith when one group holds two
+// runs with the same pairing key: a paired comparison takes one run per
+// key in each group, and which of the two to pair is not for the tables
+// to guess.
+var ErrDuplicateRuns = errors.New("two runs of one group with the same pairing key")
+
 // AggregateWith is Aggregate with the tables ordered by o. A group named
-// in o that no run has is an error.
+// in o that no run has is an error; with pair, so is a group holding two
+// runs with one pairing key (ErrDuplicateRuns, naming them): the same
+// captures given twice, or labels that do not tell the runs apart.
 func AggregateWith(runs []RunValue, group, pair string, level float64, o AggregateOptions) (*Tables, error) {
 	order := o.Order
 	byGroup := map[string][]RunValue{}
@@ -98,6 +108,11 @@ func AggregateWith(runs []RunValue, group, pair string, level float64, o Aggrega
 		byGroup[g] = append(byGroup[g], r)
 	}
 	sort.Strings(names)
+	if pair != "" {
+		if err := duplicateKeys(byGroup, names, group, pair); err != nil {
+			return nil, err
+		}
+	}
 	if len(order) > 0 {
 		rank := map[string]int{}
 		for i, o := range order {
@@ -189,6 +204,116 @@ func AggregateWith(runs []RunValue, group, pair string, level float64, o Aggrega
 		}
 	}
 	return t, nil
+}
+
+// duplicateKeys returns an error wrapping ErrDuplicateRuns when a group
+// (byGroup, names in order) holds two runs with one value of the pairing
+// label pair: the first such runs by name, and how many runs in all share
+// a group and a key with another.
+func duplicateKeys(byGroup map[string][]RunValue, names []string, group, pair string) error {
+	var first string
+	n := 0
+	for _, g := range names {
+		byKey := map[string][]string{}
+		var keys []string
+		for _, r := range byGroup[g] {
+			k, ok := r.Labels[pair]
+			if !ok {
+				return fmt.Errorf("run %s has no label %q", r.RunKey, pair)
+			}
+			if _, seen := byKey[k]; !seen {
+				keys = append(keys, k)
+			}
+			byKey[k] = append(byKey[k], r.RunKey)
+		}
+		for _, k := range keys {
+			if rs := byKey[k]; len(rs) > 1 {
+				n += len(rs)
+				if first == "" {
+					first = fmt.Sprintf("%s=%s holds %d runs with %s=%s (%s)", group, g, len(rs), pair, k, strings.Join(rs, ", "))
+				}
+			}
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %s; %d runs in all share their %s and %s with another. A paired comparison takes one run per %s in each group: the same captures were given twice (two paths, copies, or two per-flow CSVs of one campaign), or the labels do not tell the runs apart (add the label that does)",
+		ErrDuplicateRuns, first, n, group, pair, pair)
+}
+
+// SameRuns are runs no label tells apart: Runs (two or more run keys,
+// sorted) share Labels ("name=value" sorted by name, space-separated).
+type SameRuns struct {
+	Labels string
+	Runs   []string
+}
+
+// SameLabelRuns returns the runs of rows that no label tells apart, in
+// the order of their first run: runs whose values are equal for every
+// label that is the same for all of a run's captures in every run (so
+// labels of a capture such as node and dev are left out). Rows without a capture (File "") and runs
+// without labels are not compared. A campaign given twice, or a label
+// pattern without the label that tells runs apart (the seed), gives such
+// runs: the tables would count each as a run of its own.
+func SameLabelRuns(rows []FlowRow) []SameRuns {
+	perRun := map[string]map[string]string{} // run → label → value, "\x00" when it varies
+	var runs []string
+	for _, r := range rows {
+		if r.File == "" || len(r.Labels) == 0 {
+			continue
+		}
+		m, ok := perRun[r.RunKey]
+		if !ok {
+			m = map[string]string{}
+			for n, v := range r.Labels {
+				m[n] = v
+			}
+			perRun[r.RunKey] = m
+			runs = append(runs, r.RunKey)
+			continue
+		}
+		for n, v := range r.Labels {
+			if m[n] != v {
+				m[n] = "\x00"
+			}
+		}
+	}
+	varies := map[string]bool{}
+	for _, m := range perRun {
+		for n, v := range m {
+			if v == "\x00" {
+				varies[n] = true
+			}
+		}
+	}
+	sort.Strings(runs)
+	byID := map[string][]string{}
+	var ids []string
+	for _, run := range runs {
+		var parts []string
+		for n, v := range perRun[run] {
+			if !varies[n] {
+				parts = append(parts, n+"="+v)
+			}
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		sort.Strings(parts)
+		id := strings.Join(parts, " ")
+		if _, ok := byID[id]; !ok {
+			ids = append(ids, id)
+		}
+		byID[id] = append(byID[id], run)
+	}
+	var out []SameRuns
+	for _, id := range ids {
+		if len(byID[id]) > 1 {
+			out = append(out, SameRuns{id, byID[id]})
+		}
+	}
+	return out
 }
 
 // SortKey orders label values numerically when they are numbers.

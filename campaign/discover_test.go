@@ -10,33 +10,18 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-
-	"github.com/tcpviz/tcpviz/internal/pcaptest"
 )
-
-// writeCapture writes a small valid capture (one bulk transfer) to path.
-func writeCapture(t *testing.T, path string) {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := pcaptest.WriteBulk(f, pcaptest.GenOptions{Packets: 200, Flows: 1, Seed: 1}); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // TestList checks literal names with glob characters, an unreadable
 // directory, a symlink loop and a FIFO named like a capture.
 func TestList(t *testing.T) {
 	dir := t.TempDir()
 	lit := filepath.Join(dir, "run[1]*.pcap") // a real file whose name is a glob
-	writeCapture(t, lit)
-	writeCapture(t, filepath.Join(dir, "run1a.pcap")) // what the glob would match
+	writeCaptureSeed(t, lit, 1)
+	writeCaptureSeed(t, filepath.Join(dir, "run1a.pcap"), 2) // what the glob would match
 	tree := filepath.Join(dir, "tree")
 	os.MkdirAll(filepath.Join(tree, "locked"), 0o755)
-	writeCapture(t, filepath.Join(tree, "ok.pcap"))
+	writeCaptureSeed(t, filepath.Join(tree, "ok.pcap"), 3)
 	os.Symlink("loop2.pcap", filepath.Join(tree, "loop1.pcap"))
 	os.Symlink("loop1.pcap", filepath.Join(tree, "loop2.pcap"))
 	if err := syscall.Mkfifo(filepath.Join(tree, "fifo.pcap"), 0o644); err != nil {
@@ -81,8 +66,8 @@ func TestListSymlinkedDir(t *testing.T) {
 	dir := t.TempDir()
 	real := filepath.Join(dir, "real")
 	os.MkdirAll(filepath.Join(real, "sub"), 0o755)
-	writeCapture(t, filepath.Join(real, "a.pcap"))
-	writeCapture(t, filepath.Join(real, "sub", "b.pcap"))
+	writeCaptureSeed(t, filepath.Join(real, "a.pcap"), 1)
+	writeCaptureSeed(t, filepath.Join(real, "sub", "b.pcap"), 2)
 	os.Symlink("..", filepath.Join(real, "sub", "up.pcap")) // a loop if followed
 	link := filepath.Join(dir, "link")
 	if err := os.Symlink("real", link); err != nil {

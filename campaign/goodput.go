@@ -2,13 +2,16 @@ package campaign
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"net/netip"
 	"os"
 	"runtime"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -54,9 +57,14 @@ type FlowRow struct {
 	// CaptureWarnings counts the reader's warnings about File (e.g. a
 	// capture cut mid-record); Result.Warnings lists them.
 	CaptureWarnings int
-	Labels          map[string]string
-	isn             uint32
-	isnKnown        bool
+	// Shard is the part of the campaign the row was analysed in
+	// (Options.Shard, Shards; 1/1 without sharding), so that a merge of
+	// per-flow tables can tell a shard missing or given twice; zero when
+	// not known (a table written before tcpviz.goodput/4).
+	Shard    Shard
+	Labels   map[string]string
+	isn      uint32
+	isnKnown bool
 	// dirGuess: the connection delivered and sent no payload either way in
 	// File and its handshake was not captured, so its direction is a
 	// guess; peerISN and appRev are the other direction's, for alignTies.
@@ -69,6 +77,11 @@ type FlowRow struct {
 	connLast     float64 // the connection's last packet in File
 	app          appSpan // the receiving application's interval in File
 	closed       bool    // either side sent a FIN or RST in File
+	// unacked: payload bytes sent in File of which no captured packet says
+	// anything, for a flow whose receiver has no packet in File (a capture
+	// of one direction): its delivered bytes are unknown, not 0
+	// (UnackedPayload).
+	unacked int64
 }
 
 // Options control Goodput.
@@ -99,6 +112,8 @@ type Options struct {
 	// inline: Jobs fill every core, so each capture is read and analysed
 	// on its job's goroutine (tcpanalysis.Options.Inline); set by Goodput.
 	inline bool
+	// runKeys are the captures' run keys (RunKeys); set by Goodput.
+	runKeys map[string]string
 	// Shard, Shards select the part of the campaign this process analyses:
 	// runs are assigned to shard hash(RunKey) mod Shards, so the captures of
 	// one run stay together. Shards ≤ 1 analyses everything; Shard is
@@ -127,6 +142,41 @@ type Options struct {
 	// still ends them), and declared flows that no capture holds become
 	// rows with 0 bytes and Vantage Nowhere.
 	Sidecars bool
+}
+
+// runKey is the run key of the capture at path: RunKeys' when Goodput
+// set them, else RunKey.
+func (o Options) runKey(path string) string {
+	if k, ok := o.runKeys[path]; ok {
+		return k
+	}
+	return RunKey(path)
+}
+
+// Shard is part I of N (1-based) of a campaign's runs (InShard); the
+// zero Shard is unknown.
+type Shard struct{ I, N int }
+
+// String is "I/N", or "" for the zero Shard.
+func (s Shard) String() string {
+	if s.N == 0 {
+		return ""
+	}
+	return strconv.Itoa(s.I) + "/" + strconv.Itoa(s.N)
+}
+
+// ParseShard parses "I/N" (1 ≤ I ≤ N); "" is the zero Shard.
+func ParseShard(v string) (Shard, error) {
+	if v == "" {
+		return Shard{}, nil
+	}
+	a, b, ok := strings.Cut(v, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
+		return Shard{}, fmt.Errorf("shard %q: want I/N with 1 ≤ I ≤ N", v)
+	}
+	return Shard{i, n}, nil
 }
 
 // FileError is a capture that could not be analysed.
@@ -169,6 +219,12 @@ type Result struct {
 	VantageNotes []Warning
 	// Dropped are the flows Options.MinBytes dropped.
 	Dropped []FlowRow
+	// NoTCP are the captures analysed that hold no TCP connection (a UDP
+	// control run, a capture filter that kept no TCP), with their counts;
+	// Conns counts the TCP connections of every capture analysed, before
+	// Options.Port, so that a batch of 0 flows can say why.
+	NoTCP []CaptureCounts
+	Conns int
 	// RunEnd is, per run key, the last frame of any of its captures,
 	// seconds (captures' clock): where a flow's interval ends when nothing
 	// else ends it.
@@ -181,14 +237,19 @@ type FileWarnings struct {
 	Warnings []string
 }
 
-// InShard reports whether a capture belongs to shard i of n.
+// InShard reports whether a capture belongs to shard i of n (0-based):
+// the first 8 bytes of the SHA-256 of its run's name (the last two
+// elements of its resolved run key, shardName), big-endian, modulo n.
+// Every capture of a run is in one shard, whatever the spelling of its
+// path; a well-mixed hash spreads runs whose names differ in a few
+// letters, which FNV-1a modulo a small n does not (manet/tcp-aodv-r1 and
+// manet/tcp-olsr-r1: one shard for every n from 2 to 6).
 func InShard(path string, i, n int) bool {
 	if n <= 1 {
 		return true
 	}
-	h := fnv.New32a()
-	h.Write([]byte(RunKey(path)))
-	return int(h.Sum32()%uint32(n)) == i
+	h := sha256.Sum256([]byte(shardName(path)))
+	return int(binary.BigEndian.Uint64(h[:8])%uint64(n)) == i
 }
 
 // Goodput analyses the captures in parallel (Options.Jobs at a time, so
@@ -197,16 +258,26 @@ func InShard(path string, i, n int) bool {
 // and ISN) is counted once, from the capture taken at its receiver when
 // there is one, else at its sender, else the one that saw most delivered
 // bytes. A capture that fails is listed in Result.Failed; the rest go on.
-// Goodput returns an error if ctx is cancelled, or ErrOutsideCaptures when
+// Goodput returns an error if ctx is cancelled, ErrOutsideCaptures when
 // Options.Interval starts at or after the end of every run's captures or
-// Options.End is at or before every flow's start.
+// Options.End is at or before every flow's start, and, before any capture
+// is read, an *OptionError when a row of Options.Starts would be declared
+// in runs it does not belong to (a column naming runs that is no label;
+// Starts.checkRuns).
 func Goodput(ctx context.Context, files []string, o Options) (*Result, error) {
+	keys := RunKeys(files)
+	if o.Interval == nil {
+		if err := o.Starts.checkRuns(runsOf(files, func(f string) string { return keys[f] }, o.Labels)); err != nil {
+			return nil, err
+		}
+	}
 	var mine []string
 	for _, f := range files {
 		if InShard(f, o.Shard, o.Shards) {
 			mine = append(mine, f)
 		}
 	}
+	o.runKeys = keys
 	jobs := o.Jobs
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
@@ -271,18 +342,31 @@ feed:
 		if len(r.fi.warnings) > 0 {
 			res.Warnings = append(res.Warnings, FileWarnings{mine[i], r.fi.warnings})
 		}
-		if k := RunKey(mine[i]); r.fi.last > res.RunEnd[k] {
+		res.Conns += r.fi.counts.Conns
+		if r.fi.counts.Conns == 0 {
+			c := r.fi.counts
+			c.File = mine[i]
+			res.NoTCP = append(res.NoTCP, c)
+		}
+		if k := o.runKeys[mine[i]]; r.fi.last > res.RunEnd[k] {
 			res.RunEnd[k] = r.fi.last
 		}
 		all = append(all, r.rows...)
 	}
 	res.Rows = dedup(all)
 	applyIntervals(res, o)
+	shard := Shard{1, 1}
+	if o.Shards > 1 {
+		shard = Shard{o.Shard + 1, o.Shards}
+	}
+	for i := range res.Rows {
+		res.Rows[i].Shard = shard
+	}
 	infos := make([]fileInfo, len(results))
 	for i, r := range results {
 		infos[i] = r.fi
 	}
-	res.VantageWarnings, res.VantageNotes = sinkWarnings(res.Rows, mine, infos)
+	res.VantageWarnings, res.VantageNotes = sinkWarnings(res.Rows, mine, infos, o.runKeys)
 	if err := checkInterval(res, o); err != nil {
 		return res, err
 	}
@@ -297,6 +381,18 @@ type fileInfo struct {
 	// 802.11 capture on the node, nodeID); own are the node's addresses.
 	identity bool
 	own      []netip.Addr
+	counts   CaptureCounts
+}
+
+// CaptureCounts are what one capture held, for the batch's summary of
+// captures without TCP (Result.NoTCP): frames read, frames that yielded
+// a TCP segment, IP packets that are not TCP (UDP, ICMP, …), frames
+// without IP (ARP, 802.11 management and control, …), and TCP
+// connections (before Options.Port).
+type CaptureCounts struct {
+	File                            string
+	Frames, Segments, NonTCP, NonIP int64
+	Conns                           int
 }
 
 // ErrNoLabels is the error of a capture the label pattern or the manifest
@@ -375,7 +471,8 @@ func fileRows(path string, o Options) ([]FlowRow, fileInfo, error) {
 			}
 		}
 	}
-	fi := fileInfo{last: rep.Stats.Last.Seconds(), warnings: rep.Warnings, identity: id.known(), own: id.ownAddrs()}
+	fi := fileInfo{last: rep.Stats.Last.Seconds(), warnings: rep.Warnings, identity: id.known(), own: id.ownAddrs(),
+		counts: CaptureCounts{Frames: rep.Stats.Frames, Segments: rep.Stats.Segments, NonTCP: rep.Stats.NonTCP, NonIP: rep.Stats.NonIP, Conns: len(rep.Conns)}}
 	var rows []FlowRow
 	var dirs []flows.Direction
 	for _, r := range rep.Conns {
@@ -387,7 +484,7 @@ func fileRows(path string, o Options) ([]FlowRow, fileInfo, error) {
 		st := r.Dir[d]
 		snd, rcv := c.Half[d], c.Half[d.Reverse()]
 		row := FlowRow{
-			File: path, RunKey: RunKey(path), Conn: c.Index,
+			File: path, RunKey: o.runKey(path), Conn: c.Index,
 			Src: snd.Addr.Addr().String(), SPort: snd.Addr.Port(),
 			Dst: rcv.Addr.Addr().String(), DPort: rcv.Addr.Port(),
 			FirstS: c.First.Seconds(), LastS: c.Last.Seconds(),
@@ -405,6 +502,9 @@ func fileRows(path string, o Options) ([]FlowRow, fileInfo, error) {
 			// (docs/metrics.md#vantage). On a wired link the two are
 			// equal.
 			row.Bytes, row.TotalBytes = st.AckedBytes, st.AckedBytes
+		}
+		if st.Bytes > 0 && row.TotalBytes == 0 && r.Dir[d.Reverse()].Pkts == 0 {
+			row.unacked = st.Bytes
 		}
 		if snd.ISNKnown {
 			row.isn, row.isnKnown = uint32(snd.ISN), true
@@ -657,3 +757,11 @@ func dedup(rows []FlowRow) []FlowRow {
 	})
 	return out
 }
+
+// UnackedPayload is the payload in bytes a flow's sender sent in its
+// capture when the capture holds no packet of its receiver (one direction
+// captured: a filter on the source, an asymmetric return path): its
+// delivered bytes are then unknown, though they read 0; 0 otherwise. Such
+// a flow is left out like a small one (Options.MinBytes), and the batch
+// says why (study: "delivered bytes unknown").
+func (r FlowRow) UnackedPayload() int64 { return r.unacked }

@@ -141,6 +141,20 @@ func FindSidecar(runKey string) (*Sidecar, error) {
 	return nil, ErrNoSidecar
 }
 
+// SidecarFiles returns the files FindSidecar may read for the run runKey
+// that exist: PREFIX-groundtruth.csv, groundtruth-all.csv in the same
+// directory, PREFIX-config.txt. A front end refuses to write an output
+// over them.
+func SidecarFiles(runKey string) []string {
+	var out []string
+	for _, p := range []string{runKey + "-groundtruth.csv", filepath.Join(filepath.Dir(runKey), "groundtruth-all.csv"), runKey + "-config.txt"} {
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // readGroundTruth reads ns-3 ground-truth rows; keep (nil: all) selects
 // rows by column value.
 func readGroundTruth(path string, keep func(get func(string) string) bool) ([]AppFlow, error) {
@@ -335,13 +349,13 @@ type runInfo struct {
 	labels map[string]string // labels all its captures share
 }
 
-// runsOf groups files into runs in file order, with the labels every
-// capture of the run has in common.
-func runsOf(files []string, labels func(string) (map[string]string, bool)) []runInfo {
+// runsOf groups files into runs (runKey) in file order, with the labels
+// every capture of the run has in common.
+func runsOf(files []string, runKey func(string) string, labels func(string) (map[string]string, bool)) []runInfo {
 	idx := map[string]int{}
 	var out []runInfo
 	for _, f := range files {
-		k := RunKey(f)
+		k := runKey(f)
 		var l map[string]string
 		if labels != nil {
 			l, _ = labels(f)
@@ -399,7 +413,7 @@ func applyIntervals(res *Result, o Options) {
 			used = append(used, f)
 		}
 	}
-	runs := runsOf(used, o.Labels)
+	runs := runsOf(used, o.runKey, o.Labels)
 	// packetsStop is where a flow's interval ends when nothing declares
 	// its stop: --end, else its receiver's close, else the run's end (the
 	// last frame of any of its captures), so a flow whose packets stop
@@ -435,6 +449,7 @@ func applyIntervals(res *Result, o Options) {
 		src = FromStarts
 		for _, run := range runs {
 			fl := o.Starts.flowsOf(run.labels)
+			onPort(fl, o.Port)
 			if len(fl) > 0 {
 				declared[run.key] = fl
 			}
@@ -457,6 +472,7 @@ func applyIntervals(res *Result, o Options) {
 			for _, f := range sc.Flows {
 				m[f.key()] = f
 			}
+			onPort(m, o.Port)
 			declared[run.key] = m
 			res.Sidecars = append(res.Sidecars, sc.File)
 		}
@@ -513,6 +529,20 @@ func applyIntervals(res *Result, o Options) {
 		return a.FirstS < b.FirstS
 	})
 	res.Late = lateFlows(res.Rows)
+}
+
+// onPort removes from fl the flows without port on either side (the
+// Port option; 0 keeps all): a flow left out of the batch is not declared
+// absent either.
+func onPort(fl map[string]AppFlow, port int) {
+	if port == 0 {
+		return
+	}
+	for k, f := range fl {
+		if int(f.SPort) != port && int(f.DPort) != port {
+			delete(fl, k)
+		}
+	}
 }
 
 // dropSmall removes the rows whose flow delivered fewer than o.MinBytes

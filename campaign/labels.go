@@ -147,14 +147,26 @@ func (p *Pattern) Match(path string) (map[string]string, bool) {
 }
 
 // Manifest maps capture paths to labels, read from a CSV whose first column
-// is "file" and whose other columns are label names.
+// is "file" and whose other columns are label names. A capture is found
+// by its path or, spelled otherwise (relative or absolute, through a
+// symlink), by its file (os.SameFile).
 type Manifest struct {
 	Names  []string
 	labels map[string]map[string]string
+	files  []manifestFile // the listed files that exist, in file order
+}
+
+// manifestFile is a file a manifest lists: its path, os.Stat and line.
+type manifestFile struct {
+	path string
+	st   os.FileInfo
+	line int
 }
 
 // ReadManifest reads a manifest CSV. Relative file names are taken relative
-// to the manifest's directory. Errors name the file and line.
+// to the manifest's directory. Errors name the file and line, for a
+// malformed CSV and for one capture listed twice (by one path or two
+// paths of one file) with different labels.
 func ReadManifest(path string) (*Manifest, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -170,7 +182,8 @@ func ReadManifest(path string) (*Manifest, error) {
 		return nil, fmt.Errorf("manifest %s: the first column must be 'file', then label columns", path)
 	}
 	m := &Manifest{Names: head[1:], labels: map[string]map[string]string{}}
-	for line := 2; ; line++ {
+	lineOf := map[string]int{}
+	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
 			break
@@ -178,23 +191,54 @@ func ReadManifest(path string) (*Manifest, error) {
 		if err != nil {
 			return nil, fmt.Errorf("manifest %s: %v", path, err)
 		}
+		line, _ := cr.FieldPos(0)
 		file := rec[0]
 		if !filepath.IsAbs(file) {
 			file = filepath.Join(filepath.Dir(path), file)
 		}
+		file = filepath.Clean(file)
 		l := map[string]string{}
 		for i, n := range m.Names {
 			l[n] = rec[i+1]
 		}
-		m.labels[filepath.Clean(file)] = l
+		if prev, ok := m.labels[file]; ok {
+			if d := labelDiff(prev, l); d != "" {
+				return nil, fmt.Errorf("manifest %s: line %d: %s again, with other labels than on line %d (%s)", path, line, rec[0], lineOf[file], d)
+			}
+			continue
+		}
+		st, err := os.Stat(file)
+		if err == nil {
+			for _, o := range m.files {
+				if os.SameFile(o.st, st) {
+					if d := labelDiff(m.labels[o.path], l); d != "" {
+						return nil, fmt.Errorf("manifest %s: line %d: %s is the file of line %d (%s), with other labels (%s): one capture cannot be two runs", path, line, rec[0], o.line, o.path, d)
+					}
+				}
+			}
+			m.files = append(m.files, manifestFile{file, st, line})
+		}
+		m.labels[file], lineOf[file] = l, line
 	}
 	return m, nil
 }
 
-// Labels returns the labels of a capture path, or false if it is not listed.
+// Labels returns the labels of a capture path, or false if neither the
+// path nor its file (os.SameFile) is listed.
 func (m *Manifest) Labels(path string) (map[string]string, bool) {
-	l, ok := m.labels[filepath.Clean(path)]
-	return l, ok
+	if l, ok := m.labels[filepath.Clean(path)]; ok {
+		return l, ok
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, false
+	}
+	for _, f := range m.files {
+		if os.SameFile(f.st, st) {
+			return m.labels[f.path], true
+		}
+	}
+	return nil, false
 }
 
 // captureExts are the file endings Discover takes from directories.
@@ -231,10 +275,67 @@ var ns3Suffix = regexp.MustCompile(`^(.*)-(\d+)-(\d+)\.(pcap|pcapng)(\.gz|\.zst)
 // the satellite testbed) are deduplicated together: the path without ns-3's
 // -NODE-DEV.pcap suffix, or else the capture's directory. Flows are then
 // matched by endpoints and initial sequence number, so distinct connections
-// are never merged.
+// are never merged. RunKey is the path as spelled; RunKeys groups captures
+// by their resolved directory, so the spelling does not split a run.
 func RunKey(path string) string {
 	if m := ns3Suffix.FindStringSubmatch(path); m != nil {
 		return m[1]
 	}
 	return filepath.Dir(path)
+}
+
+// resolvedRunKey is RunKey of path with its directory made absolute and
+// its symlinks resolved (dirs caches the resolved directories): one run
+// key for a run's captures however their paths are spelled (relative or
+// absolute, through a symlinked directory). A file that is itself a
+// symlink keeps its name: its labels and run are those of the name it is
+// listed under.
+func resolvedRunKey(path string, dirs map[string]string) string {
+	dir := filepath.Dir(path)
+	r, ok := dirs[dir]
+	if !ok {
+		r = dir
+		if a, err := filepath.Abs(dir); err == nil {
+			r = a
+			if e, err := filepath.EvalSymlinks(a); err == nil {
+				r = e
+			}
+		}
+		if dirs != nil {
+			dirs[dir] = r
+		}
+	}
+	return RunKey(filepath.Join(r, filepath.Base(path)))
+}
+
+// RunKeys maps each capture path to its run key: the captures whose
+// resolved run keys (RunKey of the path with its directory absolute and
+// symlinks resolved) are equal are one run, named by RunKey of the first
+// of them in sorted order. So ns3/tcp-aodv-r1-1-0.pcap and
+// /abs/ns3/tcp-aodv-r1-10-0.pcap are one run, named /abs/ns3/tcp-aodv-r1,
+// and a campaign given as one spelling keeps the run keys it always had.
+func RunKeys(files []string) map[string]string {
+	sorted := append([]string(nil), files...)
+	sort.Strings(sorted)
+	dirs := map[string]string{}
+	name := map[string]string{} // resolved key → run key
+	out := make(map[string]string, len(files))
+	for _, f := range sorted {
+		k := resolvedRunKey(f, dirs)
+		if _, ok := name[k]; !ok {
+			name[k] = RunKey(f)
+		}
+		out[f] = name[k]
+	}
+	return out
+}
+
+// shardName is what InShard hashes: the last two elements of the
+// capture's resolved run key (e.g. ns3/tcp-aodv-r1, aodv/run3), the same
+// whatever the path's spelling and wherever the campaign's folder is
+// mounted, so that the array tasks of one campaign agree on every run's
+// shard.
+func shardName(path string) string {
+	k := resolvedRunKey(path, nil)
+	return filepath.ToSlash(filepath.Join(filepath.Base(filepath.Dir(k)), filepath.Base(k)))
 }

@@ -347,16 +347,17 @@ const VantageWarningsPerRun = 10
 // sinkWarnings lists the rows of runs with node identities (an 802.11
 // capture per node) that are not read at their receiver, naming the
 // capture of the receiver's node when the run has one (files[i] has info
-// infos[i]). A row whose receiver's capture holds none of the flow and
-// whose own capture saw nothing delivered is consistent (nothing reached
-// the receiver): such rows are only counted, in notes.
-func sinkWarnings(rows []FlowRow, files []string, infos []fileInfo) (warnings, notes []Warning) {
+// infos[i] and run key runKeys[files[i]]). A row whose receiver's capture
+// holds none of the flow and whose own capture saw nothing delivered is
+// consistent (nothing reached the receiver): such rows are only counted,
+// in notes.
+func sinkWarnings(rows []FlowRow, files []string, infos []fileInfo, runKeys map[string]string) (warnings, notes []Warning) {
 	owner := map[string]map[netip.Addr]string{} // run → address → capture of its node
 	for i, f := range files {
 		if !infos[i].identity {
 			continue
 		}
-		k := RunKey(f)
+		k := runKeys[f]
 		if owner[k] == nil {
 			owner[k] = map[netip.Addr]string{}
 		}

@@ -188,6 +188,10 @@ const (
 	WarnLateSummary                      // the late flows' summary with the fix
 	WarnPEPTables                        // rows left out of the tables (vantage pep)
 	WarnRepeated                         // rows given twice to a merge, counted once
+	WarnSameCapture                      // paths left out: they hold a capture already listed (Listing.Same)
+	WarnSameLabels                       // captures or runs that no label tells apart
+	WarnNoTCP                            // a batch of no flow: its captures hold no TCP (or none on the port)
+	WarnShards                           // shards of a campaign missing or given twice to a merge
 )
 
 // Warning is one line a goodput campaign reports besides its rows: Text

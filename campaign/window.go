@@ -67,7 +67,7 @@ func boundaries(path string, labels map[string]string, o Options) []float64 {
 			add(f)
 		}
 	case o.Sidecars:
-		if sc, err := FindSidecar(RunKey(path)); err == nil {
+		if sc, err := FindSidecar(o.runKey(path)); err == nil {
 			for _, f := range sc.Flows {
 				add(f)
 			}

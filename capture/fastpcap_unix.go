@@ -15,9 +15,10 @@ import (
 // mappedPcap reads classic pcap records straight out of a windowReader's
 // buffer: a record that lies inside the current window is returned as a
 // slice of it (no copy); one that straddles two windows is copied. It
-// follows pcapgo.Reader's rules and messages (header checks, "capture
-// length exceeds snap length", "… original packet length"), so a file
-// reads the same either way. A file that shrinks while it is read ends
+// follows the rules and messages of streamPcap, which reads the same
+// format from a stream (header checks, "capture length exceeds snap
+// length"; a record with more captured than original bytes is returned as
+// it is, for Reader.next to bound), so a file reads the same either way. A file that shrinks while it is read ends
 // with ErrFileChanged (windowReader.mapAt).
 type mappedPcap struct {
 	w       *windowReader
@@ -47,15 +48,8 @@ func newMappedPcap(w *windowReader) (*mappedPcap, bool, error) {
 		return nil, true, err
 	}
 	p := &mappedPcap{w: w}
-	switch binary.LittleEndian.Uint32(h) {
-	case 0xa1b2c3d4:
-	case 0xa1b23c4d:
-		p.nanos = true
-	case 0xd4c3b2a1:
-		p.big = true
-	case 0x4d3cb2a1:
-		p.big, p.nanos = true, true
-	default:
+	var ok bool
+	if p.big, p.nanos, ok = pcapMagic(h); !ok {
 		return nil, false, nil
 	}
 	if v := p.u16(h[4:]); v != 2 {
@@ -84,7 +78,7 @@ func (p *mappedPcap) u32(b []byte) uint32 {
 	return binary.LittleEndian.Uint32(b)
 }
 
-// setSnaplen caps the records accepted, as pcapgo.Reader.SetSnaplen.
+// setSnaplen caps the records accepted, as streamPcap.setSnaplen.
 func (p *mappedPcap) setSnaplen(n uint32) { p.maxCap = max(int(n), MaxRecordLen) }
 
 // ZeroCopyReadPacketData returns the next record; data is valid until the
@@ -119,10 +113,7 @@ func (p *mappedPcap) record() (data []byte, sec, nsec int64, capLen, wireLen int
 	}
 	sec, nsec, capLen, wireLen = recordHeader(h, p.big, p.nanos)
 	if capLen > p.maxCap {
-		return nil, sec, nsec, capLen, wireLen, fmt.Errorf("capture length exceeds snap length: %d > %d", capLen, p.snaplen)
-	}
-	if capLen > wireLen {
-		return nil, sec, nsec, capLen, wireLen, fmt.Errorf("capture length exceeds original packet length: %d > %d", capLen, wireLen)
+		return nil, sec, nsec, capLen, wireLen, fmt.Errorf("capture length exceeds snap length: %d > %d", capLen, p.maxCap)
 	}
 	if w.pos+capLen <= len(w.win) {
 		data = w.win[w.pos : w.pos+capLen]

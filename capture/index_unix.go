@@ -131,9 +131,7 @@ func (r *Reader) readIndexed(ix *FrameIndex, tag uint8, full, free chan *indexBa
 				seg++
 			}
 			if t == tag {
-				if wireLen > maxWireLen && wireLen > capLen {
-					wireLen = capLen
-				}
+				wireLen = boundWire(capLen, wireLen)
 				s := &b.segs[b.n]
 				d.s, d.wireLen = s, wireLen
 				if v := d.decode(p.link, buf[pos+16:pos+16+capLen:pos+16+capLen]); v != vTCP && v != vICMP {

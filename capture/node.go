@@ -124,15 +124,21 @@ func scanNode(path string) Node {
 		if n.Scanned >= PrescanFrames && (!radio || n.Sent > 0 && n.Received > 0 || n.Scanned >= NodeScanFrames) {
 			break
 		}
-		data, ci, err := r.src.ZeroCopyReadPacketData()
-		if err != nil {
-			break
-		}
-		n.Scanned++
+		var data []byte
 		lt := r.link
 		if r.ng != nil {
-			lt, _ = r.ifaceInfo(ci.InterfaceIndex)
+			var p ngRecord
+			if err := r.ngReadOne(&p); err != nil {
+				break
+			}
+			data, lt = p.data, p.lt
+		} else {
+			var err error
+			if data, _, err = r.src.ZeroCopyReadPacketData(); err != nil {
+				break
+			}
 		}
+		n.Scanned++
 		if lt == LinkIEEE80211 || lt == LinkPrism || lt == LinkAVS {
 			wifi = true
 		}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"net/netip"
 	"os"
@@ -101,7 +102,7 @@ func (e *FrameError) Unwrap() error { return e.Err }
 type Stats struct {
 	Frames   int64 `json:"frames"`   // frames read
 	Segments int64 `json:"segments"` // frames that yielded a TCP segment
-	NonIP    int64 `json:"non_ip"`   // frames without IPv4/IPv6 (ARP, unknown EtherTypes, LLC without SNAP, …)
+	NonIP    int64 `json:"non_ip"`   // frames without IPv4/IPv6 (ARP, unknown EtherTypes, LLC without SNAP, pcapng custom and systemd journal blocks, …)
 	NonTCP   int64 `json:"non_tcp"`  // IP packets that are not TCP (UDP routing traffic, ICMP, …)
 	// ICMPQuotes counts ICMP errors quoting a TCP segment, returned by Next
 	// with Segment.ICMP set (not counted in Segments).
@@ -137,6 +138,11 @@ type Stats struct {
 	// than the frame's original (wire) length: the payload is bounded by
 	// the frame.
 	IPLenOverWire int64 `json:"ip_len_over_wire"`
+	// CapOverWire counts frames whose record gives fewer original (wire)
+	// bytes than captured bytes, which no capture can hold: the original
+	// length is taken to be the captured length (the captured bytes are in
+	// the file; tshark and tcptrace read them too) and reading goes on.
+	CapOverWire int64 `json:"cap_over_wire"`
 	// OverSnaplen counts pcap records longer than the file's snap length
 	// (written by tools that do not truncate, such as dpkt); they are read
 	// as tcpdump does, up to MaxRecordLen.
@@ -144,6 +150,10 @@ type Stats struct {
 	// UnsupportedEncap counts frames inside a tunnel whose payload type
 	// tcpviz does not decode (GRE 0x8200, Aruba 802.11, for instance).
 	UnsupportedEncap int64 `json:"unsupported_encap"`
+	// SimplePackets counts pcapng Simple Packet Blocks: packets without a
+	// timestamp, each given the time of the latest frame before it that
+	// has one (before any, of the first after it), and warned about.
+	SimplePackets int64 `json:"simple_packets"`
 }
 
 // peeker is a reader that can show its next bytes without consuming them:
@@ -197,12 +207,31 @@ type Reader struct {
 	keepNumbers, firstSeen bool
 	firstBW                int64 // first frame with an impossible wire length
 	firstOW                int64 // first frame whose IP length exceeds its wire length
+	// firstCO: the first frame with more captured than original bytes,
+	// and its two lengths (Stats.CapOverWire).
+	firstCO       int64
+	coCap, coWire int
 	// fine: some timestamp of the capture is off a multiple of fineTick
 	// (Segment.FineTime), from the pre-scan or from a frame read so far.
 	fine bool
 	// node: what a radiotap capture shows of the node it was taken on
 	// (Node), from Open's scan.
 	node Node
+	// pcapng (ngsource.go): guard checks the blocks pcapgo reads; ngCur
+	// is the record read last; ngPend the records read ahead to give
+	// leading Simple Packet Blocks a time (their data copied), from ngAt
+	// on, and ngPendErr the error that ended that read; ngLast the time
+	// of the latest record that has one (ngHaveTime). spbFirst is the
+	// first Simple Packet Block's frame; spbAhead how many were given
+	// the time of a record after them, spbEpoch how many time 0.
+	guard                        *ngGuard
+	ngCur                        ngRecord
+	ngPend                       []ngRecord
+	ngAt                         int
+	ngPendErr                    error
+	ngLast                       Timestamp
+	ngHaveTime                   bool
+	spbFirst, spbAhead, spbEpoch int64
 	// A split read (ReadFrames, Segments): sr is the reading goroutine's
 	// state, split the consuming goroutine's.
 	sr    *splitReader
@@ -268,18 +297,25 @@ func prescanFine(path string) bool {
 		return false
 	}
 	for range PrescanFrames {
-		_, ci, err := r.src.ZeroCopyReadPacketData()
-		if err != nil {
-			return false
-		}
-		if !timeInRange(ci.Timestamp) {
-			continue
-		}
-		ts := Timestamp(ci.Timestamp.UnixNano())
+		var ts Timestamp
 		if r.ng != nil {
-			if _, bin := r.ifaceInfo(ci.InterfaceIndex); bin != 0 {
-				ts = binaryTime(ts, bin)
+			var p ngRecord
+			if err := r.ngReadOne(&p); err != nil {
+				return false
 			}
+			if p.spb || !p.inRange {
+				continue // a Simple Packet Block has no time of its own
+			}
+			ts = p.ts
+		} else {
+			_, ci, err := r.src.ZeroCopyReadPacketData()
+			if err != nil {
+				return false
+			}
+			if !timeInRange(ci.Timestamp) {
+				continue
+			}
+			ts = Timestamp(ci.Timestamp.UnixNano())
 		}
 		if int64(ts)%int64(fineTick) != 0 {
 			return true
@@ -288,10 +324,39 @@ func prescanFine(path string) bool {
 	return false
 }
 
+// names maps a file path to the name Readers give it (NameFile).
+var names sync.Map
+
+// NameFile makes every Reader that Open opens on the file at path name
+// the capture name instead of path — in Reader.Name (Report.File), every
+// *FrameError and every warning — until undo is called. Standard input
+// spooled to a temporary file (query.Spool) is so named "stdin", as
+// Open("-") names it: no message names the temporary file.
+func NameFile(path, name string) (undo func()) {
+	names.Store(path, name)
+	return func() { names.CompareAndDelete(path, name) }
+}
+
+// FileName is the name Readers give the file at path: the name NameFile
+// set, else path.
+func FileName(path string) string {
+	if n, ok := names.Load(path); ok {
+		return n.(string)
+	}
+	return path
+}
+
 // openFile is Open for a path other than "-", without the pre-scan.
 func openFile(path string) (*Reader, error) {
+	name := FileName(path)
 	f, err := os.Open(path)
 	if err != nil {
+		var pe *fs.PathError
+		if name != path && errors.As(err, &pe) {
+			// The file is known by another name: the error names it
+			// (it still wraps the system's error: fs.ErrNotExist …).
+			return nil, &FrameError{File: name, Err: pe.Err}
+		}
 		return nil, err
 	}
 	var in io.Reader = f
@@ -299,7 +364,7 @@ func openFile(path string) (*Reader, error) {
 	if mr != nil {
 		in = mr
 	}
-	r, err := NewReader(in, path)
+	r, err := NewReader(in, name)
 	if err != nil {
 		if unmap != nil {
 			unmap()
@@ -379,21 +444,25 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 			}
 			break
 		}
-		pr, err := pcapgo.NewReader(bin)
+		sp, err := newStreamPcap(bin)
 		if err != nil {
 			return fail(fmt.Errorf("pcap header: %w", cutErr(err)))
 		}
-		rd.src, rd.link, rd.format = pr, int(pr.LinkType()), FormatPcap
-		rd.snaplen = int(pr.Snaplen())
-		// pcapgo takes records up to max(snaplen, 256 KiB): capping the
+		rd.src, rd.link, rd.format = sp, sp.link, FormatPcap
+		rd.snaplen = int(sp.snaplen)
+		// Records up to max(snaplen, 256 KiB) are taken: capping the
 		// snap length bounds every record to MaxRecordLen.
-		pr.SetSnaplen(uint32(min(rd.snaplen, MaxRecordLen)))
+		sp.setSnaplen(uint32(min(rd.snaplen, MaxRecordLen)))
 		if !SupportedLink(rd.link) {
 			return fail(fmt.Errorf("%w %d (pcap header)", ErrUnsupportedLinkType, rd.link))
 		}
 	case 0x0a0d0d0a:
 		guard := newNgGuard(bin, name, func(w string) { rd.warnings = append(rd.warnings, w) })
+		rd.guard = guard
 		nr, err := pcapgo.NewNgReader(guard, pcapgo.NgReaderOptions{WantMixedLinkType: true})
+		if err != nil && guard.fatal != nil {
+			return fail(guard.fatal)
+		}
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				// A section header with no interface: an empty capture.
@@ -494,7 +563,8 @@ func (r *Reader) next(s *Segment) error {
 			ts   Timestamp
 			// inRange: the time fits int64 nanoseconds (timeInRange)
 			inRange bool
-			off     int64 // the record's file offset (Segment.Offset), when mapped
+			off     int64     // the record's file offset (Segment.Offset), when mapped
+			ngp     *ngRecord // the record, for pcapng
 		)
 		if r.mp != nil {
 			// A mapped pcap: the time is taken from the record as
@@ -511,6 +581,22 @@ func (r *Reader) next(s *Segment) error {
 				ci.Timestamp = time.Unix(sec, nsec).UTC()
 			}
 			ts = Timestamp(sec*1e9 + nsec)
+		} else if r.ng != nil {
+			// pcapng: link type and time per interface, Simple Packet
+			// Blocks given a time (ngNext).
+			if ngp, err = r.ngNext(); err == nil {
+				data, ci, ts, inRange = ngp.data, ngp.ci, ngp.ts, ngp.inRange
+				r.countRecords(ngp.pre)
+				if ngp.spb {
+					r.stats.SimplePackets++
+					if r.spbFirst == 0 {
+						r.spbFirst = r.frame + 1
+					}
+					if r.hook != nil {
+						ci.Timestamp = ts.Time()
+					}
+				}
+			}
 		} else {
 			data, ci, err = r.src.ZeroCopyReadPacketData()
 			inRange = timeInRange(ci.Timestamp)
@@ -540,16 +626,11 @@ func (r *Reader) next(s *Segment) error {
 			}
 			continue
 		}
-		if r.mp == nil {
-			ts = Timestamp(ci.Timestamp.UnixNano())
-		}
 		lt := r.link
-		if r.ng != nil {
-			var bin uint8
-			lt, bin = r.ifaceInfo(ci.InterfaceIndex)
-			if bin != 0 {
-				ts = binaryTime(ts, bin)
-			}
+		if ngp != nil {
+			lt = ngp.lt
+		} else if r.mp == nil {
+			ts = Timestamp(ci.Timestamp.UnixNano())
 		}
 		if r.hook != nil && !r.hook(lt, data, ts, ci) {
 			r.stats.Filtered++
@@ -567,7 +648,10 @@ func (r *Reader) next(s *Segment) error {
 			r.stats.UnsupportedLink++
 			continue
 		}
-		if ci.Length > maxWireLen && ci.Length > ci.CaptureLength {
+		if ci.Length < ci.CaptureLength {
+			r.capOverWire(ci.CaptureLength, ci.Length)
+			ci.Length = ci.CaptureLength
+		} else if ci.Length > maxWireLen {
 			r.stats.BadWireLen++
 			if r.firstBW == 0 {
 				r.firstBW = r.frame
@@ -615,6 +699,30 @@ func (r *Reader) next(s *Segment) error {
 // MaxRecordLen (Reader.next and split reading).
 func recordTooLong(n int) error {
 	return fmt.Errorf("%w: %d captured bytes, at most %d", ErrRecordTooLong, n, MaxRecordLen)
+}
+
+// boundWire is the original length a frame of capLen captured bytes is
+// read with when its record says wireLen (every reading path applies it:
+// Reader.next, split reading, ReadIndexed): wireLen, unless it is below
+// capLen — the captured bytes are in the file and a frame never holds more
+// than the wire carried, so the original length is the one that is wrong
+// and capLen is taken (Stats.CapOverWire) — or impossible, above
+// maxWireLen and capLen (Stats.BadWireLen: read as holding its captured
+// bytes only).
+func boundWire(capLen, wireLen int) int {
+	if wireLen < capLen || wireLen > max(maxWireLen, capLen) {
+		return capLen
+	}
+	return wireLen
+}
+
+// capOverWire counts the current frame (r.frame) as one whose record gives
+// capLen captured bytes but only wireLen original bytes.
+func (r *Reader) capOverWire(capLen, wireLen int) {
+	r.stats.CapOverWire++
+	if r.firstCO == 0 {
+		r.firstCO, r.coCap, r.coWire = r.frame, capLen, wireLen
+	}
 }
 
 // outOfRange is the warning of the first frame whose time t is outside
@@ -728,9 +836,19 @@ func (s *streamEnd) Read(p []byte) (int, error) {
 // *FrameError.
 func (r *Reader) readErr(err error) error {
 	r.done = true
+	if r.guard != nil {
+		r.countRecords(r.guard.trailing())
+	}
 	r.summarise()
 	if errors.Is(err, ErrRecordTooLong) {
-		return &FrameError{File: r.name, Frame: r.frame, Err: err}
+		// The record is frame r.frame (counted): an error if it is the
+		// first, else the frames before it are analysed, as for a pcap
+		// record over the cap (docs/robustness.md#caps).
+		if r.frame <= 1 {
+			return &FrameError{File: r.name, Frame: r.frame, Err: err}
+		}
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: frame %d: %v; analysed the %d frames before it", r.name, r.frame, err, r.frame-1))
+		return io.EOF
 	}
 	if errors.Is(err, ErrFileChanged) {
 		return &FrameError{File: r.name, Frame: r.frame + 1, Err: err}
@@ -742,6 +860,16 @@ func (r *Reader) readErr(err error) error {
 		return io.EOF
 	}
 	next := r.frame + 1
+	var be *ngBlockError
+	if errors.As(err, &be) {
+		// A pcapng block that stops the reading (not a cut): it is not
+		// a frame.
+		if r.frame == 0 {
+			return &FrameError{File: r.name, Err: fmt.Errorf("%w; nothing before it to analyse", err)}
+		}
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: after frame %d: %v; reading stopped there: analysed the %d frames before it", r.name, r.frame, err, r.frame))
+		return io.EOF
+	}
 	if errors.Is(err, io.ErrUnexpectedEOF) && r.frame == 0 {
 		return &FrameError{File: r.name, Frame: 1, Err: errors.New("capture cut inside the first frame: nothing to analyse")}
 	}
@@ -783,6 +911,15 @@ func (r *Reader) summarise() {
 	}
 	if n := r.stats.BadWireLen; n > 1 {
 		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d frames with an impossible original length (the first is frame %d)", r.name, n, r.firstBW))
+	}
+	if w := r.spbWarning(); w != "" {
+		r.warnings = append(r.warnings, w)
+	}
+	switch n := r.stats.CapOverWire; {
+	case n == 1:
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: frame %d: its record gives %d captured bytes but an original length of %d; read with the captured length as its original length (the captured bytes are in the file, and a frame cannot hold more than the wire carried)", r.name, r.firstCO, r.coCap, r.coWire))
+	case n > 1:
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d frames whose record gives more captured bytes than its original length (the first is frame %d: %d > %d); each read with its captured length as its original length (the captured bytes are in the file, and a frame cannot hold more than the wire carried)", r.name, n, r.firstCO, r.coCap, r.coWire))
 	}
 	if n := r.stats.IPLenOverWire; n > 1 {
 		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d frames whose IP length exceeds the frame (the first is frame %d)", r.name, n, r.firstOW))

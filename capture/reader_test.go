@@ -469,15 +469,20 @@ func TestDamagedCaptures(t *testing.T) {
 		{"pcap-cut-in-record-header", good[:24+2*194+8], 2, "cut.pcap: frame 3: capture cut mid-record", 0, nil},
 		{"pcap-cut-after-record-header", good[:24+2*194+16], 2, "cut.pcap: frame 3: capture cut mid-record", 0, nil},
 		{"pcap-absurd-caplen", cat(good, pcapRecord(0x7ffffff0, 0x7ffffff0), []byte{1, 2, 3}), 3, "cut.pcap: frame 4: capture length exceeds snap length", 0, nil},
-		{"pcap-caplen-over-origlen", cat(good[:24+194], pcapRecord(100, 60), make([]byte, 100)), 1, "cut.pcap: frame 2: capture length exceeds original packet length", 0, nil},
+		// An original length below the captured length is bounded, not
+		// the end of the capture: every frame is read.
+		{"pcap-caplen-over-origlen", cat(good[:24+194], pcapRecord(178, 60), good[24+194+16:]), 3, "cut.pcap: frame 2: its record gives 178 captured bytes but an original length of 60; read with the captured length as its original length", 0, nil},
 		{"pcapng-cut-in-block", ng.Bytes()[:len(ng.Bytes())-30], 2, "cut.pcap: frame 3: capture cut mid-record", 0, nil},
 		{"gzip-cut", gz[:len(gz)-12], -1, "cut.pcap: frame ", 0, nil},
 		{"gzip-bad-crc", badCRC, 3, "cut.pcap: frame 4: gzip: invalid checksum", 0, nil},
 		{"zstd-cut", zst[:len(zst)*3/4], -1, "cut.pcap: frame ", 0, nil},
 		{"pcap-frame-1-absurd-caplen", cat(hdr, pcapRecord(0xfffffff0, 0xfffffff0)), 0, "", 1, nil},
 		{"pcapng-every-interface-unsupported", ngUnsup.Bytes(), 0, "", 1, ErrUnsupportedLinkType},
-		{"pcapng-bad-interface-id", badIface(ng.Bytes(), 2), 2, "cut.pcap: frame 3: ", 0, nil},
-		{"pcapng-frame-1-bad-interface-id", badIface(ng.Bytes(), 0), 0, "", 1, nil},
+		// A packet block naming an interface its section lacks is damage:
+		// skipped, and the frames after it read (it used to end the
+		// capture, or fail it at frame 1).
+		{"pcapng-bad-interface-id", badIface(ng.Bytes(), 2), 2, "cut.pcap: after frame 2: corrupt pcapng block at byte 472 (enhanced packet block names interface 7, but its section describes only interface 0); the block (212 bytes) skipped", 0, nil},
+		{"pcapng-frame-1-bad-interface-id", badIface(ng.Bytes(), 0), 2, "cut.pcap: before the first frame: corrupt pcapng block at byte 48 (enhanced packet block names interface 7, but its section describes only interface 0); the block (212 bytes) skipped", 0, nil},
 		// Cut inside the first frame: nothing to analyse, an error (exit 2).
 		{"pcapng-idb-cut", ngIDBCut, 0, "", 1, nil},
 		{"pcap-frame-1-cut", cat(hdr, pcapRecord(60, 60), make([]byte, 30)), 0, "", 1, nil},

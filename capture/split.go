@@ -125,8 +125,8 @@ func TryDecodeNewest(sent []*FrameBatch) bool {
 // decode decodes b's frames from b.at on into segs until segs is full or
 // the frames end, counting into b.st, and returns how many segments it
 // filled. It reads each record's header again: its time, its lengths (an
-// impossible original length read as the captured length, as ReadFrames
-// counted it).
+// original length below the captured length, or impossible, read as the
+// captured length: boundWire, as ReadFrames counted it).
 func (b *FrameBatch) decode(segs []Segment) int {
 	st := &b.st
 	if b.at == 0 {
@@ -146,9 +146,7 @@ func (b *FrameBatch) decode(segs []Segment) int {
 	for ; i < b.nframes && n < len(segs); i++ {
 		h := buf[pos : pos+16]
 		sec, nsec, capLen, wireLen := recordHeader(h, b.big, b.nanos)
-		if wireLen > maxWireLen && wireLen > capLen {
-			wireLen = capLen
-		}
+		wireLen = boundWire(capLen, wireLen)
 		data := buf[pos+16 : pos+16+capLen : pos+16+capLen]
 		off := b.base + int64(pos)
 		pos += 16 + capLen

@@ -164,10 +164,7 @@ func (r *Reader) ReadFrames(b *FrameBatch) bool {
 		capLen := int(p.u32(h[8:]))
 		wireLen := int(p.u32(h[12:]))
 		if capLen > p.maxCap {
-			return sr.end(b, buf, fmt.Errorf("capture length exceeds snap length: %d > %d", capLen, p.snaplen))
-		}
-		if capLen > wireLen {
-			return sr.end(b, buf, fmt.Errorf("capture length exceeds original packet length: %d > %d", capLen, wireLen))
+			return sr.end(b, buf, fmt.Errorf("capture length exceeds snap length: %d > %d", capLen, p.maxCap))
 		}
 		if pos+16+capLen > len(buf) {
 			var err error
@@ -218,7 +215,9 @@ func (r *Reader) ReadFrames(b *FrameBatch) bool {
 		if r.countFrame(ts) {
 			b.fineFrom = nf
 		}
-		if wireLen > maxWireLen && wireLen > capLen {
+		if wireLen < capLen {
+			r.capOverWire(capLen, wireLen)
+		} else if wireLen > maxWireLen {
 			r.stats.BadWireLen++
 			if r.firstBW == 0 {
 				r.firstBW = r.frame

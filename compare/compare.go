@@ -33,6 +33,16 @@ type Spec struct {
 	Conn       int
 }
 
+// shown is how outputs and messages name a run's capture path p:
+// "stdin" for standard input ("-", or its spool, which capture.FileName
+// names), else p.
+func shown(p string) string {
+	if p == "-" {
+		return "stdin"
+	}
+	return capture.FileName(p)
+}
+
 // ParseSpec parses LABEL=FILE[#conn] and LABEL=CLIENT+SERVER[#conn]. It
 // returns an error for a missing label or file, or a connection index that
 // is not a number.
@@ -159,7 +169,8 @@ type Row struct {
 // to toBytes delivered (if > 0); RTT p50/p95 per method at the capture
 // point and the samples they rest on; for pairs the RTT of each leg and the bytes held in the PEP;
 // end-to-end goodput and the goodput accepted by a PEP; retransmissions by
-// class. When a proxy acknowledged a run (Run.ProxyAcked), its
+// class (rto, fast, spurious; pmtu and unknown when some run has one)
+// and the dup_ack and zero_window counts. When a proxy acknowledged a run (Run.ProxyAcked), its
 // acknowledged bytes are the PEP's: "delivered" and end-to-end goodput
 // then come from the server-side capture of a pair, or are NaN (unknown)
 // for one capture; when one capture cannot tell whether a proxy did
@@ -203,7 +214,7 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 	// (query.RelayNote); its RTT samples and events are what passed it.
 	progress := func(name string, unit query.Unit, f func(r Run) float64) {
 		add(name, unit, func(r Run) float64 {
-			if r.Relay() {
+			if !r.OwnNumbers() {
 				return math.NaN()
 			}
 			return f(r)
@@ -355,26 +366,40 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 		}
 		return r.Result.GoodputKbps(r.Dir)
 	})
-	for _, c := range []tcpanalysis.Class{tcpanalysis.RTO, tcpanalysis.Fast, tcpanalysis.Spurious, tcpanalysis.DupAck, tcpanalysis.ZeroWindow} {
+	count := func(r Run, c tcpanalysis.Class) float64 {
+		if !r.Windowed() {
+			return float64(r.Result.Counts[r.Dir][c])
+		}
+		n := 0
+		for _, ev := range r.Result.Events {
+			if ev.Dir == r.Dir && ev.Class == c && r.InWindow(ev.Time.Sub(r.Ref)) {
+				n++
+			}
+		}
+		return float64(n)
+	}
+	for _, c := range []tcpanalysis.Class{tcpanalysis.RTO, tcpanalysis.Fast, tcpanalysis.Spurious, tcpanalysis.PMTU, tcpanalysis.RetxUnknown, tcpanalysis.DupAck, tcpanalysis.ZeroWindow} {
 		c := c
+		if c == tcpanalysis.PMTU || c == tcpanalysis.RetxUnknown {
+			// The retransmission classes past rto, fast and spurious,
+			// each a row when some run has one: a run's retransmissions
+			// are the sum of these rows (docs/metrics.md#events).
+			seen := false
+			for _, r := range runs {
+				seen = seen || count(r, c) > 0
+			}
+			if !seen {
+				continue
+			}
+		}
 		// Retransmissions are the sender's side; dup ACKs and zero
 		// windows the receiver's, whole at a sink, partial at a relay.
 		row := progress
-		if c == tcpanalysis.RTO || c == tcpanalysis.Fast || c == tcpanalysis.Spurious {
+		switch c {
+		case tcpanalysis.RTO, tcpanalysis.Fast, tcpanalysis.Spurious, tcpanalysis.PMTU, tcpanalysis.RetxUnknown:
 			row = sender
 		}
-		row(c.String(), query.Count, func(r Run) float64 {
-			if !r.Windowed() {
-				return float64(r.Result.Counts[r.Dir][c])
-			}
-			n := 0
-			for _, ev := range r.Result.Events {
-				if ev.Dir == r.Dir && ev.Class == c && r.InWindow(ev.Time.Sub(r.Ref)) {
-					n++
-				}
-			}
-			return float64(n)
-		})
+		row(c.String(), query.Count, func(r Run) float64 { return count(r, c) })
 	}
 	return rows
 }

@@ -299,10 +299,10 @@ func WriteCSV(w io.Writer, runs []Run, views []*query.View, m query.Metric) erro
 func WriteNotes(w io.Writer, runs []Run) {
 	for _, r := range runs {
 		if r.Swapped {
-			fmt.Fprintf(w, "note: %s: the pair was given server side first; analysed as %s+%s (client side first: the capture where the data connection starts first and that carries more data)\n", r.Label, r.File, r.ServerFile)
+			fmt.Fprintf(w, "note: %s: the pair was given server side first; analysed as %s+%s (client side first: the capture where the data connection starts first and that carries more data)\n", r.Label, shown(r.File), shown(r.ServerFile))
 		}
 		if r.IsPair() {
-			fmt.Fprintf(w, "%s: server side %s conn %d\n", r.Label, r.ServerFile, r.Server.Conn.Index)
+			fmt.Fprintf(w, "%s: server side %s conn %d\n", r.Label, shown(r.ServerFile), r.Server.Conn.Index)
 		}
 	}
 	for _, r := range runs {

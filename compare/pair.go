@@ -9,6 +9,7 @@ import (
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/pep"
+	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
@@ -52,7 +53,7 @@ func NewPairRun(spec Spec, client, server *tcpanalysis.Report, align string) (Ru
 		}
 	}
 	if len(pairs) == 0 {
-		return Run{}, fmt.Errorf("run %s: no connection of %s matches one of %s: are they the two sides of one PEP?", spec.Label, spec.File, spec.ServerFile)
+		return Run{}, fmt.Errorf("run %s: no connection of %s matches one of %s: are they the two sides of one PEP?", spec.Label, shown(spec.File), shown(spec.ServerFile))
 	}
 	best := -1
 	for i, p := range pairs {
@@ -67,7 +68,7 @@ func NewPairRun(spec Spec, client, server *tcpanalysis.Report, align string) (Ru
 		}
 	}
 	if best < 0 {
-		return Run{}, fmt.Errorf("run %s: connection %d of %s has no partner in %s", spec.Label, spec.Conn, spec.File, spec.ServerFile)
+		return Run{}, fmt.Errorf("run %s: connection %d of %s has no partner in %s", spec.Label, spec.Conn, shown(spec.File), shown(spec.ServerFile))
 	}
 	sr := pep.AnalyzeSplit(client, server, pairs[best:best+1])[0]
 	r := Run{Spec: spec, Result: client.Conns[sr.Client], Dir: sr.Dir, Server: server.Conns[sr.Server], Split: &sr, Swapped: swapped, Start: client.Start, ServerStart: server.Start}
@@ -146,8 +147,9 @@ func (r Run) Relay() bool {
 }
 
 // AwayFromSender reports that r is one capture taken where its data
-// sender's side of the connection cannot be seen: at a relay (Relay), or
-// at a capture point not beside the sender (tcpanalysis.OtherLeg: the
+// sender's side of the connection cannot be seen, by query.VantageOf (the
+// vantage rule of every note): at a relay, or at a capture point not
+// beside the sender (tcpanalysis.OtherLeg: the
 // ack/ts RTT samples of r.Dir time only capture point → receiver →
 // capture point, as at a MANET sink). Summary shows "–" there in the rows
 // of the sender's side (SenderRows).
@@ -155,18 +157,18 @@ func (r Run) AwayFromSender() bool {
 	if r.Server != nil {
 		return false
 	}
-	if r.Relay() {
+	switch query.VantageOf(r.Result, r.Dir) {
+	case query.VantageRelay, query.VantageAway:
 		return true
 	}
-	_, _, _, ok := tcpanalysis.OtherLeg(r.Result, r.Dir)
-	return ok
+	return false
 }
 
 // SenderRows names the rows of Summary that are the data sender's side of
 // a run (its progress, its RTT, how it retransmitted): "–" for a run
 // captured away from the sender (AwayFromSender), with the note
 // AwayNote.
-const SenderRows = `"slow start ended", "sent after", "acked to sender after", the RTT rows and rto/fast/spurious`
+const SenderRows = `"slow start ended", "sent after", "acked to sender after", the RTT rows and the retransmission rows`
 
 // AwayNote says, for a run captured away from its data sender
 // (AwayFromSender), that Summary left the rows of the sender's side out and
@@ -183,6 +185,12 @@ func (r Run) AwayNote() string {
 	}
 	return fmt.Sprintf("%s: %s are – : the capture point is %s, so they would time only the path beyond it (RTT), count what reached it (sent, acked) and miss what was lost before it (retransmissions); capture at the sender for them (docs/metrics.md#compare)", r.Label, SenderRows, where)
 }
+
+// OwnNumbers reports whether r's progress and goodput are the
+// connection's: not for one capture taken at a relay (Relay) or at a node
+// that only overheard the connection (OverheardOnly), whose progress and
+// goodput rows Summary shows as "–" (query.Vantage.OwnNumbers).
+func (r Run) OwnNumbers() bool { return !r.Relay() && !r.OverheardOnly() }
 
 // receiver is the half whose ACKs come from the final receiver, and
 // whether one is known: the server-side half of a pair, the capture
@@ -284,7 +292,7 @@ func (r Run) Annotation() string {
 	switch {
 	case r.Split != nil && !r.Split.SameConn:
 		return fmt.Sprintf("%s: a split-TCP PEP acknowledged the sender (two TCP connections in %s and %s): 'acked to sender' and 'accepted by PEP' are bytes the PEP accepted; end-to-end goodput and 'delivered' come from the server-side capture; at most %d bytes were held in the PEP",
-			r.Label, r.File, r.ServerFile, r.Split.MaxHeldBytes)
+			r.Label, shown(r.File), shown(r.ServerFile), r.Split.MaxHeldBytes)
 	case r.Split != nil:
 		return fmt.Sprintf("%s: one end-to-end TCP connection in both captures (no PEP split it)", r.Label)
 	case r.PEP.Likely:

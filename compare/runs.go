@@ -22,7 +22,7 @@ func WriteRuns(w io.Writer, runs []Run, ref query.Ref) {
 			fb = fmt.Sprintf(", as its direction %s sent no %s", r.Dir, ref.Needs())
 		}
 		fmt.Fprintf(w, "%s: %s conn %d, data %s, aligned at %s%s (%.3f s after its first packet)\n",
-			r.Label, r.File, r.Result.Conn.Index, plot.Endpoints(r.Result.Conn, r.Dir), r.RefUsed.Describe(), fb, r.Ref.Sub(r.Result.Conn.First).Seconds())
+			r.Label, shown(r.File), r.Result.Conn.Index, plot.Endpoints(r.Result.Conn, r.Dir), r.RefUsed.Describe(), fb, r.Ref.Sub(r.Result.Conn.First).Seconds())
 	}
 }
 

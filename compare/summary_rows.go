@@ -31,7 +31,7 @@ func WriteSummaryCSV(w io.Writer, runs []Run, rows []Row) error {
 			if r.To > 0 {
 				to = strconv.FormatFloat(r.To.Seconds(), 'f', -1, 64)
 			}
-			cw.Write([]string{r.Label, row.Metric, string(row.Unit), summaryValue(v), r.File, r.ServerFile,
+			cw.Write([]string{r.Label, row.Metric, string(row.Unit), summaryValue(v), shown(r.File), shown(r.ServerFile),
 				strconv.Itoa(r.Result.Conn.Index), r.Dir.String(), r.RefUsed.String(), strconv.FormatFloat(r.From.Seconds(), 'f', -1, 64), to})
 		}
 	}
@@ -67,7 +67,7 @@ func WriteSummaryJSON(w io.Writer, runs []Run, rows []Row) error {
 		Rows   []jrow `json:"rows"`
 	}{Schema: SummarySchema, Rows: []jrow{}}
 	for _, r := range runs {
-		jr := jrun{Label: r.Label, File: r.File, ServerFile: r.ServerFile, Conn: r.Result.Conn.Index, Dir: r.Dir.String(), Ref: r.RefUsed.String(), From: r.From.Seconds()}
+		jr := jrun{Label: r.Label, File: shown(r.File), ServerFile: shown(r.ServerFile), Conn: r.Result.Conn.Index, Dir: r.Dir.String(), Ref: r.RefUsed.String(), From: r.From.Seconds()}
 		if r.To > 0 {
 			to := r.To.Seconds()
 			jr.To = &to

@@ -20,11 +20,12 @@ import (
 // retrans/3, window/2, tput/2: t_s is seconds since the capture's first
 // frame in every output, conn_t_s seconds since the connection's first
 // packet (retrans/2 added the evidence column; retrans/4 has rows for a
-// SYN, SYN-ACK or FIN sent again without payload; tput/3 lays its
+// SYN, SYN-ACK or FIN sent again without payload; retrans/5 has the class
+// unknown where the capture cannot show the timer; tput/3 lays its
 // intervals from the reference point, cut to the --from/--to window).
 const (
 	RTTSchema     = "tcpviz.rtt/2"
-	RetransSchema = "tcpviz.retrans/4"
+	RetransSchema = "tcpviz.retrans/5"
 	WindowSchema  = "tcpviz.window/2"
 	TputSchema    = "tcpviz.tput/3"
 )

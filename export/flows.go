@@ -20,7 +20,7 @@ import (
 
 // FlowsSchema names the version of the flows CSV/JSON schema
 // (docs/schema.md#flows). Bump it when a column changes meaning or goes away.
-const FlowsSchema = "tcpviz.flows/3"
+const FlowsSchema = "tcpviz.flows/4"
 
 // FlowColumns is the flows CSV header, in order (docs/schema.md#flows).
 var FlowColumns = []string{
@@ -45,6 +45,7 @@ var FlowColumns = []string{
 	"pmtu_ab", "pmtu_ba",
 	"syn_fin_retx_ab", "syn_fin_retx_ba",
 	"overheard",
+	"unknown_ab", "unknown_ba",
 	"pep_possible_ab", "pep_possible_ba",
 }
 
@@ -125,6 +126,12 @@ type FlowRow struct {
 	// table's "syn/fin retx".
 	CtlRetxAB int64 `json:"-"`
 	CtlRetxBA int64 `json:"-"`
+	// UnknownAB and UnknownBA count the retransmissions of class unknown:
+	// no duplicate ACK or SACK preceded them in a capture that cannot
+	// show none came (docs/metrics.md#events); in rto_* before /4. The
+	// columns unknown_ab/ba (new in /4) and the JSON events'.
+	UnknownAB int64 `json:"-"`
+	UnknownBA int64 `json:"-"`
 	// nums are the CSV columns from hs_syn_synack_ms on that have no
 	// exported field (they are in RTT and Events for JSON), as numbers:
 	// formatted only when the row is written.
@@ -247,8 +254,10 @@ func NewFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 		}
 	}
 	row.PMTUAB, row.PMTUBA = r.Counts[flows.AtoB][tcpanalysis.PMTU], r.Counts[flows.BtoA][tcpanalysis.PMTU]
+	row.UnknownAB, row.UnknownBA = r.Counts[flows.AtoB][tcpanalysis.RetxUnknown], r.Counts[flows.BtoA][tcpanalysis.RetxUnknown]
 	if withJSON {
 		row.Events["pmtu_ab"], row.Events["pmtu_ba"] = row.PMTUAB, row.PMTUBA
+		row.Events["unknown_ab"], row.Events["unknown_ba"] = row.UnknownAB, row.UnknownBA
 		row.Events["syn_fin_retx_ab"], row.Events["syn_fin_retx_ba"] = row.CtlRetxAB, row.CtlRetxBA
 		row.Events["dsack_ab"], row.Events["dsack_ba"] = ab.DSACKs, ba.DSACKs
 		row.Events["syn_retx"], row.Events["synack_retx"] = ab.SynRetx, ba.SynRetx
@@ -348,6 +357,8 @@ func (r *FlowRow) AppendCSV(b []byte) []byte {
 	b = appendCell(b, r.CtlRetxAB)
 	b = appendCell(b, r.CtlRetxBA)
 	b = appendCell(b, r.Overheard)
+	b = appendCell(b, r.UnknownAB)
+	b = appendCell(b, r.UnknownBA)
 	b = strconv.AppendBool(append(b, ','), r.PEPPossibleAB)
 	b = strconv.AppendBool(append(b, ','), r.PEPPossibleBA)
 	return append(b, '\n')
@@ -484,6 +495,8 @@ func (r *FlowRow) fields(c *cells) {
 	c.int(r.CtlRetxAB)
 	c.int(r.CtlRetxBA)
 	c.int(r.Overheard)
+	c.int(r.UnknownAB)
+	c.int(r.UnknownBA)
 	c.bool(r.PEPPossibleAB)
 	c.bool(r.PEPPossibleBA)
 }

@@ -89,6 +89,7 @@ type FlowsStream struct {
 	pep      bool           // some file had a PEP mark (table footer)
 	pepMaybe bool           // some file had a PEP? mark (table footer)
 	err      error          // the first error of the spool
+	hold     bool           // CSV: rows wait until their file ends (HoldRows)
 
 	spool Spool
 	size  int64    // bytes of the spool in use by this file's rows
@@ -147,6 +148,19 @@ func NewFlowsStreamAs(w io.Writer, f FlowsFormat, spool Spool) *FlowsStream {
 	return s
 }
 
+// HoldRows makes the CSV, like the table and JSON, keep each file's rows
+// (in the spool) until the file ends (EndFile), so that DropFile can leave
+// out a file that fails part-way: with several captures, one that cannot
+// be read is left out whole. Call it before the first BeginFile.
+func (s *FlowsStream) HoldRows() { s.hold = true }
+
+// DropFile forgets the rows given since BeginFile, of a capture that could
+// not be read: none of them is written. It needs rows not yet written: the
+// table's and JSON's, or the CSV's after HoldRows.
+func (s *FlowsStream) DropFile() {
+	s.BeginFile("")
+}
+
 // BeginFile starts the rows of capture file path.
 func (s *FlowsStream) BeginFile(path string) {
 	s.file, s.next, s.wait, s.waitN = path, 0, map[int]string{}, 0
@@ -185,6 +199,10 @@ func (s *FlowsStream) Put(r *FlowRow) {
 		return
 	}
 	s.line = r.AppendCSV(s.line[:0])
+	if s.hold {
+		s.spoolRow(r.Conn, s.line)
+		return
+	}
 	if r.Conn == s.next {
 		s.bw.Write(s.line)
 		s.next++
@@ -203,7 +221,7 @@ func (s *FlowsStream) Put(r *FlowRow) {
 // selection left it out): CSV rows after it need not wait for it. The
 // table and JSON write their rows in index order past any hole.
 func (s *FlowsStream) Skip(i int) {
-	if s.format != FlowsCSV {
+	if s.format != FlowsCSV || s.hold {
 		return
 	}
 	if i == s.next {
@@ -334,6 +352,13 @@ func (s *FlowsStream) EndFile(ff *FlowsFile) error {
 	}
 	switch s.format {
 	case FlowsCSV:
+		if s.hold {
+			// Every row waited in the spool: in index order.
+			if err := s.spooled(func(row []byte) { s.bw.Write(row) }); err != nil {
+				return err
+			}
+			return s.bw.Flush()
+		}
 		// The rows left, in index order, past the holes of connections
 		// never given.
 		end := len(s.at)

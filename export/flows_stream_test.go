@@ -254,3 +254,63 @@ func TestFlowsStreamCSVSpills(t *testing.T) {
 		}
 	}
 }
+
+// TestFlowsStreamDropFile: with HoldRows, the rows of a capture dropped
+// part-way (DropFile: it could not be read) appear in no format, and the
+// others' output is byte for byte what it is without the dropped capture —
+// the CSV too, whose rows now wait for their capture's end.
+func TestFlowsStreamDropFile(t *testing.T) {
+	files := streamRows()
+	var ffs []FlowsFile
+	for i, rows := range files {
+		ffs = append(ffs, FlowsFile{File: rows[0].File, Format: "pcap", Frames: int64(10 * (i + 1)), Segments: int64(9 * (i + 1)), Conns: rows, Warnings: []string{}})
+	}
+	for _, format := range []FlowsFormat{FlowsCSV, FlowsTable, FlowsJSON} {
+		var want, got bytes.Buffer
+		var err error
+		switch format {
+		case FlowsCSV:
+			err = WriteFlowsCSV(&want, ffs)
+		case FlowsTable:
+			err = WriteFlowsTable(&want, ffs)
+		case FlowsJSON:
+			enc := json.NewEncoder(&want)
+			enc.SetIndent("", "  ")
+			err = enc.Encode(map[string]any{"schema": FlowsSchema, "files": ffs})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := NewFlowsStreamAs(&got, format, nil)
+		st.HoldRows()
+		put := func(file string, rows []FlowRow) {
+			st.BeginFile(file)
+			for k := len(rows) - 1; k >= 0; k-- {
+				r := rows[k]
+				r.File = file
+				st.Put(&r)
+			}
+		}
+		put("bad.pcap", files[0]) // read part-way, then failed
+		st.DropFile()
+		for i, rows := range files {
+			put(rows[0].File, rows)
+			if i == 0 {
+				put("bad2.pcap", files[1])
+				st.DropFile()
+				put(rows[0].File, rows) // a's rows again: the drop left none
+			}
+			ff := ffs[i]
+			ff.Conns = nil
+			if err := st.EndFile(&ff); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := st.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("format %d: streamed\n%s\nwant\n%s", format, got.String(), want.String())
+		}
+	}
+}

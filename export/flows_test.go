@@ -118,8 +118,10 @@ func TestFlowsTableCtlRetx(t *testing.T) {
 	rep := ctlRetxReport(t)
 	retx := func(d flows.Direction) int64 {
 		n := int64(0)
-		for _, cl := range []tcpanalysis.Class{tcpanalysis.RTO, tcpanalysis.Fast, tcpanalysis.Spurious, tcpanalysis.PMTU} {
-			n += rep.Conns[0].Counts[d][cl]
+		for _, cl := range tcpanalysis.Classes() {
+			if cl.IsRetransmission() {
+				n += rep.Conns[0].Counts[d][cl]
+			}
 		}
 		return n
 	}
@@ -137,55 +139,82 @@ func TestFlowsTableCtlRetx(t *testing.T) {
 	}
 }
 
-// TestFlowsSchemaV3: the flows schema is /3 since rto, fast and spurious
-// took in the bare SYN/FIN resends (and rto gave up pmtu): the CSV of the
-// ctlRetxReport connection has rto_ab 2 (the FINs, frames 6 and 7) and
-// spurious/rto_ba 1 (the SYN-ACK), each also counted in syn_fin_retx (new
-// columns, which tell a /3 CSV, having no schema line, from /2), so
-// rto_ab + fast_ab + spurious_ab - syn_fin_retx_ab gives /2's 0; the
-// columns appended within /3 come last (overheard, pep_possible_ab/ba);
-// and docs/schema.md documents this version, the new columns and what
-// changed.
-func TestFlowsSchemaV3(t *testing.T) {
-	if FlowsSchema != "tcpviz.flows/3" {
-		t.Errorf("FlowsSchema %q, want tcpviz.flows/3", FlowsSchema)
+// TestFlowsSchemaV4: the flows schema is /4 since rto gave up the
+// retransmissions whose trigger the capture cannot show (unknown_ab/ba,
+// new columns before pep_possible_ab/ba, the last). The CSV of the ctlRetxReport connection keeps
+// /3's counts (rto_ab 2: the FINs, frames 6 and 7, the client's packets
+// captured; spurious/rto_ba 1: the SYN-ACK; each also in syn_fin_retx)
+// with unknown 0; a one-way capture's retransmission (no packet of the
+// receiver) is unknown_ab 1 and rto_ab 0, in CSV and JSON; and
+// docs/schema.md documents this version, the new columns and what changed.
+func TestFlowsSchemaV4(t *testing.T) {
+	if FlowsSchema != "tcpviz.flows/4" {
+		t.Errorf("FlowsSchema %q, want tcpviz.flows/4", FlowsSchema)
 	}
-	var b bytes.Buffer
-	if err := WriteFlowsCSV(&b, []FlowsFile{NewFlowsFile("ctl.pcap", ctlRetxReport(t), false)}); err != nil {
-		t.Fatal(err)
+	csvCols := func(rep *tcpanalysis.Report) map[string]string {
+		t.Helper()
+		var b bytes.Buffer
+		if err := WriteFlowsCSV(&b, []FlowsFile{NewFlowsFile("x.pcap", rep, false)}); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(&b).ReadAll()
+		if err != nil || len(rows) != 2 {
+			t.Fatalf("%d CSV rows, %v", len(rows), err)
+		}
+		if n := len(rows[0]); n < 5 || rows[0][n-5] != "overheard" || rows[0][n-4] != "unknown_ab" || rows[0][n-3] != "unknown_ba" ||
+			rows[0][n-2] != "pep_possible_ab" || rows[0][n-1] != "pep_possible_ba" {
+			t.Errorf("header ends %v, want overheard, unknown_ab, unknown_ba, pep_possible_ab, pep_possible_ba", rows[0][max(0, len(rows[0])-5):])
+		}
+		col := map[string]string{}
+		for i, h := range rows[0] {
+			col[h] = rows[1][i]
+		}
+		return col
 	}
-	rows, err := csv.NewReader(&b).ReadAll()
-	if err != nil || len(rows) != 2 {
-		t.Fatalf("%d CSV rows, %v", len(rows), err)
-	}
-	if n := len(rows[0]); n < 5 || rows[0][n-5] != "syn_fin_retx_ab" || rows[0][n-4] != "syn_fin_retx_ba" || rows[0][n-3] != "overheard" ||
-		rows[0][n-2] != "pep_possible_ab" || rows[0][n-1] != "pep_possible_ba" {
-		t.Errorf("header ends %v, want syn_fin_retx_ab, syn_fin_retx_ba, overheard, pep_possible_ab, pep_possible_ba", rows[0][max(0, len(rows[0])-5):])
-	}
-	col := map[string]string{}
-	for i, h := range rows[0] {
-		col[h] = rows[1][i]
-	}
-	want := map[string]string{"rto_ab": "2", "fast_ab": "0", "spurious_ab": "0", "rto_ba": "1", "spurious_ba": "0", "pmtu_ab": "0",
-		"retx_segs_ab": "0", "retx_segs_ba": "0", "syn_fin_retx_ab": "2", "syn_fin_retx_ba": "1", "synack_retx": "1", "fin_retx_ab": "2", "syn_retx": "0", "overheard": "0",
-		"pep_possible_ab": "false", "pep_possible_ba": "false"}
-	for h, w := range want {
-		if col[h] != w {
-			t.Errorf("%s = %q, want %q", h, col[h], w)
+	check := func(name string, col map[string]string, want map[string]string) {
+		for h, w := range want {
+			if col[h] != w {
+				t.Errorf("%s: %s = %q, want %q", name, h, col[h], w)
+			}
 		}
 	}
+	check("ctl", csvCols(ctlRetxReport(t)), map[string]string{"rto_ab": "2", "fast_ab": "0", "spurious_ab": "0", "rto_ba": "1", "spurious_ba": "0", "pmtu_ab": "0",
+		"retx_segs_ab": "0", "retx_segs_ba": "0", "syn_fin_retx_ab": "2", "syn_fin_retx_ba": "1", "synack_retx": "1", "fin_retx_ab": "2", "syn_retx": "0", "overheard": "0",
+		"unknown_ab": "0", "unknown_ba": "0", "pep_possible_ab": "false", "pep_possible_ba": "false"})
+
+	// One way: the client's data, one segment sent again 300 ms later,
+	// nothing of the server's.
+	c := pcaptest.NewConn(netip.MustParseAddrPort("192.0.2.1:40000"), netip.MustParseAddrPort("198.51.100.1:80"), 1000, 9000)
+	t0 := time.Date(2026, 2, 3, 4, 5, 6, 0, time.UTC)
+	f := pcaptest.New(pcaptest.Options{Format: pcaptest.PcapNano, LinkType: pcaptest.LinkRaw})
+	for _, s := range []pcaptest.Segment{c.Data(t0, pcaptest.C2S, 1000), c.Data(t0.Add(time.Millisecond), pcaptest.C2S, 1000), c.DataAt(t0.Add(300*time.Millisecond), pcaptest.C2S, 1, 1000)} {
+		f.Add(s.T, 0, s.IP())
+	}
+	r, err := capture.NewReader(bytes.NewReader(f.Bytes()), "oneway.pcap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	oneway, err := tcpanalysis.Analyze(r, tcpanalysis.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("oneway", csvCols(oneway), map[string]string{"rto_ab": "0", "fast_ab": "0", "unknown_ab": "1", "unknown_ba": "0", "retx_segs_ab": "1"})
+	if ev := NewFlowRow("oneway.pcap", oneway, oneway.Conns[0], true).Events; ev["unknown_ab"] != 1 || ev["rto_ab"] != 0 {
+		t.Errorf("JSON events unknown_ab %d rto_ab %d, want 1 0", ev["unknown_ab"], ev["rto_ab"])
+	}
+
 	doc, err := os.ReadFile("../docs/schema.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	sec := string(doc)
 	sec = sec[strings.Index(sec, "## flows"):strings.Index(sec, "## Time columns")]
-	for _, w := range []string{`"schema": "` + FlowsSchema + `"`, "Version 3 (this one). Columns whose meaning changed since /2:", "`rto_*` no longer counts the retransmissions after an ICMP", "| syn_fin_retx_ab, syn_fin_retx_ba | segments |", "| pep_possible_ab, pep_possible_ba |"} {
+	for _, w := range []string{`"schema": "` + FlowsSchema + `"`, "Version 4 (this one). Columns whose meaning changed since /3:", "/3 `rto` = /4 `rto + unknown`",
+		"| unknown_ab, unknown_ba | events |", "Version 3. Columns whose meaning changed since /2:", "| syn_fin_retx_ab, syn_fin_retx_ba | segments |", "| pep_possible_ab, pep_possible_ba |"} {
 		if !strings.Contains(sec, w) {
 			t.Errorf("docs/schema.md#flows lacks %q", w)
 		}
 	}
-
 }
 
 // TestTputGoodputLinesAgree: over a whole connection, tput's "goodput in

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/parquet-go/parquet-go"
@@ -14,13 +15,13 @@ import (
 )
 
 // GoodputSchema versions the per-flow goodput output (docs/schema.md#goodput).
-const GoodputSchema = "tcpviz.goodput/3"
+const GoodputSchema = "tcpviz.goodput/4"
 
 // GoodputFixed are the leading columns; label columns follow, then the
 // trailing columns.
 var (
 	GoodputFixed    = []string{"file", "conn", "src", "sport", "dst", "dport", "first_s", "last_s", "bytes", "goodput_kbps"}
-	GoodputTrailing = []string{"interval_s", "run", "vantage", "captures", "interval_from", "capture_warnings"}
+	GoodputTrailing = []string{"interval_s", "run", "vantage", "captures", "interval_from", "capture_warnings", "shard"}
 )
 
 // GoodputHeader is the goodput CSV header: the fixed columns, the label
@@ -40,7 +41,7 @@ func GoodputRecord(r campaign.FlowRow, labelNames []string) []string {
 	// interval_s with every digit needed to read back the same float: a
 	// reader recomputes goodput_kbps (rounded to 3 decimals for reading)
 	// exactly from bytes and interval_s (campaign.Kbps; trial13 A7).
-	return append(rec, strconv.FormatFloat(r.IntervalS, 'f', -1, 64), r.RunKey, r.Vantage.String(), strconv.Itoa(r.Captures), string(r.Source), strconv.Itoa(r.CaptureWarnings))
+	return append(rec, strconv.FormatFloat(r.IntervalS, 'f', -1, 64), r.RunKey, r.Vantage.String(), strconv.Itoa(r.Captures), string(r.Source), strconv.Itoa(r.CaptureWarnings), r.Shard.String())
 }
 
 // WriteGoodputJSON writes the rows as the goodput JSON document, with the
@@ -82,10 +83,10 @@ func WriteGoodputCSV(w io.Writer, rows []campaign.FlowRow, labelNames []string) 
 // WriteGoodputTable prints the rows as an aligned table.
 func WriteGoodputTable(w io.Writer, rows []campaign.FlowRow, labelNames []string) error {
 	header := GoodputHeader(labelNames)
-	// The human table: the CSV columns without interval_s and run.
+	// The human table: the CSV columns without interval_s, run and shard.
 	cut := func(rec []string) []string {
 		n, t := len(rec), len(GoodputTrailing)
-		return append(append([]string{}, rec[:n-t]...), rec[n-t+2:]...)
+		return append(append([]string{}, rec[:n-t]...), rec[n-t+2:n-1]...)
 	}
 	recs := [][]string{cut(header)}
 	for _, r := range rows {
@@ -113,7 +114,7 @@ func WriteGoodputParquet(w io.Writer, rows []campaign.FlowRow, labelNames []stri
 		"bytes": parquet.Leaf(parquet.Int64Type), "goodput_kbps": parquet.Leaf(parquet.DoubleType),
 		"interval_s": parquet.Leaf(parquet.DoubleType), "run": parquet.String(), "vantage": parquet.String(),
 		"captures": parquet.Leaf(parquet.Int64Type), "interval_from": parquet.String(),
-		"capture_warnings": parquet.Leaf(parquet.Int64Type),
+		"capture_warnings": parquet.Leaf(parquet.Int64Type), "shard": parquet.String(),
 	}
 	for _, n := range labelNames {
 		if _, clash := g[n]; clash {
@@ -127,7 +128,7 @@ func WriteGoodputParquet(w io.Writer, rows []campaign.FlowRow, labelNames []stri
 			"file": r.File, "conn": int64(r.Conn), "src": r.Src, "sport": int64(r.SPort), "dst": r.Dst, "dport": int64(r.DPort),
 			"first_s": r.FirstS, "last_s": r.LastS, "bytes": r.Bytes, "goodput_kbps": r.Kbps,
 			"interval_s": r.IntervalS, "run": r.RunKey, "vantage": r.Vantage.String(), "captures": int64(r.Captures),
-			"interval_from": string(r.Source), "capture_warnings": int64(r.CaptureWarnings),
+			"interval_from": string(r.Source), "capture_warnings": int64(r.CaptureWarnings), "shard": r.Shard.String(),
 		}
 		for _, n := range labelNames {
 			m[n] = r.Labels[n]
@@ -169,13 +170,14 @@ func ReadGoodputCSVSources(path string) ([]campaign.FlowRow, []campaign.RowSourc
 	for i, h := range head {
 		col[h] = i
 	}
+	later := []string{"interval_from", "capture_warnings", "shard"} // absent before tcpviz.goodput/2, /3, /4
 	for _, h := range append(append([]string{}, GoodputFixed...), GoodputTrailing...) {
-		if _, ok := col[h]; !ok && h != "interval_from" && h != "capture_warnings" { // absent before tcpviz.goodput/2, /3
+		if _, ok := col[h]; !ok && !slices.Contains(later, h) {
 			return nil, nil, fmt.Errorf("%s: no column %q: not a 'tcpviz goodput --csv' file", path, h)
 		}
 	}
 	trailing := len(GoodputTrailing)
-	for _, h := range []string{"interval_from", "capture_warnings"} {
+	for _, h := range later {
 		if _, ok := col[h]; !ok {
 			trailing--
 		}
@@ -214,6 +216,11 @@ func ReadGoodputCSVSources(path string) ([]campaign.FlowRow, []campaign.RowSourc
 		}
 		if i, ok := col["capture_warnings"]; ok {
 			r.CaptureWarnings, _ = strconv.Atoi(rec[i])
+		}
+		if i, ok := col["shard"]; ok {
+			if r.Shard, err = campaign.ParseShard(rec[i]); err != nil {
+				return nil, nil, fmt.Errorf("%s: line %d: %w", path, line, err)
+			}
 		}
 		for _, l := range labels {
 			r.Labels[l] = rec[col[l]]

@@ -2,6 +2,7 @@ package figures
 
 import (
 	"fmt"
+	"image/color"
 	"runtime"
 	"slices"
 	"strings"
@@ -17,6 +18,10 @@ import (
 
 // rttNames are the legend names of the RTT methods (docs/metrics.md#rtt).
 var rttNames = map[query.Metric]string{query.MetricRTT: "ACK-based (Karn)", query.MetricRTTTS: "TSval/TSecr", query.MetricRTTHandshake: "handshake"}
+
+// rttColours are the colours of the RTT methods, in the RTT figure's
+// order (ack, ts, handshake).
+var rttColours = [...]color.Color{plot.ColRTTACK, plot.ColRTTTS, plot.ColRTTHandshake}
 
 // RTT is the RTT figure of v's connection (docs/metrics.md#rtt): one panel
 // per direction (only v.Sel.Dir's when it is set), each with its own y
@@ -35,12 +40,12 @@ func RTT(v *query.View, run string, want map[query.Metric]bool) (plot.Figure, er
 		if sel.Dir != query.Auto && sel.Dir.Of(v.Conn) != d {
 			continue
 		}
-		title := "data " + plot.Endpoints(v.Conn.Conn, d)
-		if t := query.RTTTitle(v.Conn, d); t != "" {
-			title += " — " + t
-		}
-		if d != v.Dir {
-			title = "reverse direction " + plot.Endpoints(v.Conn.Conn, d)
+		title := "reverse direction " + plot.Endpoints(v.Conn.Conn, d)
+		if d == v.Dir {
+			title = "data " + plot.Endpoints(v.Conn.Conn, d)
+			for _, t := range v.Caveats(query.OutRTT).Titles {
+				title += " — " + t
+			}
 		}
 		sp := plot.XYSpec{Title: title, Robust: true, X: XAxis(v), Y: plot.Axis{Label: "RTT", Unit: plot.UnitMillis}}
 		for i, m := range []query.Metric{query.MetricRTT, query.MetricRTTTS, query.MetricRTTHandshake} {
@@ -52,7 +57,7 @@ func RTT(v *query.View, run string, want map[query.Metric]bool) (plot.Figure, er
 				s = v.HandshakeOf(v.Conn, d)
 			}
 			if len(s.Points) > 0 {
-				sp.Series = append(sp.Series, plot.Named{Name: rttNames[m], Scatter: true, Color: plot.Colour(i),
+				sp.Series = append(sp.Series, plot.Named{Name: rttNames[m], Scatter: true, Color: rttColours[i],
 					Mark: []plot.Mark{plot.MarkDot, plot.MarkRing, plot.MarkTriangle}[i], X: s.X(v.Ref), Y: s.Y()})
 			}
 		}
@@ -92,7 +97,7 @@ func Events(v *query.View, run string) (plot.Figure, error) {
 		}
 	}
 	title := fmt.Sprintf("%s — conn %d: events, data %s", run, v.Conn.Conn.Index, plot.Endpoints(v.Conn.Conn, v.Dir))
-	if t := query.RetransTitle(v.Conn, v.Dir); t != "" {
+	for _, t := range v.Caveats(query.OutEvents).Titles {
 		title += "\n" + t
 	}
 	return plot.XY(InWindow(plot.XYSpec{Title: title,
@@ -102,6 +107,9 @@ func Events(v *query.View, run string) (plot.Figure, error) {
 // windowNames are the legend names of the window figure's series
 // (docs/metrics.md#bytes-in-flight).
 var windowNames = map[query.Metric]string{query.MetricWindow: "receive window (rwnd)", query.MetricInFlight: "in flight (tshark)", query.MetricInFlightSACK: "in flight (SACK-aware)"}
+
+// windowColours are the colours of the window figure's series.
+var windowColours = map[query.Metric]color.Color{query.MetricWindow: plot.ColRwnd, query.MetricInFlight: plot.ColInFlight, query.MetricInFlightSACK: plot.ColInFlightSACK}
 
 // Window is the figure of the advertised receive window and the bytes in
 // flight (tshark's and SACK-aware) of v's connection in its data
@@ -120,10 +128,10 @@ func Window(v *query.View, run string) (plot.Figure, error) {
 		if len(xs[i]) > 0 {
 			// Each metric keeps its colour when another is not drawn
 			// (rwnd with the window scale unknown).
-			ss = append(ss, plot.Named{Name: windowNames[m], Step: true, X: xs[i], Y: ys[i], Color: plot.Colour(i)})
+			ss = append(ss, plot.Named{Name: windowNames[m], Step: true, X: xs[i], Y: ys[i], Color: windowColours[m]})
 		}
 	}
-	over := v.FlightOverWindowTitle() // before the points are dropped
+	vantage := v.Caveats(query.OutWindow).Titles // before the points are dropped
 	r.Series.Window[d] = nil
 	title := fmt.Sprintf("%s — conn %d: window, data %s", run, r.Conn.Index, plot.Endpoints(r.Conn, d))
 	switch h := r.Conn.Half[d.Reverse()]; {
@@ -133,12 +141,10 @@ func Window(v *query.View, run string) (plot.Figure, error) {
 		// An assumed scale must not read as a measured one.
 		title += fmt.Sprintf("\nrwnd with window scale %d assumed (--wscale): the handshake was not captured", h.WScale)
 	}
-	if over != "" {
-		title += "\n" + over
-	}
-	if t := query.InFlightTitle(r, d); t != "" {
-		// Vantage (docs/metrics.md#bytes-in-flight): a receiver-side
-		// capture's in flight is not the sender's.
+	for _, t := range vantage {
+		// Vantage (docs/metrics.md#bytes-in-flight): in flight over
+		// twice the window, a receiver-side capture's in flight is not
+		// the sender's.
 		title += "\n" + t
 	}
 	return plot.XY(InWindow(plot.XYSpec{Title: title, Series: ss, X: XAxis(v), Y: plot.Axis{Label: "bytes", Unit: plot.UnitBytes}}, v.Sel))
@@ -167,7 +173,11 @@ func Rate(v *query.View, run string) (plot.Figure, error) {
 			x, y = append(x, v.RefS(last.Start)+last.Width.Seconds()), append(y, y[len(y)-1])
 		}
 		rate = rate || slices.ContainsFunc(y, func(f float64) bool { return f > 0 })
-		ss = append(ss, plot.Named{Name: name, Step: true, X: x, Y: y})
+		col := plot.ColThroughput
+		if m == query.MetricGoodput {
+			col = plot.ColGoodput
+		}
+		ss = append(ss, plot.Named{Name: name, Step: true, X: x, Y: y, Color: col})
 	}
 	if !rate {
 		// No byte sent or acknowledged in the window (a handshake-only
@@ -176,7 +186,7 @@ func Rate(v *query.View, run string) (plot.Figure, error) {
 		ss = nil
 	}
 	title := fmt.Sprintf("%s — conn %d: data %s, %s intervals", run, r.Conn.Index, plot.Endpoints(r.Conn, d), IntervalLabel(v.Interval))
-	if t := query.VantageTitle(r, d); t != "" {
+	for _, t := range v.Caveats(query.OutRate).Titles {
 		title += "\n" + t
 	}
 	spec := plot.XYSpec{Title: title,

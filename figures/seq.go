@@ -35,7 +35,7 @@ func SeqOptions(v *query.View, run string) plot.TimeSeqOptions {
 	case pv.Possible:
 		o.AckName = plot.PEPAckNamePossible
 	}
-	o.Vantage = query.VantageTitle(r, d)
+	o.Vantage = strings.Join(v.Caveats(query.OutSeq).Titles, "\n")
 	return o
 }
 

@@ -36,7 +36,7 @@ func AnalyzeFile(path, filter string, opts tcpanalysis.Options) (*tcpanalysis.Re
 		return nil, err
 	}
 	if err := ff.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", r.Name(), err) // "stdin" for a spooled standard input
 	}
 	return rep, nil
 }

@@ -95,6 +95,22 @@ var palette = []color.Color{
 // labels, so that a label keeps its colour across figures.
 func Colour(i int) color.Color { return palette[i%len(palette)] }
 
+// Colours of the series the window, rate and RTT figures draw, one per
+// quantity wherever it is drawn: the interactive report (package report)
+// draws the same series in the same colours, as it does the
+// time-sequence graph's (ColData…) and, for event class i of
+// tcpanalysis.Classes and compare's run i, Colour(i).
+var (
+	ColRwnd         = palette[0] // receive window
+	ColInFlight     = palette[1] // bytes in flight, tshark's definition
+	ColInFlightSACK = palette[2] // bytes in flight, SACK-aware
+	ColThroughput   = palette[0] // throughput, retransmissions included
+	ColGoodput      = palette[1] // goodput, or the bytes a PEP accepted
+	ColRTTACK       = palette[0] // ACK-based RTT (Karn)
+	ColRTTTS        = palette[1] // TSval/TSecr RTT
+	ColRTTHandshake = palette[2] // handshake RTT
+)
+
 // Axis is one axis of an XY figure: its label without the unit, and the
 // unit of the data; the figure adds the display unit chosen from the data
 // ("RTT" + UnitMillis → "RTT (ms)" or "RTT (s)").

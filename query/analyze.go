@@ -574,7 +574,9 @@ func spool(path string, r io.Reader) (string, func(), error) {
 // Spool copies r (os.Stdin when nil) to a temporary file
 // ($TMPDIR/tcpviz-stdin-*.pcap), so that a capture read from standard
 // input can be read twice: Analyze's counting and keeping passes, a
-// report's summary pass. It is the one spool of standard input. The file
+// report's summary pass. It is the one spool of standard input: until
+// cleanup, capture.Open names the file "stdin" (capture.NameFile) in
+// every error, warning and Report.File. The file
 // is registered with internal/atomicfile (Track) from its creation, so a
 // signal handler that calls atomicfile.RemoveTracked removes it even while
 // r is still being copied; cleanup removes and unregisters it. Errors: the
@@ -590,7 +592,10 @@ func Spool(r io.Reader) (path string, cleanup func(), err error) {
 	}
 	name := f.Name()
 	atomicfile.Track(name)
-	cleanup = func() { os.Remove(name); atomicfile.Untrack(name) }
+	// Every reader of the spool names it as Open("-") does: no error,
+	// warning or output names the temporary file.
+	unname := capture.NameFile(name, "stdin")
+	cleanup = func() { os.Remove(name); atomicfile.Untrack(name); unname() }
 	_, err = io.Copy(f, r)
 	if cerr := f.Close(); err == nil {
 		err = cerr

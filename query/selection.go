@@ -91,11 +91,24 @@ func (d Dir) Dirs() []flows.Direction {
 // DataDirection is the one "auto direction" rule: the direction that
 // delivered more goodput bytes (DirStats.DeliveredBytes,
 // docs/metrics.md#goodput), then the one that sent more payload bytes, then
-// a → b.
+// a → b. A direction whose delivery the capture cannot show — no ACK
+// covered any of it and no packet of its receiver was captured (a capture
+// of one direction: a filter on the source, an asymmetric return path) —
+// counts with its payload bytes instead, the most it can have delivered:
+// its delivered bytes read 0 there, which had made a 725 MB direction lose
+// to the other's 1 byte. A relay that saw only the ACKs keeps their
+// direction's delivered bytes.
 func DataDirection(r *tcpanalysis.ConnResult) flows.Direction {
 	a, b := &r.Dir[flows.AtoB], &r.Dir[flows.BtoA]
-	if b.DeliveredBytes != a.DeliveredBytes {
-		if b.DeliveredBytes > a.DeliveredBytes {
+	va, vb := a.DeliveredBytes, b.DeliveredBytes
+	if va == 0 && b.Pkts == 0 {
+		va = a.Bytes
+	}
+	if vb == 0 && a.Pkts == 0 {
+		vb = b.Bytes
+	}
+	if vb != va {
+		if vb > va {
 			return flows.BtoA
 		}
 		return flows.AtoB

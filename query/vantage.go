@@ -267,10 +267,7 @@ func RelayNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
 // MANET sink (ns-3 aodv r1 node 10, flow 0) rto 9 and fast 322 against the
 // sender's 57 and 387 (its socket: 524). "" otherwise.
 func RetransNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
-	if relayed(r) {
-		return ""
-	}
-	if _, _, _, ok := tcpanalysis.OtherLeg(r, d); !ok {
+	if VantageOf(r, d) != VantageAway {
 		return ""
 	}
 	return fmt.Sprintf("conn %d: the capture point is not beside the %s sender: the retransmissions here are those that reached it, and fewer than the sender's (a segment lost before the capture point shows once, as its retransmission, which reads as out-of-order or new data); rto/fast/spurious are read from the ACKs as they passed here, before they reached the sender. For the sender's retransmissions, capture at the sender (docs/metrics.md#events)", r.Conn.Index, d)
@@ -280,13 +277,12 @@ func RetransNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
 // capture point changes what it shows (OverheardNote, RelayNote,
 // RetransNote): "" otherwise.
 func RetransTitle(r *tcpanalysis.ConnResult, d flows.Direction) string {
-	switch {
-	case tcpanalysis.OnlyOverheard(r):
+	switch VantageOf(r, d) {
+	case VantageOverheard:
 		return VantageTitle(r, d)
-	case relayed(r):
+	case VantageRelay:
 		return "at a relay: only the retransmissions routed through it"
-	}
-	if _, _, _, ok := tcpanalysis.OtherLeg(r, d); ok {
+	case VantageAway:
 		return "as seen at the capture point, not beside the sender: retransmissions of data lost before it are missing"
 	}
 	return ""

@@ -345,7 +345,7 @@ func TestBrowserCompare(t *testing.T) {
 	if want := "pep-off_window-20KB/client.pcap — conn 0, data 10.77.1.2:34704 → 10.77.2.2:5201"; title != want {
 		t.Errorf("after a click on the first row the view is %q, want %q", title, want)
 	}
-	first := eval[string](t, ctx, `document.querySelector('#picker th[data-s="9"]').click(), document.querySelector('#picker tbody tr td:nth-child(10)').textContent`)
+	first := eval[string](t, ctx, `document.querySelector('#picker th[data-s="10"]').click(), document.querySelector('#picker tbody tr td:nth-child(11)').textContent`)
 	if first != "1.66 MB" {
 		t.Errorf("sorted by bytes a→b, the first row has %q, want 1.66 MB (the PEP run)", first)
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,6 +92,9 @@ func (j Job) Run() error {
 		if err != nil && len(j.Paths) > 1 {
 			// One unreadable capture of several: reported, left out.
 			fmt.Fprintf(j.Stderr, "warning: %v: left out of the report\n", err)
+			if path == "-" {
+				path = "stdin" // as every verb names standard input
+			}
 			failed = append(failed, path)
 			continue
 		}
@@ -144,6 +148,9 @@ func (j Job) capture(path string) (*tcpanalysis.Report, error) {
 			path, kept, total, pkts, l.Conns, l.Packets)
 	}
 	rep.File = path
+	if path == "-" {
+		rep.File = "stdin" // as every verb names standard input
+	}
 	return rep, nil
 }
 
@@ -212,7 +219,11 @@ func WriteCompare(out string, runs []compare.Run, align string, stdout io.Writer
 		if r.RefUsed.String() != align {
 			label += " (aligned at " + r.RefUsed.Describe() + ")"
 		}
-		picks = append(picks, Pick{Capture: len(caps) - 1, Conn: r.Result.Conn.Index, Dir: r.Dir, Label: label, At: r.Ref, EndToEndKbps: r.EndToEndKbps()})
+		e2e := r.EndToEndKbps()
+		if !r.OwnNumbers() {
+			e2e = math.NaN() // "–", as compare's summary (a relay's, an overhearer's)
+		}
+		picks = append(picks, Pick{Capture: len(caps) - 1, Conn: r.Result.Conn.Index, Dir: r.Dir, Label: label, At: r.Ref, EndToEndKbps: e2e})
 		if r.Server != nil && r.Server.Series != nil {
 			// The server side of a pair: what was delivered end to end,
 			// aligned where the client side is (one clock).

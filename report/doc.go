@@ -11,5 +11,8 @@
 // thinned. Every series comes from package query (query.ConnView: its
 // records, metrics and intervals) through extract.go, so the report, the
 // verbs and the figures share one definition of each series, one time base
-// and one window rule. report computes no metric.
+// and one window rule. report computes no metric, and writes no note of
+// its own: beside each panel it gives what the verb of the same series
+// says about where the capture was taken (query.View.Caveats, pep.ConnNote;
+// vantage.go), and it draws each series in its figure's colour (plot's).
 package report

@@ -4,7 +4,9 @@ package report
 // (query.View), into the level-0 series the report stores.
 
 import (
+	"cmp"
 	"fmt"
+	"image/color"
 	"math"
 	"slices"
 	"sort"
@@ -55,6 +57,9 @@ type series struct {
 	// value / YScale (an integer), in Unit.
 	Unit   query.Unit
 	YScale float64
+	// Colour, if not nil, is the series' colour (an event class's,
+	// eventColour); else seriesColours' by ID.
+	Colour color.Color
 }
 
 func us(d time.Duration) int64 { return int64(d / time.Microsecond) }
@@ -216,7 +221,7 @@ func extract(v *query.View) []series {
 	// Events: one lane per class, in output order.
 	lanes := make([]series, len(tcpanalysis.Classes())) // indexed by class
 	for _, c := range tcpanalysis.Classes() {
-		lanes[c] = series{ID: "ev_" + c.String(), Panel: "ev", Name: c.String(), Shape: shapeLane, Keep: c.IsRetransmission() || c == tcpanalysis.OutOfOrder}
+		lanes[c] = series{ID: "ev_" + c.String(), Panel: "ev", Name: c.String(), Shape: shapeLane, Keep: c.IsRetransmission() || c == tcpanalysis.OutOfOrder, Colour: eventColour(c)}
 	}
 	for e := range v.Events(r, d) {
 		l := &lanes[e.Class].L0
@@ -316,9 +321,19 @@ type summary struct {
 	// (PEPPossibleName).
 	PEPAcked    [2]bool `json:"pep_acked"`
 	PEPPossible [2]bool `json:"pep_possible"`
-	Handshake   bool    `json:"handshake"`
-	WScale      [2]int  `json:"wscale"`
-	Views       []int   `json:"views"` // indexes into meta.Views; empty when no series were kept
+	// Vantage names the capture point for the data direction
+	// (query.DataDirection) in a word (vantageOf), empty when nothing is
+	// flagged; VantageWhy is the figure's title line saying why. Where
+	// NotOwn, the goodput is not the connection's (a relay, a node that
+	// only overheard it): the picker shows "–" as compare does, with
+	// VantageNote (query.RelayNote or OverheardNote) saying why.
+	Vantage     string `json:"vantage,omitempty"`
+	VantageWhy  string `json:"vantage_why,omitempty"`
+	NotOwn      bool   `json:"not_own,omitempty"`
+	VantageNote string `json:"vantage_note,omitempty"`
+	Handshake   bool   `json:"handshake"`
+	WScale      [2]int `json:"wscale"`
+	Views       []int  `json:"views"` // indexes into meta.Views; empty when no series were kept
 }
 
 func summarize(capIdx int, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult) summary {
@@ -331,6 +346,13 @@ func summarize(capIdx int, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult) s
 		pv := pepVerdict(rep, r, flows.Direction(d))
 		s.PEPAcked[d], s.PEPPossible[d] = pv.Likely, pv.Possible
 		s.WScale[d] = c.Half[d].WScale
+	}
+	d := query.DataDirection(r)
+	var own bool
+	s.Vantage, s.VantageWhy, own = vantageOf(r, d)
+	if !own {
+		s.NotOwn = true
+		s.VantageNote = cmp.Or(query.OverheardNote(r, d), query.RelayNote(r, d))
 	}
 	return s
 }

@@ -108,6 +108,9 @@ type seriesMeta struct {
 	// package query) stores value / YScale as integers, in Unit.
 	Unit   string  `json:"unit,omitempty"`
 	YScale float64 `json:"y_scale,omitempty"`
+	// Color is the series' CSS colour, the figures' for the same series
+	// (seriesColours); empty for a "more" series (the palette's).
+	Color string `json:"color,omitempty"`
 }
 
 type levelMeta struct {
@@ -131,9 +134,16 @@ type viewMeta struct {
 	// PEPAcked: this direction's ACKs come from a split-TCP PEP, so its
 	// newly acknowledged bytes are not goodput (PEPAcceptedName);
 	// PEPPossible: they may (PEPPossibleName).
-	PEPAcked    bool         `json:"pep_acked,omitempty"`
-	PEPPossible bool         `json:"pep_possible,omitempty"`
-	Series      []seriesMeta `json:"series"`
+	PEPAcked    bool `json:"pep_acked,omitempty"`
+	PEPPossible bool `json:"pep_possible,omitempty"`
+	// Caveats are, per panel id, what the verb of that panel says about
+	// the capture point's vantage (caveatsOf); Vantage names it in a word
+	// (vantageOf), empty when nothing is flagged, and OwnNumbers is false
+	// where the connection's progress and goodput cannot be read here.
+	Caveats    map[string]caveatsMeta `json:"caveats,omitempty"`
+	Vantage    string                 `json:"vantage,omitempty"`
+	OwnNumbers bool                   `json:"own_numbers"`
+	Series     []seriesMeta           `json:"series"`
 }
 
 type captureMeta struct {
@@ -142,6 +152,10 @@ type captureMeta struct {
 	Format   string   `json:"format"`
 	Frames   int64    `json:"frames"`
 	Warnings []string `json:"warnings,omitempty"`
+	// Node is what the verbs warn about the 802.11 node the capture was
+	// taken on (captureNode): the page shows it above the panels of the
+	// capture's connections.
+	Node []string `json:"node,omitempty"`
 }
 
 type compareMeta struct {
@@ -166,6 +180,9 @@ type meta struct {
 	Focus    string        `json:"focus,omitempty"`
 	Align    string        `json:"align,omitempty"`
 	X        *[2]float64   `json:"x,omitempty"`
+	// Palette are plot's palette colours (palette): compare's runs and
+	// the "more" panel's series.
+	Palette []string `json:"palette"`
 }
 
 var shapeNames = [...]string{shapeBars: "bars", shapeLine: "line", shapePoints: "points", shapeLane: "lane", shapeSpan: "span"}
@@ -179,7 +196,7 @@ func Write(w io.Writer, caps []Capture, o Options) error {
 	default:
 		return fmt.Errorf("report: align %q: want bulk, data or syn", o.Align)
 	}
-	m := meta{Title: o.Title, Open: -1, Focus: o.Focus, Align: o.Align, X: o.X}
+	m := meta{Title: o.Title, Open: -1, Focus: o.Focus, Align: o.Align, X: o.X, Palette: palette()}
 	if o.X != nil && !(o.X[1] > o.X[0]) {
 		m.X = nil
 	}
@@ -190,7 +207,7 @@ func Write(w io.Writer, caps []Capture, o Options) error {
 	for ci, c := range caps {
 		rep := c.Report
 		label := labels[ci]
-		m.Captures = append(m.Captures, captureMeta{Label: label, File: rep.File, Format: string(rep.Format), Frames: rep.Stats.Frames, Warnings: rep.Warnings})
+		m.Captures = append(m.Captures, captureMeta{Label: label, File: rep.File, Format: string(rep.Format), Frames: rep.Stats.Frames, Warnings: rep.Warnings, Node: captureNode(rep)})
 		for _, r := range rep.Conns {
 			s := summarize(ci, rep, r)
 			if r.Series != nil {
@@ -321,9 +338,15 @@ func buildView(b *blob, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, d fl
 	pv := pepVerdict(rep, r, d)
 	v := viewMeta{Dir: d.String(), Src: r.Conn.Half[d].Addr.String(), Dst: r.Conn.Half[d.Reverse()].Addr.String(),
 		DurUS: us(r.Conn.Duration()), RefUS: alignAt(r, d, align), WScale: r.Conn.Half[d.Reverse()].WScale >= 0,
-		PEPAcked: pv.Likely, PEPPossible: pv.Possible}
+		PEPAcked: pv.Likely, PEPPossible: pv.Possible, Caveats: caveatsOf(qv)}
+	v.Vantage, _, v.OwnNumbers = vantageOf(r, d)
 	for _, s := range extract(qv) {
 		sm := seriesMeta{ID: s.ID, Panel: s.Panel, Name: s.Name, Shape: shapeNames[s.Shape], Keep: s.Keep, Unit: string(s.Unit), YScale: s.YScale}
+		if c := s.Colour; c != nil {
+			sm.Color = cssColour(c)
+		} else if c := seriesColours[s.ID]; c != nil {
+			sm.Color = cssColour(c)
+		}
 		var lv []level
 		if s.BinUS > 0 {
 			lv, sm.BinUS = sumLevels(s.L0, s.BinUS)

@@ -55,6 +55,45 @@ type Options struct {
 	// ShowPath, when set, maps a capture path to the one the reader knows
 	// it by, in rows and messages.
 	ShowPath func(string) string
+	// CheckInputs, when set, is called once the campaign's inputs are
+	// known (the captures listed, the manifest, the starts file, the
+	// ground truth next to the captures), before any capture is read;
+	// an error stops the campaign (a front end refuses an output that
+	// would replace an input).
+	CheckInputs func([]Input) error
+}
+
+// InputKind says what a file is to a goodput campaign.
+type InputKind uint8
+
+// The kinds of input of a goodput campaign.
+const (
+	InputCapture     InputKind = iota + 1 // a capture listed (every path of it)
+	InputManifest                         // Options.Manifest
+	InputStarts                           // Options.Starts
+	InputGroundTruth                      // ground truth next to the captures (campaign.SidecarFiles)
+)
+
+// String is what the kind is, in messages: "capture", "manifest",
+// "starts file", "ground truth".
+func (k InputKind) String() string {
+	switch k {
+	case InputCapture:
+		return "capture"
+	case InputManifest:
+		return "manifest"
+	case InputStarts:
+		return "starts file"
+	case InputGroundTruth:
+		return "ground truth"
+	}
+	return fmt.Sprintf("InputKind(%d)", uint8(k))
+}
+
+// Input is a file a goodput campaign reads.
+type Input struct {
+	Path string
+	Kind InputKind
 }
 
 // TableOptions are the study's tables (Tables) and paper outputs.

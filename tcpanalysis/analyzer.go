@@ -537,10 +537,14 @@ type connState struct {
 	skip     bool // not selected by Options.Only: counted, not analysed
 	hsDone   bool
 	synSeen  [2]bool // a bare SYN was counted before the direction's state existed
+	synTS    [2]bool // synTSval is valid
 	// synFrame is the frame of each direction's first SYN (SYN-ACK), 0
 	// before one: the original_frame of a SYN sent again, kept after the
 	// handshake's state is freed (a SYN-ACK repeated after the ACK).
 	synFrame [2]int64
+	// synTSval is the TSval of each direction's first SYN (SYN-ACK),
+	// valid iff synTS: the echo that shows a copy sent again spurious.
+	synTSval [2]uint32
 	// synEnd is the end offset of a bare SYN counted without the
 	// direction's state (synSeen): the highest sequence number sent
 	// until data comes, for ACKs of unseen data (connState.ack).
@@ -562,8 +566,15 @@ func (cs *connState) ds(d flows.Direction) *dirState {
 //
 //go:noinline
 func (cs *connState) newDS(d flows.Direction) *dirState {
-	cs.dir[d] = cs.pool.newDir()
-	return cs.dir[d]
+	ds := cs.pool.newDir()
+	cs.dir[d] = ds
+	if h := cs.hs; h != nil && len(h.synRetx[d]) > 0 {
+		// The bare SYNs sent again so far await their evidence here.
+		ds.retx = append(ds.retx, h.synRetx[d]...)
+		ds.retxNew += len(h.synRetx[d])
+		h.synRetx[d] = h.synRetx[d][:0]
+	}
+	return ds
 }
 
 // releaseScratch drops the sequence-space sets and queues of both
@@ -806,7 +817,10 @@ func (cs *connState) windowPoint(d flows.Direction, s *capture.Segment) WindowPo
 	if ds.ackSeen {
 		wp.FlightValid = true
 		wp.InFlight = max(0, ds.highSeq-ds.lastAck)
-		wp.InFlightSACK = max(0, wp.InFlight-ds.sacked.covered(ds.lastAck, ds.highSeq))
+		// The SACKed bytes in [lastAck, highSeq), counted as the set
+		// changes (the mark is highSeq): O(1) per point, where walking
+		// the spans was O(spans) (docs/robustness.md#quadratic-inputs).
+		wp.InFlightSACK = max(0, wp.InFlight-ds.sacked.coveredToMark(ds.lastAck))
 	}
 	return wp
 }

@@ -17,7 +17,7 @@ type dirState struct {
 	seen    spanSet // payload bytes sent
 	resent  spanSet // bytes sent more than once (retransmissions, probes, keep-alives): Karn's rule
 	probe   spanSet // bytes first sent as zero-window probes
-	sacked  spanSet // bytes the receiver SACKed above its cumulative ACK
+	sacked  spanSet // bytes the receiver SACKed above its cumulative ACK; its mark is highSeq
 	highPay int64   // end of the highest payload byte sent
 	anyPay  bool
 	highSeq int64 // end of the highest segment (SYN/FIN included)
@@ -204,6 +204,10 @@ const maxCtlTx = 16
 type hsState struct {
 	syns, synAcks []ctlTx
 	synDone       bool
+	// synRetx holds, per direction, the bare SYNs sent again before the
+	// direction's state existed (connState.noteBareSyn), moved to its
+	// retx when that state is made (connState.newDS); at most maxCtlTx.
+	synRetx [2][]retxRec
 }
 
 // Handshake holds the handshake split at the capture point: SYN → SYN-ACK
@@ -399,10 +403,11 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		if cs.synSeen[d] {
 			st.SynRetx++
 			st.CtlRetx++
-			cs.event(o, Event{Time: s.Time, Frame: s.Frame, Dir: d, Class: RTO, Seq: p.Seq, Original: cs.synFrame[d], Evidence: EvNoSignal})
+			e := Event{Time: s.Time, Frame: s.Frame, Dir: d, Class: RTO, Seq: p.Seq, Original: cs.synFrame[d], Evidence: EvNoSignal}
+			cs.noteBareSyn(d, s, e, cs.event(o, e))
 			kind = KindRetransmitted
 		} else {
-			cs.synFrame[d] = s.Frame
+			cs.firstSyn(d, s)
 		}
 		cs.synSeen[d] = true
 		cs.synEnd[d] = max(cs.synEnd[d], p.End)
@@ -411,6 +416,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 	ds := cs.ds(d)
 	if p.End > ds.highSeq && s.SeqLen() > 0 {
 		ds.highSeq = p.End
+		ds.sacked.raiseMark(p.End) // its mark is highSeq: windowPoint
 	}
 	start := p.Seq
 	// ctl is the sequence number of a SYN or FIN sent again (ctlOrig the
@@ -430,7 +436,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 			// state may be gone: a SYN-ACK repeated after the ACK).
 			ctl, ctlOrig, ctlRetx = p.Seq, cs.synFrame[d], true
 		} else {
-			cs.synFrame[d] = s.Frame
+			cs.firstSyn(d, s)
 		}
 		start++
 	}
@@ -458,7 +464,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		// whose ACK was seen before it is spurious). A segment with
 		// payload is classed below by its bytes, the SYN or FIN with it.
 		st.CtlRetx++
-		c, why := cs.retxClass(ds, ctl, ctl+1)
+		c, why := cs.retxClass(ds, s, d, ctl, ctl+1)
 		e := mk(c, ctlOrig, why)
 		e.Seq = ctl
 		cs.noteRetx(ds, s, e, cs.event(o, e))
@@ -539,7 +545,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		st.RetxBytes += covered
 		st.Unique += n - covered
 		ds.resent.add(start, end)
-		c, why := cs.retxClass(ds, start, end)
+		c, why := cs.retxClass(ds, s, d, start, end)
 		e := mk(c, ds.original(start), why)
 		cs.noteRetx(ds, s, e, cs.event(o, e))
 	default:
@@ -568,7 +574,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 				st.RetxSegs++
 				// Its first copy was sent too, only not captured: Karn.
 				ds.resent.add(start, end)
-				c, cwhy := cs.retxClass(ds, start, end)
+				c, cwhy := cs.retxClass(ds, s, d, start, end)
 				if why == EvTSval && cwhy == EvNoSignal {
 					cwhy = EvTSval
 				}
@@ -624,10 +630,13 @@ func (cs *connState) noteRetx(ds *dirState, s *capture.Segment, e Event, ev int)
 			r.nPrior++
 		}
 	}
+	d := e.Dir
 	if o, ok := ds.originalSeg(start); ok && o.ts {
 		addPrior(o.tsval)
 	} else if e.Len == 0 && ds.finTx > 0 && start == ds.finSeq && ds.finTS {
 		addPrior(ds.finTSval) // the first copy of a bare FIN sent again
+	} else if e.Len == 0 && s.Flags.Has(capture.SYN) && cs.synTS[d] {
+		addPrior(cs.synTSval[d]) // the first copy of a bare SYN sent again
 	}
 	for i := len(ds.retx) - 1; i >= 0; i-- { // earlier retransmissions of the same byte, newest first
 		if e := &ds.retx[i]; e.ts && e.start <= start && start < e.end {
@@ -636,6 +645,44 @@ func (cs *connState) noteRetx(ds *dirState, s *capture.Segment, e Event, ev int)
 	}
 	ds.retx = append(ds.retx, r)
 	ds.retxNew++
+}
+
+// firstSyn remembers the first SYN (SYN-ACK) of direction d: its frame,
+// the original_frame of a copy sent again, and its TSval, the echo that
+// shows a copy sent again spurious (Eifel).
+func (cs *connState) firstSyn(d flows.Direction, s *capture.Segment) {
+	cs.synFrame[d] = s.Frame
+	cs.synTSval[d], cs.synTS[d] = s.Opts.TSval, s.Opts.TS
+}
+
+// noteBareSyn remembers a bare SYN sent again before its direction's state
+// exists (connState.data's first branch) as a retransmission awaiting
+// evidence, as noteRetx does for the others: in the handshake's state
+// until the direction's state is made (newDS), so that the answer
+// echoing an earlier copy's TSval shows it spurious (Eifel) while a
+// flood's unanswered SYNs still cost no direction state. Without the
+// handshake's state (the handshake is over) it is not remembered.
+func (cs *connState) noteBareSyn(d flows.Direction, s *capture.Segment, e Event, ev int) {
+	h := cs.hs
+	if h == nil || len(h.synRetx[d]) >= maxCtlTx {
+		return
+	}
+	r := retxRec{start: e.Seq, end: e.Seq + 1, tsval: s.Opts.TSval, ts: s.Opts.TS, ev: ev, class: e.Class, e: e}
+	add := func(v uint32) {
+		if int(r.nPrior) < len(r.prior) {
+			r.prior[r.nPrior] = v
+			r.nPrior++
+		}
+	}
+	if cs.synTS[d] {
+		add(cs.synTSval[d])
+	}
+	for i := len(h.synRetx[d]) - 1; i >= 0; i-- { // earlier copies sent again, newest first
+		if p := &h.synRetx[d][i]; p.ts {
+			add(p.tsval)
+		}
+	}
+	h.synRetx[d] = append(h.synRetx[d], r)
 }
 
 // spurious re-classes a remembered retransmission as spurious, with the
@@ -658,20 +705,48 @@ func (cs *connState) spurious(d flows.Direction, r *retxRec, why Evidence) {
 	}
 }
 
-// retxClass decides why [start, end) was sent again
-// (docs/metrics.md#events), and the evidence: the fast-retransmit and timer
-// rules, then a timer verdict becomes pmtu when the bytes are those an
-// ICMP fragmentation-needed made the sender resend.
-func (cs *connState) retxClass(ds *dirState, start, end int64) (Class, Evidence) {
-	c, why := cs.retxSignal(ds, start, end)
-	if c == RTO && len(ds.pmtu) > 0 && ds.pmtuResend(start, end) {
+// retxClass decides why [start, end), sent again by direction d in s, was
+// sent again (docs/metrics.md#events), and the evidence: the
+// fast-retransmit and timer rules, then a timer (or unknown) verdict
+// becomes pmtu when the bytes are those an ICMP fragmentation-needed made
+// the sender resend — the ICMP error decides, whatever the capture holds
+// of the receiver.
+func (cs *connState) retxClass(ds *dirState, s *capture.Segment, d flows.Direction, start, end int64) (Class, Evidence) {
+	c, why := cs.retxSignal(ds, s, d, start, end)
+	if (c == RTO || c == RetxUnknown) && len(ds.pmtu) > 0 && ds.pmtuResend(start, end) {
 		return PMTU, EvICMPFragNeeded
 	}
 	return c, why
 }
 
+// receiverUnseen says why the capture cannot show that no duplicate ACK
+// or SACK of the receiver preceded the retransmission s of direction d
+// (docs/metrics.md#events), EvNone when it can. The absence of those
+// signals is evidence of the timer only when the receiver's packets of
+// the time were captured: not when the capture holds none of the
+// receiver's packets before s (EvNoReverse: a one-way capture, asymmetric
+// routing, a capture begun mid-connection; a receiver packet captured
+// only later comes after any signal would have passed), nor when s echoes
+// a TSval of the receiver newer than any the capture holds
+// (EvReverseMissed: the sender heard from the receiver after the capture
+// last did; the TSecr carries the newest TSval the sender accepted,
+// RFC 7323 §4.3, duplicate ACKs included). Without timestamps nothing
+// tells a capture that stopped seeing the receiver from a receiver that
+// fell silent.
+func (cs *connState) receiverUnseen(d flows.Direction, s *capture.Segment) Evidence {
+	rd := d.Reverse()
+	if cs.Dir[rd].Pkts == 0 {
+		return EvNoReverse
+	}
+	if rs := cs.dir[rd]; rs != nil && rs.tsSeen && s.Opts.TS && s.Flags.Has(capture.ACK) && s.Opts.TSecr != 0 &&
+		seq.Num(rs.lastTSval).Less(seq.Num(s.Opts.TSecr)) {
+		return EvReverseMissed
+	}
+	return EvNone
+}
+
 // retxSignal is retxClass without the ICMP rule.
-func (cs *connState) retxSignal(ds *dirState, start, end int64) (Class, Evidence) {
+func (cs *connState) retxSignal(ds *dirState, s *capture.Segment, d flows.Direction, start, end int64) (Class, Evidence) {
 	if ds.ackSeen && end <= ds.lastAck {
 		return Spurious, EvAcked
 	}
@@ -698,6 +773,15 @@ func (cs *connState) retxSignal(ds *dirState, start, end int64) (Class, Evidence
 		// Another hole below SACKed data, during SACK loss recovery
 		// (RFC 6675 §5).
 		return Fast, EvSACK
+	}
+	if s.Flags.Has(capture.SYN) {
+		// A SYN (SYN-ACK) sent again: nothing signals a fast
+		// retransmission before the handshake is over, whatever the
+		// capture holds of the peer.
+		return RTO, EvNoSignal
+	}
+	if why := cs.receiverUnseen(d, s); why != EvNone {
+		return RetxUnknown, why
 	}
 	return RTO, EvNoSignal
 }
@@ -764,6 +848,12 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o *Options) (int64
 		if seg, ok := ds.popOut(a); ok && s.Opts.TS && seg.ts && s.Opts.TSecr == seg.tsval && ds.resent.covered(seg.start, a) == 0 {
 			cs.sample(o, RTTSample{Time: s.Time, Frame: s.Frame, Dir: rd, Method: MethodACK, RTT: s.Time.Sub(seg.t)})
 		}
+		// It is still the first ACK the capture shows covering the
+		// retransmissions below a: Eifel's evidence holds for it as for
+		// any other (zeek-smtp frame 93 echoes frame 90's TSval: frames
+		// 91 and 92 were spurious). D-SACK blocks are read below for
+		// every ACK.
+		cs.eifel(rd, ds, s, a)
 		ds.lastAck, ds.ackSeen = a, true
 	case a > ds.lastAck:
 		// Karn's rule (RFC 6298 §3): no sample if any newly acknowledged

@@ -1,6 +1,7 @@
 package tcpanalysis
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/tcpviz/tcpviz/capture"
@@ -12,7 +13,7 @@ type Class uint8
 
 // Event classes. Each is defined in docs/metrics.md#events.
 const (
-	RTO         Class = iota // retransmission not preceded by fast-retransmit signals
+	RTO         Class = iota // retransmission not preceded by fast-retransmit signals, in a capture that shows the receiver's packets
 	Fast                     // retransmission after ≥ 3 duplicate ACKs or a SACK that reveals the loss
 	Spurious                 // retransmission of bytes all already acknowledged
 	OutOfOrder               // never-seen bytes below the highest byte, within one RTT of the gap opening
@@ -38,31 +39,40 @@ const (
 	// resends them at the smaller size without waiting for the timer or
 	// duplicate ACKs (RFC 1191 §6.5, RFC 8201; Linux tcp_simple_retransmit).
 	PMTU
+	// RetxUnknown: a retransmission that no duplicate ACK or SACK
+	// preceded in the capture, where the capture cannot show that none
+	// came: it holds no packet of the receiver before it, or the
+	// retransmission echoes a TSval of the receiver the capture never saw
+	// (Evidence says which). rto or fast: unknown.
+	RetxUnknown
 	numClasses
 )
 
-var classNames = [numClasses]string{"rto", "fast", "spurious", "out_of_order", "lost_segment", "dup_ack", "zero_window", "zw_probe", "keepalive", "window_full", "icmp_frag_needed", "icmp_unreachable", "icmp_time_exceeded", "pmtu"}
+var classNames = [numClasses]string{"rto", "fast", "spurious", "out_of_order", "lost_segment", "dup_ack", "zero_window", "zw_probe", "keepalive", "window_full", "icmp_frag_needed", "icmp_unreachable", "icmp_time_exceeded", "pmtu", "unknown"}
 
-// String returns the class name used in every output.
+// String returns the class name used in every output ("unknown" is
+// RetxUnknown's; a value out of range is "class(N)").
 func (c Class) String() string {
 	if c < numClasses {
 		return classNames[c]
 	}
-	return "unknown"
+	return "class(" + strconv.Itoa(int(c)) + ")"
 }
 
 // classOrder is the output order: the retransmission classes first.
-var classOrder = [numClasses]Class{RTO, Fast, Spurious, PMTU, OutOfOrder, LostSegment, DupAck, ZeroWindow, ZWProbe, KeepAlive, WindowFull, ICMPFragNeeded, ICMPUnreachable, ICMPTimeExceeded}
+var classOrder = [numClasses]Class{RTO, Fast, Spurious, PMTU, RetxUnknown, OutOfOrder, LostSegment, DupAck, ZeroWindow, ZWProbe, KeepAlive, WindowFull, ICMPFragNeeded, ICMPUnreachable, ICMPTimeExceeded}
 
 // Classes returns every class in output order (the retransmission classes
-// rto, fast, spurious, pmtu first, then the others).
+// rto, fast, spurious, pmtu, unknown first, then the others).
 func Classes() []Class {
 	out := classOrder
 	return out[:]
 }
 
 // IsRetransmission reports whether c counts as a retransmission.
-func (c Class) IsRetransmission() bool { return c == RTO || c == Fast || c == Spurious || c == PMTU }
+func (c Class) IsRetransmission() bool {
+	return c == RTO || c == Fast || c == Spurious || c == PMTU || c == RetxUnknown
+}
 
 // Event is one classified packet. Dir is the direction of the data the
 // event is about: a dup ACK or zero window sent by b about a's data has Dir
@@ -97,8 +107,9 @@ const (
 	// EvSACK: a SACK block above the cumulative ACK revealed the hole
 	// (RFC 6675).
 	EvSACK
-	// EvNoSignal: no duplicate ACK or SACK preceded it: the retransmission
-	// timer (RFC 6298).
+	// EvNoSignal: no duplicate ACK or SACK preceded it, in a capture that
+	// shows the receiver's packets around it: the retransmission timer
+	// (RFC 6298).
 	EvNoSignal
 	// EvTSecr: the first ACK covering the retransmission echoes a TSval
 	// older than the retransmission's: the original arrived (Eifel,
@@ -144,10 +155,21 @@ const (
 	// its way to another node (docs/metrics.md#own-frames): the receiver
 	// held them, though the ACK had not reached this node.
 	EvAckedOverheard
+	// EvNoReverse: class RetxUnknown: no packet of the receiver was
+	// captured before the retransmission (a one-way capture, asymmetric
+	// routing, a capture begun in mid-connection), so the absence of
+	// duplicate ACKs and SACKs shows nothing.
+	EvNoReverse
+	// EvReverseMissed: class RetxUnknown: the retransmission's TSecr
+	// echoes a TSval of the receiver newer than any the capture holds
+	// (RFC 7323 §4.3): the sender heard from the receiver after the
+	// capture last did, and duplicate ACKs or SACKs may be among what the
+	// capture missed.
+	EvReverseMissed
 	numEvidence
 )
 
-var evidenceNames = [numEvidence]string{"", "acked", "dup_acks", "sack", "no_signal", "tsecr", "dsack", "tsval", "one_rtt", "repeat", "single", "ambiguous", "zero_window", "snd_nxt_minus_1", "icmp_frag_needed", "options", "acked_overheard"}
+var evidenceNames = [numEvidence]string{"", "acked", "dup_acks", "sack", "no_signal", "tsecr", "dsack", "tsval", "one_rtt", "repeat", "single", "ambiguous", "zero_window", "snd_nxt_minus_1", "icmp_frag_needed", "options", "acked_overheard", "no_reverse", "reverse_missed"}
 
 // String returns the evidence name used in every output ("" for EvNone).
 func (e Evidence) String() string {

@@ -84,7 +84,7 @@ func (p *scratchPool) putHS(h *hsState) {
 	if p == nil || h == nil || len(p.hss) >= maxPooled {
 		return
 	}
-	*h = hsState{syns: small(h.syns), synAcks: small(h.synAcks)}
+	*h = hsState{syns: small(h.syns), synAcks: small(h.synAcks), synRetx: [2][]retxRec{small(h.synRetx[0]), small(h.synRetx[1])}}
 	p.hss = append(p.hss, h)
 }
 

@@ -2,6 +2,7 @@ package tcpanalysis
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -35,6 +36,25 @@ func TestReplaySameAsOnlyKey(t *testing.T) {
 			return pcaptest.WriteBulk(w, pcaptest.GenOptions{Packets: 150000, Seed: 3})
 		}),
 	}
+	// Records whose original length is below their captured length
+	// (capture.Stats.CapOverWire): the second pass bounds them as the
+	// first did.
+	files = append(files, writeGen(t, dir, "capoverwire.pcap", func(w io.Writer) error {
+		var b bytes.Buffer
+		if err := pcaptest.WriteShort(&b, pcaptest.GenOptions{Packets: 5000, Seed: 8}); err != nil {
+			return err
+		}
+		d := b.Bytes()
+		for off, k := 24, 0; off+16 <= len(d); k++ {
+			caplen := binary.LittleEndian.Uint32(d[off+8:])
+			if k%7 == 3 {
+				binary.LittleEndian.PutUint32(d[off+12:], caplen/2)
+			}
+			off += 16 + int(caplen)
+		}
+		_, err := w.Write(d)
+		return err
+	}))
 	late := filepath.Join(dir, "late.pcap") // a release decides that a segment is late
 	if err := os.WriteFile(late, lateAfterClose(), 0o644); err != nil {
 		t.Fatal(err)
@@ -60,6 +80,9 @@ func TestReplaySameAsOnlyKey(t *testing.T) {
 		if ok, why := ix.Valid(); !ok {
 			t.Logf("%s: no index: %s", path, why)
 			continue
+		}
+		if filepath.Base(path) == "capoverwire.pcap" && full.Stats.CapOverWire != 714 {
+			t.Errorf("%s: CapOverWire %d, want 714 (records 3, 10, … of 5000)", path, full.Stats.CapOverWire)
 		}
 		for _, k := range testKeys(full) {
 			key := k

@@ -1,6 +1,7 @@
 package tcpanalysis
 
 import (
+	"math"
 	"sort"
 
 	"github.com/google/btree"
@@ -22,11 +23,21 @@ const smallSpans = 32
 // spanSet is a set of byte ranges [lo, hi) in one direction's relative
 // sequence space, kept merged: no two spans overlap or touch. Extending the
 // highest span (the in-order case) is O(1); any other update is O(smallSpans)
-// while the set is small and O(log n) in the number of spans after.
+// while the set is small and O(log n) in the number of spans after, plus
+// the spans it merges or drops (each once).
+//
+// The set also counts its bytes below a mark that only rises (raiseMark):
+// every update keeps that count, so the bytes between a point and the
+// mark are known without walking the spans between (coveredToMark): the
+// SACKed bytes under the highest sequence sent, at every window point
+// (docs/robustness.md#quadratic-inputs).
 type spanSet struct {
 	s        []span              // sorted; nil in tree mode
 	tree     *btree.BTreeG[span] // ordered by lo; nil in slice mode
 	sum      int64               // bytes in the set
+	mark     int64               // see raiseMark; 0 until raised
+	below    int64               // bytes in the set under mark
+	work     int64               // spans visited by scans and merges so far (a cost count for tests)
 	scratch  []span
 	degraded bool // maxSpans was reached: some holes were joined
 }
@@ -35,8 +46,13 @@ type span struct{ lo, hi int64 }
 
 func spanLess(a, b span) bool { return a.lo < b.lo }
 
-// reset empties the set (dirState.release drops a finished direction's sets).
-func (ss *spanSet) reset() { *ss = spanSet{degraded: ss.degraded} }
+// reset empties the set (dirState.release drops a finished direction's
+// sets); the mark stays where it was.
+func (ss *spanSet) reset() { *ss = spanSet{degraded: ss.degraded, mark: ss.mark, work: ss.work} }
+
+// under returns how many bytes of [lo, hi) lie below m: the share of a
+// range the mark's count takes.
+func under(lo, hi, m int64) int64 { return max(0, min(hi, m)-lo) }
 
 // n returns the number of spans.
 func (ss *spanSet) n() int {
@@ -58,6 +74,7 @@ func (ss *spanSet) add(lo, hi int64) int64 {
 	if n == 0 || lo > ss.s[n-1].hi {
 		ss.s = append(ss.s, span{lo, hi})
 		ss.sum += hi - lo
+		ss.below += under(lo, hi, ss.mark)
 		ss.grow()
 		return hi - lo
 	}
@@ -66,6 +83,7 @@ func (ss *spanSet) add(lo, hi int64) int64 {
 		var fresh int64
 		if hi > last.hi {
 			fresh = hi - last.hi
+			ss.below += under(last.hi, hi, ss.mark)
 			last.hi = hi
 		}
 		ss.sum += fresh
@@ -75,18 +93,21 @@ func (ss *spanSet) add(lo, hi int64) int64 {
 	// start at or before hi, merge with [lo, hi).
 	i := sort.Search(n, func(i int) bool { return ss.s[i].hi >= lo })
 	j := i
-	covered := int64(0)
+	covered, coveredUnder := int64(0), int64(0)
 	newLo, newHi := lo, hi
 	for j < n && ss.s[j].lo <= hi {
 		if a, b := max(ss.s[j].lo, lo), min(ss.s[j].hi, hi); b > a {
 			covered += b - a
+			coveredUnder += under(a, b, ss.mark)
 		}
 		newLo = min(newLo, ss.s[j].lo)
 		newHi = max(newHi, ss.s[j].hi)
 		j++
 	}
+	ss.work += int64(j - i)
 	fresh := (hi - lo) - covered
 	ss.sum += fresh
+	ss.below += under(lo, hi, ss.mark) - coveredUnder
 	if i == j {
 		ss.s = append(ss.s, span{})
 		copy(ss.s[i+1:], ss.s[i:])
@@ -116,6 +137,7 @@ func (ss *spanSet) addTree(lo, hi int64) int64 {
 	if lo > top.hi { // above everything, with a gap
 		ss.tree.ReplaceOrInsert(span{lo, hi})
 		ss.sum += hi - lo
+		ss.below += under(lo, hi, ss.mark)
 		ss.capSpans()
 		return hi - lo
 	}
@@ -125,6 +147,7 @@ func (ss *spanSet) addTree(lo, hi int64) int64 {
 		}
 		ss.tree.ReplaceOrInsert(span{top.lo, hi})
 		ss.sum += hi - top.hi
+		ss.below += under(top.hi, hi, ss.mark)
 		return hi - top.hi
 	}
 	// The span starting at or before lo, if it reaches lo, and those
@@ -145,10 +168,12 @@ func (ss *spanSet) addTree(lo, hi int64) int64 {
 		return true
 	})
 	ss.scratch = hit
-	newLo, newHi, covered := lo, hi, int64(0)
+	ss.work += int64(len(hit))
+	newLo, newHi, covered, coveredUnder := lo, hi, int64(0), int64(0)
 	for _, sp := range hit {
 		if a, b := max(sp.lo, lo), min(sp.hi, hi); b > a {
 			covered += b - a
+			coveredUnder += under(a, b, ss.mark)
 		}
 		newLo, newHi = min(newLo, sp.lo), max(newHi, sp.hi)
 		ss.tree.Delete(sp)
@@ -156,6 +181,7 @@ func (ss *spanSet) addTree(lo, hi int64) int64 {
 	ss.tree.ReplaceOrInsert(span{newLo, newHi})
 	fresh := (hi - lo) - covered
 	ss.sum += fresh
+	ss.below += under(lo, hi, ss.mark) - coveredUnder
 	if len(hit) == 0 {
 		ss.capSpans()
 	}
@@ -180,6 +206,7 @@ func (ss *spanSet) capSpans() {
 		a, _ := ss.tree.DeleteMin()
 		b, _ := ss.tree.DeleteMin()
 		ss.sum += b.lo - a.hi // the hole between them now counts as covered
+		ss.below += under(a.hi, b.lo, ss.mark)
 		ss.tree.ReplaceOrInsert(span{a.lo, b.hi})
 	}
 }
@@ -192,6 +219,7 @@ func (ss *spanSet) covered(lo, hi int64) int64 {
 	}
 	var c int64
 	add := func(sp span) {
+		ss.work++
 		if a, b := max(sp.lo, lo), min(sp.hi, hi); b > a {
 			c += b - a
 		}
@@ -225,19 +253,43 @@ func (ss *spanSet) covered(lo, hi int64) int64 {
 // total returns the number of bytes in the set.
 func (ss *spanSet) total() int64 { return ss.sum }
 
+// raiseMark moves the mark up to m (a lower m is ignored), counting the
+// bytes it passes: O(log n) plus the spans wholly between the two marks,
+// each passed once, as the mark never comes down.
+func (ss *spanSet) raiseMark(m int64) {
+	if m <= ss.mark {
+		return
+	}
+	ss.below += ss.covered(ss.mark, m)
+	ss.mark = m
+}
+
+// coveredToMark returns covered(lo, mark): O(1) when no span lies under
+// lo (dirState.sacked, trimmed at the cumulative ACK, never has one), else
+// O(log n) plus the spans under lo.
+func (ss *spanSet) coveredToMark(lo int64) int64 {
+	if lo >= ss.mark {
+		return 0
+	}
+	return ss.below - ss.covered(math.MinInt64, lo)
+}
+
 // trim drops every byte below lo.
 func (ss *spanSet) trim(lo int64) {
 	if ss.tree == nil {
 		i := 0
 		for i < len(ss.s) && ss.s[i].hi <= lo {
 			ss.sum -= ss.s[i].hi - ss.s[i].lo
+			ss.below -= under(ss.s[i].lo, ss.s[i].hi, ss.mark)
 			i++
 		}
+		ss.work += int64(i)
 		if i > 0 {
 			ss.s = append(ss.s[:0], ss.s[i:]...)
 		}
 		if len(ss.s) > 0 && ss.s[0].lo < lo {
 			ss.sum -= lo - ss.s[0].lo
+			ss.below -= under(ss.s[0].lo, lo, ss.mark)
 			ss.s[0].lo = lo
 		}
 		return
@@ -247,13 +299,16 @@ func (ss *spanSet) trim(lo int64) {
 		if sp.lo >= lo {
 			return
 		}
+		ss.work++
 		ss.tree.DeleteMin()
 		if sp.hi > lo {
 			ss.sum -= lo - sp.lo
+			ss.below -= under(sp.lo, lo, ss.mark)
 			ss.tree.ReplaceOrInsert(span{lo, sp.hi})
 			return
 		}
 		ss.sum -= sp.hi - sp.lo
+		ss.below -= under(sp.lo, sp.hi, ss.mark)
 	}
 	ss.shrink()
 }

@@ -39,14 +39,23 @@ func TestSpanSet(t *testing.T) {
 
 // TestSpanSetModel checks every method against a bitmap over random
 // operations, including dropping the set from outside (s = nil), as
-// dirState.release does.
+// dirState.release does, and the count under a rising mark (raiseMark,
+// coveredToMark) after every one: on 300 bytes with ranges up to 12 bytes
+// (a few spans, the sorted slice) and on 3000 bytes with ranges up to 2
+// (hundreds of spans, the B-tree).
 func TestSpanSetModel(t *testing.T) {
-	const size = 300
+	for _, cfg := range []struct{ size, maxLen int }{{300, 12}, {3000, 3}} {
+		spanSetModel(t, cfg.size, cfg.maxLen)
+	}
+}
+
+func spanSetModel(t *testing.T, size, maxLen int) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var ss spanSet
-	var bits [size]bool
+	bits := make([]bool, size)
+	tree := false
 	count := func(lo, hi int64) (n int64) {
-		for i := max(lo, 0); i < min(hi, size); i++ {
+		for i := max(lo, 0); i < min(hi, int64(size)); i++ {
 			if bits[i] {
 				n++
 			}
@@ -55,7 +64,7 @@ func TestSpanSetModel(t *testing.T) {
 	}
 	for step := 0; step < 20000; step++ {
 		lo := int64(rng.IntN(size))
-		hi := min(lo+int64(rng.IntN(12)), size)
+		hi := min(lo+int64(rng.IntN(maxLen)), int64(size))
 		switch rng.IntN(10) {
 		case 0:
 			if got, want := ss.covered(lo, hi), count(lo, hi); got != want {
@@ -70,9 +79,15 @@ func TestSpanSetModel(t *testing.T) {
 			}
 		case 2:
 			if rng.IntN(50) == 0 {
-				ss.reset()
-				bits = [size]bool{}
+				if rng.IntN(2) == 0 {
+					ss.reset() // the mark stays
+				} else {
+					ss = spanSet{} // a recycled direction's: mark 0
+				}
+				clear(bits)
 			}
+		case 3:
+			ss.raiseMark(ss.mark + int64(rng.IntN(3*maxLen)) - 1) // one lower than the mark is ignored
 		default:
 			want := (hi - lo) - count(lo, hi)
 			if got := ss.add(lo, hi); got != want {
@@ -82,8 +97,15 @@ func TestSpanSetModel(t *testing.T) {
 				bits[i] = true
 			}
 		}
-		if got, want := ss.total(), count(0, size); got != want {
+		tree = tree || ss.tree != nil
+		if got, want := ss.total(), count(0, int64(size)); got != want {
 			t.Fatalf("step %d: total = %d, want %d", step, got, want)
+		}
+		if got, want := ss.below, count(0, ss.mark); got != want {
+			t.Fatalf("step %d: %d bytes under the mark %d, want %d", step, got, ss.mark, want)
+		}
+		if at := int64(rng.IntN(size)); ss.coveredToMark(at) != ss.covered(at, ss.mark) {
+			t.Fatalf("step %d: coveredToMark(%d) = %d, want covered(%d, %d) = %d", step, at, ss.coveredToMark(at), at, ss.mark, ss.covered(at, ss.mark))
 		}
 		wantMax := int64(-1 << 63)
 		for i := size - 1; i >= 0; i-- {
@@ -102,6 +124,9 @@ func TestSpanSetModel(t *testing.T) {
 				t.Fatalf("step %d: spans %v and %v touch", step, sp[i-1], sp[i])
 			}
 		}
+	}
+	if size > 64*smallSpans && !tree {
+		t.Errorf("size %d: the set never became a B-tree", size)
 	}
 }
 
@@ -130,8 +155,12 @@ func BenchmarkSpanSetInOrder(b *testing.B) {
 // the set is marked degraded, and it never holds more than maxSpans.
 func TestSpanSetCap(t *testing.T) {
 	var ss spanSet
+	ss.raiseMark(15) // the joined hole [1, 10) counts under it
 	for i := int64(0); i <= maxSpans; i++ {
 		ss.add(10*i, 10*i+1)
+	}
+	if ss.below != 11 {
+		t.Errorf("%d bytes under the mark 15, want 11 ([0, 11) once the hole is joined)", ss.below)
 	}
 	if !ss.degraded || ss.n() != maxSpans {
 		t.Fatalf("degraded %v, %d spans; want true, %d", ss.degraded, ss.n(), maxSpans)

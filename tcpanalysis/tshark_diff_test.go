@@ -113,7 +113,7 @@ func TestCorpusEventsVsTshark(t *testing.T) {
 			for f := range frames {
 				tf, of := ts[f], ours[f]
 				tRetx := tf["retransmission"] || tf["fast_retransmission"] || tf["spurious_retransmission"]
-				oRetx := of[RTO] || of[Fast] || of[Spurious] || of[PMTU]
+				oRetx := of[RTO] || of[Fast] || of[Spurious] || of[PMTU] || of[RetxUnknown]
 				switch {
 				case tRetx && oRetx && tf["spurious_retransmission"] != of[Spurious]:
 					switch {

@@ -665,3 +665,241 @@ func TestQueuedRetransmissionByTSval(t *testing.T) {
 		t.Errorf("events %q, want 7 a retransmission (rto) and 8:out_of_order:tsval", got)
 	}
 }
+
+// TestEifelOnTheFirstAck: the first ACK that covers a retransmission is
+// Eifel's evidence (RFC 3522 §3) whether or not it is the first ACK of
+// its direction in the capture. A timer retransmission 300 ms after its
+// original, then an ACK echoing the original's TSval: spurious, by tsecr,
+// with the handshake captured and without it (where that ACK is the
+// direction's first: it was ignored, zeek-smtp frames 91–92). A D-SACK
+// block on that first ACK shows it too.
+func TestEifelOnTheFirstAck(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		handshake bool
+		ts        bool
+	}{{"handshake-tsecr", true, true}, {"midstream-tsecr", false, true}, {"midstream-dsack", false, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+			if tc.ts {
+				c.SynOpts(pcaptest.C2S, pcaptest.SynOptions{TS: true})
+				c.SynOpts(pcaptest.S2C, pcaptest.SynOptions{TS: true})
+			}
+			var segs []pcaptest.Segment
+			if tc.handshake {
+				segs = c.Handshake(vms(0), 50*time.Millisecond)
+			}
+			orig := c.DataAt(vms(51), pcaptest.C2S, 1, 1000)
+			retx := c.DataAt(vms(351), pcaptest.C2S, 1, 1000)
+			var ack pcaptest.Segment
+			if tc.ts {
+				ack = c.Ack(vms(360), pcaptest.S2C, 1001, 65535)
+				ack.TSecr = orig.TSval
+			} else {
+				ack = c.Ack(vms(360), pcaptest.S2C, 1001, 65535, [2]uint32{1, 1001})
+			}
+			segs = append(segs, orig, retx, ack)
+			r := analyzeSegs(t, segs).Conns[0]
+			why := "tsecr"
+			if !tc.ts {
+				why = "dsack"
+			}
+			want := fmt.Sprintf("%d:spurious:%s", len(segs)-1, why)
+			if got := events(r, RTO, Fast, Spurious); got != want {
+				t.Errorf("events %q, want %q", got, want)
+			}
+			if r.Counts[flows.AtoB][Spurious] != 1 || r.Counts[flows.AtoB][RTO] != 0 {
+				t.Errorf("counts spurious %d rto %d, want 1 0", r.Counts[flows.AtoB][Spurious], r.Counts[flows.AtoB][RTO])
+			}
+		})
+	}
+}
+
+// TestEifelOnTheHandshake: a SYN or SYN-ACK sent again is a retransmission
+// whose first covering ACK is the answer that completes its half of the
+// handshake: the SYN-ACK for the SYN, the client's ACK for the SYN-ACK.
+// An answer echoing the first copy's TSval shows the copy sent again
+// spurious (tsecr), as for a FIN; echoing the copy sent again, it stays
+// rto.
+func TestEifelOnTheHandshake(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		side      pcaptest.Dir
+		echoFirst bool
+		want      string
+	}{
+		{"syn-echo-first", pcaptest.C2S, true, "2:spurious:tsecr"},
+		{"syn-echo-second", pcaptest.C2S, false, "2:rto:no_signal"},
+		{"synack-echo-first", pcaptest.S2C, true, "3:spurious:tsecr"},
+		{"synack-echo-second", pcaptest.S2C, false, "3:rto:no_signal"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+			c.SynOpts(pcaptest.C2S, pcaptest.SynOptions{TS: true})
+			c.SynOpts(pcaptest.S2C, pcaptest.SynOptions{TS: true})
+			var segs []pcaptest.Segment
+			if tc.side == pcaptest.C2S {
+				first := c.Syn(vms(0), pcaptest.C2S)     // 1
+				again := c.Syn(vms(1000), pcaptest.C2S)  // 2: the timer
+				synack := c.Syn(vms(1050), pcaptest.S2C) // 3
+				if tc.echoFirst {
+					synack.TSecr = first.TSval
+				}
+				segs = []pcaptest.Segment{first, again, synack, c.Ack(vms(1050), pcaptest.C2S, 1, 65535)}
+			} else {
+				syn := c.Syn(vms(0), pcaptest.C2S)      // 1
+				first := c.Syn(vms(50), pcaptest.S2C)   // 2
+				again := c.Syn(vms(1050), pcaptest.S2C) // 3: the server's timer
+				ack := c.Ack(vms(1100), pcaptest.C2S, 1, 65535)
+				if tc.echoFirst {
+					ack.TSecr = first.TSval
+				}
+				segs = []pcaptest.Segment{syn, first, again, ack}
+			}
+			r := analyzeSegs(t, segs).Conns[0]
+			if got := events(r, RTO, Fast, Spurious); got != tc.want {
+				t.Errorf("events %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestRetransmissionWithoutTheReceiver: a retransmission that no duplicate
+// ACK or SACK preceded is rto (no_signal) only where the capture would
+// have held them: with no packet of the receiver captured before it the
+// class is unknown (no_reverse), counted apart from rto, whatever comes
+// after; a SYN sent again stays rto (nothing signals before the
+// handshake); an ICMP fragmentation-needed still makes it pmtu.
+func TestRetransmissionWithoutTheReceiver(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		segs func(c *pcaptest.Conn) []pcaptest.Segment
+		want string
+	}{
+		{"one-way", func(c *pcaptest.Conn) []pcaptest.Segment {
+			// The tester's oneway.pcap: only the client's data; 1001..2000
+			// sent again 200 ms after it.
+			return []pcaptest.Segment{
+				c.Data(vms(0), pcaptest.C2S, 1000), c.Data(vms(50), pcaptest.C2S, 1000), c.Data(vms(100), pcaptest.C2S, 1000),
+				c.DataAt(vms(250), pcaptest.C2S, 1000, 1000), // 4 (pcaptest numbers from 0 without a handshake)
+				c.Data(vms(300), pcaptest.C2S, 1000),
+			}
+		}, "4:unknown:no_reverse"},
+		{"asymmetric", func(c *pcaptest.Conn) []pcaptest.Segment {
+			// asym.pcap: the client's SYN, its ACK of a SYN-ACK the
+			// capture never saw, its data.
+			c.Syn(vms(0), pcaptest.S2C) // sent, not captured: the client's ACK acknowledges it
+			return []pcaptest.Segment{
+				c.Syn(vms(0), pcaptest.C2S), c.Ack(vms(30), pcaptest.C2S, 1, 65535),
+				c.Data(vms(31), pcaptest.C2S, 1000), c.Data(vms(41), pcaptest.C2S, 1000),
+				c.DataAt(vms(71), pcaptest.C2S, 1, 1000), // 5
+			}
+		}, "5:unknown:no_reverse"},
+		{"receiver-only-after", func(c *pcaptest.Conn) []pcaptest.Segment {
+			// Mid-connection: the receiver's first packet comes after the
+			// retransmission, after any signal would have passed.
+			return []pcaptest.Segment{
+				c.Data(vms(0), pcaptest.C2S, 1000),
+				c.DataAt(vms(300), pcaptest.C2S, 0, 1000), // 2
+				c.Ack(vms(350), pcaptest.S2C, 1000, 65535),
+			}
+		}, "2:unknown:no_reverse"},
+		{"receiver-seen", func(c *pcaptest.Conn) []pcaptest.Segment {
+			// The handshake shows the receiver's side: a request lost,
+			// sent again by the timer, nothing came back.
+			return append(c.Handshake(vms(0), 20*time.Millisecond),
+				c.Data(vms(21), pcaptest.C2S, 100),
+				c.DataAt(vms(1021), pcaptest.C2S, 1, 100), // 5
+			)
+		}, "5:rto:no_signal"},
+		{"fin-one-way", func(c *pcaptest.Conn) []pcaptest.Segment {
+			f := c.Fin(vms(0), pcaptest.C2S)
+			f.Seq = c.Seq(pcaptest.C2S, 1)
+			again := f
+			again.T = vms(200) // 2: the same FIN again
+			return []pcaptest.Segment{f, again}
+		}, "2:unknown:no_reverse"},
+		{"syn-unanswered", func(c *pcaptest.Conn) []pcaptest.Segment {
+			return []pcaptest.Segment{c.Syn(vms(0), pcaptest.C2S), c.Syn(vms(1000), pcaptest.C2S)}
+		}, "2:rto:no_signal"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+			r := analyzeSegs(t, tc.segs(c)).Conns[0]
+			if got := events(r, RTO, Fast, Spurious, PMTU, RetxUnknown); got != tc.want {
+				t.Errorf("events %q, want %q", got, tc.want)
+			}
+			unknown := int64(strings.Count(tc.want, ":unknown:"))
+			if n := r.Counts[flows.AtoB][RetxUnknown]; n != unknown || r.Counts[flows.AtoB][RTO] != 1-unknown {
+				t.Errorf("counts unknown %d rto %d, want %d %d", n, r.Counts[flows.AtoB][RTO], unknown, 1-unknown)
+			}
+		})
+	}
+}
+
+// TestRetransmissionEchoesAMissedAck: with timestamps, the
+// retransmission's TSecr is the newest TSval of the receiver the sender
+// accepted (RFC 7323 §4.3). Echoing one newer than any the capture holds,
+// it shows the capture missed the receiver's packets of the time (duplicate
+// ACKs may be among them): unknown, reverse_missed. Echoing the newest
+// captured one, the capture saw what the sender did: rto.
+func TestRetransmissionEchoesAMissedAck(t *testing.T) {
+	for _, missed := range []bool{true, false} {
+		t.Run(fmt.Sprintf("missed=%v", missed), func(t *testing.T) {
+			c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+			c.SynOpts(pcaptest.C2S, pcaptest.SynOptions{TS: true})
+			c.SynOpts(pcaptest.S2C, pcaptest.SynOptions{TS: true})
+			segs := c.Handshake(vms(0), 20*time.Millisecond)
+			segs = append(segs,
+				c.Data(vms(21), pcaptest.C2S, 1000),          // 4
+				c.Data(vms(22), pcaptest.C2S, 1000),          // 5: lost
+				c.Data(vms(23), pcaptest.C2S, 1000),          // 6
+				c.Ack(vms(41), pcaptest.S2C, 1001, 65535),    // 7: the last ACK captured
+				c.DataAt(vms(300), pcaptest.C2S, 1001, 1000), // 8: sent again
+			)
+			retx := &segs[len(segs)-1]
+			if missed {
+				// The sender accepted a later ACK of the receiver's, 30 ms
+				// on (its clock ticks 1 per ms), which the capture lacks.
+				retx.TSecr += 30
+			}
+			r := analyzeSegs(t, segs).Conns[0]
+			want := "8:rto:no_signal"
+			if missed {
+				want = "8:unknown:reverse_missed"
+			}
+			if got := events(r, RTO, Fast, Spurious, RetxUnknown); got != want {
+				t.Errorf("events %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// TestPMTUWithoutTheReceiver: the ICMP fragmentation-needed explains the
+// resend whatever the capture holds of the receiver: pmtu, not unknown.
+func TestPMTUWithoutTheReceiver(t *testing.T) {
+	c := pcaptest.NewConn(vCli, vSrv, 1000, 9000)
+	// Without a handshake pcaptest numbers from 0 (tcpviz's 1); no packet
+	// of the server at all.
+	big := c.Data(vms(0), pcaptest.C2S, 1400) // frame 1
+	f := pcaptest.New(pcaptest.Options{Format: pcaptest.PcapNano, LinkType: pcaptest.LinkRaw})
+	f.Add(big.T, 0, big.IP())
+	f.Add(vms(1), 0, icmpQuote(netip.MustParseAddr("203.0.113.1"), 3, 4, 1280, big.IP())) // frame 2
+	f.Add(vms(1.1), 0, c.DataAt(vms(1.1), pcaptest.C2S, 0, 1240).IP())                    // frame 3: pmtu
+	f.Add(vms(1.2), 0, c.DataAt(vms(1.2), pcaptest.C2S, 1240, 160).IP())                  // frame 4: pmtu
+	f.Add(vms(600), 0, c.DataAt(vms(600), pcaptest.C2S, 0, 1240).IP())                    // frame 5: unknown
+	r, err := capture.NewReader(bytes.NewReader(f.Bytes()), "pmtu.pcap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Analyze(r, Options{Detail: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := events(rep.Conns[0], RTO, Fast, PMTU, RetxUnknown), "3:pmtu:icmp_frag_needed 4:pmtu:icmp_frag_needed 5:unknown:no_reverse"; got != want {
+		t.Errorf("events %q, want %q", got, want)
+	}
+	if !RetxUnknown.IsRetransmission() || RetxUnknown.String() != "unknown" || EvNoReverse.String() != "no_reverse" || EvReverseMissed.String() != "reverse_missed" {
+		t.Errorf("unknown: retransmission %v, names %q %q %q", RetxUnknown.IsRetransmission(), RetxUnknown, EvNoReverse, EvReverseMissed)
+	}
+}

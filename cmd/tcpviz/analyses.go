@@ -118,7 +118,7 @@ func newRTTCmd(e *env) *cobra.Command {
 				return err
 			}
 			v.PathRTT = pathRTT
-			printNotes(e.stderr, query.OverheardNote(v.Conn, v.Dir), query.LegNote(v.Conn, v.Dir), query.AirNote(v.Conn, v.Dir))
+			printCaveats(e.stderr, v, query.OutRTT)
 			if n := v.HandshakeNote(); n != "" && want[query.MetricRTTHandshake] {
 				fmt.Fprintln(e.stderr, "note:", n)
 			}
@@ -176,10 +176,7 @@ func newRetransCmd(e *env) *cobra.Command {
 				return err
 			}
 			// The report's events lane is on every view: no panel.
-			return e.analyse(&f, args[0], sel, kind, query.PlanEvents(f.want(kind)), "", func(v *query.View) {
-				relayNote(e.stderr, v)
-				printNotes(e.stderr, query.RetransNote(v.Conn, v.Dir))
-			}, func(v *query.View) (export.Table, error) {
+			return e.analyse(&f, args[0], sel, kind, query.PlanEvents(f.want(kind)), "", func(v *query.View) { printCaveats(e.stderr, v, query.OutEvents) }, func(v *query.View) (export.Table, error) {
 				return export.Retrans(v, f.rf.wantRows()), nil
 			}, figures.Events)
 		},
@@ -202,10 +199,7 @@ func newWindowCmd(e *env) *cobra.Command {
 				return err
 			}
 			return e.analyse(&f, args[0], sel, kind, query.PlanWindow(sel, f.want(kind)), "win", func(v *query.View) {
-				printNotes(e.stderr, query.OverheardNote(v.Conn, v.Dir), query.InFlightNote(v.Conn, v.Dir), query.AirFlightNote(v.Conn, v.Dir))
-				if w := v.FlightOverWindow(); w != "" {
-					fmt.Fprintln(e.stderr, "warning:", w)
-				}
+				printCaveats(e.stderr, v, query.OutWindow)
 				// The window and a zero-window stall may be a PEP's.
 				pepViewNote(e.stderr, v)
 			}, func(v *query.View) (export.Table, error) {
@@ -238,8 +232,7 @@ func newTputCmd(e *env) *cobra.Command {
 			}
 			return e.analyse(&f, args[0], sel, kind, query.PlanRate(interval, f.want(kind)), "tput", func(v *query.View) {
 				v.PathRTT = pathRTT // the verdict of the note, the table's rows and the figure's legend
-				relayNote(e.stderr, v)
-				printNotes(e.stderr, query.SentNote(v.Conn, v.Dir))
+				printCaveats(e.stderr, v, query.OutRate)
 				pepViewNote(e.stderr, v)
 			}, func(v *query.View) (export.Table, error) {
 				t, err := export.Tput(v, at, toBytes)
@@ -260,10 +253,14 @@ func newTputCmd(e *env) *cobra.Command {
 	return c
 }
 
-// relayNote prints query.OverheardNote and query.RelayNote for v's
-// connection, if any.
-func relayNote(w io.Writer, v *query.View) {
-	printNotes(w, query.OverheardNote(v.Conn, v.Dir), query.RelayNote(v.Conn, v.Dir))
+// printCaveats prints what output o says about the vantage of v's
+// connection (query.View.Caveats): its notes, then its warnings.
+func printCaveats(w io.Writer, v *query.View, o query.Output) {
+	c := v.Caveats(o)
+	printNotes(w, c.Notes...)
+	for _, x := range c.Warnings {
+		fmt.Fprintln(w, "warning:", x)
+	}
 }
 
 // printNotes prints each note that is not empty on a line of its own.

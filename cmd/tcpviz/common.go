@@ -56,7 +56,6 @@ func (e *env) analyze(path string, opts tcpanalysis.Options) (*tcpanalysis.Repor
 	if err != nil {
 		return nil, inputError(err)
 	}
-	renameSpooled(rep, path)
 	e.warn(query.Warnings(rep))
 	return rep, nil
 }

@@ -20,6 +20,19 @@ func (e *env) compareRuns(specs []compare.Spec, af *analysisFlags, sel query.Sel
 	if err != nil {
 		return nil, nil, err
 	}
+	// Standard input ("-") is spooled once for the run: every run, pair
+	// side and --pep's packet evidence read the same bytes, and every
+	// output names it "stdin" (compare's shown).
+	for i := range specs {
+		if specs[i].File, err = e.input(specs[i].File); err != nil {
+			return nil, nil, err
+		}
+		if specs[i].ServerFile != "" {
+			if specs[i].ServerFile, err = e.input(specs[i].ServerFile); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
 	runs, views, err := compare.Load(specs, sel, compare.Reader{
 		View: func(path string, s query.Selection) (*query.View, error) {
 			return e.viewAs(path, af, s, query.Options{Interval: interval}, "FILE#")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tcpviz/tcpviz/export"
 	"github.com/tcpviz/tcpviz/query"
+	"github.com/tcpviz/tcpviz/report"
 )
 
 func newFlowsCmd(e *env) *cobra.Command {
@@ -66,10 +68,28 @@ func newFlowsCmd(e *env) *cobra.Command {
 				table := stream
 				stream = func(w io.Writer) error { return fenced(w, table) }
 			}
-			if out != "" {
-				return writeFileAtomic(out, func(f *os.File) error { return stream(f) })
+			// A partial result (some of several captures could not be
+			// read: report.ReadError) is written, -o too, and then
+			// reported (exit 3); nothing read (exit 2) writes no -o.
+			var partial error
+			streamed := stream
+			stream = func(w io.Writer) error {
+				err := streamed(w)
+				if re := (*report.ReadError)(nil); errors.As(err, &re) && re.Partial() {
+					partial, err = err, nil
+				}
+				return err
 			}
-			return stream(e.stdout)
+			if out != "" {
+				if err := writeFileAtomic(out, func(f *os.File) error { return stream(f) }); err != nil {
+					return reportErr(err)
+				}
+				return reportErr(partial)
+			}
+			if err := stream(e.stdout); err != nil {
+				return reportErr(err)
+			}
+			return reportErr(partial)
 		},
 	}
 	af.register(c)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -15,6 +17,7 @@ import (
 	"github.com/tcpviz/tcpviz/internal/atomicfile"
 	"github.com/tcpviz/tcpviz/pep"
 	"github.com/tcpviz/tcpviz/query"
+	"github.com/tcpviz/tcpviz/report"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
@@ -28,15 +31,29 @@ import (
 // notes are those of a whole report (export.WriteFlowsCSV,
 // export.WriteFlowsTable, pep.FlowNotes).
 func (e *env) flowsStreamed(w io.Writer, args []string, opts tcpanalysis.Options, format export.FlowsFormat, sel query.Selection, pathRTT time.Duration) error {
-	// A file that cannot be opened fails the run before any row is
-	// written, as when rows were written after every analysis.
-	for _, path := range args {
+	// Every capture file is opened before any row is written: with one
+	// capture, its error is the run's (exit 2) and nothing is written;
+	// with several, one that cannot be read is named on stderr and left
+	// out, the others are listed, and the run is partial (exit 3), as
+	// report and goodput do.
+	several := len(args) > 1
+	var failed []string
+	left := make([]bool, len(args))
+	leaveOut := func(i int, err error) {
+		fmt.Fprintf(e.stderr, "warning: %v: left out of the flows output\n", err)
+		failed, left[i] = append(failed, displayName(args[i])), true
+	}
+	for i, path := range args {
 		if fi, err := os.Stat(path); path == "-" || err == nil && !fi.Mode().IsRegular() {
 			continue // a stream (standard input, a FIFO) is read once
 		}
 		r, err := capture.Open(path)
 		if err != nil {
-			return inputError(err)
+			if !several {
+				return inputError(err)
+			}
+			leaveOut(i, err)
+			continue
 		}
 		r.Close()
 	}
@@ -46,13 +63,48 @@ func (e *env) flowsStreamed(w io.Writer, args []string, opts tcpanalysis.Options
 		spool = f
 	}
 	st := export.NewFlowsStreamAs(w, format, spool)
-	for _, path := range args {
-		if err := e.flowsStreamFile(st, path, opts, format == export.FlowsJSON, sel, pathRTT); err != nil {
+	if several {
+		// Each capture's rows wait until it ends (the CSV's too), so a
+		// capture that fails part-way is left out whole.
+		st.HoldRows()
+	}
+	for i, path := range args {
+		if left[i] {
+			continue
+		}
+		err := e.flowsStreamFile(st, path, opts, format == export.FlowsJSON, sel, pathRTT)
+		var rf readFailure
+		if several && errors.As(err, &rf) && !errors.Is(err, context.Canceled) {
+			st.DropFile()
+			leaveOut(i, rf.err)
+			continue
+		}
+		if err != nil {
 			return err
 		}
 	}
-	return st.Close()
+	re := &report.ReadError{Failed: failed, Total: len(args)}
+	if len(failed) == len(args) {
+		// Nothing read: nothing written (the CSV header waits unflushed),
+		// exit 2 (reportErr), -o not replaced.
+		return re
+	}
+	if err := st.Close(); err != nil {
+		return err
+	}
+	if len(failed) > 0 {
+		return re // partial: exit 3 once the output is written (flows.go)
+	}
+	return nil
 }
+
+// readFailure marks an error of reading one capture (flowsStreamFile),
+// which leaves that capture out of a run over several; any other error
+// (writing the output, a signal) ends the run.
+type readFailure struct{ err error }
+
+func (f readFailure) Error() string { return f.err.Error() }
+func (f readFailure) Unwrap() error { return f.err }
 
 // flowsSpool is the temporary file where the flows table and JSON keep a
 // capture's rows, and the CSV its rows held back; nil (rows kept in
@@ -81,7 +133,8 @@ func flowsSpool() (*os.File, func()) {
 // row held until the second look, so that its mark ("PEP", "PEP?" or
 // none) and note are the final verdict's.
 func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanalysis.Options, withJSON bool, sel query.Selection, pathRTT time.Duration) error {
-	st.BeginFile(path)
+	name := displayName(path) // "stdin" for "-", in every row and message
+	st.BeginFile(name)
 	var (
 		notes    = map[int]string{} // PEP notes by connection
 		dirs     = map[int]flows.Direction{}
@@ -117,11 +170,11 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 			}
 		}
 		for d := range r.Dir {
-			if w, ok := query.AckedUnseen(path, r, i, flows.Direction(d)); ok {
+			if w, ok := query.AckedUnseen(name, r, i, flows.Direction(d)); ok {
 				unseen = append(unseen, w)
 			}
 		}
-		row := export.NewFlowRow(path, &tcpanalysis.Report{Start: start}, r, withJSON)
+		row := export.NewFlowRow(name, &tcpanalysis.Report{Start: start}, r, withJSON)
 		v := pep.AcknowledgerIn(r, evidence, pathRTT)
 		switch {
 		case rc.Add(r, v):
@@ -141,7 +194,7 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 	}
 	rep, err := e.analyzeFile(path, opts)
 	if err != nil {
-		return inputError(err)
+		return readFailure{inputError(err)}
 	}
 	// Warnings in the order query.Warnings gives them for a whole report.
 	ws := query.Warnings(rep)
@@ -157,10 +210,6 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 	// input, a FIFO) is read once: the first pass's verdicts stand, and a
 	// note says so.
 	if rc.Len() > 0 && !pep.Rereadable(path) {
-		name := path
-		if name == "-" {
-			name = "stdin"
-		}
 		fmt.Fprintf(e.stderr, "note: %s is read once: the split-TCP PEP verdicts of %d connections rest on the first pass (RTT means, no link layer), which a second read would have checked; give the capture as a file for them (docs/metrics.md#pep)\n", name, rc.Len())
 	}
 	rc.Run(path, opts, e.analyzeFile, func(i int, v pep.Verdict) {
@@ -180,11 +229,11 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 	for _, i := range slices.Sorted(maps.Keys(recheck)) {
 		st.Put(recheck[i])
 	}
-	wscaleNote(e.stderr, path, nUnknown, unknown)
+	wscaleNote(e.stderr, name, nUnknown, unknown)
 	if rep.Node.Known {
-		notEndNote(e.stderr, path, nNotEnd, notEnd)
+		notEndNote(e.stderr, name, nNotEnd, notEnd)
 	}
-	ff := export.NewStreamedFlowsFile(path, string(rep.Format), rep.Stats.Frames, rep.Stats.Segments, rep.Warnings, order, dirs, maybe)
+	ff := export.NewStreamedFlowsFile(name, string(rep.Format), rep.Stats.Frames, rep.Stats.Segments, rep.Warnings, order, dirs, maybe)
 	ff.Stats = rep.Stats
 	return st.EndFile(&ff)
 }

@@ -27,6 +27,7 @@ type goodputFlags struct {
 	out           string
 	tables        string
 	tablesCSV     string
+	cmd           *cobra.Command // the verb, for its output flags (outputPaths)
 }
 
 func (f *goodputFlags) registerTables(c *cobra.Command) {
@@ -62,6 +63,7 @@ func newGoodputCmd(e *env) *cobra.Command {
 			return runGoodput(e, &f, args)
 		},
 	}
+	f.cmd = c
 	fl := c.Flags()
 	o := &f.o
 	fl.StringVar(&o.Labels, "labels", "", "label pattern matched against the end of each path, e.g. '{protocol}/run{seed}/{prefix}-{node}-{dev}.pcap'")
@@ -75,7 +77,7 @@ func newGoodputCmd(e *env) *cobra.Command {
 	fl.StringVar(&f.parquetOut, "parquet", "", "also write the rows as Parquet to this file")
 	fl.StringVarP(&f.out, "output", "o", "", "write the rows to this file (atomically) instead of standard output; .csv or .json choose the format unless --csv or --json does")
 	fl.IntVar(&o.Jobs, "jobs", 0, "captures analysed at once (default: all cores)")
-	fl.StringVar(&o.Starts, "starts", "", "CSV of application start times per flow (src|src_ip, sport|src_port, dst|dst_ip, dport|dst_port, start_s, label columns): goodput intervals start there, e.g. ns-3's groundtruth-all.csv")
+	fl.StringVar(&o.Starts, "starts", "", "CSV of application start times per flow (src|src_ip, sport|src_port, dst|dst_ip, dport|dst_port, start_s, label columns): goodput intervals start there, e.g. ns-3's groundtruth-all.csv with --starts-rename run=seed")
 	fl.StringArrayVar(&o.StartsRename, "starts-rename", nil, "rename a --starts column to a label name, e.g. run=seed (repeatable)")
 	fl.StringVar(&o.Interval, "interval", "", "one goodput interval START:END (capture seconds) for every flow, e.g. 10:100; overrides --starts, --end and the ground truth")
 	fl.BoolVar(&o.NoGroundTruth, "no-groundtruth", false, "do not read the testbed's ground truth next to the captures (ns-3: PREFIX-groundtruth.csv, groundtruth-all.csv, PREFIX-config.txt)")
@@ -107,6 +109,14 @@ func runGoodput(e *env, f *goodputFlags, args []string) error {
 		return err
 	}
 	f.o.Dir, f.o.Tables.Name, f.o.ShowPath = dir, e.campaignName(args), e.shownPath
+	outs := outputPaths(f.cmd)
+	f.o.CheckInputs = func(ins []study.Input) error {
+		var in []input
+		for _, i := range ins {
+			in = append(in, input{i.Path, i.Kind.String()})
+		}
+		return refuseInputs(outs, in)
+	}
 	var bar *progressbar.ProgressBar
 	if fd, ok := e.stderr.(*os.File); ok && term.IsTerminal(int(fd.Fd())) {
 		f.o.Progress = func(done, total int) {

@@ -50,21 +50,23 @@ func TestGoodputIntervalFlagAndOldCSV(t *testing.T) {
 	}
 	b, _ := os.ReadFile(csvPath)
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	if len(lines) != 5 || !strings.HasSuffix(lines[0], ",interval_from,capture_warnings") {
+	if len(lines) != 5 || !strings.HasSuffix(lines[0], ",interval_from,capture_warnings,shard") {
 		t.Fatalf("CSV:\n%s", b)
 	}
 	for _, l := range lines[1:] {
-		if !strings.HasSuffix(l, ",interval,0") || !strings.Contains(l, ",10.000000,") && !strings.Contains(l, ",20.000000,") {
+		if !strings.HasSuffix(l, ",interval,0,1/1") || !strings.Contains(l, ",10.000000,") && !strings.Contains(l, ",20.000000,") {
 			t.Errorf("row %q: want interval [10, 30]", l)
 		}
 	}
 	if _, _, err := runCLI(t, "goodput", "../../testdata/manet", "--interval", "10:30", "--end", "30"); exitCode(err) != 1 {
 		t.Errorf("--interval with --end: exit %d, want 1", exitCode(err))
 	}
-	// A /1 file: the same CSV without the last two columns.
+	// A /1 file: the same CSV without the last three columns.
 	var old []string
 	for _, l := range lines {
-		l = l[:strings.LastIndexByte(l, ',')]
+		for range 2 {
+			l = l[:strings.LastIndexByte(l, ',')]
+		}
 		old = append(old, l[:strings.LastIndexByte(l, ',')])
 	}
 	oldPath := filepath.Join(t.TempDir(), "old.csv")

@@ -20,6 +20,7 @@ import (
 	"github.com/tcpviz/tcpviz/internal/atomicfile"
 	"github.com/tcpviz/tcpviz/internal/cpuprof"
 	"github.com/tcpviz/tcpviz/internal/interrupt"
+	"github.com/tcpviz/tcpviz/query"
 )
 
 // exitError carries a process exit status chosen by a verb: 1 for a usage
@@ -66,6 +67,38 @@ type env struct {
 	// by in the rows a verb writes: demo analyses copies in a temporary
 	// directory but records testdata/… (demo_figures.go).
 	shownPath func(string) string
+	// stdinFile is standard input spooled once for the run (input), and
+	// stdinDone removes it.
+	stdinFile string
+	stdinDone func()
+}
+
+// input returns the file to read for the capture argument path: path
+// itself, or for "-" standard input spooled once for the whole run
+// (query.Spool, removed when the run ends or on a signal), so that every
+// pass of a verb — the analysis, --pep's packet evidence, a second pass —
+// reads the same bytes, and every reader names it "stdin"
+// (capture.NameFile), never the temporary file.
+func (e *env) input(path string) (string, error) {
+	if path != "-" {
+		return path, nil
+	}
+	if e.stdinFile == "" {
+		p, done, err := query.Spool(e.stdin)
+		if err != nil {
+			return "", err
+		}
+		e.stdinFile, e.stdinDone = p, done
+	}
+	return e.stdinFile, nil
+}
+
+// closeInput removes standard input's spool, if input made one.
+func (e *env) closeInput() {
+	if e.stdinDone != nil {
+		e.stdinDone()
+		e.stdinFile, e.stdinDone = "", nil
+	}
 }
 
 func newRoot(e *env) *cobra.Command {
@@ -91,6 +124,7 @@ func newRoot(e *env) *cobra.Command {
 // run executes tcpviz with args (without the program name).
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	e := &env{ctx: ctx, stdout: stdout, stderr: stderr, stdin: stdin}
+	defer e.closeInput()
 	root := newRoot(e)
 	root.SetArgs(args)
 	root.SetIn(stdin)

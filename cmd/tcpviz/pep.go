@@ -21,12 +21,16 @@ func writeVerdict(w io.Writer, label string, v pep.Verdict, given time.Duration)
 
 // pepOne runs single-capture PEP detection on the chosen connection.
 func (e *env) pepOne(path string, r *tcpanalysis.ConnResult, d flows.Direction, pathRTT time.Duration) error {
-	pk, err := pep.Evidence(path, r.Conn.Index)
+	p, err := e.input(path) // "-": the spool the analysis read
+	if err != nil {
+		return err
+	}
+	pk, err := pep.Evidence(p, r.Conn.Index)
 	if err != nil {
 		return inputError(err)
 	}
 	v := pep.DetectWith(r, d, pep.Options{PathRTT: pathRTT, Packets: pk})
-	if err := writeVerdict(e.stdout, fmt.Sprintf(" for %s conn %d", path, r.Conn.Index), v, pathRTT); err != nil {
+	if err := writeVerdict(e.stdout, fmt.Sprintf(" for %s conn %d", displayName(path), r.Conn.Index), v, pathRTT); err != nil {
 		return err
 	}
 	// The note of the whole evidence (per-packet TTLs and IP IDs,
@@ -57,11 +61,22 @@ func (e *env) pepTwo(clientPath, serverPath string, af *analysisFlags, out strin
 	if serverPath == clientPath {
 		clOpts.Ifaces, svOpts.Ifaces = []int{0}, []int{1}
 	}
-	cl, err := e.analyze(clientPath, clOpts)
+	// "-" is standard input, spooled once: a two-interface pcapng on it
+	// is read twice.
+	clFile, err := e.input(clientPath)
 	if err != nil {
 		return err
 	}
-	sv, err := e.analyze(serverPath, svOpts)
+	svFile, err := e.input(serverPath)
+	if err != nil {
+		return err
+	}
+	clientPath, serverPath = displayName(clientPath), displayName(serverPath)
+	cl, err := e.analyze(clFile, clOpts)
+	if err != nil {
+		return err
+	}
+	sv, err := e.analyze(svFile, svOpts)
 	if err != nil {
 		return err
 	}

@@ -60,8 +60,8 @@ func TestFlowsNamesPEPAccepted(t *testing.T) {
 	}
 	out, _, _ = runCLI(t, "flows", "--csv", on)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if !strings.HasSuffix(lines[0], ",acks_from_pep_ab,acks_from_pep_ba,pmtu_ab,pmtu_ba,syn_fin_retx_ab,syn_fin_retx_ba,overheard,pep_possible_ab,pep_possible_ba") ||
-		!strings.HasSuffix(lines[2], ",true,false,0,0,0,0,0,false,false") || !strings.HasSuffix(lines[1], ",false,false,0,0,0,0,0,true,false") {
+	if !strings.HasSuffix(lines[0], ",acks_from_pep_ab,acks_from_pep_ba,pmtu_ab,pmtu_ba,syn_fin_retx_ab,syn_fin_retx_ba,overheard,unknown_ab,unknown_ba,pep_possible_ab,pep_possible_ba") ||
+		!strings.HasSuffix(lines[2], ",true,false,0,0,0,0,0,0,0,false,false") || !strings.HasSuffix(lines[1], ",false,false,0,0,0,0,0,0,0,true,false") {
 		t.Errorf("flows --csv:\n%s", out)
 	}
 	out, _, _ = runCLI(t, "flows", "--json", on)

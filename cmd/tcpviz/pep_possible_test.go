@@ -38,7 +38,7 @@ func TestPossiblePEPEveryOutput(t *testing.T) {
 		t.Errorf("flows: the note does not say what the link layer showed:\n%s", out)
 	}
 	out, _, _ = runCLI(t, "flows", "--csv", client)
-	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 3 || !strings.HasSuffix(lines[2], ",false,false,0,0,0,0,0,true,false") {
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 3 || !strings.HasSuffix(lines[2], ",false,false,0,0,0,0,0,0,0,true,false") {
 		t.Errorf("flows --csv:\n%s", out)
 	}
 	out, _, _ = runCLI(t, "flows", "--json", client)

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -27,7 +28,10 @@ connection picker listing every connection with its summary row, and for the
 chosen connection and data direction the Stevens graph (data segments, ACK
 line, receive-window line, SACK blocks, retransmission and out-of-order
 marks), RTT by method, throughput and goodput, receive window and bytes in
-flight (zero-window periods shaded), and an events lane. The panels share
+flight (zero-window periods shaded), and an events lane, each with the notes
+its verb prints about where the capture was taken (a relay, a node that only
+overheard the connection, not beside the sender, the sender's own radio, a
+PEP, bytes in flight over twice the window). The panels share
 the time axis: a drag zooms (a box on the Stevens graph), ctrl+wheel zooms,
 shift+wheel pans, a double-click resets; hover a mark for its frame number,
 time, sequence numbers and class. The address (#c=CONN&d=ab&x=FROM,TO, with
@@ -62,10 +66,14 @@ that cannot be read is left out with a warning (exit status 3, partial).`,
 			if err != nil {
 				return err
 			}
+			args = e.onceEach(args)
 			job := report.Job{Paths: args, Out: out, Title: title, Analysis: opts,
 				Limits: report.Limits{Conns: maxConns, Packets: maxPackets, OnePass: query.OnePassLimit},
-				Open:   func(path string) (string, func(), error) { return spoolStdin(path, e.stdin) },
-				Read:   e.reportRead, Stdout: e.stdout, Stderr: e.stderr}
+				Open: func(path string) (string, func(), error) {
+					p, err := e.input(path) // "-": spooled once for the run
+					return p, func() {}, err
+				},
+				Read: e.reportRead, Stdout: e.stdout, Stderr: e.stderr}
 			if len(args) == 1 {
 				// One capture: named with its run folder, as figure
 				// titles (runName), not the bare client.pcap (trial14 C13).
@@ -133,4 +141,38 @@ func (e *env) demoReports(dir string, caps []demoCapture) error {
 		dc[i] = report.DemoCapture{Name: c.name, Path: c.path}
 	}
 	return reportErr(report.WriteDemo(dir, dc, e.stdout, e.stderr))
+}
+
+// onceEach returns paths with every capture once: a file named twice,
+// under one spelling or two (./a.pcap and a.pcap, a link, a relative and
+// an absolute path: os.SameFile), is read once, at its first place, with
+// a note naming both. report F F had shown each connection twice ("8
+// connections in 2 captures"); compare refuses a run given twice
+// (compare.ErrDuplicate), and goodput reads a capture once. Standard input
+// ("-") and paths that cannot be stat'ed are kept as given: reading them
+// reports what is wrong.
+func (e *env) onceEach(paths []string) []string {
+	var kept []string
+	var seen []os.FileInfo
+	var names []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if p == "-" || err != nil || !st.Mode().IsRegular() {
+			kept = append(kept, p)
+			continue
+		}
+		dup := false
+		for i, s := range seen {
+			if os.SameFile(s, st) {
+				fmt.Fprintf(e.stderr, "note: %s is %s, given before: read once\n", p, names[i])
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			seen, names = append(seen, st), append(names, p)
+			kept = append(kept, p)
+		}
+	}
+	return kept
 }

@@ -64,8 +64,9 @@ var fileFlags = []struct {
 // capture (-i), for the signal handler (interrupt.Live); it refuses NaN, ±Inf and negative
 // values of the numeric flags (checkNumFlags); and before any analysis it
 // checks every file flag (fileFlags): the directory exists and is writable,
-// the ending is one the verb writes, and an existing target is a writable
-// regular file (or a link to one).
+// the ending is one the verb writes, an existing target is a writable
+// regular file (or a link to one), and no output is a file the verb reads
+// (refuseInputs) or another output.
 func checkOutputs(c *cobra.Command, args []string) error {
 	if f := c.Flags().Lookup("interface"); f != nil && f.Value.String() != "" {
 		interrupt.Live.Store(true) // a signal ends the capture, not the run
@@ -106,54 +107,113 @@ func checkOutputs(c *cobra.Command, args []string) error {
 		if err := atomicfile.CheckDir(filepath.Dir(target)); err != nil {
 			return fmt.Errorf("--%s %s: %w", name, p, err)
 		}
-		if in, ok := readsFile(c, args, target); ok {
-			return fmt.Errorf("--%s %s: that is %s, an input of this run: writing it would destroy what is read; choose another file", name, p, in)
+	}
+	return refuseInputs(outputPaths(c), argInputs(c, args))
+}
+
+// output is a file a verb writes and the flag that names it.
+type output struct{ flag, path string }
+
+// outputPaths returns the files the file flags of c write: --tables-csv
+// PREFIX writes PREFIX.groups.csv and PREFIX.pairs.csv, --plot NAME.EXT
+// also NAME.pairs.EXT.
+func outputPaths(c *cobra.Command) []output {
+	var out []output
+	for _, ff := range fileFlags {
+		f := c.Flags().Lookup(ff.name)
+		if f == nil || f.Value.Type() != "string" || f.Value.String() == "" || f.Value.String() == "-" {
+			continue
+		}
+		p := f.Value.String()
+		switch ff.name {
+		case "tables-csv":
+			out = append(out, output{ff.name, p + ".groups.csv"}, output{ff.name, p + ".pairs.csv"})
+		case "plot":
+			ext := filepath.Ext(p)
+			out = append(out, output{ff.name, p}, output{ff.name, strings.TrimSuffix(p, ext) + ".pairs" + ext})
+		default:
+			out = append(out, output{ff.name, p})
+		}
+	}
+	return out
+}
+
+// input is a file a verb reads, and what it is to the verb.
+type input struct{ path, what string }
+
+// argInputs returns the files a verb reads that its arguments and flags
+// name: each argument that is a file (compare's LABEL=FILE[#conn] and
+// LABEL=CLIENT+SERVER: each FILE), and goodput's --starts and --manifest.
+// Directories are left to the verb (goodput: study.Options.CheckInputs).
+func argInputs(c *cobra.Command, args []string) []input {
+	var in []input
+	isFile := func(p string) bool { st, err := os.Stat(p); return err == nil && !st.IsDir() }
+	for _, a := range args {
+		if isFile(a) {
+			in = append(in, input{a, "input"})
+			continue
+		}
+		_, spec, ok := strings.Cut(a, "=")
+		if !ok {
+			continue
+		}
+		for _, p := range strings.Split(spec, "+") {
+			if i := strings.LastIndexByte(p, '#'); i > 0 && !isFile(p) {
+				p = p[:i]
+			}
+			if isFile(p) {
+				in = append(in, input{p, "input"})
+			}
+		}
+	}
+	for _, name := range []string{"starts", "manifest", "routing-hook"} {
+		if f := c.Flags().Lookup(name); f != nil && f.Value.String() != "" {
+			in = append(in, input{f.Value.String(), "--" + name + " file"})
+		}
+	}
+	return in
+}
+
+// refuseInputs returns an error when an output is one of the inputs
+// (os.SameFile: the path spelled otherwise, a symlink or a hard link
+// included) — writing it would replace what the run reads, as 'goodput
+// copyA -o copyA/groundtruth-all.csv' did — or when two outputs are one
+// file.
+func refuseInputs(outs []output, ins []input) error {
+	for i, o := range outs {
+		ost, err := os.Stat(o.path)
+		for _, in := range ins {
+			if err != nil {
+				break // a file that does not exist is no input
+			}
+			if ist, err := os.Stat(in.path); err == nil && os.SameFile(ost, ist) {
+				same := ""
+				if filepath.Clean(in.path) != filepath.Clean(o.path) {
+					same = " (" + in.path + ")"
+				}
+				return fmt.Errorf("--%s %s is the %s this run reads%s: writing it would replace it; write elsewhere", o.flag, o.path, in.what, same)
+			}
+		}
+		for _, p := range outs[:i] {
+			if samePath(p.path, o.path) {
+				return fmt.Errorf("--%s %s and --%s %s are one file: write them to two", p.flag, p.path, o.flag, o.path)
+			}
 		}
 	}
 	return nil
 }
 
-// inputFlags are the flags of any verb that name a file it reads.
-var inputFlags = []string{"starts", "manifest", "routing-hook"}
-
-// readsFile reports whether target is a file the command reads, named on
-// its command line: a positional argument (compare's LABEL=FILE#CONN too)
-// or an input flag (inputFlags), and how the command line names it. Files
-// are compared by identity (os.SameFile: another spelling, a hard or
-// symbolic link), not by name; a target that does not exist is no input.
-// Directories given as arguments are not searched: the batch verbs check
-// the captures they list themselves.
-func readsFile(c *cobra.Command, args []string, target string) (string, bool) {
-	out, err := os.Stat(target)
-	if err != nil || !out.Mode().IsRegular() {
-		return "", false
+// samePath reports whether a and b name one file: os.SameFile when both
+// exist, else their absolute clean paths are equal.
+func samePath(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(sa, sb)
 	}
-	same := func(p string) bool {
-		st, err := os.Stat(p)
-		return err == nil && st.Mode().IsRegular() && os.SameFile(st, out)
-	}
-	for _, a := range args {
-		cands := []string{a}
-		if _, f, ok := strings.Cut(a, "="); ok { // compare's LABEL=FILE
-			cands = append(cands, f)
-		}
-		for _, p := range cands {
-			if i := strings.LastIndex(p, "#"); i > 0 { // FILE#CONN
-				cands = append(cands, p[:i])
-			}
-		}
-		for _, p := range cands {
-			if same(p) {
-				return p, true
-			}
-		}
-	}
-	for _, n := range inputFlags {
-		if f := c.Flags().Lookup(n); f != nil && f.Value.String() != "" && same(f.Value.String()) {
-			return "--" + n + " " + f.Value.String(), true
-		}
-	}
-	return "", false
+	x, err1 := filepath.Abs(a)
+	y, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && x == y
 }
 
 // flagNeeds are the flags that a verb would silently ignore without

@@ -79,7 +79,7 @@ func TestOutputNotAnInput(t *testing.T) {
 		{"goodput", dir, "--starts", starts, "-o", starts},
 	} {
 		_, _, err := runCLI(t, args...)
-		if err == nil || !strings.Contains(err.Error(), "an input of this run") {
+		if err == nil || !strings.Contains(err.Error(), "this run reads") {
 			t.Errorf("tcpviz %s: err = %v, want the input refused", strings.Join(args, " "), err)
 		}
 	}
@@ -88,5 +88,34 @@ func TestOutputNotAnInput(t *testing.T) {
 	}
 	if _, _, err := runCLI(t, "flows", capPath, "-o", filepath.Join(dir, "out.csv")); err != nil {
 		t.Errorf("flows -o out.csv: %v", err)
+	}
+}
+
+// TestReportOnceEach: a capture given twice to report (another spelling,
+// a link) is read once with a note; report F F had shown each connection
+// twice.
+func TestReportOnceEach(t *testing.T) {
+	dir := t.TempDir()
+	link := filepath.Join(dir, "link.pcap")
+	abs, err := filepath.Abs(synth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(abs, link); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "r.html")
+	_, errs, err := runCLI(t, "report", synth, link, abs, "-o", out)
+	if err != nil || strings.Count(errs, "given before: read once") != 2 {
+		t.Fatalf("report F F F: err %v, stderr:\n%s", err, errs)
+	}
+	one := filepath.Join(dir, "one.html")
+	if _, _, err := runCLI(t, "report", synth, "-o", one); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := os.ReadFile(out)
+	b, _ := os.ReadFile(one)
+	if c := strings.Count(string(a), "geo-600ms-loss"); c == 0 || c != strings.Count(string(b), "geo-600ms-loss") {
+		t.Errorf("report of the capture given three times names it %d times, once given %d", c, strings.Count(string(b), "geo-600ms-loss"))
 	}
 }

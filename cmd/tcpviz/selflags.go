@@ -6,13 +6,12 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
-	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
 // selFlags are the selection flags every per-connection verb shares, with
@@ -91,8 +90,12 @@ func (e *env) viewAs(path string, af *analysisFlags, sel query.Selection, o quer
 		return nil, err
 	}
 	o.Analysis, o.AnalyzeFile = opts, e.analyzeFile
-	o.Stdin, o.Name = e.stdin, displayName(path) // "-": query.Spool, removed on a signal too
-	v, err := query.Analyze(path, sel, o)
+	o.Name = displayName(path)
+	p, err := e.input(path) // "-": spooled once for the run
+	if err != nil {
+		return nil, err
+	}
+	v, err := query.Analyze(p, sel, o)
 	if err != nil {
 		return nil, inputError(err)
 	}
@@ -116,32 +119,14 @@ func warnNoData(w io.Writer, v *query.View) {
 	}
 }
 
-// spooled maps a spooled standard input's temporary file to the name
-// messages give it ("stdin"), for the verbs that read the spool directly
-// (e.analyze).
-var spooled sync.Map
-
-// renameSpooled names a spooled standard input "stdin" in rep and its
-// reader's warnings instead of its temporary file.
-func renameSpooled(rep *tcpanalysis.Report, path string) {
-	name, ok := spooled.Load(path)
-	if !ok {
-		return
-	}
-	n := name.(string)
-	rep.File = n
-	for i, w := range rep.Warnings {
-		rep.Warnings[i] = strings.ReplaceAll(w, path, n)
-	}
-}
-
-// displayName is how messages name a capture: "stdin" for "-" (the
-// default output names and figure titles say stdin too).
+// displayName is how messages and outputs name a capture: "stdin" for
+// "-" and for its spool (env.input; the default output names and figure
+// titles say stdin too), else its path.
 func displayName(path string) string {
 	if path == "-" {
 		return "stdin"
 	}
-	return path
+	return capture.FileName(path)
 }
 
 // outKind is what -o asks for, from its extension.
@@ -193,19 +178,4 @@ func defaultOut(path string, conn int, dir fmt.Stringer, kind string) string {
 		base = d + "_" + base
 	}
 	return fmt.Sprintf("%s.conn%d.%s.%s.png", base, conn, dir, kind)
-}
-
-// spoolStdin copies standard input to a temporary file when path is "-"
-// (query.Spool: removed on SIGINT/SIGTERM too), so that two-pass verbs can
-// read it twice; e.analyze names it "stdin". cleanup removes the file.
-func spoolStdin(path string, stdin io.Reader) (string, func(), error) {
-	if path != "-" {
-		return path, func() {}, nil
-	}
-	p, cleanup, err := query.Spool(stdin)
-	if err != nil {
-		return "", nil, err
-	}
-	spooled.Store(p, displayName(path))
-	return p, func() { cleanup(); spooled.Delete(p) }, nil
 }

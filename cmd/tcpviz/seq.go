@@ -49,7 +49,7 @@ func newSeqCmd(e *env) *cobra.Command {
 			}
 			v.PathRTT = pathRTT // the verdict of the legend and the notes
 			r, d := v.Conn, v.Dir
-			relayNote(e.stderr, v)
+			printCaveats(e.stderr, v, query.OutSeq)
 			if toStdout {
 				// The points, as -o FILE.csv or .json writes them
 				// (docs/schema.md#seq), like window's and tput's --csv.

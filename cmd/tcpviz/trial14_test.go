@@ -120,11 +120,13 @@ func TestSummaryRowsOutsideWindow(t *testing.T) {
 
 // B5: goodput's --order/--pairs repeats, groups no file name gives, and
 // a bad or lone --starts-rename are usage errors (exit 1) found before a
-// capture is read: the captures here are not captures at all.
+// capture is read: the captures here are not captures at all (each with
+// its own bytes: byte-identical copies with other labels are an error of
+// their own).
 func TestGoodputStudyFlagsUpFront(t *testing.T) {
 	dir := t.TempDir()
 	for _, n := range []string{"tcp-aodv-r1-0-0.pcap", "tcp-olsr-r1-0-0.pcap", "tcp-aodv-r2-0-0.pcap"} {
-		if err := os.WriteFile(filepath.Join(dir, n), []byte("not a capture"), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("not a capture: "+n), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -39,7 +39,8 @@ const HardExitAfter = 2 * time.Second
 // context). A signal that interrupts the run marks it (Code, and
 // atomicfile.Interrupt: no output is replaced from then on); a further
 // signal, or HardExitAfter without the run returning, removes the
-// temporary files, writes "tcpviz: SIGNAL: stopped" to stderr and exits
+// temporary files, writes "tcpviz: SIGNAL: stopped; nothing written" (as
+// main does when the run returns) to stderr and exits
 // with Code at once. stop releases the signals and cancels the context.
 func Notify(stderr io.Writer) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
@@ -64,7 +65,7 @@ func Notify(stderr io.Writer) (ctx context.Context, stop func()) {
 		case <-time.After(HardExitAfter):
 		}
 		atomicfile.RemoveTracked()
-		fmt.Fprintf(stderr, "tcpviz: %v: stopped\n", s)
+		fmt.Fprintf(stderr, "tcpviz: %v: stopped; nothing written\n", s)
 		os.Exit(Code())
 	}()
 	return ctx, func() { signal.Stop(ch); cancel() }

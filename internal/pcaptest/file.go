@@ -141,6 +141,51 @@ func (f *File) Add(ts time.Time, iface int, frame []byte) {
 	f.packets++
 }
 
+// AddLen is Add with the record's original (wire) length origLen written
+// as given, even below the captured length: a damaged record, as some
+// writers produce, for tests of how a reader bounds it.
+func (f *File) AddLen(ts time.Time, iface int, frame []byte, origLen int) {
+	if f.enc.opts.Format == Pcapng && len(f.enc.ifaces) == 0 {
+		f.AddInterface(f.enc.opts.LinkType, 0, 0, f.enc.opts.Snaplen)
+	}
+	f.buf = f.enc.appendPacket(f.buf, ts, iface, frame, origLen)
+	f.packets++
+}
+
+// AddSimple appends a pcapng Simple Packet Block holding frame: a packet
+// of interface 0 without a timestamp (its original length len(frame)).
+// If no interface was added, it first adds one as Add does. AddSimple
+// panics for pcap files.
+func (f *File) AddSimple(frame []byte) {
+	if f.enc.opts.Format != Pcapng {
+		panic("pcaptest: AddSimple on a pcap file")
+	}
+	if len(f.enc.ifaces) == 0 {
+		f.AddInterface(f.enc.opts.LinkType, 0, 0, f.enc.opts.Snaplen)
+	}
+	body := f.enc.order.AppendUint32(nil, uint32(len(frame)))
+	f.AddBlock(ngSPB, append(body, frame...))
+	f.packets++
+}
+
+// AddBlock appends a pcapng block of type typ holding body, padded to a
+// multiple of 4 bytes, with its two length fields set: a custom, name
+// resolution or statistics block, or a damaged one for tests (its body
+// written as given). AddBlock panics for pcap files.
+func (f *File) AddBlock(typ uint32, body []byte) {
+	if f.enc.opts.Format != Pcapng {
+		panic("pcaptest: AddBlock on a pcap file")
+	}
+	o := f.enc.order
+	pad := -len(body) & 3
+	length := uint32(12 + len(body) + pad)
+	f.buf = o.AppendUint32(f.buf, typ)
+	f.buf = o.AppendUint32(f.buf, length)
+	f.buf = append(f.buf, body...)
+	f.buf = append(f.buf, make([]byte, pad)...)
+	f.buf = o.AppendUint32(f.buf, length)
+}
+
 // Packets returns the number of frames added so far.
 func (f *File) Packets() int { return f.packets }
 
@@ -161,6 +206,7 @@ func (f *File) WriteFile(path string) error {
 const (
 	ngSHB          = 0x0A0D0D0A
 	ngIDB          = 0x00000001
+	ngSPB          = 0x00000003
 	ngEPB          = 0x00000006
 	ngByteOrder    = 0x1A2B3C4D
 	ngOptEnd       = 0
@@ -259,7 +305,7 @@ func (e *encoder) appendIDB(b []byte, linkType uint32, tsresol byte, tsoffsetSec
 }
 
 // appendPacket appends one record holding frame, whose original length on
-// the wire was origLen bytes (origLen >= len(frame)).
+// the wire was origLen bytes (origLen >= len(frame), but for AddLen).
 func (e *encoder) appendPacket(b []byte, ts time.Time, iface int, frame []byte, origLen int) []byte {
 	o := e.order
 	switch e.opts.Format {

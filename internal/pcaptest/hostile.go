@@ -32,6 +32,14 @@ const (
 	// SACK block per ACK, the blocks descending through n one-byte
 	// segments sent in ascending order with the first one missing.
 	HostileSACKDescending Hostile = "sack-descending"
+	// HostileSACKHoles: n one-byte segments at relative offsets 1, 3, …,
+	// 2n−1 (a one-byte hole after each), then 2n−1 ACKs of byte 1, each
+	// with one one-byte SACK block, descending with a hole between: the
+	// first n−1 above the highest byte sent (data the capture missed),
+	// then one per segment down to offset 3. Once SACKed spans lay both
+	// above and below the highest sequence sent, every window point
+	// walked those below (SACK-aware bytes in flight, issue 16's kind).
+	HostileSACKHoles Hostile = "sack-holes"
 	// HostileSeqJumps: n one-byte segments whose sequence numbers jump by
 	// ±2^31 (alternately +2^31 and −2^31+2) around the ISN.
 	HostileSeqJumps Hostile = "seq-jumps"
@@ -41,7 +49,7 @@ const (
 )
 
 // Hostiles lists every Hostile kind, for command-line help and tests.
-var Hostiles = []Hostile{HostileDescending, HostileFillHoles, HostileRetransmitAll, HostileSACKDescending, HostileSeqJumps, HostileSYNFlood}
+var Hostiles = []Hostile{HostileDescending, HostileFillHoles, HostileRetransmitAll, HostileSACKDescending, HostileSACKHoles, HostileSeqJumps, HostileSYNFlood}
 
 // WriteHostile streams the hostile capture kind with about n data segments
 // (n connections for HostileSYNFlood) to w, packets 1 µs apart starting at
@@ -108,6 +116,16 @@ func WriteHostile(w io.Writer, kind Hostile, n int) error {
 		}
 		put(c.DataAt(tick(), C2S, 1, 1))
 		put(c.Ack(tick(), S2C, uint32(n+1), 1000))
+	case HostileSACKHoles:
+		handshake()
+		for i := 0; i < n; i++ {
+			put(c.DataAt(tick(), C2S, uint32(1+2*i), 1))
+		}
+		for i := 2*n - 1; i >= 1; i-- {
+			a := c.Ack(tick(), S2C, 1, 1000)
+			a.SACK = [][2]uint32{{c.Seq(C2S, uint32(1+2*i)), c.Seq(C2S, uint32(2+2*i))}}
+			put(a)
+		}
 	case HostileSeqJumps:
 		handshake()
 		rel := uint32(1)

@@ -48,6 +48,7 @@
   }
   async function inflate() {
     META = JSON.parse(new TextDecoder().decode(await gunzip('meta')));
+    if (META.palette && META.palette.length) RUNC = META.palette;
     B = await gunzip('blob');
     st.view = META.open;
   }
@@ -121,19 +122,20 @@
   function tickNum(v, dec) { return Math.abs(v) < 1e-12 || Number(v.toFixed(dec)) === 0 ? '0' : v.toFixed(dec); }
 
   // ---------- styles ----------
+  // Line widths and marks by series id. Colours are not here: each series
+  // carries the figures' colour of the same series (s.color, from package
+  // plot: report/vantage.go seriesColours), and compare's runs and the
+  // "more" series take plot's palette (META.palette), as compare's figures.
   const STYLE = {
-    seg: { c: '#222222', w: 1 }, synfin: { c: '#e69f00', w: 2 }, retx: { c: '#d62728', w: 2, mark: 'x' },
-    ooo: { c: '#1f77b4', w: 2, mark: 'd' }, probe: { c: '#8c564b', w: 2 }, ack: { c: '#2ca02c', w: 1.5, step: true },
-    edge: { c: '#a0a000', w: 1.5, step: true }, sack: { c: '#9467bd', w: 3 },
-    rtt_ack: { c: '#1f77b4', sz: 3 }, rtt_ts: { c: '#ff7f0e', sz: 5, ring: true }, rtt_ts_rev: { c: '#2ca02c', sz: 3 }, rtt_hs: { c: '#d62728', sz: 7 },
-    tput: { c: '#1f77b4', w: 1.5, step: true }, goodput: { c: '#2ca02c', w: 1.5, step: true }, zw: { c: 'rgba(140,86,75,0.25)', w: 0 },
-    rwnd: { c: '#a0a000', w: 1.5, step: true }, flight: { c: '#1f77b4', w: 1.5, step: true }, flight_sack: { c: '#ff7f0e', w: 1.5, step: true },
+    seg: { w: 1 }, synfin: { w: 2 }, retx: { w: 2, mark: 'x' },
+    ooo: { w: 2, mark: 'd' }, probe: { w: 2 }, ack: { w: 1.5, step: true },
+    edge: { w: 1.5, step: true }, sack: { w: 3 },
+    rtt_ack: { sz: 3 }, rtt_ts: { sz: 5, ring: true }, rtt_ts_rev: { sz: 3 }, rtt_hs: { sz: 7 },
+    tput: { w: 1.5, step: true }, goodput: { w: 1.5, step: true }, zw: { w: 0 },
+    rwnd: { w: 1.5, step: true }, flight: { w: 1.5, step: true }, flight_sack: { w: 1.5, step: true },
   };
-  const EVC = { rto: '#d62728', fast: '#ff7f0e', spurious: '#e377c2', out_of_order: '#1f77b4', lost_segment: '#7f7f7f',
-                dup_ack: '#2ca02c', zero_window: '#8c564b', zw_probe: '#bcbd22', keepalive: '#17becf', window_full: '#9467bd',
-                pmtu: '#ad494a', icmp_frag_needed: '#843c39', icmp_unreachable: '#7b4173', icmp_time_exceeded: '#637939' };
   const YAXIS = 96; // every panel's y axis has this width, so that the time axes line up
-  const RUNC = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf'];
+  let RUNC = ['#444']; // META.palette once read
   const PANELS = [
     { id: 'seq', title: 'Time-sequence (Stevens) graph', y: 'relative sequence number', h: 340, bytes: true },
     { id: 'rtt', title: 'Round-trip time at the capture point', y: 'RTT (ms)', h: 190, zero: true },
@@ -161,7 +163,7 @@
       let k = 0;
       for (const s of v.series) {
         if (s.panel !== pid) continue;
-        const sty = STYLE[s.id] || { c: EVC[s.name] || (pid === 'more' ? RUNC[k++ % RUNC.length] : '#444'), w: 1, sz: 5 };
+        const sty = Object.assign({ w: 1, sz: 5 }, STYLE[s.id], { c: s.color || RUNC[k++ % RUNC.length] });
         out.push({ s: s, name: s.name, color: sty.c, sty: sty, off: 0, run: '' });
       }
       return out;
@@ -178,7 +180,7 @@
       for (const s of v.series) {
         if (s.panel !== pid) continue;
         if (pick[pid] && !pick[pid].includes(s.id)) continue;
-        if (pid === 'ev' && !['ev_rto', 'ev_fast', 'ev_spurious', 'ev_out_of_order'].includes(s.id)) continue;
+        if (pid === 'ev' && !['ev_rto', 'ev_fast', 'ev_spurious', 'ev_pmtu', 'ev_unknown', 'ev_out_of_order'].includes(s.id)) continue;
         const base = STYLE[s.id] || { w: 1, sz: 5 };
         const sty = Object.assign({}, base, { c: c });
         if (s.id === 'ack') sty.dash = [4, 3];
@@ -346,6 +348,26 @@
     };
   }
 
+  // caveatsFor(pid) is what the verbs say about the capture point's
+  // vantage beside panel pid (the view's caveats, report/vantage.go: query's
+  // notes and title lines, pep's note, never copied here): in compare mode
+  // each run's, after its label.
+  function caveatsFor(pid) {
+    const out = { titles: [], notes: [], warnings: [] };
+    const runs = st.mode === 'single' ? [{ view: st.view, label: '' }] : st.runs;
+    for (const r of runs) {
+      const c = (META.views[r.view].caveats || {})[pid];
+      if (!c) continue;
+      const pre = r.label ? r.label + ': ' : '';
+      for (const k of ['titles', 'notes', 'warnings']) for (const t of c[k] || []) out[k].push(pre + t);
+    }
+    return out;
+  }
+  // vantageMark names a view's capture point when it changes what the
+  // numbers mean (relay, overheard only, not beside the sender, sender's
+  // radio; report/vantage.go vantageOf), else ''.
+  function vantageMark(v) { const w = META.views[v].vantage; return w ? ' [capture point: ' + w + ']' : ''; }
+
   function buildPanel(def, host, xlabel) {
     const layers = layersFor(def.id);
     if (!layers.length) return null;
@@ -379,7 +401,22 @@
       const n = document.createElement('span'); n.className = 'note';
       n.id = 'tputnote'; h.appendChild(n);
     }
+    // The vantage: the figure's title lines in the heading, the verb's
+    // warnings and notes under it, before the plot.
+    const cav = caveatsFor(def.id);
+    for (const t of cav.titles) {
+      const n = document.createElement('span'); n.className = 'vtitle';
+      n.textContent = t; h.appendChild(n);
+    }
     div.appendChild(h);
+    if (cav.notes.length || cav.warnings.length) {
+      const box = document.createElement('div');
+      box.className = 'caveats'; box.id = 'caveats-' + def.id;
+      for (const [k, pre, cls] of [['warnings', 'warning: ', 'cw'], ['notes', 'note: ', 'cn']]) {
+        for (const t of cav[k]) { const p = document.createElement('div'); p.className = cls; p.textContent = pre + t; box.appendChild(p); }
+      }
+      div.appendChild(box);
+    }
     host.appendChild(div);
     const series = [{}];
     layers.forEach((L, k) => {
@@ -557,7 +594,7 @@
     if (st.mode === 'single') {
       const v = META.views[st.view], c = META.conns[v.conn], cap = META.captures[c.cap];
       st.full = [0, Math.max(v.dur_us * 1e-6, 1e-6)];
-      $('viewtitle').textContent = cap.label + ' — conn ' + c.conn + ', data ' + v.src + ' → ' + v.dst;
+      $('viewtitle').textContent = cap.label + ' — conn ' + c.conn + ', data ' + v.src + ' → ' + v.dst + vantageMark(st.view);
       xlabel = 'time since the connection\'s first packet (s)';
     } else {
       let lo = Infinity, hi = -Infinity;
@@ -565,10 +602,14 @@
       st.full = [lo, Math.max(hi, lo + 1e-6)];
       const at = { syn: 'the connection\'s first packet', data: 'the first data segment' }[META.align] || 'the first bulk segment (≥ 512 B payload)';
       const e2e = st.runs.filter(r => r.e2e != null);
-      $('viewtitle').textContent = 'compare: ' + st.runs.map(r => r.label).join(' vs ') + ' (each aligned at ' + at + ')' +
-        (e2e.length ? '; goodput end to end (as tcpviz compare): ' + e2e.map(r => r.label + ' ' + fmtRate(r.e2e)).join(', ') : '');
+      // A run whose goodput is not the connection's (a relay's, an
+      // overhearer's) or unknown (a PEP's, one capture) shows '–', as the
+      // compare table does.
+      $('viewtitle').textContent = 'compare: ' + st.runs.map(r => r.label + vantageMark(r.view)).join(' vs ') + ' (each aligned at ' + at + ')' +
+        (e2e.length ? '; goodput end to end (as tcpviz compare): ' + st.runs.filter(r => r.with == null).map(r => r.label + ' ' + (r.e2e != null ? fmtRate(r.e2e) : '–')).join(', ') : '');
       xlabel = 'time since ' + at + ' (s)';
     }
+    capNotes();
     st.x = st.full.slice();
     for (const def of PANELS) {
       const P = buildPanel(def, host, xlabel);
@@ -579,6 +620,20 @@
     markPicker();
     const fp = META.focus && T.panels[META.focus];
     if (fp && !st.focused) { st.focused = true; fp.u.root.parentNode.scrollIntoView(); }
+  }
+  // capNotes shows above the panels what the verbs warn about the 802.11
+  // node each capture on view was taken on (META.captures[].node).
+  function capNotes() {
+    const box = $('capnotes');
+    box.textContent = '';
+    const views = st.mode === 'single' ? [st.view] : st.runs.map(r => r.view);
+    const caps = [...new Set(views.map(v => META.conns[META.views[v].conn].cap))];
+    for (const c of caps) {
+      for (const t of META.captures[c].node || []) {
+        const p = document.createElement('div'); p.className = 'cw'; p.textContent = 'warning: ' + t; box.appendChild(p);
+      }
+    }
+    box.hidden = !box.firstChild;
   }
   // The address keeps the view and the time range, naming a view by its
   // connection as tcpviz numbers it and its direction (#c=3&d=ab&x=1.25,1.45;
@@ -647,8 +702,8 @@
   // ---------- picker ----------
   const ticked = new Set();
   // Sort keys of the picker's columns (click a header to sort by it).
-  const SORT = [c => (c.views && c.views.length ? 0 : 1), c => META.captures[c.cap].label, c => c.conn, c => c.a, c => c.b, c => c.start_s, c => c.dur_s,
-    c => c.pkts[0], c => c.pkts[1], c => c.bytes[0], c => c.bytes[1], c => c.retx_bytes[0], c => c.retx_bytes[1], c => c.goodput_kbps[0], c => c.goodput_kbps[1],
+  const SORT = [c => (c.views && c.views.length ? 0 : 1), c => META.captures[c.cap].label, c => c.conn, c => c.a, c => c.b, c => c.vantage || '', c => c.start_s, c => c.dur_s,
+    c => c.pkts[0], c => c.pkts[1], c => c.bytes[0], c => c.bytes[1], c => c.retx_bytes[0], c => c.retx_bytes[1], c => gpKey(c, 0), c => gpKey(c, 1),
     c => c.handshake ? 1 : 0, c => c.wscale[0], c => c.bytes[0] + c.bytes[1]];
   let sortCol = -1, sortDesc = false;
   function pickerRows() {
@@ -665,9 +720,17 @@
     }
     return rows;
   }
+  // gpKey sorts a goodput that is not the connection's below every other.
+  function gpKey(c, d) { return c.not_own ? -1 : c.goodput_kbps[d]; }
   // gpCell is the picker's goodput cell of direction d of c: where a PEP
-  // acknowledged the data, the same bytes are named as the CLI names them.
+  // acknowledged the data, the same bytes are named as the CLI names them;
+  // at a relay or a node that only overheard the connection it is not the
+  // connection's goodput: '–', as compare shows it, with the note saying
+  // why and the bytes-over-duration figure of tcpviz flows.
   function gpCell(c, d) {
+    if (c.not_own) {
+      return '<td class="vant" title="' + esc(c.vantage_note + ' (tcpviz flows: ' + fmtRate(c.goodput_kbps[d]) + ')') + '">– (' + esc(c.vantage) + ')</td>';
+    }
     if (c.pep_possible && c.pep_possible[d]) {
       return '<td class="pep" title="unknown whether the receiver or a split-TCP PEP on the sender\'s link acknowledged this direction: one capture cannot tell; tcpviz flows --path-rtt, or a capture behind the acknowledger, decides">' +
         fmtRate(c.goodput_kbps[d]) + ' PEP? (goodput, or accepted by a PEP: unknown)</td>';
@@ -678,10 +741,11 @@
   }
   function drawPicker() {
     const tb = $('picker');
-    const head = ['', 'capture', 'conn', 'a (SYN sender)', 'b', 'start s', 'dur s', 'pkts a→b', 'pkts b→a', 'bytes a→b', 'bytes b→a', 'retx a→b', 'retx b→a', 'goodput a→b (whole conn.)', 'goodput b→a (whole conn.)', 'handshake', 'wscale a/b', 'data'];
-    const left = new Set([1, 3, 4]);
+    const head = ['', 'capture', 'conn', 'a (SYN sender)', 'b', 'vantage', 'start s', 'dur s', 'pkts a→b', 'pkts b→a', 'bytes a→b', 'bytes b→a', 'retx a→b', 'retx b→a', 'goodput a→b (whole conn.)', 'goodput b→a (whole conn.)', 'handshake', 'wscale a/b', 'data'];
+    const left = new Set([1, 3, 4, 5]);
+    const vTitle = 'where the capture was taken, for the data direction, when that changes what the numbers mean (as the verbs\' notes): relay, overheard only, not beside the sender, sender\'s radio; empty: beside the sender, or nothing tells (docs/metrics.md#own-frames, #rtt). Sort by this column';
     const gpTitle = 'delivered bytes × 8 / the connection\'s duration, as tcpviz flows; tcpviz compare\'s goodput end to end is over the receiving application\'s interval (docs/metrics.md#goodput). Sort by this column';
-    let h = '<thead><tr>' + head.map((x, i) => '<th data-s="' + i + '" title="' + (i === 13 || i === 14 ? gpTitle : 'sort by this column') + '"' + (left.has(i) ? ' class="l"' : '') + '>' + x + (i === sortCol ? (sortDesc ? ' ▼' : ' ▲') : '') + '</th>').join('') + '</tr></thead><tbody>';
+    let h = '<thead><tr>' + head.map((x, i) => '<th data-s="' + i + '" title="' + (i === 14 || i === 15 ? gpTitle : i === 5 ? vTitle : 'sort by this column') + '"' + (left.has(i) ? ' class="l"' : '') + '>' + x + (i === sortCol ? (sortDesc ? ' ▼' : ' ▲') : '') + '</th>').join('') + '</tr></thead><tbody>';
     const rows = pickerRows();
     const limit = 2000;
     const shown = rows.slice(0, limit);
@@ -696,6 +760,7 @@
       const dirs = has ? c.views.map(v => '<button data-v="' + v + '">' + META.views[v].dir + '</button>').join(' ') : 'summary only';
       h += '<tr data-c="' + i + '"' + (has ? '' : ' class="nodata"') + '><td>' + (has ? '<input type="checkbox" data-t="' + c.views[0] + '"' + (ticked.has(c.views[0]) ? ' checked' : '') + '>' : '') + '</td>' +
         '<td class="l">' + esc(cap.label) + '</td><td>' + c.conn + '</td><td class="l">' + esc(c.a) + '</td><td class="l">' + esc(c.b) + '</td>' +
+        '<td class="l vant"' + (c.vantage_why ? ' title="' + esc(c.vantage_why) + '"' : '') + '>' + esc(c.vantage || '') + '</td>' +
         '<td>' + c.start_s.toFixed(3) + '</td><td>' + c.dur_s.toFixed(3) + '</td><td>' + c.pkts[0] + '</td><td>' + c.pkts[1] + '</td>' +
         '<td>' + fmtBytes(c.bytes[0]) + '</td><td>' + fmtBytes(c.bytes[1]) + '</td><td>' + fmtBytes(c.retx_bytes[0]) + '</td><td>' + fmtBytes(c.retx_bytes[1]) + '</td>' +
         gpCell(c, 0) + gpCell(c, 1) + '<td>' + (c.handshake ? 'yes' : 'no') + '</td><td>' + ws(c.wscale[0]) + '/' + ws(c.wscale[1]) + '</td><td>' + dirs + '</td></tr>';
@@ -723,7 +788,7 @@
   function wire() {
     $('picker').addEventListener('click', e => {
       const t = e.target;
-      if (t.dataset.s !== undefined) { const c = +t.dataset.s; sortDesc = c === sortCol ? !sortDesc : c >= 5; sortCol = c; drawPicker(); return; }
+      if (t.dataset.s !== undefined) { const c = +t.dataset.s; sortDesc = c === sortCol ? !sortDesc : c >= 6; sortCol = c; drawPicker(); return; }
       if (t.dataset.t !== undefined) { const v = +t.dataset.t; if (t.checked) ticked.add(v); else ticked.delete(v); return; }
       let v;
       if (t.dataset.v !== undefined) v = +t.dataset.v;

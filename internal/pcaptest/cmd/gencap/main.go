@@ -32,7 +32,7 @@ func main() {
 func run(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("gencap", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	mode := fs.String("mode", "bulk", "bulk (long interleaved transfers), short (many short connections), turnover (-packets connections one after another, 10 ms apart), bomb (one record of -packets bytes) or a hostile kind: descending, fill-holes, retransmit-all, sack-descending, seq-jumps, syn-flood")
+	mode := fs.String("mode", "bulk", "bulk (long interleaved transfers), short (many short connections), turnover (-packets connections one after another, 10 ms apart), bomb (one record of -packets bytes) or a hostile kind: descending, fill-holes, retransmit-all, sack-descending, sack-holes, seq-jumps, syn-flood")
 	packets := fs.Int("packets", 1_000_000, "total packets to write")
 	flows := fs.Int("flows", 0, "bulk: concurrent flows (0 = 8); short: connections open at once (0 = 64)")
 	out := fs.String("o", "", "output pcap file (required; - for stdout)")
