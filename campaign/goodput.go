@@ -580,9 +580,10 @@ func analyzeKeeping(path string, id *nodeID, keep, inline bool) (*tcpanalysis.Re
 // open at the end needs the connection's detail, and an acknowledger on
 // the sender's link the capture's link layer: pep.Recheck looks again at
 // the connections it names (at most pep.MaxRecheck per capture with their
-// detail kept, rare outside PEP runs; the link layer in one more read).
+// detail kept, rare outside PEP runs; the link layer from the same pass,
+// pep.LinksOf).
 func markProxied(path string, rep *tcpanalysis.Report, rows []FlowRow, dirs []flows.Direction, inline bool, pathRTT time.Duration) {
-	rc := pep.Recheck{PathRTT: pathRTT}
+	rc := pep.Recheck{PathRTT: pathRTT, Links: pep.LinksOf(rep)}
 	row := map[int]int{} // connection index → row, of the connections rc holds
 	mark := func(i int, v pep.Verdict) {
 		switch {

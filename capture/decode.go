@@ -95,8 +95,12 @@ func (d *decoder) decode(lt int, data []byte) verdict {
 	d.s.SeqCtl = 0
 	d.s.RadioSignal = false
 	d.s.ICMP = ICMPNone
+	d.s.SA = [6]byte{}
 	switch lt {
 	case LinkEthernet:
+		if len(data) >= 12 {
+			d.s.SA = [6]byte(data[6:12])
+		}
 		return d.ether(data)
 	case LinkRaw, LinkRawAlt, LinkRawAlt2, LinkIPv4, LinkIPv6:
 		return d.ipAny(data)
@@ -123,10 +127,16 @@ func (d *decoder) decode(lt int, data []byte) verdict {
 		if len(data) < 16 {
 			return vTruncated
 		}
+		if binary.BigEndian.Uint16(data[4:]) == 6 { // a 6-byte source address
+			d.s.SA = [6]byte(data[6:12])
+		}
 		return d.at(data, 16, func(b []byte) verdict { return d.etherType(binary.BigEndian.Uint16(data[14:]), b) })
 	case LinkLinuxSLL2:
 		if len(data) < 20 {
 			return vTruncated
+		}
+		if data[11] == 6 {
+			d.s.SA = [6]byte(data[12:18])
 		}
 		return d.at(data, 20, func(b []byte) verdict { return d.etherType(binary.BigEndian.Uint16(data[0:]), b) })
 	case LinkIPoIB:
@@ -324,6 +334,21 @@ func (d *decoder) wifi(b []byte) verdict {
 	copy(d.s.RA[:], b[4:10])
 	copy(d.s.TA[:], b[10:16])
 	d.s.SeqCtl = binary.LittleEndian.Uint16(b[22:24])
+	if d.depth == 0 {
+		// The source station by the To/From DS bits (IEEE 802.11-2020
+		// Table 9-30): address 2 in an IBSS or toward the DS, address 3
+		// from it, address 4 between DSs.
+		switch fc1 & 0x03 {
+		case 0, 1:
+			d.s.SA = d.s.TA
+		case 2:
+			d.s.SA = [6]byte(b[16:22])
+		case 3:
+			if len(b) >= 30 {
+				d.s.SA = [6]byte(b[24:30])
+			}
+		}
+	}
 	if fc1&0x40 != 0 {
 		return vProtected
 	}

@@ -28,6 +28,8 @@ type FrameIndex struct {
 	why    string // dropped: why
 	stats  Stats
 	warns  []string
+	own    []LinkOwn // the read's Reader.LinkOwn
+	ownCut bool
 }
 
 type indexState uint8
@@ -150,6 +152,7 @@ func (ix *FrameIndex) End(r *Reader, err error) {
 		return
 	}
 	ix.stats, ix.warns, ix.state = r.Stats(), append([]string(nil), r.Warnings()...), indexDone
+	ix.own, ix.ownCut = r.LinkOwn()
 }
 
 func (ix *FrameIndex) drop(why string) {
@@ -186,6 +189,9 @@ func (ix *FrameIndex) Stats() Stats { return ix.stats }
 
 // Warnings: see Stats.
 func (ix *FrameIndex) Warnings() []string { return ix.warns }
+
+// LinkOwn: see Stats (Reader.LinkOwn).
+func (ix *FrameIndex) LinkOwn() ([]LinkOwn, bool) { return ix.own, ix.ownCut }
 
 // Release frees ix's memory; it is no longer Valid.
 func (ix *FrameIndex) Release() {

@@ -196,6 +196,7 @@ type Reader struct {
 	frame    int64
 	last     Timestamp
 	stats    Stats
+	own      ownSet // frames announcing an address (LinkOwn)
 	warnings []string
 	done     bool
 	ctx      context.Context
@@ -680,6 +681,9 @@ func (r *Reader) next(s *Segment) error {
 		}
 		if v != vTCP {
 			r.count(v)
+			if v == vNonIP || v == vNonTCP {
+				r.own.frame(lt, data)
+			}
 			continue
 		}
 		if r.dec.depth > 0 {

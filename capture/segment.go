@@ -139,6 +139,13 @@ type Segment struct {
 	// earlier frame with the same TA and SeqCtl, and no other. Valid iff
 	// WiFi.
 	SeqCtl uint16
+	// SA is the frame's link-layer source address: the Ethernet source, an
+	// 802.11 data frame's source station by its To/From DS bits (as
+	// ParseLinkFrame), a Linux cooked capture's 6-byte source; all zero
+	// when the link has none (raw IP, loopback, PPP) or for an address of
+	// another length. Tunnels are not entered: it is the capture link's.
+	// It is the link-address evidence of package pep (docs/metrics.md#pep).
+	SA [6]byte
 
 	// PayloadLen is the TCP payload length in bytes, computed from the IP
 	// length fields, not from the captured bytes, so it is right for

@@ -65,6 +65,19 @@ type splitCounts struct {
 	firstOW                                                    int64
 	owLen                                                      int
 	encap                                                      map[uint16]int64
+	// own holds the batch's frames announcing an address (ownOf), for
+	// Reader.LinkOwn; lf is ownFrame's scratch.
+	own []LinkOwn
+	lf  LinkFrame
+}
+
+// ownFrame records what a frame that is not TCP announces (ownOf).
+func (st *splitCounts) ownFrame(link int, data []byte) {
+	if ParseLinkFrame(link, data, &st.lf) {
+		if mac, ip, how := ownOf(&st.lf); how != "" && len(st.own) < MaxLinkOwn {
+			st.own = append(st.own, LinkOwn{MAC: mac, IP: ip, How: how})
+		}
+	}
 }
 
 // NewFrameBatch returns an empty FrameBatch for Reader.ReadFrames.
@@ -180,6 +193,9 @@ func (b *FrameBatch) decode(segs []Segment) int {
 			st.segments++
 		default:
 			st.count(v, d.encap)
+			if v == vNonIP || v == vNonTCP {
+				st.ownFrame(b.link, data)
+			}
 			continue
 		}
 		s.Frame, s.Offset = b.frame0+int64(i), off
@@ -292,6 +308,9 @@ func (r *Reader) Segments(b *FrameBatch, f func([]Segment)) error {
 	a.tunnelled += s.tunnelled
 	a.overWire += s.overWire
 	a.encapN += s.encapN
+	for _, o := range s.own {
+		r.own.add(o.MAC, o.IP, o.How)
+	}
 	if a.firstOW == 0 && s.firstOW != 0 {
 		a.firstOW, a.owLen = s.firstOW, s.owLen
 	}

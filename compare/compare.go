@@ -86,9 +86,12 @@ type Run struct {
 	// whole-connection numbers.
 	From, To time.Duration
 	// PEP is the one-capture evidence for a proxy acknowledging Dir's data
-	// (pep.DetectFile on Result and File: the capture's link layer read
-	// when it decides; set by NewRun and NewPairRun).
+	// (pep.DetectIn on Result with Links, when it decides; set by NewRun
+	// and NewPairRun).
 	PEP pep.Verdict
+	// Links is the link-layer evidence of File's analysis (pep.LinksOf
+	// its report); nil when not known.
+	Links *pep.Links
 	// Server and Split are the server-side half and the two-capture
 	// analysis of a pair run; nil for one capture.
 	Server *tcpanalysis.ConnResult
@@ -108,15 +111,17 @@ type Run struct {
 	End capture.Timestamp
 }
 
-// NewRun builds a one-capture run: r's direction d aligned at align, with
-// the PEP evidence from r and the capture spec.File (pep.DetectFile, no
-// path RTT: a caller that has one judges again with it).
-func NewRun(spec Spec, r *tcpanalysis.ConnResult, d flows.Direction, align string) (Run, error) {
+// NewRun builds a one-capture run: r (a connection of rep, the analysis
+// of spec.File) in direction d, aligned at align, with the PEP evidence
+// from r and rep's link layer (pep.DetectIn, no path RTT: a caller that
+// has one judges again with it).
+func NewRun(spec Spec, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, d flows.Direction, align string) (Run, error) {
 	ref, used, err := resolve(r, d, align)
 	if err != nil {
 		return Run{}, err
 	}
-	return Run{Spec: spec, Result: r, Dir: d, Ref: ref, RefUsed: used, PEP: pep.DetectFile(spec.File, r, d, pep.Options{})}, nil
+	links := pep.LinksOf(rep)
+	return Run{Spec: spec, Result: r, Dir: d, Ref: ref, RefUsed: used, Links: links, PEP: pep.DetectWith(r, d, pep.Options{Links: links})}, nil
 }
 
 // resolve is RefTime with the reference point actually used.

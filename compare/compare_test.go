@@ -61,7 +61,7 @@ func satRun(t *testing.T, name string) (Run, float64) {
 			best = c
 		}
 	}
-	r, err := NewRun(Spec{Label: name, File: m[0], Conn: -1}, best, flows.AtoB, "bulk")
+	r, err := NewRun(Spec{Label: name, File: m[0], Conn: -1}, rep, best, flows.AtoB, "bulk")
 	if err != nil {
 		t.Fatal(err)
 	}

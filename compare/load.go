@@ -56,7 +56,7 @@ func Load(specs []Spec, sel query.Selection, rd Reader) ([]Run, []*query.View, e
 			if err != nil {
 				return nil, nil, err
 			}
-			run, err := NewRun(sp, v.Conn, v.Dir, sel.Ref.String())
+			run, err := NewRun(sp, v.Report, v.Conn, v.Dir, sel.Ref.String())
 			if err != nil {
 				return nil, nil, err
 			}

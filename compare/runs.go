@@ -42,7 +42,7 @@ func PEPVerdicts(runs []Run, pathRTT time.Duration, yield func(Run, pep.Verdict)
 				return err
 			}
 		}
-		if err := yield(r, pep.DetectWith(r.Result, r.Dir, pep.Options{PathRTT: pathRTT, Packets: pk})); err != nil {
+		if err := yield(r, pep.DetectWith(r.Result, r.Dir, pep.Options{PathRTT: pathRTT, Packets: pk, Links: r.Links})); err != nil {
 			return err
 		}
 	}

@@ -37,7 +37,7 @@ func TestSummarySynthetic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := NewRun(Spec{Label: "a", File: "../testdata/synthetic/geo-600ms-loss.pcap", Conn: -1}, v.Conn, v.Dir, "bulk")
+	run, err := NewRun(Spec{Label: "a", File: "../testdata/synthetic/geo-600ms-loss.pcap", Conn: -1}, v.Report, v.Conn, v.Dir, "bulk")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ func TestSummaryUnknownRow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		run, err := NewRun(Spec{Label: "a", File: file, Conn: -1}, v.Conn, v.Dir, "syn")
+		run, err := NewRun(Spec{Label: "a", File: file, Conn: -1}, v.Report, v.Conn, v.Dir, "syn")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -44,7 +44,7 @@ func SeqOptions(v *query.View, run string) plot.TimeSeqOptions {
 // acknowledged bytes by: pep.DetectFile with the capture v.File (its link
 // layer read when it decides) and the path RTT given (v.PathRTT).
 func PEPVerdict(v *query.View) pep.Verdict {
-	return pep.DetectFile(v.File, v.Conn, v.Dir, pep.Options{PathRTT: v.PathRTT})
+	return pep.DetectIn(v.Report, v.Conn, v.Dir, pep.Options{PathRTT: v.PathRTT})
 }
 
 // Seq draws the time-sequence graph of v's connection with o

@@ -61,7 +61,7 @@ func TestCompareZoomHoldsSteps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := compare.NewRun(spec, v.Conn, v.Dir, "syn")
+	run, err := compare.NewRun(spec, v.Report, v.Conn, v.Dir, "syn")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,10 +27,10 @@ type Options struct {
 	// connection from Evidence; nil turns off the criteria that need
 	// them.
 	Packets *PacketStats
-	// Links is the capture's link-layer evidence (ScanLinks, LinksOf;
-	// Evidence reads it as Packets.Links, used when Links is nil): whose
-	// interface an acknowledger on the sender's link is (link-address).
-	// nil leaves such an acknowledger undecided (Verdict.Possible).
+	// Links is the capture's link-layer evidence (LinksOf the connection's
+	// report): whose interface an acknowledger on the sender's link is
+	// (link-address). nil leaves such an acknowledger undecided
+	// (Verdict.Possible).
 	Links *Links
 	// terse leaves Item.Observed and Item.Expected empty: a listing of
 	// many connections (Acknowledger) needs only the verdict and the
@@ -181,11 +181,7 @@ func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict
 	if ttl := r.Dir[d.Reverse()].MaxTTL; ttl != 0 && okR && okS {
 		h := &hopsIn{rttl: ttl, sttl: r.Dir[d].MaxTTL, towardR: towardR, towardS: towardS, stall: stall.Supports,
 			recv: r.Conn.Half[d.Reverse()].Addr.Addr(), send: r.Conn.Half[d].Addr.Addr()}
-		links := o.Links
-		if links == nil && o.Packets != nil {
-			links = o.Packets.Links
-		}
-		it, pending, candidate := receiverHops(h, links, w)
+		it, pending, candidate := receiverHops(h, o.Links, w)
 		v.Evidence = append(v.Evidence, it)
 		if candidate {
 			v.hops = h
@@ -311,14 +307,18 @@ func rttText(d time.Duration) string {
 	return strconv.FormatFloat(v, 'f', prec, 64) + " " + unit
 }
 
-// rttStat summarises one direction's samples of one method.
+// rttStat summarises one direction's samples of one method; est reports
+// that p50 is the P² estimate (tcpanalysis.RTTAgg.MedianEstimate), not
+// the exact median.
 type rttStat struct {
 	n        int
 	min, p50 time.Duration
+	est      bool
 }
 
 // stat returns the samples of method m for data direction d: from r.RTT
-// when kept, else from RTTAgg (mean in place of the median).
+// when kept, else from RTTAgg (its bounded quantiles when kept, else its
+// median estimate, exact up to 5 samples).
 func stat(r *tcpanalysis.ConnResult, d flows.Direction, m tcpanalysis.Method) rttStat {
 	var ds []time.Duration
 	for _, s := range r.RTT {
@@ -327,16 +327,18 @@ func stat(r *tcpanalysis.ConnResult, d flows.Direction, m tcpanalysis.Method) rt
 		}
 	}
 	if n, lo, p50, _, _, _, ok := tcpanalysis.Percentiles(ds); ok {
-		return rttStat{n, lo, p50}
+		return rttStat{n, lo, p50, false}
 	}
 	if a := r.RTTAgg[d][m]; a.N > 0 {
 		// Samples not kept: the bounded quantiles when the analysis kept
 		// them (tcpanalysis.Options.RTTQuantiles; the same nearest-rank
-		// median, exact up to ExactQuantileLimit samples), else the mean.
+		// median, exact up to ExactQuantileLimit samples), else the P²
+		// estimate every analysis keeps (exact up to 5 samples).
 		if p50, ok := a.Quantile(0.5); ok {
-			return rttStat{int(a.N), a.Min, p50}
+			return rttStat{int(a.N), a.Min, p50, false}
 		}
-		return rttStat{int(a.N), a.Min, a.Mean()}
+		p50, _ := a.MedianEstimate()
+		return rttStat{int(a.N), a.Min, p50, a.N > 5}
 	}
 	return rttStat{}
 }

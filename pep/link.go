@@ -1,30 +1,31 @@
 package pep
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"net/netip"
-	"os"
 	"sync"
-	"time"
+	"weak"
 
 	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
-// Links is what a capture's link layer shows of the hosts on its link
-// (ScanLinks, Evidence): which link-layer address sent which IP address's
-// TCP packets at which TTLs, and which link address announced an IPv4
-// address as its own. It is the evidence of the link-address criterion
+// Links is what a capture's link layer shows of the hosts on its link:
+// which link-layer address sent which IP address's TCP packets at which
+// TTLs (the connections' tcpanalysis.DirStats.Links, AddConn), and which
+// link address announced an IPv4 address as its own (the capture's
+// tcpanalysis.Report.LinkOwn, AddOwn). Both are read in the analysis's one
+// pass. It is the evidence of the link-address criterion
 // (docs/metrics.md#pep): whether the host that acknowledges a direction's
 // data from the sender's own link is the receiver itself or a box that
 // answers for it. The zero value knows nothing; a Links is read-only once
 // built and safe for concurrent use then.
 type Links struct {
-	// Frames counts the frames with a link-layer source address
-	// (capture.ParseLinkFrame); 0 for a capture without link addresses
-	// (raw IP, loopback, PPP), where nothing here decides anything.
-	Frames int64
+	// Dirs counts the connection directions added whose segments carried
+	// a link-layer source address (capture.Segment.SA); 0 for a capture
+	// without link addresses (raw IP, loopback, PPP), where nothing here
+	// decides anything.
+	Dirs int64
 	// Full reports that the tables reached MaxLinkEntries: facts of
 	// addresses met after that were not recorded (so they decide
 	// nothing; what was recorded stays true).
@@ -34,6 +35,18 @@ type Links struct {
 	ttl  map[linkIP]ttlRange // (link address, source IP) → TTLs of its TCP packets
 	src  map[ipPair]linkSet  // (source, destination IP) of TCP packets at 0 hops → link sources
 	keys int
+	last [2]dirLinks // AddConn's last two directions, added already
+}
+
+// dirLinks are one direction's link facts (tcpanalysis.DirStats.Links)
+// and addresses.
+type dirLinks struct {
+	link0  [6]byte
+	link0N uint8
+	links  [2]tcpanalysis.LinkSource
+	n      uint8
+	many   bool
+	p      ipPair
 }
 
 // MaxLinkEntries bounds the entries of a Links' tables together: a capture
@@ -82,51 +95,103 @@ func (l *Links) room() bool {
 	return true
 }
 
-// add records one frame.
-func (l *Links) add(f *capture.LinkFrame) {
-	if !f.SrcOK {
-		return
-	}
+func (l *Links) init() {
 	if l.own == nil {
 		l.own, l.ttl = map[linkIP]string{}, map[linkIP]ttlRange{}
 		l.src = map[ipPair]linkSet{}
 	}
-	l.Frames++
-	switch {
-	case f.ARP:
-		// An ARP request names its sender's own address: a proxy-ARP
-		// router answers (op 2) for others' addresses but asks (op 1)
-		// from its own. Probes (sender 0.0.0.0) name none.
-		if f.ARPOp == 1 && f.ARPHW == f.Src && f.ARPSender.IsValid() && !f.ARPSender.IsUnspecified() {
-			l.setOwn(linkIP{f.Src, f.ARPSender}, "ARP request")
+}
+
+// AddOwn records the addresses a capture's frames announced as their own
+// (tcpanalysis.Report.LinkOwn); cut is Report.LinkOwnCut.
+func (l *Links) AddOwn(own []capture.LinkOwn, cut bool) {
+	l.init()
+	for _, o := range own {
+		l.setOwn(linkIP{o.MAC, o.IP.Unmap()}, o.How)
+	}
+	l.Full = l.Full || cut
+}
+
+// AddConn records the link-layer sources of both directions of r
+// (tcpanalysis.DirStats.Links): for each source address, the TTL range of
+// the packets it sent from that direction's IP address, and the address
+// that sent that direction's packets with an initial TTL (Link0: 0 hops,
+// from the sender's own link). A direction like one
+// of the last two added (the same addresses and facts: a client's many
+// connections to one server) costs a comparison.
+func (l *Links) AddConn(r *tcpanalysis.ConnResult) {
+	for d := range 2 {
+		st := &r.Dir[d]
+		if st.NLinks == 0 {
+			continue
 		}
-	case !f.IP:
-	case f.Broadcast && f.IPSrc.Is4() && !f.IPSrc.IsUnspecified():
-		// A link-layer broadcast from an IPv4 address (routing hellos,
-		// DHCP, NetBIOS): routers do not forward limited or directed
-		// broadcasts (RFC 2644), so the host that sent it on this link
-		// owns the address.
-		l.setOwn(linkIP{f.Src, f.IPSrc}, "IPv4 broadcast")
-	case f.Proto == 6:
-		k := linkIP{f.Src, f.IPSrc}
-		tr, ok := l.ttl[k]
-		if !ok {
-			if !l.room() {
-				break
+		l.Dirs++
+		p := ipPair{r.Conn.Half[d].Addr.Addr().Unmap(), r.Conn.Half[1-d].Addr.Addr().Unmap()}
+		dl := dirLinks{st.Link0, st.Link0N, st.Links, st.NLinks, st.LinksMany, p}
+		if dl == l.last[0] || dl == l.last[1] {
+			continue
+		}
+		l.last[1], l.last[0] = l.last[0], dl
+		l.init()
+		for i := range st.NLinks {
+			ls := st.Links[i]
+			k := linkIP{ls.Addr, p.src}
+			tr, ok := l.ttl[k]
+			if !ok {
+				if !l.room() {
+					continue
+				}
+				tr = ttlRange{ls.MinTTL, ls.MaxTTL}
 			}
-			tr = ttlRange{f.TTL, f.TTL}
+			tr.lo, tr.hi = min(tr.lo, ls.MinTTL), max(tr.hi, ls.MaxTTL)
+			l.ttl[k] = tr
 		}
-		tr.lo, tr.hi = min(tr.lo, f.TTL), max(tr.hi, f.TTL)
-		l.ttl[k] = tr
-		p := ipPair{f.IPSrc, f.IPDst}
-		if Hops(f.TTL) == 0 {
+		if st.Link0N > 0 {
 			if s, ok := l.src[p]; ok || l.room() {
-				s.add(f.Src)
+				s.add(st.Link0)
+				s.many = s.many || st.Link0N > 1
 				l.src[p] = s
 			}
 		}
 	}
 }
+
+// LinksOf returns the Links of rep: its connections' link-layer sources
+// and the addresses its frames announced. It is built once per report
+// and kept (a small cache by report), so that the verdicts one command
+// computes for one capture (a note, a table's rows, a legend) share it.
+// nil for a nil rep.
+func LinksOf(rep *tcpanalysis.Report) *Links {
+	if rep == nil {
+		return nil
+	}
+	k := weak.Make(rep)
+	linkCache.Lock()
+	defer linkCache.Unlock()
+	if l, ok := linkCache.m[k]; ok {
+		return l
+	}
+	l := &Links{}
+	l.AddOwn(rep.LinkOwn, rep.LinkOwnCut)
+	for _, r := range rep.Conns {
+		l.AddConn(r)
+	}
+	if linkCache.m == nil || len(linkCache.m) >= linkCacheSize {
+		linkCache.m = map[weak.Pointer[tcpanalysis.Report]]*Links{}
+	}
+	linkCache.m[k] = l
+	return l
+}
+
+// linkCache keeps the Links of the reports read last (LinksOf), by weak
+// pointer: it does not keep a report alive.
+var linkCache struct {
+	sync.Mutex
+	m map[weak.Pointer[tcpanalysis.Report]]*Links
+}
+
+// linkCacheSize is how many reports' Links linkCache keeps.
+const linkCacheSize = 8
 
 // setOwn records that link address k.mac showed k.ip as its own, how
 // (the first evidence is kept).
@@ -171,7 +236,7 @@ func (l *Links) Facts(receiver, sender netip.Addr) LinkFacts {
 	switch {
 	case l == nil:
 		return LinkFacts{Why: "link layer not read"}
-	case l.Frames == 0:
+	case l.Dirs == 0:
 		return LinkFacts{Why: "the capture holds no link-layer addresses"}
 	}
 	receiver, sender = receiver.Unmap(), sender.Unmap()
@@ -193,79 +258,4 @@ func (l *Links) Facts(receiver, sender netip.Addr) LinkFacts {
 // macText writes a link address as six colon-separated hex bytes.
 func macText(m [6]byte) string {
 	return fmt.Sprintf("%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5])
-}
-
-// ScanLinks reads the capture at path once and returns its Links. Every
-// frame counts, whatever a capture filter of the analysis selected: the
-// evidence is about the hosts on the link, not the traffic measured.
-// Errors: the capture cannot be opened or read (wrapped, naming path).
-func ScanLinks(path string) (*Links, error) {
-	r, err := capture.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("pep link evidence: %w", err)
-	}
-	defer r.Close()
-	l := &Links{}
-	r.SetFrameHook(capture.LinkFrameHook(func(f *capture.LinkFrame) bool {
-		l.add(f)
-		return false // nothing to decode: the hook saw all it needs
-	}))
-	var s capture.Segment
-	for {
-		err := r.Next(&s)
-		if errors.Is(err, io.EOF) {
-			return l, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("pep link evidence: %w", err)
-		}
-	}
-}
-
-// linkCache keeps the Links of the captures read last, so that the
-// verdicts one command computes for one capture (a note, a table's rows, a
-// legend: DetectFile) read it once.
-var linkCache struct {
-	sync.Mutex
-	m map[linkKey]*Links
-}
-
-type linkKey struct {
-	path  string
-	size  int64
-	mtime time.Time
-}
-
-// linkCacheSize is how many captures' Links linkCache keeps.
-const linkCacheSize = 8
-
-// LinksOf returns ScanLinks(path), from a small cache keyed by the file's
-// path, size and modification time. Standard input ("-") and files that
-// are not regular (FIFOs: read once) are not read: it returns nil, nil.
-func LinksOf(path string) (*Links, error) {
-	if !Rereadable(path) {
-		return nil, nil
-	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, nil
-	}
-	k := linkKey{path, fi.Size(), fi.ModTime()}
-	linkCache.Lock()
-	l, ok := linkCache.m[k]
-	linkCache.Unlock()
-	if ok {
-		return l, nil
-	}
-	l, err = ScanLinks(path)
-	if err != nil {
-		return nil, err
-	}
-	linkCache.Lock()
-	if linkCache.m == nil || len(linkCache.m) >= linkCacheSize {
-		linkCache.m = map[linkKey]*Links{}
-	}
-	linkCache.m[k] = l
-	linkCache.Unlock()
-	return l, nil
 }

@@ -152,21 +152,18 @@ func (v Verdict) NoteOn(conn int) string {
 	return fmt.Sprintf("conn %d: %s", conn, v.AckNote())
 }
 
-// DetectFile is DetectWith for connection r of the capture at path, with
-// the capture's link-layer evidence (LinksOf, read once per capture and
-// kept) when it could change the verdict (LinkMatters) and o carries none.
-// A capture that cannot be read again (standard input) or fails to leaves
-// the verdict as DetectWith gave it: an on-link acknowledger stays
-// Possible, its evidence saying that the link layer was not read.
-func DetectFile(path string, r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict {
+// DetectIn is DetectWith for connection r of report rep, with the
+// capture's link-layer evidence (LinksOf rep, built once per report and
+// kept) when it could change the verdict (LinkMatters) and o carries
+// none. With a nil rep the verdict is DetectWith's: an on-link
+// acknowledger stays Possible, its evidence saying that the link layer was
+// not read.
+func DetectIn(rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict {
 	v := DetectWith(r, d, o)
-	if !v.LinkMatters() || o.Links != nil || path == "" {
+	if !v.LinkMatters() || o.Links != nil || rep == nil {
 		return v
 	}
-	if l, err := LinksOf(path); err == nil && l != nil {
-		v = v.WithLinks(l)
-	}
-	return v
+	return v.WithLinks(LinksOf(rep))
 }
 
 // Acknowledger returns the one-capture verdict for the direction of r that
@@ -207,17 +204,14 @@ func (v Verdict) Keep() Verdict {
 // acknowledger at a capture beside the sender and zero-window events were
 // seen (it counts with a stall, which may be still open at the end and
 // visible only with detail); or the receiver and the sender are both 0
-// hops from the capture but receiver-hops judged "slower than the sender"
-// on a mean, either way (iperf3's control connection through the
-// testbed's PEP: toward the sender 8.1 ms by the mean of 5 ACK samples,
-// pulled up by one delayed ACK of 40 ms, 29 µs by their median — Possible
-// with detail, nothing without; the corpus's zeek-http-iso-download over
-// loopback: toward the receiver 74.1 µs by the mean, 35.0 µs by the
-// median, not 4× the sender's 9 µs); or one criterion supports a split, and
+// hops from the capture and receiver-hops judged "slower than the sender"
+// (Ratio×) on a median estimate (tcpanalysis.RTTAgg.MedianEstimate, P²)
+// that lies within EstimateBand of the threshold, so that the exact
+// medians might judge otherwise; or one criterion supports a split, and
 // either zero-window events were seen (a stall still open at the end is
-// visible only with detail) or an RTT criterion was judged on the mean
-// because neither samples nor quantiles were kept (the verdict's rule is
-// the median; a few long samples pull the mean past it).
+// visible only with detail) or an RTT criterion was judged on an estimate.
+// Away from the threshold an estimate decides as the exact median does:
+// a LAN capture's connections are not read twice for it.
 func NeedsDetail(r *tcpanalysis.ConnResult, d flows.Direction, v Verdict) bool {
 	if v.Likely {
 		return false
@@ -227,32 +221,44 @@ func NeedsDetail(r *tcpanalysis.ConnResult, d flows.Direction, v Verdict) bool {
 		// receiver-hops waits for a stall that detail may show.
 		return true
 	}
-	if rt, st := r.Dir[d.Reverse()].MaxTTL, r.Dir[d].MaxTTL; !v.PathGiven && rt != 0 && st != 0 && Hops(rt) == 0 && Hops(st) == 0 &&
-		(meanOnly(r, d) || meanOnly(r, d.Reverse())) {
-		// Both ends on the capture's link, and "slower" judged on a mean,
-		// either way.
-		return true
+	if rt, st := r.Dir[d.Reverse()].MaxTTL, r.Dir[d].MaxTTL; !v.PathGiven && rt != 0 && st != 0 && Hops(rt) == 0 && Hops(st) == 0 {
+		// Both ends on the capture's link: "slower" near the threshold,
+		// judged on an estimate either way.
+		tr, estR := towardsStat(r, d)
+		ts, estS := towardsStat(r, d.Reverse())
+		if (estR || estS) && tr > 0 && ts > 0 {
+			ratio := float64(tr) / float64(Ratio*ts)
+			if ratio >= 1/EstimateBand && ratio <= EstimateBand {
+				return true
+			}
+		}
 	}
 	if len(v.Supporting()) == 0 {
 		return false
 	}
-	return zw || meanOnly(r, d) || meanOnly(r, d.Reverse())
+	return zw || estimated(r, d) || estimated(r, d.Reverse())
 }
 
-// meanOnly reports whether the RTT stat of direction d came from a mean
-// (stat's last resort): the method it reads has samples counted but
-// neither kept nor in bounded quantiles.
-func meanOnly(r *tcpanalysis.ConnResult, d flows.Direction) bool {
+// EstimateBand is how far (as a factor) a ratio of median estimates may
+// lie from a verdict's threshold and still ask for the exact medians
+// (NeedsDetail): a P² estimate of a median is typically within a few
+// per cent of it.
+const EstimateBand = 1.25
+
+// towardsStat is towards, and whether its median is an estimate.
+func towardsStat(r *tcpanalysis.ConnResult, d flows.Direction) (time.Duration, bool) {
 	for _, m := range []tcpanalysis.Method{tcpanalysis.MethodACK, tcpanalysis.MethodTS, tcpanalysis.MethodHandshake} {
-		for _, s := range r.RTT {
-			if s.Dir == d && s.Method == m {
-				return false
-			}
-		}
-		if a := r.RTTAgg[d][m]; a.N > 0 {
-			_, ok := a.Quantile(0.5)
-			return !ok && a.N > 1
+		if s := stat(r, d, m); s.n > 0 {
+			return s.p50, s.est
 		}
 	}
-	return false
+	return 0, false
+}
+
+// estimated reports whether the RTT stat of direction d is a P² estimate
+// (stat): the method it reads has more than 5 samples, neither kept nor in
+// bounded quantiles.
+func estimated(r *tcpanalysis.ConnResult, d flows.Direction) bool {
+	_, est := towardsStat(r, d)
+	return est
 }

@@ -49,7 +49,7 @@ func TestNS3ManetOneHopNotPEP(t *testing.T) {
 		if v := Detect(r, d); !v.Possible {
 			t.Errorf("%s conn %d without the link layer: Possible %v (%v)", c.file, c.conn, v.Possible, v.Supporting())
 		}
-		v := DetectFile(path, r, d, Options{})
+		v := DetectIn(rep, r, d, Options{})
 		li, _ := item(v, "link-address")
 		if v.Possible || v.Likely || !strings.Contains(li.Observed, c.mac+" sent the receiver's own IPv4 broadcast") {
 			t.Errorf("%s conn %d with the link layer: Possible %v Likely %v, link-address %q", c.file, c.conn, v.Possible, v.Likely, li.Observed)

@@ -42,7 +42,7 @@ func TestNS3WifiNoPEP(t *testing.T) {
 	if rp := ps.Dir[flows.BtoA]; rp.SynTTL != 64 || rp.MinTTL != 64 || rp.MaxTTL != 64 {
 		t.Errorf("receiver TTLs: SYN-ACK %d, later %d..%d, want all 64", rp.SynTTL, rp.MinTTL, rp.MaxTTL)
 	}
-	for name, v := range map[string]Verdict{"Detect": Detect(r, flows.AtoB), "DetectWith(Packets)": DetectWith(r, flows.AtoB, Options{Packets: ps})} {
+	for name, v := range map[string]Verdict{"Detect": Detect(r, flows.AtoB), "DetectWith(Packets)": DetectWith(r, flows.AtoB, Options{Packets: ps, Links: LinksOf(rep)})} {
 		for _, it := range v.Evidence {
 			t.Logf("%s: %-22s supports=%-5v %s", name, it.Name, it.Supports, it.Observed)
 		}

@@ -57,16 +57,12 @@ func (dp *DirPackets) idContinues() bool {
 type PacketStats struct {
 	Conn int // connection index, as in tcpanalysis.Report.Conns
 	Dir  [2]DirPackets
-	// Links is what the capture's link layer shows (the link-address
-	// criterion), read in the same pass.
-	Links *Links
 }
 
 // Evidence re-reads the capture at path and collects per-direction TTL and
 // IP ID statistics of connection conn (index as tcpanalysis numbers it with
-// default flows options), and in the same pass the capture's Links. It
-// returns an error if the capture cannot be read or has no connection
-// conn.
+// default flows options). It returns an error if the capture cannot be
+// read or has no connection conn.
 func Evidence(path string, conn int) (*PacketStats, error) {
 	r, err := capture.Open(path)
 	if err != nil {
@@ -74,11 +70,7 @@ func Evidence(path string, conn int) (*PacketStats, error) {
 	}
 	defer r.Close()
 	tr := flows.NewTracker(flows.Options{})
-	ps := &PacketStats{Conn: conn, Links: &Links{}}
-	r.SetFrameHook(capture.LinkFrameHook(func(f *capture.LinkFrame) bool {
-		ps.Links.add(f)
-		return true
-	}))
+	ps := &PacketStats{Conn: conn}
 	found := false
 	var s capture.Segment
 	for {

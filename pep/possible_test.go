@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/internal/pcaptest"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
@@ -109,7 +108,7 @@ func onLinkCapture(t *testing.T, o onLinkOpts) string {
 
 // onLink analyses onLinkCapture(o) with detail and returns its path and
 // connection.
-func onLink(t *testing.T, o onLinkOpts) (string, *tcpanalysis.ConnResult) {
+func onLink(t *testing.T, o onLinkOpts) (string, *tcpanalysis.Report, *tcpanalysis.ConnResult) {
 	t.Helper()
 	path := onLinkCapture(t, o)
 	rep, err := tcpanalysis.AnalyzeFile(path, tcpanalysis.Options{Detail: true})
@@ -118,11 +117,11 @@ func onLink(t *testing.T, o onLinkOpts) (string, *tcpanalysis.ConnResult) {
 	}
 	for _, r := range rep.Conns {
 		if r.Conn.Half[1].Addr.Port() == 80 {
-			return path, r
+			return path, rep, r
 		}
 	}
 	t.Fatal("no connection to port 80")
-	return "", nil
+	return "", nil, nil
 }
 
 // TestPossibleOnLink: an acknowledger on the sender's link that never
@@ -130,12 +129,12 @@ func onLink(t *testing.T, o onLinkOpts) (string, *tcpanalysis.ConnResult) {
 // server alike) is Possible: receiver-hops is open (unknown), nothing
 // supports, the end-to-end RTT is unknown, and the note says what is
 // unknown and how to decide (--path-rtt, the CLIENT+SERVER pair). The
-// link layer read (DetectFile, Evidence) names the acknowledger's address
+// link layer read (DetectIn, Evidence) names the acknowledger's address
 // but nothing about it decides. A path RTT decides both ways: 600 ms
 // proves a PEP (the connection's 10.1 ms is below a quarter), 30 ms
 // rules one out (10.1 ms is at least a quarter: the far end answered).
 func TestPossibleOnLink(t *testing.T) {
-	path, r := onLink(t, onLinkOpts{})
+	path, rep, r := onLink(t, onLinkOpts{})
 	v := Detect(r, flows.AtoB)
 	hops, _ := item(v, "receiver-hops")
 	if !v.Possible || v.Likely || !hops.Open || hops.Supports || len(v.Supporting()) != 0 || v.FarRTT != 0 || v.Mark() != "PEP?" || !v.Flagged() {
@@ -162,7 +161,7 @@ func TestPossibleOnLink(t *testing.T) {
 	}
 
 	// The link layer read: the acknowledger's address, nothing more.
-	for name, lv := range map[string]Verdict{"DetectFile": DetectFile(path, r, flows.AtoB, Options{}), "Evidence": evidenceVerdict(t, path, r, 0)} {
+	for name, lv := range map[string]Verdict{"DetectIn": DetectIn(rep, r, flows.AtoB, Options{}), "Evidence": evidenceVerdict(t, path, rep, r, 0)} {
 		li, ok := item(lv, "link-address")
 		if !lv.Possible || !ok || !li.Open || !strings.Contains(li.Observed, "02:00:00:00:00:02") || lv.LinkMatters() {
 			t.Errorf("%s: Possible %v, link-address %+v (present %v), LinkMatters %v", name, lv.Possible, li, ok, lv.LinkMatters())
@@ -208,13 +207,13 @@ func TestPossibleOnLink(t *testing.T) {
 
 // evidenceVerdict is 'rtt --pep”s verdict on r of the capture at path:
 // DetectWith its per-packet evidence (which carries the link layer).
-func evidenceVerdict(t *testing.T, path string, r *tcpanalysis.ConnResult, pathRTT time.Duration) Verdict {
+func evidenceVerdict(t *testing.T, path string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, pathRTT time.Duration) Verdict {
 	t.Helper()
 	ps, err := Evidence(path, r.Conn.Index)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return DetectWith(r, flows.AtoB, Options{PathRTT: pathRTT, Packets: ps})
+	return DetectWith(r, flows.AtoB, Options{PathRTT: pathRTT, Packets: ps, Links: LinksOf(rep)})
 }
 
 // TestLinkAddressDecides: what the link layer may decide about an
@@ -243,11 +242,8 @@ func TestLinkAddressDecides(t *testing.T) {
 		{"forwards at TTL 63", onLinkOpts{forwarded: true}, true, false, "", "a host forwarding some ports to a container behind it"},
 		{"two link addresses", onLinkOpts{twoMACs: true}, true, false, "", "the receiver's packets came from several link addresses"},
 	} {
-		path, r := onLink(t, c.o)
-		links, err := ScanLinks(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		path, rep, r := onLink(t, c.o)
+		links := LinksOf(rep)
 		f := links.Facts(netip.MustParseAddr("10.0.1.1"), netip.MustParseAddr("10.0.0.1"))
 		if f.Own != c.own {
 			t.Errorf("%s: Own %q, want %q (%+v)", c.name, f.Own, c.own, f)
@@ -255,7 +251,7 @@ func TestLinkAddressDecides(t *testing.T) {
 		if f.Forwards != c.o.forwarded || (c.o.forwarded && (f.FwdTTL != 63 || f.HighTTL != 64)) {
 			t.Errorf("%s: Forwards %v (%d..%d)", c.name, f.Forwards, f.FwdTTL, f.HighTTL)
 		}
-		for name, v := range map[string]Verdict{"DetectFile": DetectFile(path, r, flows.AtoB, Options{}), "Evidence": evidenceVerdict(t, path, r, 0),
+		for name, v := range map[string]Verdict{"DetectIn": DetectIn(rep, r, flows.AtoB, Options{}), "Evidence": evidenceVerdict(t, path, rep, r, 0),
 			"WithLinks": Detect(r, flows.AtoB).WithLinks(links)} {
 			text := ""
 			for _, it := range v.Evidence {
@@ -305,9 +301,14 @@ func TestLoopbackNotPossible(t *testing.T) {
 func TestLinksBounded(t *testing.T) {
 	l := &Links{}
 	for i := range MaxLinkEntries + 10 {
-		// Each frame needs two entries: its TTLs and its address pair.
+		// Each connection's direction needs two entries: its TTLs and its
+		// address pair.
 		src := netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)})
-		l.add(&capture.LinkFrame{Src: ackerMAC, SrcOK: true, IP: true, IPSrc: src, IPDst: netip.MustParseAddr("10.9.9.9"), TTL: 64, Proto: 6})
+		r := &tcpanalysis.ConnResult{Summary: tcpanalysis.Summary{Conn: &flows.Conn{}}}
+		r.Conn.Half[0].Addr, r.Conn.Half[1].Addr = netip.AddrPortFrom(src, 40000), netip.MustParseAddrPort("10.9.9.9:80")
+		r.Dir[0].NLinks, r.Dir[0].Links[0] = 1, tcpanalysis.LinkSource{Addr: ackerMAC, MinTTL: 64, MaxTTL: 64}
+		r.Dir[0].Link0, r.Dir[0].Link0N = ackerMAC, 1
+		l.AddConn(r)
 	}
 	if !l.Full || l.keys != MaxLinkEntries {
 		t.Errorf("Full %v, keys %d", l.Full, l.keys)
@@ -361,7 +362,7 @@ func TestNonStallingPEPTestbed(t *testing.T) {
 	if r.Dir[flows.AtoB].Unique < 1e6 {
 		t.Fatalf("conn 1 carried %d bytes", r.Dir[flows.AtoB].Unique)
 	}
-	v := evidenceVerdict(t, client, r, 0)
+	v := evidenceVerdict(t, client, crep, r, 0)
 	li, _ := item(v, "link-address")
 	if !v.Possible || v.Likely || !li.Open || !strings.Contains(li.Observed, "02:77:00:01:00:01") {
 		t.Errorf("client capture: Possible %v Likely %v, link-address %+v", v.Possible, v.Likely, li)
@@ -370,7 +371,7 @@ func TestNonStallingPEPTestbed(t *testing.T) {
 		t.Errorf("zero-window-stall %+v: the PEP never closed its window", z)
 	}
 	path := 2 * (sc.Config.Sat.Delay + sc.Config.LAN.Delay)
-	if p := evidenceVerdict(t, client, r, path); !p.Proven() || p.FarRTT != path {
+	if p := evidenceVerdict(t, client, crep, r, path); !p.Proven() || p.FarRTT != path {
 		t.Errorf("path RTT %v: Proven %v, FarRTT %v", path, p.Proven(), p.FarRTT)
 	}
 	res, err := Split(client, crep, server, srep)

@@ -17,11 +17,10 @@ import (
 const MaxRecheck = 16
 
 // MaxLinkRecheck is how many connections of one capture a Recheck holds
-// for the capture's link-layer evidence (one more read of the capture,
-// whatever their number): a capture taken beside a sender of many
-// connections to hosts on its link (a LAN client) may hold thousands.
-// Verdicts past it stay Possible, their evidence saying that the link
-// layer was not read.
+// until the capture's link-layer evidence is whole (Recheck.Links, at the
+// end of the pass): a capture taken beside a sender of many connections
+// to hosts on its link (a LAN client) may hold thousands. Verdicts past it
+// stay Possible, their evidence saying that the link layer was not read.
 const MaxLinkRecheck = 4096
 
 // Recheck is the second look at a capture analysed without
@@ -33,8 +32,8 @@ const MaxLinkRecheck = 4096
 // a stall alone) may be decided by the link layer (Verdict.WithLinks).
 // Add collects such connections while the first pass's results are read;
 // Run analyses the capture again, keeping the detail of the first kind
-// only, reads its link layer once for the second, and reports every
-// collected connection's final verdict. It is the one rule behind
+// only, judges the second with the link-layer evidence of the first pass
+// (Links), and reports every collected connection's final verdict. It is the one rule behind
 // FlowNotes, 'tcpviz flows' and the campaign's vantage (campaign,
 // AtProxy, AtProxyPossible). A Recheck serves one capture; its zero value
 // is ready to use with no path RTT.
@@ -42,6 +41,12 @@ type Recheck struct {
 	// PathRTT is Options.PathRTT of the verdicts judged again (0:
 	// unknown).
 	PathRTT time.Duration
+	// Links is the capture's link-layer evidence, whole when Run is
+	// called: LinksOf the report, or, for a report streamed out
+	// (tcpanalysis Options.OnDone), a Links the caller built with AddConn
+	// for every connection and AddOwn at the end. nil leaves the held
+	// verdicts as the first pass judged them.
+	Links *Links
 	detail  map[int]Verdict // connection index → first verdict, to judge again with detail
 	link    map[int]Verdict // connection index → verdict to judge with the link layer
 }
@@ -80,13 +85,16 @@ func Rereadable(path string) bool {
 // Len is the number of connections waiting for Run.
 func (rc *Recheck) Len() int { return len(rc.detail) + len(rc.link) }
 
+// Rereads is the number of connections waiting for Run's second read of
+// the capture (their detail kept); the others wait for Links only.
+func (rc *Recheck) Rereads() int { return len(rc.detail) }
+
 // Run analyses the capture at path again with opts through analyze (nil:
 // tcpanalysis.AnalyzeFile; a caller passes its own to apply a capture
 // filter), keeping the detail and RTT quantiles of the connections Add
 // recorded for it (opts.Keep, opts.OnDone and opts.RTTQuantiles are set;
 // the results are streamed, so memory follows the open connections), and
-// reads the capture's link layer once (LinksOf) when a verdict waits for
-// it. It calls found, in connection index order, for every recorded
+// judges the verdicts that wait for the link layer with rc.Links. It calls found, in connection index order, for every recorded
 // connection with its final verdict (Likely, Possible, or neither). When
 // path cannot be read again (Rereadable: standard input, a FIFO, already
 // read once), or a read fails, the verdicts of the first pass are given as
@@ -120,15 +128,8 @@ func (rc *Recheck) Run(path string, opts tcpanalysis.Options, analyze func(strin
 			}
 		}
 	}
-	var links *Links
-	for _, v := range final {
-		if v.LinkMatters() {
-			links, _ = LinksOf(path)
-			break
-		}
-	}
 	for _, i := range slices.Sorted(maps.Keys(final)) {
-		found(i, final[i].WithLinks(links))
+		found(i, final[i].WithLinks(rc.Links))
 	}
 	return err
 }

@@ -20,13 +20,13 @@ import (
 // Verdict.AckNote), in index order, and per connection the data direction
 // a PEP likely acknowledged (likely) or may have (possible). pathRTT is
 // Options.PathRTT (0: unknown). Without detail a zero-window stall still
-// open at the end is invisible, and an acknowledger on the sender's link
-// needs the capture's link layer: Recheck looks again from path with opts;
-// path "-" (standard input, read once) skips that, and so does a second
-// read that fails. It is 'tcpviz flows' rule for a whole report.
+// open at the end is invisible: Recheck looks again from path with opts
+// (path "-", standard input read once, skips that, and so does a second
+// read that fails); an acknowledger on the sender's link is judged with
+// the capture's link layer (LinksOf rep). It is 'tcpviz flows' rule for a whole report.
 func FlowNotes(path string, rep *tcpanalysis.Report, opts tcpanalysis.Options, pathRTT time.Duration) (notes []string, likely, possible map[int]flows.Direction) {
 	verdicts := map[int]Verdict{}
-	rc := Recheck{PathRTT: pathRTT}
+	rc := Recheck{PathRTT: pathRTT, Links: LinksOf(rep)}
 	for _, r := range rep.Conns {
 		v := Acknowledger(r, pathRTT)
 		if !rc.Add(r, v) && v.Flagged() {

@@ -39,7 +39,7 @@ func pepVerdict(rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, d flows.Dire
 	if r.Dir[d].DataPkts == 0 {
 		return pep.Verdict{Dir: d}
 	}
-	return pep.DetectFile(rep.File, r, d, pep.Options{})
+	return pep.DetectIn(rep, r, d, pep.Options{})
 }
 
 // series is one drawn series of a view at full resolution.

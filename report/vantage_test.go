@@ -566,7 +566,7 @@ func TestCompareVantage(t *testing.T) {
 			t.Fatal(err)
 		}
 		label := map[int]string{nodeN: "sink", nodeR: "relay", nodeO: "overhearer"}[n]
-		run, err := compare.NewRun(compare.Spec{Label: label, File: paths[n], Conn: 0}, flowOf(t, rep), flows.AtoB, "bulk")
+		run, err := compare.NewRun(compare.Spec{Label: label, File: paths[n], Conn: 0}, rep, flowOf(t, rep), flows.AtoB, "bulk")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -144,6 +144,23 @@ type DirStats struct {
 	// MaxTTL is the highest IP TTL (hop limit) of the segments sent in this
 	// direction: the sender's own, unrelayed packets carry the highest.
 	MaxTTL uint8
+	// Link0 is the link-layer source address (capture.Segment.SA) of this
+	// direction's segments sent with an initial TTL (32, 64, 128 or 255:
+	// 0 hops, from the sender's own link), valid when Link0N is 1; Link0N
+	// is 0 when no such segment had an address, 2 when they came from
+	// several. Links are the first link-layer sources of its segments at
+	// any TTL, with the TTL range of each: NLinks of them (at most 2;
+	// LinksMany when more sent some). None on a link without addresses
+	// (raw IP, loopback, PPP). They are package pep's link-address
+	// evidence: which link address speaks for the receiver's IP address
+	// on the capture's link (docs/metrics.md#pep).
+	Link0     [6]byte
+	Link0N    uint8
+	Links     [2]LinkSource
+	NLinks    uint8
+	LinksMany bool
+	lastSA    [6]byte // the previous segment's SA and TTL: linkFrame runs when either changes
+	lastTTL   uint8
 	// AckedUnseen counts ACKs from the peer that acknowledge bytes beyond
 	// anything this direction was seen to send (the capture missed them).
 	AckedUnseen int64
@@ -718,6 +735,9 @@ func (a *Analyzer) add(s *capture.Segment, hash uint64, hashed bool) *ConnResult
 	}
 	st.Pkts++
 	st.WireBytes += int64(s.WireLen)
+	if s.SA != st.lastSA || s.TTL != st.lastTTL {
+		st.linkFrame(s)
+	}
 	if cs.skip {
 		// Enough of the handshake for the table-pressure rule (synOnly)
 		// to end a flood's bare SYNs in a counting pass too.
@@ -980,6 +1000,14 @@ type Report struct {
 	// indexes of those, at most 10, in order.
 	OverheardConns, OnlyOverheard int64
 	OnlyOverheardIdx              []int
+	// LinkOwn are the link-layer addresses the capture's frames showed
+	// announcing an IPv4 address as their own (capture.Reader.LinkOwn: ARP
+	// requests, IPv4 link-layer broadcasts), every frame counted whatever
+	// the connection filter; LinkOwnCut reports that capture.MaxLinkOwn
+	// cut the list. With DirStats.Links, package pep's link-address
+	// evidence (docs/metrics.md#pep).
+	LinkOwn    []capture.LinkOwn
+	LinkOwnCut bool
 }
 
 // AnalyzeFile reads the capture at path ("-" for standard input) and
@@ -1103,9 +1131,11 @@ func analyze(r *capture.Reader, opts Options, n int) (*Report, error) {
 	rep.OnlyOverheardIdx = heard.idx
 	rep.Stats = r.Stats()
 	rep.Warnings = r.Warnings()
+	rep.LinkOwn, rep.LinkOwnCut = r.LinkOwn()
 	if replayed != nil {
 		rep.Stats = replayed.Stats()
 		rep.Warnings = slices.Clone(replayed.Warnings())
+		rep.LinkOwn, rep.LinkOwnCut = replayed.LinkOwn()
 	}
 	rep.Start = rep.Stats.First
 	rep.Warnings = append(rep.Warnings, ws...)
@@ -1200,4 +1230,44 @@ func rereadable(path string) bool {
 	}
 	st, err := os.Stat(path)
 	return err == nil && st.Mode().IsRegular()
+}
+
+// LinkSource is one link-layer source address of a direction's segments
+// (DirStats.Links) and the lowest and highest TTL (hop limit) of the
+// segments it sent.
+type LinkSource struct {
+	Addr           [6]byte
+	MinTTL, MaxTTL uint8
+}
+
+// linkFrame records s's link-layer source and TTL in st.Links. The hot
+// path calls it only when either differs from the previous segment's, so
+// a direction whose segments all come from one address at one TTL costs
+// one comparison a segment.
+func (st *DirStats) linkFrame(s *capture.Segment) {
+	st.lastSA, st.lastTTL = s.SA, s.TTL
+	if s.SA == ([6]byte{}) {
+		return
+	}
+	switch s.TTL {
+	case 32, 64, 128, 255: // an initial TTL: sent from this link
+		switch {
+		case st.Link0N == 0:
+			st.Link0, st.Link0N = s.SA, 1
+		case st.Link0 != s.SA:
+			st.Link0N = 2
+		}
+	}
+	for i := range st.NLinks {
+		if l := &st.Links[i]; l.Addr == s.SA {
+			l.MinTTL, l.MaxTTL = min(l.MinTTL, s.TTL), max(l.MaxTTL, s.TTL)
+			return
+		}
+	}
+	if int(st.NLinks) < len(st.Links) {
+		st.Links[st.NLinks] = LinkSource{Addr: s.SA, MinTTL: s.TTL, MaxTTL: s.TTL}
+		st.NLinks++
+		return
+	}
+	st.LinksMany = true
 }

@@ -228,15 +228,27 @@ type Handshake struct {
 }
 
 // RTTAgg is the running summary of one direction's samples of one method:
-// count, sum, min and max, and, with Options.RTTQuantiles, what Quantile
-// needs (quantile.go).
+// count, sum, min and max, an estimate of the median (MedianEstimate), and,
+// with Options.RTTQuantiles, what Quantile needs (quantile.go).
 type RTTAgg struct {
 	N             int64
 	Sum, Min, Max time.Duration
 	q             *quantiles
+	med           p2Median
+}
+
+// MedianEstimate returns the median of the samples, exact (nearest rank)
+// up to 5 samples and estimated by the P² algorithm above (p2Median,
+// docs/metrics.md#rtt-median-estimate), clamped to [Min, Max]; kept for
+// every connection whatever the options, in 40 bytes. ok is false when a
+// holds no samples.
+func (a *RTTAgg) MedianEstimate() (time.Duration, bool) {
+	m, ok := a.med.median(a.N)
+	return min(max(m, a.Min), a.Max), ok
 }
 
 func (a *RTTAgg) add(d time.Duration, quant bool) {
+	a.med.add(d, a.N)
 	if a.N == 0 || d < a.Min {
 		a.Min = d
 	}

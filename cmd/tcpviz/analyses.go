@@ -128,7 +128,7 @@ func newRTTCmd(e *env) *cobra.Command {
 				if err := e.htmlOne(f.rf.out, v, "rtt"); err != nil {
 					return err
 				}
-				return e.pepAfter(pepMode, args[0], v.Conn, v.Dir, pathRTT)
+				return e.pepAfter(pepMode, args[0], v, pathRTT)
 			}
 			t := export.RTT(v, want, f.rf.wantRows() && rows == nil)
 			if len(t.Summary) <= 1 && kind == outNone {
@@ -146,12 +146,12 @@ func newRTTCmd(e *env) *cobra.Command {
 				if err := export.WriteAligned(e.stdout, t.Summary); err != nil {
 					return err
 				}
-				return e.pepOne(args[0], v.Conn, v.Dir, pathRTT)
+				return e.pepOne(args[0], v.Report, v.Conn, v.Dir, pathRTT)
 			}
 			if err := e.emit(&f.rf, t, func() (saver, error) { return figures.RTT(v, e.runName(args[0]), want) }); err != nil {
 				return err
 			}
-			return e.pepAfter(pepMode, args[0], v.Conn, v.Dir, pathRTT)
+			return e.pepAfter(pepMode, args[0], v, pathRTT)
 		},
 	}
 	f.register(c, query.RefSYN)

@@ -77,7 +77,7 @@ func newCompareCmd(e *env) *cobra.Command {
 				for i, r := range runs {
 					views[i].PathRTT = pathRTT
 					if !r.IsPair() {
-						runs[i].PEP = pep.DetectFile(r.File, r.Result, r.Dir, pep.Options{PathRTT: pathRTT})
+						runs[i].PEP = pep.DetectWith(r.Result, r.Dir, pep.Options{PathRTT: pathRTT, Links: r.Links})
 					}
 				}
 			}

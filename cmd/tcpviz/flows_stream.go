@@ -141,6 +141,7 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 		maybe    = map[int]flows.Direction{}
 		recheck  = map[int]*export.FlowRow{} // rows held for a second PEP pass
 		rc       = pep.Recheck{PathRTT: pathRTT}
+		links    pep.Links // the capture's link layer, from every connection (all of them: hosts, not traffic)
 		unseen   []query.Warning
 		unknown  []int // the smallest indices of connections without a known window scale
 		nUnknown int
@@ -151,6 +152,7 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 	evidence := make([]pep.Item, 0, 8) // every verdict's criteria, one at a time
 	opts.OnDone = func(r *tcpanalysis.ConnResult, start capture.Timestamp) {
 		i := r.Conn.Index
+		links.AddConn(r)
 		if !sel.Match(r) {
 			st.Skip(i)
 			return
@@ -206,11 +208,14 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 	e.warn(slices.Concat(ws[:k], unseen, ws[k:]))
 	// A second look at the held connections (pep.Recheck, the rule of
 	// pep.FlowNotes and the campaign): their detail kept, through the same
-	// --filter, and the capture's link layer read once. A stream (standard
-	// input, a FIFO) is read once: the first pass's verdicts stand, and a
-	// note says so.
-	if rc.Len() > 0 && !pep.Rereadable(path) {
-		fmt.Fprintf(e.stderr, "note: %s is read once: the split-TCP PEP verdicts of %d connections rest on the first pass (RTT means, no link layer), which a second read would have checked; give the capture as a file for them (docs/metrics.md#pep)\n", name, rc.Len())
+	// --filter, and the capture's link layer as the first pass read it
+	// (links: every connection's sources, the frames announcing an
+	// address). A stream (standard input, a FIFO) is read once: the first
+	// pass's verdicts of the detail kind stand, and a note says so.
+	links.AddOwn(rep.LinkOwn, rep.LinkOwnCut)
+	rc.Links = &links
+	if n := rc.Rereads(); n > 0 && !pep.Rereadable(path) {
+		fmt.Fprintf(e.stderr, "note: %s is read once: the split-TCP PEP verdicts of %d connections rest on the first pass (RTT median estimates, no zero-window detail), which a second read would have checked; give the capture as a file for them (docs/metrics.md#pep)\n", name, n)
 	}
 	rc.Run(path, opts, e.analyzeFile, func(i int, v pep.Verdict) {
 		switch {

@@ -20,7 +20,7 @@ func writeVerdict(w io.Writer, label string, v pep.Verdict, given time.Duration)
 }
 
 // pepOne runs single-capture PEP detection on the chosen connection.
-func (e *env) pepOne(path string, r *tcpanalysis.ConnResult, d flows.Direction, pathRTT time.Duration) error {
+func (e *env) pepOne(path string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, d flows.Direction, pathRTT time.Duration) error {
 	p, err := e.input(path) // "-": the spool the analysis read
 	if err != nil {
 		return err
@@ -29,7 +29,7 @@ func (e *env) pepOne(path string, r *tcpanalysis.ConnResult, d flows.Direction, 
 	if err != nil {
 		return inputError(err)
 	}
-	v := pep.DetectWith(r, d, pep.Options{PathRTT: pathRTT, Packets: pk})
+	v := pep.DetectWith(r, d, pep.Options{PathRTT: pathRTT, Packets: pk, Links: pep.LinksOf(rep)})
 	if err := writeVerdict(e.stdout, fmt.Sprintf(" for %s conn %d", displayName(path), r.Conn.Index), v, pathRTT); err != nil {
 		return err
 	}

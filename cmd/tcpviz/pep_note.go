@@ -12,11 +12,11 @@ import (
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
-// pepNote prints a note when direction d of connection r of the capture
-// at path is acknowledged by a PEP, or may be (pep.DetectFile with the
-// path RTT given, docs/metrics.md#pep), and reports whether it did.
-func pepNote(w io.Writer, path string, r *tcpanalysis.ConnResult, d flows.Direction, pathRTT time.Duration) bool {
-	n := pep.DetectFile(path, r, d, pep.Options{PathRTT: pathRTT}).NoteOn(r.Conn.Index)
+// pepNote prints a note when direction d of connection r of report rep is
+// acknowledged by a PEP, or may be (pep.DetectIn with the path RTT given,
+// docs/metrics.md#pep), and reports whether it did.
+func pepNote(w io.Writer, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, d flows.Direction, pathRTT time.Duration) bool {
+	n := pep.DetectIn(rep, r, d, pep.Options{PathRTT: pathRTT}).NoteOn(r.Conn.Index)
 	if n != "" {
 		fmt.Fprintln(w, "note:", n)
 	}
@@ -35,13 +35,14 @@ func pepViewNote(w io.Writer, v *query.View) bool {
 }
 
 // pepAfter ends a single-connection verb's output with the PEP's word on
-// direction d of r: with --pep (pepMode) the verdict of the whole evidence
-// and its note (pepOne), else the one-capture note (pepNote).
-func (e *env) pepAfter(pepMode bool, path string, r *tcpanalysis.ConnResult, d flows.Direction, pathRTT time.Duration) error {
+// v's connection and direction (of the capture at path): with --pep
+// (pepMode) the verdict of the whole evidence and its note (pepOne), else
+// the one-capture note (pepNote).
+func (e *env) pepAfter(pepMode bool, path string, v *query.View, pathRTT time.Duration) error {
 	if pepMode {
-		return e.pepOne(path, r, d, pathRTT)
+		return e.pepOne(path, v.Report, v.Conn, v.Dir, pathRTT)
 	}
-	pepNote(e.stderr, path, r, d, pathRTT)
+	pepNote(e.stderr, v.Report, v.Conn, v.Dir, pathRTT)
 	return nil
 }
 

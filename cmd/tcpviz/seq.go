@@ -70,7 +70,7 @@ func newSeqCmd(e *env) *cobra.Command {
 				if err := e.htmlOne(out, v, "seq"); err != nil {
 					return err
 				}
-				return e.pepAfter(pepMode, args[0], r, d, pathRTT)
+				return e.pepAfter(pepMode, args[0], v, pathRTT)
 			}
 			st, err := e.fig.style()
 			if err != nil {
@@ -89,7 +89,7 @@ func newSeqCmd(e *env) *cobra.Command {
 				e.warnEmpty(out)
 			}
 			fmt.Fprintln(e.stdout, out)
-			return e.pepAfter(pepMode, args[0], r, d, pathRTT)
+			return e.pepAfter(pepMode, args[0], v, pathRTT)
 		},
 	}
 	af.register(c)

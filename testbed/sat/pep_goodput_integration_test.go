@@ -60,7 +60,7 @@ func TestPEPEndToEndGoodputMatchesIperf3(t *testing.T) {
 		t.Errorf("split: held %d B, client↔PEP %v, PEP↔server %v", run.Split.MaxHeldBytes, run.Split.ClientPEPRTT, run.Split.PEPServerRTT)
 	}
 	// The client capture alone: the ACKs are the PEP's.
-	one, err := compare.NewRun(compare.Spec{Label: "pep", File: res.ClientPcap, Conn: -1}, cl.Conns[run.Result.Conn.Index], run.Dir, "bulk")
+	one, err := compare.NewRun(compare.Spec{Label: "pep", File: res.ClientPcap, Conn: -1}, cl, cl.Conns[run.Result.Conn.Index], run.Dir, "bulk")
 	if err != nil {
 		t.Fatal(err)
 	}
