@@ -180,7 +180,7 @@ func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict
 
 	if ttl := r.Dir[d.Reverse()].MaxTTL; ttl != 0 && okR && okS {
 		h := &hopsIn{rttl: ttl, sttl: r.Dir[d].MaxTTL, towardR: towardR, towardS: towardS, stall: stall.Supports,
-			recv: r.Conn.Half[d.Reverse()].Addr.Addr(), send: r.Conn.Half[d].Addr.Addr()}
+			recv: r.Conn.Half[d.Reverse()].Addr.Addr(), send: r.Conn.Half[d].Addr.Addr(), src: SourceOf(r, d.Reverse())}
 		it, pending, candidate := receiverHops(h, o.Links, w)
 		v.Evidence = append(v.Evidence, it)
 		if candidate {
@@ -308,18 +308,26 @@ func rttText(d time.Duration) string {
 }
 
 // rttStat summarises one direction's samples of one method; est reports
-// that p50 is the P² estimate (tcpanalysis.RTTAgg.MedianEstimate), not
-// the exact median.
+// that p50 is the median estimate (tcpanalysis.RTTAgg.MedianEstimate,
+// within MedianRelErr), not the exact median.
 type rttStat struct {
 	n        int
 	min, p50 time.Duration
 	est      bool
 }
 
-// stat returns the samples of method m for data direction d: from r.RTT
-// when kept, else from RTTAgg (its bounded quantiles when kept, else its
-// median estimate, exact up to 5 samples).
+// stat returns the samples of method m for data direction d, from RTTAgg:
+// their count, minimum and median — the median estimate every analysis
+// keeps (tcpanalysis.RTTAgg.MedianEstimate: exact up to 8 samples, then
+// within tcpanalysis.MedianRelErr), whether or not the samples were kept,
+// so that every output judges on the same number (docs/metrics.md#pep).
+// A result with samples but no RTTAgg (built by hand) gives their exact
+// median.
 func stat(r *tcpanalysis.ConnResult, d flows.Direction, m tcpanalysis.Method) rttStat {
+	if a := &r.RTTAgg[d][m]; a.N > 0 {
+		p50, exact, _ := a.MedianEstimate()
+		return rttStat{int(a.N), a.Min, p50, !exact}
+	}
 	var ds []time.Duration
 	for _, s := range r.RTT {
 		if s.Dir == d && s.Method == m {
@@ -328,17 +336,6 @@ func stat(r *tcpanalysis.ConnResult, d flows.Direction, m tcpanalysis.Method) rt
 	}
 	if n, lo, p50, _, _, _, ok := tcpanalysis.Percentiles(ds); ok {
 		return rttStat{n, lo, p50, false}
-	}
-	if a := r.RTTAgg[d][m]; a.N > 0 {
-		// Samples not kept: the bounded quantiles when the analysis kept
-		// them (tcpanalysis.Options.RTTQuantiles; the same nearest-rank
-		// median, exact up to ExactQuantileLimit samples), else the P²
-		// estimate every analysis keeps (exact up to 5 samples).
-		if p50, ok := a.Quantile(0.5); ok {
-			return rttStat{int(a.N), a.Min, p50, false}
-		}
-		p50, _ := a.MedianEstimate()
-		return rttStat{int(a.N), a.Min, p50, a.N > 5}
 	}
 	return rttStat{}
 }

@@ -7,19 +7,22 @@ import (
 	"weak"
 
 	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
-// Links is what a capture's link layer shows of the hosts on its link:
-// which link-layer address sent which IP address's TCP packets at which
-// TTLs (the connections' tcpanalysis.DirStats.Links, AddConn), and which
-// link address announced an IPv4 address as its own (the capture's
-// tcpanalysis.Report.LinkOwn, AddOwn). Both are read in the analysis's one
-// pass. It is the evidence of the link-address criterion
-// (docs/metrics.md#pep): whether the host that acknowledges a direction's
-// data from the sender's own link is the receiver itself or a box that
-// answers for it. The zero value knows nothing; a Links is read-only once
-// built and safe for concurrent use then.
+// Links is what a capture's link layer shows of the hosts on its link,
+// read in the analysis's one pass: which link address announced an IPv4
+// address as its own (the capture's tcpanalysis.Report.LinkOwn, AddOwn),
+// and which link address sent an IP address's TCP packets with a
+// decremented TTL (the connections' tcpanalysis.DirStats.Links, AddConn).
+// With one connection's own evidence (Source: the link address that sent
+// its receiver's packets at 0 hops), it is the evidence of the
+// link-address criterion (docs/metrics.md#pep): whether the host that
+// acknowledges a direction's data from the sender's own link is the
+// receiver itself or a box that answers for it. The zero value knows
+// nothing; a Links is read-only once built and safe for concurrent use
+// then.
 type Links struct {
 	// Dirs counts the connection directions added whose segments carried
 	// a link-layer source address (capture.Segment.SA); 0 for a capture
@@ -32,21 +35,8 @@ type Links struct {
 	Full bool
 
 	own  map[linkIP]string   // (link address, IPv4 address) → how it showed the address as its own
-	ttl  map[linkIP]ttlRange // (link address, source IP) → TTLs of its TCP packets
-	src  map[ipPair]linkSet  // (source, destination IP) of TCP packets at 0 hops → link sources
+	ttl  map[linkIP]ttlRange // (link address, source IP) → TTLs of its TCP packets, for sources that sent some below an initial TTL
 	keys int
-	last [2]dirLinks // AddConn's last two directions, added already
-}
-
-// dirLinks are one direction's link facts (tcpanalysis.DirStats.Links)
-// and addresses.
-type dirLinks struct {
-	link0  [6]byte
-	link0N uint8
-	links  [2]tcpanalysis.LinkSource
-	n      uint8
-	many   bool
-	p      ipPair
 }
 
 // MaxLinkEntries bounds the entries of a Links' tables together: a capture
@@ -59,31 +49,8 @@ type linkIP struct {
 	ip  netip.Addr
 }
 
-type ipPair struct{ src, dst netip.Addr }
-
 // ttlRange holds the lowest and highest TTL seen.
 type ttlRange struct{ lo, hi uint8 }
-
-// linkSet holds up to 4 distinct link addresses; more mark it many.
-type linkSet struct {
-	n    uint8
-	a    [4][6]byte
-	many bool
-}
-
-func (s *linkSet) add(m [6]byte) {
-	for i := 0; i < int(s.n); i++ {
-		if s.a[i] == m {
-			return
-		}
-	}
-	if s.n == uint8(len(s.a)) {
-		s.many = true
-		return
-	}
-	s.a[s.n] = m
-	s.n++
-}
 
 // room reports whether one more entry fits, and marks l Full when not.
 func (l *Links) room() bool {
@@ -95,17 +62,9 @@ func (l *Links) room() bool {
 	return true
 }
 
-func (l *Links) init() {
-	if l.own == nil {
-		l.own, l.ttl = map[linkIP]string{}, map[linkIP]ttlRange{}
-		l.src = map[ipPair]linkSet{}
-	}
-}
-
 // AddOwn records the addresses a capture's frames announced as their own
 // (tcpanalysis.Report.LinkOwn); cut is Report.LinkOwnCut.
 func (l *Links) AddOwn(own []capture.LinkOwn, cut bool) {
-	l.init()
 	for _, o := range own {
 		l.setOwn(linkIP{o.MAC, o.IP.Unmap()}, o.How)
 	}
@@ -113,12 +72,11 @@ func (l *Links) AddOwn(own []capture.LinkOwn, cut bool) {
 }
 
 // AddConn records the link-layer sources of both directions of r
-// (tcpanalysis.DirStats.Links): for each source address, the TTL range of
-// the packets it sent from that direction's IP address, and the address
-// that sent that direction's packets with an initial TTL (Link0: 0 hops,
-// from the sender's own link). A direction like one
-// of the last two added (the same addresses and facts: a client's many
-// connections to one server) costs a comparison.
+// (tcpanalysis.DirStats.Links) that sent some of its packets below an
+// initial TTL, with the TTL range of what they sent from that direction's
+// IP address: a router forwarding for that address, or a host forwarding
+// ports to a container behind it. A source that sent at an initial TTL
+// only (every source of a LAN capture) costs a comparison.
 func (l *Links) AddConn(r *tcpanalysis.ConnResult) {
 	for d := range 2 {
 		st := &r.Dir[d]
@@ -126,32 +84,24 @@ func (l *Links) AddConn(r *tcpanalysis.ConnResult) {
 			continue
 		}
 		l.Dirs++
-		p := ipPair{r.Conn.Half[d].Addr.Addr().Unmap(), r.Conn.Half[1-d].Addr.Addr().Unmap()}
-		dl := dirLinks{st.Link0, st.Link0N, st.Links, st.NLinks, st.LinksMany, p}
-		if dl == l.last[0] || dl == l.last[1] {
-			continue
-		}
-		l.last[1], l.last[0] = l.last[0], dl
-		l.init()
 		for i := range st.NLinks {
 			ls := st.Links[i]
-			k := linkIP{ls.Addr, p.src}
+			if ls.MinTTL == ls.MaxTTL && Hops(ls.MaxTTL) == 0 {
+				continue
+			}
+			k := linkIP{ls.Addr, r.Conn.Half[d].Addr.Addr().Unmap()}
 			tr, ok := l.ttl[k]
 			if !ok {
 				if !l.room() {
 					continue
 				}
+				if l.ttl == nil {
+					l.ttl = map[linkIP]ttlRange{}
+				}
 				tr = ttlRange{ls.MinTTL, ls.MaxTTL}
 			}
 			tr.lo, tr.hi = min(tr.lo, ls.MinTTL), max(tr.hi, ls.MaxTTL)
 			l.ttl[k] = tr
-		}
-		if st.Link0N > 0 {
-			if s, ok := l.src[p]; ok || l.room() {
-				s.add(st.Link0)
-				s.many = s.many || st.Link0N > 1
-				l.src[p] = s
-			}
 		}
 	}
 }
@@ -197,6 +147,9 @@ const linkCacheSize = 8
 // (the first evidence is kept).
 func (l *Links) setOwn(k linkIP, how string) {
 	if _, ok := l.own[k]; !ok && l.room() {
+		if l.own == nil {
+			l.own = map[linkIP]string{}
+		}
 		l.own[k] = how
 	}
 }
@@ -230,27 +183,46 @@ type LinkFacts struct {
 	Why string
 }
 
-// Facts returns what l says of the host acknowledging the data that
-// sender sends to receiver (see LinkFacts).
-func (l *Links) Facts(receiver, sender netip.Addr) LinkFacts {
+// Source is what one connection direction shows of the link-layer
+// address that sent its packets at 0 hops (tcpanalysis.DirStats.Link0):
+// the receiver's interface, or a box on the sender's link answering for
+// it.
+type Source struct {
+	IP   netip.Addr // the direction's source IP address
+	Addr [6]byte    // valid when N is 1
+	N    uint8      // 0: no such packet had a link address; 2: several addresses sent them
+	TTL  uint8      // their TTL
+	// Dirs reports that the direction's packets carried link addresses at
+	// all.
+	Dirs bool
+}
+
+// SourceOf returns direction d's Source in r.
+func SourceOf(r *tcpanalysis.ConnResult, d flows.Direction) Source {
+	st := &r.Dir[d]
+	return Source{IP: r.Conn.Half[d].Addr.Addr().Unmap(), Addr: st.Link0, N: st.Link0N, TTL: st.Link0TTL, Dirs: st.NLinks > 0}
+}
+
+// Facts returns what l says of the host that sent the receiver's packets
+// described by src (the receiver's direction's Source; see LinkFacts).
+func (l *Links) Facts(src Source) LinkFacts {
 	switch {
 	case l == nil:
 		return LinkFacts{Why: "link layer not read"}
-	case l.Dirs == 0:
+	case l.Dirs == 0 && !src.Dirs:
 		return LinkFacts{Why: "the capture holds no link-layer addresses"}
-	}
-	receiver, sender = receiver.Unmap(), sender.Unmap()
-	s, ok := l.src[ipPair{receiver, sender}]
-	switch {
-	case !ok || s.n == 0:
+	case src.N == 0:
 		return LinkFacts{Why: "no frame of the receiver's with its initial TTL and a link address"}
-	case s.n > 1 || s.many:
+	case src.N > 1:
 		return LinkFacts{Why: "the receiver's packets came from several link addresses"}
 	}
-	f := LinkFacts{Known: true, Addr: s.a[0]}
-	f.Own = l.own[linkIP{f.Addr, receiver}]
-	if tr, ok := l.ttl[linkIP{f.Addr, receiver}]; ok && Hops(tr.hi) == 0 && tr.lo < tr.hi && initialTTL(tr.lo) == initialTTL(tr.hi) {
-		f.Forwards, f.FwdTTL, f.HighTTL = true, tr.lo, tr.hi
+	f := LinkFacts{Known: true, Addr: src.Addr}
+	f.Own = l.own[linkIP{f.Addr, src.IP}]
+	if tr, ok := l.ttl[linkIP{f.Addr, src.IP}]; ok {
+		hi := max(tr.hi, src.TTL)
+		if Hops(hi) == 0 && tr.lo < hi && initialTTL(tr.lo) == initialTTL(hi) {
+			f.Forwards, f.FwdTTL, f.HighTTL = true, tr.lo, hi
+		}
 	}
 	return f
 }

@@ -199,66 +199,16 @@ func (v Verdict) Keep() Verdict {
 }
 
 // NeedsDetail reports whether r's verdict v for direction d could change
-// with the connection's detail kept (tcpanalysis Options.Keep) and its RTT
-// quantiles (Options.RTTQuantiles): receiver-hops found an on-link
-// acknowledger at a capture beside the sender and zero-window events were
-// seen (it counts with a stall, which may be still open at the end and
-// visible only with detail); or the receiver and the sender are both 0
-// hops from the capture and receiver-hops judged "slower than the sender"
-// (Ratio×) on a median estimate (tcpanalysis.RTTAgg.MedianEstimate, P²)
-// that lies within EstimateBand of the threshold, so that the exact
-// medians might judge otherwise; or one criterion supports a split, and
-// either zero-window events were seen (a stall still open at the end is
-// visible only with detail) or an RTT criterion was judged on an estimate.
-// Away from the threshold an estimate decides as the exact median does:
-// a LAN capture's connections are not read twice for it.
+// with the connection's detail kept (tcpanalysis Options.Keep): a
+// zero-window stall still open at the end of the capture is visible only
+// with detail, so it does when zero-window events were seen and either
+// receiver-hops found an on-link acknowledger at a capture beside the
+// sender (it counts with a stall) or one criterion supports a split. The
+// RTT criteria need no detail: they read the median estimate every
+// analysis keeps (stat), the same with or without it.
 func NeedsDetail(r *tcpanalysis.ConnResult, d flows.Direction, v Verdict) bool {
-	if v.Likely {
+	if v.Likely || r.Counts[d][tcpanalysis.ZeroWindow] == 0 {
 		return false
 	}
-	zw := r.Counts[d][tcpanalysis.ZeroWindow] > 0
-	if v.onLinkAcker && zw {
-		// receiver-hops waits for a stall that detail may show.
-		return true
-	}
-	if rt, st := r.Dir[d.Reverse()].MaxTTL, r.Dir[d].MaxTTL; !v.PathGiven && rt != 0 && st != 0 && Hops(rt) == 0 && Hops(st) == 0 {
-		// Both ends on the capture's link: "slower" near the threshold,
-		// judged on an estimate either way.
-		tr, estR := towardsStat(r, d)
-		ts, estS := towardsStat(r, d.Reverse())
-		if (estR || estS) && tr > 0 && ts > 0 {
-			ratio := float64(tr) / float64(Ratio*ts)
-			if ratio >= 1/EstimateBand && ratio <= EstimateBand {
-				return true
-			}
-		}
-	}
-	if len(v.Supporting()) == 0 {
-		return false
-	}
-	return zw || estimated(r, d) || estimated(r, d.Reverse())
-}
-
-// EstimateBand is how far (as a factor) a ratio of median estimates may
-// lie from a verdict's threshold and still ask for the exact medians
-// (NeedsDetail): a P² estimate of a median is typically within a few
-// per cent of it.
-const EstimateBand = 1.25
-
-// towardsStat is towards, and whether its median is an estimate.
-func towardsStat(r *tcpanalysis.ConnResult, d flows.Direction) (time.Duration, bool) {
-	for _, m := range []tcpanalysis.Method{tcpanalysis.MethodACK, tcpanalysis.MethodTS, tcpanalysis.MethodHandshake} {
-		if s := stat(r, d, m); s.n > 0 {
-			return s.p50, s.est
-		}
-	}
-	return 0, false
-}
-
-// estimated reports whether the RTT stat of direction d is a P² estimate
-// (stat): the method it reads has more than 5 samples, neither kept nor in
-// bounded quantiles.
-func estimated(r *tcpanalysis.ConnResult, d flows.Direction) bool {
-	_, est := towardsStat(r, d)
-	return est
+	return v.onLinkAcker || len(v.Supporting()) > 0
 }

@@ -18,7 +18,11 @@ import (
 // on-link host), and the capture is beside the sender (its packets carry
 // TTL 64) with no zero window, so neither ack-rtt-vs-handshake nor
 // receiver-hops may count: no PEP, in 'tcpviz rtt --pep' (DetectWith with
-// per-packet evidence) and in 'tcpviz flows' (FlowNotes) alike.
+// per-packet evidence and the link layer, where the AP's ARP request rules
+// a PEP out) and in 'tcpviz flows' (FlowNotes) alike. The AP answers at
+// the threshold of receiver-hops (medians 581 and 145 µs: 4.0×; by the
+// estimates every output reads, 573 and 143 µs), so without the link
+// layer the verdict may be Possible or nothing; never Likely.
 func TestNS3WifiNoPEP(t *testing.T) {
 	path := filepath.Join(sharedtest.Dir(t, "corpus"), "ns3-wifi-tcp-Station-1-0.pcap")
 	rep, err := tcpanalysis.AnalyzeFile(path, tcpanalysis.Options{Detail: true})
@@ -46,8 +50,8 @@ func TestNS3WifiNoPEP(t *testing.T) {
 		for _, it := range v.Evidence {
 			t.Logf("%s: %-22s supports=%-5v %s", name, it.Name, it.Supports, it.Observed)
 		}
-		if v.Likely || len(v.Supporting()) != 0 || v.Possible != (name == "Detect") {
-			t.Errorf("%s: Likely %v, Possible %v, supporting %v; want no PEP and no criterion, Possible only without the link layer", name, v.Likely, v.Possible, v.Supporting())
+		if v.Likely || len(v.Supporting()) != 0 || v.Possible && name != "Detect" {
+			t.Errorf("%s: Likely %v, Possible %v, supporting %v; want no PEP and no criterion, Possible at most without the link layer", name, v.Likely, v.Possible, v.Supporting())
 		}
 		if it, ok := item(v, "ack-rtt-vs-handshake"); !ok || it.Value < 0.52 || it.Value > 0.53 {
 			t.Errorf("%s: ack-rtt-vs-handshake %+v (present %v), want min ACK RTT 0.522 ms", name, it, ok)

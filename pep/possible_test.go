@@ -244,7 +244,7 @@ func TestLinkAddressDecides(t *testing.T) {
 	} {
 		path, rep, r := onLink(t, c.o)
 		links := LinksOf(rep)
-		f := links.Facts(netip.MustParseAddr("10.0.1.1"), netip.MustParseAddr("10.0.0.1"))
+		f := links.Facts(SourceOf(r, flows.BtoA))
 		if f.Own != c.own {
 			t.Errorf("%s: Own %q, want %q (%+v)", c.name, f.Own, c.own, f)
 		}
@@ -296,31 +296,34 @@ func TestLoopbackNotPossible(t *testing.T) {
 }
 
 // TestLinksBounded: a Links table keeps at most MaxLinkEntries entries and
-// says so; what it recorded stays, and a connection it has no entry for
-// is undecided, never guessed.
+// says so; what it recorded stays, and a fact it has no entry for decides
+// nothing, never guessed. Each connection here has its receiver's packets
+// from one link address at TTL 64 and 63 (a router or a NAT host: one
+// entry each), from distinct receiver addresses.
 func TestLinksBounded(t *testing.T) {
 	l := &Links{}
-	for i := range MaxLinkEntries + 10 {
-		// Each connection's direction needs two entries: its TTLs and its
-		// address pair.
+	conn := func(i int) *tcpanalysis.ConnResult {
 		src := netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)})
 		r := &tcpanalysis.ConnResult{Summary: tcpanalysis.Summary{Conn: &flows.Conn{}}}
-		r.Conn.Half[0].Addr, r.Conn.Half[1].Addr = netip.AddrPortFrom(src, 40000), netip.MustParseAddrPort("10.9.9.9:80")
-		r.Dir[0].NLinks, r.Dir[0].Links[0] = 1, tcpanalysis.LinkSource{Addr: ackerMAC, MinTTL: 64, MaxTTL: 64}
-		r.Dir[0].Link0, r.Dir[0].Link0N = ackerMAC, 1
-		l.AddConn(r)
+		r.Conn.Half[0].Addr, r.Conn.Half[1].Addr = netip.AddrPortFrom(src, 80), netip.MustParseAddrPort("10.9.9.9:40000")
+		r.Dir[0].NLinks, r.Dir[0].Links[0] = 1, tcpanalysis.LinkSource{Addr: ackerMAC, MinTTL: 63, MaxTTL: 64}
+		r.Dir[0].Link0, r.Dir[0].Link0N, r.Dir[0].Link0TTL = ackerMAC, 1, 64
+		return r
+	}
+	for i := range MaxLinkEntries + 10 {
+		l.AddConn(conn(i))
 	}
 	if !l.Full || l.keys != MaxLinkEntries {
 		t.Errorf("Full %v, keys %d", l.Full, l.keys)
 	}
-	if f := l.Facts(netip.MustParseAddr("10.0.0.0"), netip.MustParseAddr("10.9.9.9")); !f.Known {
+	if f := l.Facts(SourceOf(conn(0), flows.AtoB)); !f.Known || !f.Forwards || f.FwdTTL != 63 || f.HighTTL != 64 {
 		t.Errorf("first entry lost: %+v", f)
 	}
-	if f := l.Facts(netip.AddrFrom4([4]byte{10, 0, 255, 5}), netip.MustParseAddr("10.9.9.9")); f.Known || f.Why == "" {
+	if f := l.Facts(SourceOf(conn(MaxLinkEntries+5), flows.AtoB)); !f.Known || f.Forwards {
 		t.Errorf("an entry past the bound: %+v", f)
 	}
 	var none *Links
-	if f := none.Facts(netip.MustParseAddr("10.0.0.1"), netip.MustParseAddr("10.0.0.2")); f.Known || f.Why != "link layer not read" {
+	if f := none.Facts(SourceOf(conn(0), flows.AtoB)); f.Known || f.Why != "link layer not read" {
 		t.Errorf("nil Links: %+v", f)
 	}
 }

@@ -46,9 +46,9 @@ type Recheck struct {
 	// (tcpanalysis Options.OnDone), a Links the caller built with AddConn
 	// for every connection and AddOwn at the end. nil leaves the held
 	// verdicts as the first pass judged them.
-	Links *Links
-	detail  map[int]Verdict // connection index → first verdict, to judge again with detail
-	link    map[int]Verdict // connection index → verdict to judge with the link layer
+	Links  *Links
+	detail map[int]Verdict // connection index → first verdict, to judge again with detail
+	link   map[int]Verdict // connection index → verdict to judge with the link layer
 }
 
 // Add records r for Run when its verdict v (for data direction v.Dir, from

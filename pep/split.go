@@ -303,11 +303,35 @@ func receiverSpan(r *tcpanalysis.ConnResult, d flows.Direction, delivered int64)
 
 // connRTT is the RTT between the two ends of r's connection wherever the
 // capture point lies on it: toward the receiver of d plus toward its
-// sender (see towards).
+// sender (see towards), each the exact median of the samples when the
+// analysis kept them (a number compare prints as the leg's RTT, as rtt
+// prints its p50), else the estimate the verdicts read.
 func connRTT(r *tcpanalysis.ConnResult, d flows.Direction) time.Duration {
-	a, _ := towards(r, d)
-	b, _ := towards(r, d.Reverse())
-	return a + b
+	return exactToward(r, d) + exactToward(r, d.Reverse())
+}
+
+// exactToward is towards with the exact median of the kept samples, or
+// of the bounded quantiles, when there are.
+func exactToward(r *tcpanalysis.ConnResult, d flows.Direction) time.Duration {
+	for _, m := range []tcpanalysis.Method{tcpanalysis.MethodACK, tcpanalysis.MethodTS, tcpanalysis.MethodHandshake} {
+		a := &r.RTTAgg[d][m]
+		var ds []time.Duration
+		for _, s := range r.RTT {
+			if s.Dir == d && s.Method == m {
+				ds = append(ds, s.RTT)
+			}
+		}
+		if _, _, p50, _, _, _, ok := tcpanalysis.Percentiles(ds); ok {
+			return p50
+		}
+		if p50, ok := a.Quantile(0.5); ok {
+			return p50
+		}
+		if p50, _, ok := a.MedianEstimate(); ok {
+			return p50
+		}
+	}
+	return 0
 }
 
 // acked converts a relative cumulative ACK of direction d into payload

@@ -81,6 +81,7 @@ type hopsIn struct {
 	towardR, towardS time.Duration
 	stall            bool
 	recv, send       netip.Addr
+	src              Source // the receiver's direction's link-layer sender (SourceOf)
 	link             LinkFacts
 	linkRead         bool
 }
@@ -132,7 +133,7 @@ func receiverHops(h *hopsIn, links *Links, w words) (it Item, pending, candidate
 		return it, false, false
 	}
 	h.linkRead = links != nil
-	h.link = links.Facts(h.recv, h.send)
+	h.link = links.Facts(h.src)
 	judgeHops(&it, h, w)
 	return it, it.Open, true
 }
@@ -193,7 +194,7 @@ func (v Verdict) WithLinks(l *Links) Verdict {
 		return v
 	}
 	h := *v.hops
-	h.linkRead, h.link = true, l.Facts(h.recv, h.send)
+	h.linkRead, h.link = true, l.Facts(h.src)
 	out := v
 	out.hops = &h
 	out.Evidence = make([]Item, 0, len(v.Evidence)+1)

@@ -156,6 +156,7 @@ type DirStats struct {
 	// on the capture's link (docs/metrics.md#pep).
 	Link0     [6]byte
 	Link0N    uint8
+	Link0TTL  uint8 // the TTL of the first of those segments
 	Links     [2]LinkSource
 	NLinks    uint8
 	LinksMany bool
@@ -614,6 +615,13 @@ func (cs *connState) releaseScratch(closed bool) {
 	}
 	cs.pool.putHS(cs.hs)
 	cs.hs = nil
+	if closed {
+		for d := range cs.RTTAgg {
+			for m := range cs.RTTAgg[d] {
+				cs.RTTAgg[d][m].freezeMedian(cs.pool)
+			}
+		}
+	}
 }
 
 // New returns an Analyzer.
@@ -1253,7 +1261,7 @@ func (st *DirStats) linkFrame(s *capture.Segment) {
 	case 32, 64, 128, 255: // an initial TTL: sent from this link
 		switch {
 		case st.Link0N == 0:
-			st.Link0, st.Link0N = s.SA, 1
+			st.Link0, st.Link0N, st.Link0TTL = s.SA, 1, s.TTL
 		case st.Link0 != s.SA:
 			st.Link0N = 2
 		}

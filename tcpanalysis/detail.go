@@ -228,27 +228,65 @@ type Handshake struct {
 }
 
 // RTTAgg is the running summary of one direction's samples of one method:
-// count, sum, min and max, an estimate of the median (MedianEstimate), and,
-// with Options.RTTQuantiles, what Quantile needs (quantile.go).
+// count, sum, min and max, their median (MedianEstimate), and, with
+// Options.RTTQuantiles, what Quantile needs (quantile.go).
 type RTTAgg struct {
 	N             int64
 	Sum, Min, Max time.Duration
 	q             *quantiles
-	med           p2Median
+	// med follows the samples while the connection is alive (medHist);
+	// when it is over, median and medState keep its answer.
+	med      *medHist
+	median   time.Duration
+	medState uint8 // medOK | medIsExact, once frozen
 }
 
-// MedianEstimate returns the median of the samples, exact (nearest rank)
-// up to 5 samples and estimated by the P² algorithm above (p2Median,
-// docs/metrics.md#rtt-median-estimate), clamped to [Min, Max]; kept for
-// every connection whatever the options, in 40 bytes. ok is false when a
-// holds no samples.
-func (a *RTTAgg) MedianEstimate() (time.Duration, bool) {
-	m, ok := a.med.median(a.N)
-	return min(max(m, a.Min), a.Max), ok
+const (
+	medOK      = 1 << iota // median holds the samples' median
+	medIsExact             // ... exactly
+)
+
+// MedianEstimate returns the nearest-rank median of the samples, kept for
+// every connection whatever the options: exact up to 8 samples, past that
+// within MedianRelErr (3.125 %) of it, clamped to [Min, Max]
+// (docs/metrics.md#rtt-median-estimate). exact reports which; ok is false
+// when a holds no samples.
+func (a *RTTAgg) MedianEstimate() (m time.Duration, exact, ok bool) {
+	switch {
+	case a.med != nil:
+		m, exact, ok = a.med.median()
+	default:
+		m, exact, ok = a.median, a.medState&medIsExact != 0, a.medState&medOK != 0
+	}
+	if !ok {
+		return 0, false, false
+	}
+	return min(max(m, a.Min), a.Max), exact, true
 }
 
-func (a *RTTAgg) add(d time.Duration, quant bool) {
-	a.med.add(d, a.N)
+// freezeMedian keeps the median of a's samples and gives its histogram
+// back to p: the connection is over.
+func (a *RTTAgg) freezeMedian(p *scratchPool) {
+	h := a.med
+	if h == nil {
+		return
+	}
+	m, exact, ok := h.median()
+	a.median, a.medState, a.med = m, 0, nil
+	if ok {
+		a.medState |= medOK
+	}
+	if exact {
+		a.medState |= medIsExact
+	}
+	p.putHist(h)
+}
+
+func (a *RTTAgg) add(d time.Duration, quant bool, p *scratchPool) {
+	if a.med == nil {
+		a.med = p.newHist()
+	}
+	a.med.add(d)
 	if a.N == 0 || d < a.Min {
 		a.Min = d
 	}
@@ -302,7 +340,7 @@ func (cs *connState) sample(o *Options, r RTTSample) bool {
 		cs.NegativeRTT++
 		return false
 	}
-	cs.RTTAgg[r.Dir][r.Method].add(r.RTT, o.RTTQuantiles)
+	cs.RTTAgg[r.Dir][r.Method].add(r.RTT, o.RTTQuantiles, cs.pool)
 	if o.OnRTT != nil {
 		o.OnRTT(&cs.ConnResult, r)
 	}

@@ -13,8 +13,9 @@ import (
 // Each Analyzer has its own; a recycled state is reset to its zero value
 // but for the capacity of its small slices.
 type scratchPool struct {
-	dirs []*dirState
-	hss  []*hsState
+	dirs  []*dirState
+	hss   []*hsState
+	hists []*medHist
 	// css are connections over whose results OnDone is done with
 	// (Options.ReuseResults), their Conns not yet given to the tracker;
 	// back holds those a shard's merger gave back, under mu.
@@ -150,4 +151,22 @@ func (p *scratchPool) recycleConns(t *flows.Tracker) {
 			}
 		}
 	}
+}
+
+// newHist returns an empty medHist.
+func (p *scratchPool) newHist() *medHist {
+	if p == nil {
+		return &medHist{}
+	}
+	return pop(&p.hists)
+}
+
+// putHist empties h and keeps it for newHist. h must no longer be
+// referenced.
+func (p *scratchPool) putHist(h *medHist) {
+	if p == nil || len(p.hists) >= maxPooled {
+		return
+	}
+	h.reset()
+	p.hists = append(p.hists, h)
 }

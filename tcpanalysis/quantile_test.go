@@ -22,7 +22,7 @@ func TestQuantileExactThenSketch(t *testing.T) {
 			if i%97 == 0 {
 				ds[i] = 0
 			}
-			a.add(ds[i], true)
+			a.add(ds[i], true, nil)
 		}
 		sorted := slices.Clone(ds)
 		slices.Sort(sorted)

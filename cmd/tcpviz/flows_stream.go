@@ -136,7 +136,8 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 	name := displayName(path) // "stdin" for "-", in every row and message
 	st.BeginFile(name)
 	var (
-		notes    = map[int]string{} // PEP notes by connection
+		notes    = map[int]string{}      // PEP notes by connection (likely)
+		possible = map[int]pep.Verdict{} // possible PEPs' verdicts, whose notes pepNotes writes
 		dirs     = map[int]flows.Direction{}
 		maybe    = map[int]flows.Direction{}
 		recheck  = map[int]*export.FlowRow{} // rows held for a second PEP pass
@@ -189,7 +190,7 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 			row.MarkPEP(v.Dir)
 		case v.Possible:
 			maybe[i] = v.Dir
-			notes[i] = v.NoteOn(i)
+			possible[i] = v.Keep() // its note written only if printed (pepNotes)
 			row.MarkPEPPossible(v.Dir)
 		}
 		st.Put(&row)
@@ -224,13 +225,15 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 			recheck[i].MarkPEP(v.Dir)
 		case v.Possible:
 			maybe[i] = v.Dir
+			possible[i] = v
 			recheck[i].MarkPEPPossible(v.Dir)
+			return
 		}
 		if n := v.NoteOn(i); n != "" {
 			notes[i] = n
 		}
 	})
-	order := pepNotes(notes, maybe)
+	order := pepNotes(notes, possible)
 	for _, i := range slices.Sorted(maps.Keys(recheck)) {
 		st.Put(recheck[i])
 	}
@@ -243,25 +246,30 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 	return st.EndFile(&ff)
 }
 
-// pepNotes orders one capture's PEP notes (by connection) by index. A
+// pepNotes orders one capture's PEP notes by connection index: the
+// likely PEPs' (notes) and the possible ones' (possible, written here). A
 // capture taken beside a sender of many connections to hosts on its link
-// (a LAN client) may hold a possible PEP (maybe) behind each: past
-// maxConnNotes of those, one note lists the rest, which are marked "PEP?"
-// for the same reason as the first.
-func pepNotes(notes map[int]string, maybe map[int]flows.Direction) []string {
-	var order, rest []int
+// (a LAN client) may hold a possible PEP behind each: past maxConnNotes
+// of those, one note lists the rest, which are marked "PEP?" for the same
+// reason as the first, and their notes are not written.
+func pepNotes(notes map[int]string, possible map[int]pep.Verdict) []string {
+	all := slices.Sorted(maps.Keys(notes))
+	for i := range possible {
+		all = append(all, i)
+	}
+	slices.Sort(all)
+	var out []string
+	var rest []int
 	n := 0
-	for _, i := range slices.Sorted(maps.Keys(notes)) {
-		if _, ok := maybe[i]; ok {
+	for _, i := range all {
+		if v, ok := possible[i]; ok {
 			if n++; n > maxConnNotes {
 				rest = append(rest, i)
 				continue
 			}
+			out = append(out, v.NoteOn(i))
+			continue
 		}
-		order = append(order, i)
-	}
-	out := make([]string, 0, len(order)+1)
-	for _, i := range order {
 		out = append(out, notes[i])
 	}
 	if len(rest) > 0 {

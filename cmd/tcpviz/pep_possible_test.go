@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/pep"
+	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
 
 // lan4 is the testbed's PEP run whose sender a 4 Mbit/s LAN slows, so that
@@ -135,17 +136,25 @@ func TestGoodputPossiblePEP(t *testing.T) {
 }
 
 // TestPEPNotesCondensed: past maxConnNotes connections a PEP may
-// acknowledge, flows gives one note for the rest; Likely notes are all
-// kept.
+// acknowledge, flows gives one note for the rest (whose notes are not
+// written); Likely notes are all kept. The possible verdict is the
+// pep-on_lan-4Mbit client's data connection's, given to 12 indexes.
 func TestPEPNotesCondensed(t *testing.T) {
-	notes, maybe := map[int]string{}, map[int]flows.Direction{}
-	for i := range 12 {
-		notes[i] = "possible " + string(rune('a'+i))
-		maybe[i] = flows.AtoB
+	rep, err := tcpanalysis.AnalyzeFile(lan4+"client.pcap.gz", tcpanalysis.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	notes[20] = "likely"
-	got := pepNotes(notes, maybe)
-	if len(got) != maxConnNotes+2 || got[maxConnNotes] != "likely" || !strings.HasPrefix(got[maxConnNotes+1], "7 more connections (connections 5, 6, 7, …): data may be acknowledged") {
+	v := pep.Acknowledger(rep.Conns[1], 0)
+	if !v.Possible {
+		t.Fatalf("conn 1: Possible %v", v.Possible)
+	}
+	notes, possible := map[int]string{20: "likely"}, map[int]pep.Verdict{}
+	for i := range 12 {
+		possible[i] = v.Keep()
+	}
+	got := pepNotes(notes, possible)
+	if len(got) != maxConnNotes+2 || !strings.HasPrefix(got[0], "conn 0: data ab may be acknowledged by a split-TCP PEP") || !strings.HasPrefix(got[4], "conn 4: ") ||
+		got[maxConnNotes] != "likely" || !strings.HasPrefix(got[maxConnNotes+1], "7 more connections (connections 5, 6, 7, …): data may be acknowledged") {
 		t.Errorf("pepNotes = %q", got)
 	}
 }
