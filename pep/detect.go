@@ -51,6 +51,15 @@ func (w words) f(format string, a ...any) string {
 	return fmt.Sprintf(format, a...)
 }
 
+// mac is macText(m), or "" when w is terse: f's arguments are evaluated
+// before f knows to drop them.
+func (w words) mac(m [6]byte) string {
+	if w {
+		return ""
+	}
+	return macText(m)
+}
+
 // rtt is rttText(d), or "" when w is terse: the arguments of f are
 // evaluated even when f formats nothing.
 func (w words) rtt(d time.Duration) string {
@@ -113,6 +122,9 @@ type Verdict struct {
 	// link and slower than the sender, and would support a PEP if
 	// zero-window-stall did (NeedsDetail: a stall may show with detail).
 	onLinkAcker bool
+	// terse: the verdict's Item sentences were left empty (Options.terse);
+	// WithLinks keeps them so.
+	terse bool
 	// hops holds receiver-hops' inputs when it found such an
 	// acknowledger (onLinkAcker or supporting through a stall), so that
 	// WithLinks can judge it again with link-layer evidence; nil
@@ -137,7 +149,7 @@ const maxCriteria = 7
 // DetectWith weighs the evidence of a split-TCP PEP acknowledging direction
 // d's data of r; see the package doc for each criterion.
 func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict {
-	v := Verdict{Dir: d, Evidence: o.evidence[:0]}
+	v := Verdict{Dir: d, Evidence: o.evidence[:0], terse: o.terse}
 	if cap(v.Evidence) < maxCriteria {
 		v.Evidence = make([]Item, 0, maxCriteria)
 	}

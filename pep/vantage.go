@@ -144,7 +144,7 @@ func judgeHops(it *Item, h *hopsIn, w words) {
 	it.Supports, it.Open = false, false
 	switch {
 	case h.link.Own != "":
-		it.Observed += w.f("; beside the sender: on its link, and its link address %s sent the receiver's own %s (link-address): the receiver itself, not a PEP", macText(h.link.Addr), h.link.Own)
+		it.Observed += w.f("; beside the sender: on its link, and its link address %s sent the receiver's own %s (link-address): the receiver itself, not a PEP", w.mac(h.link.Addr), h.link.Own)
 	case h.stall:
 		it.Supports = true
 		it.Observed += "; beside the sender: an on-link acknowledger that stalls (zero-window-stall)"
@@ -154,7 +154,7 @@ func judgeHops(it *Item, h *hopsIn, w words) {
 		if h.linkRead {
 			why = h.link.Why
 			if h.link.Known {
-				why = w.f("its link address %s never announced the receiver's address", macText(h.link.Addr))
+				why = w.f("its link address %s never announced the receiver's address", w.mac(h.link.Addr))
 			}
 		}
 		it.Observed += w.f("; beside the sender: on its link, as an on-link server is, with no zero-window stall (%s): unknown whether it is the receiver or a PEP", why)
@@ -171,13 +171,13 @@ func (h *hopsIn) linkItem(w words) (Item, bool) {
 	it := Item{Name: "link-address", Unit: "hops", Expected: "the receiver's own link address: it announces the receiver's address (ARP request, IPv4 broadcast)"}
 	switch {
 	case f.Own != "":
-		it.Observed = w.f("acknowledger's link address %s sent the receiver's own %s: the receiver's interface", macText(f.Addr), f.Own)
+		it.Observed = w.f("acknowledger's link address %s sent the receiver's own %s: the receiver's interface", w.mac(f.Addr), f.Own)
 	case f.Forwards:
 		it.Open, it.Value = true, float64(int(f.HighTTL)-int(f.FwdTTL))
-		it.Observed = w.f("acknowledger's link address %s sent the receiver's TCP packets with TTL %d and also with TTL %d: a router answering for a host behind it, or a host forwarding some ports to a container behind it (NAT) — undecided", macText(f.Addr), f.HighTTL, f.FwdTTL)
+		it.Observed = w.f("acknowledger's link address %s sent the receiver's TCP packets with TTL %d and also with TTL %d: a router answering for a host behind it, or a host forwarding some ports to a container behind it (NAT) — undecided", w.mac(f.Addr), f.HighTTL, f.FwdTTL)
 	default:
 		it.Open = true
-		it.Observed = w.f("acknowledger's link address %s: no ARP request or broadcast from the receiver's address in the capture", macText(f.Addr))
+		it.Observed = w.f("acknowledger's link address %s: no ARP request or broadcast from the receiver's address in the capture", w.mac(f.Addr))
 	}
 	return it, true
 }
@@ -198,7 +198,7 @@ func (v Verdict) WithLinks(l *Links) Verdict {
 	out := v
 	out.hops = &h
 	out.Evidence = make([]Item, 0, len(v.Evidence)+1)
-	w := words(false)
+	w := words(v.terse)
 	for _, it := range v.Evidence {
 		switch it.Name {
 		case "link-address":

@@ -255,8 +255,12 @@ func (a *RTTAgg) MedianEstimate() (m time.Duration, exact, ok bool) {
 	switch {
 	case a.med != nil:
 		m, exact, ok = a.med.median()
+	case a.medState != 0:
+		m, exact, ok = a.median, a.medState&medIsExact != 0, true
 	default:
-		m, exact, ok = a.median, a.medState&medIsExact != 0, a.medState&medOK != 0
+		// At most 2 samples, never held (add): the nearest-rank median
+		// is the smaller.
+		m, exact, ok = a.Min, true, a.N > 0
 	}
 	if !ok {
 		return 0, false, false
@@ -283,10 +287,17 @@ func (a *RTTAgg) freezeMedian(p *scratchPool) {
 }
 
 func (a *RTTAgg) add(d time.Duration, quant bool, p *scratchPool) {
-	if a.med == nil {
+	switch {
+	case a.med != nil:
+		a.med.add(d)
+	case a.N >= 2:
+		// The third sample: the first two are Min and Max (a connection's
+		// handshake sample alone never takes a histogram).
 		a.med = p.newHist()
+		a.med.add(a.Min)
+		a.med.add(a.Max)
+		a.med.add(d)
 	}
-	a.med.add(d)
 	if a.N == 0 || d < a.Min {
 		a.Min = d
 	}

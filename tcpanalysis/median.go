@@ -33,16 +33,12 @@ const (
 )
 
 // medBucket returns the histogram bucket of d > 0: its power of two
-// times 2^medSub plus the medSub bits below the leading one.
+// times 2^medSub plus the medSub bits below the leading one. Durations
+// below 2^medSub ns share the bucket of 2^medSub ns.
 func medBucket(d time.Duration) int {
-	u := uint64(d)
+	u := max(uint64(d), 1<<medSub)
 	b := bits.Len64(u) - 1
-	var m uint64
-	if b >= medSub {
-		m = (u >> (b - medSub)) & (1<<medSub - 1)
-	} else {
-		m = (u << (medSub - b)) & (1<<medSub - 1)
-	}
+	m := (u >> (b - medSub)) & (1<<medSub - 1)
 	return b<<medSub | int(m)
 }
 
@@ -54,19 +50,29 @@ func medMid(k int) time.Duration {
 	return time.Duration((lo + hi) / 2)
 }
 
+// add adds sample d. The hot path (RTTAgg.add) calls it once per RTT
+// sample, so it is small enough to inline: the move to the histogram and
+// its growth are out of line (count).
 func (h *medHist) add(d time.Duration) {
 	if h.n < medExact {
 		h.exact[h.n] = d
-		h.n++
-		return
+	} else if i := medBucket(d) - h.lo; d > 0 && h.n > medExact && uint(i) < uint(len(h.counts)) {
+		h.counts[i]++
+	} else {
+		h.slow(d)
 	}
+	h.n++
+}
+
+// slow is add's rare cases: the first sample past the exact ones (they
+// move into the histogram), a sample ≤ 0, one outside the buckets so far.
+func (h *medHist) slow(d time.Duration) {
 	if h.n == medExact {
 		for _, x := range h.exact {
 			h.count(x)
 		}
 	}
 	h.count(d)
-	h.n++
 }
 
 func (h *medHist) count(d time.Duration) {
