@@ -3,8 +3,6 @@ package capture
 import (
 	"encoding/binary"
 	"net/netip"
-
-	"github.com/gopacket/gopacket"
 )
 
 // LinkFrame is what one frame's link-layer and IP headers say of who sent
@@ -36,21 +34,6 @@ type LinkFrame struct {
 	ARPOp     uint16
 	ARPSender netip.Addr
 	ARPHW     [6]byte
-}
-
-// LinkFrameHook returns a FrameHook that parses every frame with
-// ParseLinkFrame and calls f with the frames that parse (a frame of a link
-// without link-layer addresses — raw IP, loopback, PPP — never does); the
-// hook returns f's answer (false drops the frame, as for any FrameHook).
-// Frames that do not parse are kept.
-func LinkFrameHook(f func(*LinkFrame) bool) FrameHook {
-	var lf LinkFrame
-	return func(link int, data []byte, _ Timestamp, _ gopacket.CaptureInfo) bool {
-		if !ParseLinkFrame(link, data, &lf) {
-			return true
-		}
-		return f(&lf)
-	}
 }
 
 // ParseLinkFrame fills lf from frame data of link type link (pcap

@@ -101,8 +101,9 @@ func (o *ownSet) list() []LinkOwn {
 // frames read so far showed announcing an IPv4 address as their own (ARP
 // requests, IPv4 link-layer broadcasts; see LinkOwn), and whether
 // MaxLinkOwn cut the list. Every frame of the capture counts, whatever
-// connection filter the reading applies (OnlyEndpoints); a capture filter
-// that drops frames before decoding (a FrameHook) hides theirs.
+// connection filter (OnlyEndpoints) or capture filter (a FrameHook that
+// drops frames, --filter) the reading applies: it is evidence about the
+// hosts on the link, not about the traffic measured.
 func (r *Reader) LinkOwn() (own []LinkOwn, cut bool) {
 	return r.own.list(), r.own.full
 }

@@ -635,6 +635,9 @@ func (r *Reader) next(s *Segment) error {
 		}
 		if r.hook != nil && !r.hook(lt, data, ts, ci) {
 			r.stats.Filtered++
+			// A frame the filter drops still tells who owns an address
+			// (LinkOwn: evidence about the hosts, not the traffic).
+			r.own.frame(lt, data)
 			if r.keepNumbers {
 				r.frame++
 				if !r.firstSeen {

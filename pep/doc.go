@@ -53,11 +53,13 @@
 //     capture cannot tell, and the verdict is Possible. At any other
 //     vantage toward S is a network RTT, and a 0-hop R slower than it
 //     delays its ACKs, which a PEP does not: it never supports there.
-//   - link-address (Links: ScanLinks, LinksOf, Evidence; judged only for
-//     an acknowledger on S's link): the one link-layer address that sent
-//     R's packets with their initial TTL (Ethernet source; 802.11 source
-//     station by the DS bits; Linux cooked capture address) also sent an
-//     ARP request or an IPv4 link-layer broadcast from R's address: R's own
+//   - link-address (Links, LinksOf, Source; read in the analysis's one
+//     pass, judged only for an acknowledger on S's link): the one
+//     link-layer address that sent the connection's packets of R with
+//     their initial TTL (capture.Segment.SA: Ethernet source; 802.11
+//     source station by the DS bits; Linux cooked capture address) also
+//     sent, anywhere in the capture, an ARP request or an IPv4 link-layer
+//     broadcast from R's address (capture.Reader.LinkOwn): R's own
 //     interface, no PEP (a proxy answers for a remote address at the TCP
 //     level; it does not announce it). Nothing here supports a PEP: that
 //     address also sending R's packets with a decremented TTL is a router
@@ -90,8 +92,11 @@
 // buffer fills; an on-link server whose application stops reading looks
 // the same to one capture (shared case zero_window_probe), and only
 // PathRTT, link-layer evidence or a second capture tells them apart.
-// DetectFile reads a capture's link layer once when it could change a
-// verdict (Verdict.LinkMatters); Recheck does it for listings. The package
+// DetectIn judges a verdict again with its report's link layer when it
+// could change it (Verdict.LinkMatters); Recheck does it for listings,
+// once the capture's pass has ended. RTT criteria compare medians: the
+// estimate every analysis keeps (tcpanalysis.RTTAgg.MedianEstimate), so
+// that every output judges on the same number, kept samples or not. The package
 // draws nothing and prints nothing; Verdict.AckNote and PossibleNote are
 // the sentences outputs print, Mark the "PEP" or "PEP?" beside a rate.
 package pep
