@@ -137,9 +137,9 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 	st.BeginFile(name)
 	var (
 		notes    = map[int]string{}      // PEP notes by connection (likely)
-		possible = map[int]pep.Verdict{} // possible PEPs' verdicts, whose notes pepNotes writes
+		possible possiblePEPs // the possible PEPs: their count, the lowest indexes' verdicts (pepNotes)
 		dirs     = map[int]flows.Direction{}
-		maybe    = map[int]flows.Direction{}
+		maybe    = map[int]flows.Direction{} // one possible PEP per data direction: the table's heading (export.NewStreamedFlowsFile)
 		recheck  = map[int]*export.FlowRow{} // rows held for a second PEP pass
 		rc       = pep.Recheck{PathRTT: pathRTT}
 		links    pep.Links // the capture's link layer, from every connection (all of them: hosts, not traffic)
@@ -189,8 +189,7 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 			notes[i] = v.NoteOn(i)
 			row.MarkPEP(v.Dir)
 		case v.Possible:
-			maybe[i] = v.Dir
-			possible[i] = v.Keep() // its note written only if printed (pepNotes)
+			possible.add(i, v, maybe)
 			row.MarkPEPPossible(v.Dir)
 		}
 		st.Put(&row)
@@ -224,8 +223,7 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 			dirs[i] = v.Dir
 			recheck[i].MarkPEP(v.Dir)
 		case v.Possible:
-			maybe[i] = v.Dir
-			possible[i] = v
+			possible.add(i, v, maybe)
 			recheck[i].MarkPEPPossible(v.Dir)
 			return
 		}
@@ -233,7 +231,7 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 			notes[i] = n
 		}
 	})
-	order := pepNotes(notes, possible)
+	order := pepNotes(notes, &possible)
 	for _, i := range slices.Sorted(maps.Keys(recheck)) {
 		st.Put(recheck[i])
 	}
@@ -246,15 +244,48 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 	return st.EndFile(&ff)
 }
 
+// possiblePEPs are one capture's connections a PEP may have acknowledged
+// (pep.Verdict.Possible), in bounded memory however many: their number,
+// and the verdicts of the 2 × maxConnNotes lowest indexes, the ones
+// pepNotes writes or names.
+type possiblePEPs struct {
+	n int
+	v map[int]pep.Verdict
+}
+
+// add records connection i's possible PEP v (kept: pep.Verdict.Keep), and
+// in maybe its data direction when no connection gave it yet.
+func (p *possiblePEPs) add(i int, v pep.Verdict, maybe map[int]flows.Direction) {
+	p.n++
+	seen := false
+	for _, d := range maybe {
+		seen = seen || d == v.Dir
+	}
+	if !seen {
+		maybe[i] = v.Dir
+	}
+	if p.v == nil {
+		p.v = map[int]pep.Verdict{}
+	}
+	if len(p.v) == 2*maxConnNotes {
+		top := slices.Max(slices.Collect(maps.Keys(p.v)))
+		if i > top {
+			return
+		}
+		delete(p.v, top)
+	}
+	p.v[i] = v.Keep()
+}
+
 // pepNotes orders one capture's PEP notes by connection index: the
-// likely PEPs' (notes) and the possible ones' (possible, written here). A
-// capture taken beside a sender of many connections to hosts on its link
-// (a LAN client) may hold a possible PEP behind each: past maxConnNotes
-// of those, one note lists the rest, which are marked "PEP?" for the same
-// reason as the first, and their notes are not written.
-func pepNotes(notes map[int]string, possible map[int]pep.Verdict) []string {
+// likely PEPs' (notes) and the possible ones' (written here). A capture
+// taken beside a sender of many connections to hosts on its link (a LAN
+// client) may hold a possible PEP behind each: past maxConnNotes of
+// those, one note counts and names the rest, which are marked "PEP?" for
+// the same reason as the first, and their notes are not written.
+func pepNotes(notes map[int]string, possible *possiblePEPs) []string {
 	all := slices.Sorted(maps.Keys(notes))
-	for i := range possible {
+	for i := range possible.v {
 		all = append(all, i)
 	}
 	slices.Sort(all)
@@ -262,7 +293,7 @@ func pepNotes(notes map[int]string, possible map[int]pep.Verdict) []string {
 	var rest []int
 	n := 0
 	for _, i := range all {
-		if v, ok := possible[i]; ok {
+		if v, ok := possible.v[i]; ok {
 			if n++; n > maxConnNotes {
 				rest = append(rest, i)
 				continue
@@ -272,10 +303,10 @@ func pepNotes(notes map[int]string, possible map[int]pep.Verdict) []string {
 		}
 		out = append(out, notes[i])
 	}
-	if len(rest) > 0 {
+	if more := possible.n - maxConnNotes; more > 0 {
 		list := connList(rest, false)
-		if len(rest) > maxConnNotes {
-			list = fmt.Sprintf("%d more connections (%s)", len(rest), connList(rest[:3], true))
+		if more > maxConnNotes {
+			list = fmt.Sprintf("%d more connections (%s)", more, connList(rest[:3], true))
 		}
 		out = append(out, fmt.Sprintf("%s: data may be acknowledged by a split-TCP PEP as well (receiver-hops open: each acknowledger is on its sender's link and nothing in the capture tells the receiver from a PEP there): marked PEP?; --path-rtt or a capture behind the acknowledgers decides (docs/metrics.md#pep).", list))
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/pep"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
@@ -137,7 +138,8 @@ func TestGoodputPossiblePEP(t *testing.T) {
 
 // TestPEPNotesCondensed: past maxConnNotes connections a PEP may
 // acknowledge, flows gives one note for the rest (whose notes are not
-// written); Likely notes are all kept. The possible verdict is the
+// written, whose verdicts are not kept past 2 × maxConnNotes: memory does
+// not grow with them); Likely notes are all kept. The possible verdict is the
 // pep-on_lan-4Mbit client's data connection's, given to 12 indexes.
 func TestPEPNotesCondensed(t *testing.T) {
 	rep, err := tcpanalysis.AnalyzeFile(lan4+"client.pcap.gz", tcpanalysis.Options{})
@@ -148,11 +150,15 @@ func TestPEPNotesCondensed(t *testing.T) {
 	if !v.Possible {
 		t.Fatalf("conn 1: Possible %v", v.Possible)
 	}
-	notes, possible := map[int]string{20: "likely"}, map[int]pep.Verdict{}
-	for i := range 12 {
-		possible[i] = v.Keep()
+	notes, maybe := map[int]string{20: "likely"}, map[int]flows.Direction{}
+	var possible possiblePEPs
+	for i := 11; i >= 0; i-- { // out of order, as connections end
+		possible.add(i, v, maybe)
 	}
-	got := pepNotes(notes, possible)
+	if possible.n != 12 || len(possible.v) != 2*maxConnNotes || len(maybe) != 1 {
+		t.Errorf("possiblePEPs: n %d, %d verdicts kept, %d directions", possible.n, len(possible.v), len(maybe))
+	}
+	got := pepNotes(notes, &possible)
 	if len(got) != maxConnNotes+2 || !strings.HasPrefix(got[0], "conn 0: data ab may be acknowledged by a split-TCP PEP") || !strings.HasPrefix(got[4], "conn 4: ") ||
 		got[maxConnNotes] != "likely" || !strings.HasPrefix(got[maxConnNotes+1], "7 more connections (connections 5, 6, 7, …): data may be acknowledged") {
 		t.Errorf("pepNotes = %q", got)
