@@ -136,8 +136,8 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 	name := displayName(path) // "stdin" for "-", in every row and message
 	st.BeginFile(name)
 	var (
-		notes    = map[int]string{}      // PEP notes by connection (likely)
-		possible possiblePEPs // the possible PEPs: their count, the lowest indexes' verdicts (pepNotes)
+		notes    = map[int]string{} // PEP notes by connection (likely)
+		possible possiblePEPs       // the possible PEPs: their count, the lowest indexes' verdicts (pepNotes)
 		dirs     = map[int]flows.Direction{}
 		maybe    = map[int]flows.Direction{} // one possible PEP per data direction: the table's heading (export.NewStreamedFlowsFile)
 		recheck  = map[int]*export.FlowRow{} // rows held for a second PEP pass
