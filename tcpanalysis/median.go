@@ -81,16 +81,7 @@ func (h *medHist) count(d time.Duration) {
 		return
 	}
 	k := medBucket(d)
-	switch {
-	case len(h.counts) == 0:
-		h.counts, h.lo = append(h.counts[:0], 0), k
-	case k < h.lo:
-		grow := make([]uint32, h.lo-k+len(h.counts), h.lo-k+len(h.counts)+8)
-		copy(grow[h.lo-k:], h.counts)
-		h.counts, h.lo = grow, k
-	case k >= h.lo+len(h.counts):
-		h.counts = append(h.counts, make([]uint32, k-h.lo-len(h.counts)+1)...)
-	}
+	h.counts, h.lo = spanTo(h.counts, h.lo, k)
 	h.counts[k-h.lo]++
 }
 

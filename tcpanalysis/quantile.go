@@ -69,17 +69,26 @@ func (q *quantiles) bucket(d time.Duration) {
 		return
 	}
 	k := qBucket(d)
-	switch {
-	case q.counts == nil:
-		q.counts, q.off = make([]uint64, 1, 64), k
-	case k < q.off:
-		grow := make([]uint64, q.off-k+len(q.counts))
-		copy(grow[q.off-k:], q.counts)
-		q.counts, q.off = grow, k
-	case k >= q.off+len(q.counts):
-		q.counts = append(q.counts, make([]uint64, k-q.off-len(q.counts)+1)...)
-	}
+	q.counts, q.off = spanTo(q.counts, q.off, k)
 	q.counts[k-q.off]++
+}
+
+// spanTo returns counts (whose first element is bucket lo) and lo grown,
+// if need be, to hold bucket k, new buckets zero: the sparse histograms of
+// quantiles and medHist, which hold the buckets from the lowest sample's
+// to the highest's.
+func spanTo[T uint32 | uint64](counts []T, lo, k int) ([]T, int) {
+	switch {
+	case len(counts) == 0:
+		return append(counts[:0], 0), k
+	case k < lo:
+		grow := make([]T, lo-k+len(counts), lo-k+len(counts)+8)
+		copy(grow[lo-k:], counts)
+		return grow, k
+	case k >= lo+len(counts):
+		return append(counts, make([]T, k-lo-len(counts)+1)...), lo
+	}
+	return counts, lo
 }
 
 // quantile returns the nearest-rank p-quantile (0 < p ≤ 1): exact, or
