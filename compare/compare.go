@@ -90,8 +90,13 @@ type Run struct {
 	// and NewPairRun).
 	PEP pep.Verdict
 	// Links is the link-layer evidence of File's analysis (pep.LinksOf
-	// its report); nil when not known.
-	Links *pep.Links
+	// its report); nil when not known. LinkOwn and LinkOwnCut are that
+	// report's (tcpanalysis.Report.LinkOwn), for a report of this run's
+	// connection alone (the HTML report's compare mode) to judge as this
+	// run does.
+	Links      *pep.Links
+	LinkOwn    []capture.LinkOwn
+	LinkOwnCut bool
 	// Server and Split are the server-side half and the two-capture
 	// analysis of a pair run; nil for one capture.
 	Server *tcpanalysis.ConnResult
@@ -121,7 +126,11 @@ func NewRun(spec Spec, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, d flo
 		return Run{}, err
 	}
 	links := pep.LinksOf(rep)
-	return Run{Spec: spec, Result: r, Dir: d, Ref: ref, RefUsed: used, Links: links, PEP: pep.DetectWith(r, d, pep.Options{Links: links})}, nil
+	run := Run{Spec: spec, Result: r, Dir: d, Ref: ref, RefUsed: used, Links: links, PEP: pep.DetectWith(r, d, pep.Options{Links: links})}
+	if rep != nil {
+		run.LinkOwn, run.LinkOwnCut = rep.LinkOwn, rep.LinkOwnCut
+	}
+	return run, nil
 }
 
 // resolve is RefTime with the reference point actually used.

@@ -211,7 +211,9 @@ func WriteCompare(out string, runs []compare.Run, align string, stdout io.Writer
 		if srvStart == 0 && r.Server != nil {
 			srvStart = r.Server.Conn.First
 		}
-		rep := &tcpanalysis.Report{File: r.File, Start: start, Conns: []*tcpanalysis.ConnResult{r.Result}}
+		// The run's connection alone, with its capture's link-layer
+		// evidence: the PEP verdict is the run's (compare.Run.LinkOwn).
+		rep := &tcpanalysis.Report{File: r.File, Start: start, Conns: []*tcpanalysis.ConnResult{r.Result}, LinkOwn: r.LinkOwn, LinkOwnCut: r.LinkOwnCut}
 		caps = append(caps, Capture{Label: r.Label, Report: rep})
 		// Aligned where compare aligns it; a run that fell back to another
 		// reference point names it in its label (trial14 C12).

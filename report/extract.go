@@ -32,7 +32,7 @@ const PEPAcceptedName = "accepted, likely by a PEP (not end-to-end goodput)"
 const PEPPossibleName = "newly acknowledged: goodput, or accepted by a PEP? (unknown: see 'tcpviz flows' note)"
 
 // pepVerdict is the one-capture verdict on direction d of r, a connection
-// of rep, by the rule the CLI's notes and marks use (pep.DetectFile, with
+// of rep, by the rule the CLI's notes and marks use (pep.DetectIn, with
 // the capture's link layer when it decides); none for a direction without
 // data.
 func pepVerdict(rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, d flows.Direction) pep.Verdict {
