@@ -51,6 +51,17 @@ func (w words) f(format string, a ...any) string {
 	return fmt.Sprintf(format, a...)
 }
 
+// hs is rttText(d), "not captured" when !ok, or "" when w is terse.
+func (w words) hs(d time.Duration, ok bool) string {
+	switch {
+	case bool(w):
+		return ""
+	case !ok:
+		return "not captured"
+	}
+	return rttText(d)
+}
+
 // mac is macText(m), or "" when w is terse: f's arguments are evaluated
 // before f knows to drop them.
 func (w words) mac(m [6]byte) string {
@@ -160,11 +171,23 @@ func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict
 	connRTT := towardR + towardS
 
 	if o.PathRTT > 0 && okR {
+		// The faster of the data's connection RTT (medians) and the
+		// handshake's: a queue before the acknowledger (a slow LAN
+		// feeding a PEP) lengthens every data sample, not the handshake
+		// a PEP answers itself; a PEP that lets the handshake through
+		// answers the data near. Either below a quarter of the path RTT
+		// is an answer the far end cannot give.
+		fast, how := connRTT, "data"
+		hsR, okHR := handshakeToward(r, d)
+		hsS, okHS := handshakeToward(r, d.Reverse())
+		if hsRTT := hsR + hsS; okHR && okHS && hsRTT < fast {
+			fast, how = hsRTT, "handshake"
+		}
 		it := Item{
-			Name: "conn-rtt-vs-path", Unit: "ms", Value: ms(connRTT),
-			Observed: w.f("connection RTT %s (toward receiver %s + toward sender %s)", w.rtt(connRTT), w.rtt(towardR), w.rtt(towardS)),
+			Name: "conn-rtt-vs-path", Unit: "ms", Value: ms(fast),
+			Observed: w.f("connection RTT %s by the %s (data: toward receiver %s + toward sender %s; handshake %s)", w.rtt(fast), how, w.rtt(towardR), w.rtt(towardS), w.hs(hsR+hsS, okHR && okHS)),
 			Expected: w.f("≥ path RTT / %d = %s (path RTT %s)", Ratio, w.rtt(o.PathRTT/Ratio), w.rtt(o.PathRTT)),
-			Supports: connRTT*Ratio < o.PathRTT,
+			Supports: fast*Ratio < o.PathRTT,
 		}
 		v.Evidence = append(v.Evidence, it)
 	}
