@@ -136,13 +136,6 @@ func (v Verdict) Proven() bool {
 	return false
 }
 
-// ConnNote is AckNote for data direction d of connection r, prefixed
-// with the connection ("conn 3: data ab is acknowledged by …"), as the
-// CLI's notes print it; "" when no PEP acknowledges d or may (Detect).
-func ConnNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
-	return Detect(r, d).NoteOn(r.Conn.Index)
-}
-
 // NoteOn is AckNote prefixed with connection index conn ("conn 3: …"),
 // the form of the CLI's notes; "" when v is neither Likely nor Possible.
 func (v Verdict) NoteOn(conn int) string {

@@ -121,7 +121,7 @@ func (c Caveats) Empty() bool { return len(c.Titles)+len(c.Notes)+len(c.Warnings
 //   - OutWindow: OverheardNote, InFlightNote, AirFlightNote, the warning
 //     FlightOverWindow; the figure FlightOverWindowTitle, InFlightTitle.
 //
-// The split-TCP PEP's note (pep.ConnNote) is package pep's: the seq, rtt,
+// The split-TCP PEP's note (pep.DetectIn's) is package pep's: the seq, rtt,
 // tput and window verbs print it after these. OutWindow's warning needs
 // v's window points (FlightOverWindow).
 func (v *View) Caveats(o Output) Caveats {

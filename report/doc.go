@@ -13,6 +13,6 @@
 // verbs and the figures share one definition of each series, one time base
 // and one window rule. report computes no metric, and writes no note of
 // its own: beside each panel it gives what the verb of the same series
-// says about where the capture was taken (query.View.Caveats, pep.ConnNote;
+// says about where the capture was taken (query.View.Caveats, the PEP verdict's note as pep.DetectIn gives it;
 // vantage.go), and it draws each series in its figure's colour (plot's).
 package report

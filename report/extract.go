@@ -15,6 +15,7 @@ import (
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/pep"
+	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
 )
@@ -141,7 +142,17 @@ func extract(v *query.View) []series {
 			}
 		}
 	}
-	ack := line(series{ID: "ack", Panel: "seq", Name: "cumulative ACK", Shape: shapeLine}, d, query.MetricAck)
+	// The ACK line named as the seq figure's legend names it
+	// (figures.SeqOptions): the PEP's, or either's, when one likely or
+	// possibly acknowledged the data.
+	ackName := "cumulative ACK"
+	switch pv := pepVerdict(v.Report, r, d); {
+	case pv.Likely:
+		ackName = plot.PEPAckName
+	case pv.Possible:
+		ackName = plot.PEPAckNamePossible
+	}
+	ack := line(series{ID: "ack", Panel: "seq", Name: ackName, Shape: shapeLine}, d, query.MetricAck)
 	edge := series{ID: "edge", Panel: "seq", Name: "receive window edge (ACK + rwnd)", Shape: shapeLine}
 	for a := range v.Acks(r, d) {
 		if a.WindowKnown {

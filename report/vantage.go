@@ -10,7 +10,6 @@ import (
 	"image/color"
 
 	"github.com/tcpviz/tcpviz/flows"
-	"github.com/tcpviz/tcpviz/pep"
 	"github.com/tcpviz/tcpviz/plot"
 	"github.com/tcpviz/tcpviz/query"
 	"github.com/tcpviz/tcpviz/tcpanalysis"
@@ -27,7 +26,8 @@ type caveatsMeta struct {
 
 // panelOutputs maps the report's panels to the verb whose output they
 // draw (the "more" panel has none). pepPanels are those whose verb ends
-// with the PEP's note (pep.ConnNote): seq, rtt, tput and window.
+// with the PEP's note (pepVerdict's, as the CLI's pep.DetectIn): seq, rtt,
+// tput and window.
 var (
 	panelOutputs = map[string]query.Output{"seq": query.OutSeq, "rtt": query.OutRTT, "tput": query.OutRate, "win": query.OutWindow, "ev": query.OutEvents}
 	pepPanels    = map[string]bool{"seq": true, "rtt": true, "tput": true, "win": true}
@@ -35,11 +35,11 @@ var (
 
 // caveatsOf returns, per panel id, what the verb of that panel says about
 // the vantage of v's connection and direction (query.View.Caveats, then
-// pep.ConnNote where the verb prints it); panels with nothing to say are
+// the PEP's note where the verb prints it); panels with nothing to say are
 // left out, nil when none has.
 func caveatsOf(v *query.View) map[string]caveatsMeta {
 	var out map[string]caveatsMeta
-	pepNote := pep.ConnNote(v.Conn, v.Dir)
+	pepNote := pepVerdict(v.Report, v.Conn, v.Dir).NoteOn(v.Conn.Conn.Index) // the picker's and legends' verdict, with the link layer
 	for panel, o := range panelOutputs {
 		c := v.Caveats(o)
 		if pepNote != "" && pepPanels[panel] {
