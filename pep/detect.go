@@ -278,6 +278,21 @@ func (v *Verdict) decide(w words) {
 			hops = i
 		}
 	}
+	misfit := false // the path RTT given does not fit this connection
+	if pathProof && v.hops != nil && v.hops.link.Own != "" {
+		// The link layer shows the acknowledger is the receiver's own
+		// interface: a path RTT that calls it too fast for the far end
+		// does not fit this connection (a LAN host given a satellite
+		// path's RTT). The direct evidence stands.
+		for i := range v.Evidence {
+			if it := &v.Evidence[i]; it.Name == "conn-rtt-vs-path" && it.Supports {
+				it.Supports = false
+				it.Observed += w.f("; but the link layer shows the receiver's own interface answering (link-address): the path RTT given does not fit this connection, and decides nothing")
+				n--
+			}
+		}
+		pathProof, misfit = false, true
+	}
 	v.Likely = pathProof || n >= 2
 	v.Possible = false
 	if hops >= 0 {
@@ -297,7 +312,7 @@ func (v *Verdict) decide(w words) {
 	}
 	v.FarRTT, v.PathGiven = 0, false
 	switch {
-	case v.pathRTT > 0:
+	case v.pathRTT > 0 && !misfit:
 		v.FarRTT, v.PathGiven = v.pathRTT, true
 	case !v.Likely && !v.Possible && v.connOK:
 		v.FarRTT = v.connRTT
