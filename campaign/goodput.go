@@ -598,7 +598,7 @@ func markProxied(path string, rep *tcpanalysis.Report, rows []FlowRow, dirs []fl
 		if r.Conn.Half[0].MACKnown || r.Conn.Half[1].MACKnown {
 			continue
 		}
-		v := pep.DetectWith(r, dirs[i], pep.Options{PathRTT: pathRTT})
+		v := pep.DetectWith(r, dirs[i], pep.Options{PathRTT: pathRTT, Links: rc.Links}) // the whole report's link layer: nothing waits for it
 		if rc.Add(r, v) {
 			row[rows[i].Conn] = i
 			continue
