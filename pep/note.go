@@ -177,6 +177,9 @@ func AcknowledgerIn(r *tcpanalysis.ConnResult, buf []Item, pathRTT time.Duration
 	if r.Dir[flows.BtoA].Unique > r.Dir[flows.AtoB].Unique {
 		d = flows.BtoA
 	}
+	if r.Dir[d].DataPkts == 0 {
+		return Verdict{Dir: d} // no data: nothing acknowledged, by a PEP or not
+	}
 	return DetectWith(r, d, Options{PathRTT: pathRTT, terse: true, evidence: buf})
 }
 
