@@ -372,13 +372,13 @@ func Summary(runs []Run, at []float64, toBytes int64) []Row {
 		if !r.ProxyAcked() {
 			return math.NaN()
 		}
-		return r.Result.GoodputKbps(r.Dir)
+		return r.acceptedKbps()
 	})
 	progress(PossibleRow+whole, query.Kbps, func(r Run) float64 {
 		if !r.ProxyPossible() {
 			return math.NaN()
 		}
-		return r.Result.GoodputKbps(r.Dir)
+		return r.acceptedKbps()
 	})
 	count := func(r Run, c tcpanalysis.Class) float64 {
 		if !r.Windowed() {
@@ -511,4 +511,16 @@ func sameCapture(a, b string) bool {
 	sa, errA := os.Stat(a)
 	sb, errB := os.Stat(b)
 	return errA == nil && errB == nil && os.SameFile(sa, sb)
+}
+
+// acceptedKbps is the rate of the bytes r's acknowledger accepted, over
+// the interval "goodput end to end" takes (pep.ReceiverGoodputTo: from
+// the first data to the acknowledger's close or the capture's end), so
+// that the rows "accepted by PEP" and "acked, receiver or PEP?" of one run
+// compare with "goodput end to end" of another; NaN without data.
+func (r Run) acceptedKbps() float64 {
+	if kb, ok := pep.ReceiverGoodputTo(r.Result, r.Dir, r.End); ok {
+		return kb
+	}
+	return math.NaN()
 }

@@ -86,7 +86,7 @@ func TestPossiblePEPEveryOutput(t *testing.T) {
 			rows[f[0]] = f[2:]
 		}
 	}
-	if err != nil || rows["goodput end to end"][0] != "–" || rows["delivered after 1 s"][0] != "–" || rows["acked, receiver or PEP?"][0] != "2233.1" ||
+	if err != nil || rows["goodput end to end"][0] != "–" || rows["delivered after 1 s"][0] != "–" || rows["acked, receiver or PEP?"][0] != "2429.1" ||
 		rows["goodput end to end"][1] != "641.5" || !strings.Contains(out, "note: one: unknown whether the ACKs came from the receiver or from a split-TCP PEP") {
 		t.Errorf("compare: %v, rows %v\n%s", err, rows, out)
 	}
