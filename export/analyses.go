@@ -22,12 +22,13 @@ import (
 // packet (retrans/2 added the evidence column; retrans/4 has rows for a
 // SYN, SYN-ACK or FIN sent again without payload; retrans/5 has the class
 // unknown where the capture cannot show the timer; tput/3 lays its
-// intervals from the reference point, cut to the --from/--to window).
+// intervals from the reference point, cut to the --from/--to window;
+// tput/4 adds acked_by, the PEP verdict of every row).
 const (
 	RTTSchema     = "tcpviz.rtt/2"
 	RetransSchema = "tcpviz.retrans/5"
 	WindowSchema  = "tcpviz.window/2"
-	TputSchema    = "tcpviz.tput/3"
+	TputSchema    = "tcpviz.tput/4"
 )
 
 // Table is one output of a per-analysis verb: the rows (CSV/JSON, with
@@ -324,15 +325,16 @@ func Window(v *query.View) Table {
 // bytes acknowledged at 1, 5, 10 s (those inside the window and the
 // connection) and at each of at, time to toBytes when > 0, the bytes sent
 // and acknowledged in the window (what the rows add up to) and goodput.
-// Errors: tcpanalysis.ErrTooManyBins.
-func Tput(v *query.View, at []float64, toBytes int64) (Table, error) {
+// Every row's acked_by is by: who sent the ACKs it counts (the caller's
+// PEP verdict). Errors: tcpanalysis.ErrTooManyBins.
+func Tput(v *query.View, at []float64, toBytes int64, by AckedBy) (Table, error) {
 	sel := v.Sel
 	r, d, w := v.Conn, v.Dir, v.Interval
 	iv, err := v.Intervals(r, d)
 	if err != nil {
 		return Table{}, err
 	}
-	header := []string{"conn", "dir", "t_s", "conn_t_s", "interval_s", "throughput_kbps", "goodput_kbps", "cum_acked_bytes"}
+	header := []string{"conn", "dir", "t_s", "conn_t_s", "interval_s", "throughput_kbps", "goodput_kbps", "cum_acked_bytes", "acked_by"}
 	var rows [][]string
 	var sent, acked int64
 	for _, b := range iv {
@@ -344,7 +346,7 @@ func Tput(v *query.View, at []float64, toBytes int64) (Table, error) {
 			// that lasts no time): bytes but no rate (empty, not 0).
 			tp, gp = "", ""
 		}
-		rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), t, ct, FormatSeconds(b.Width), tp, gp, strconv.FormatInt(b.CumAcked, 10)})
+		rows = append(rows, []string{strconv.Itoa(r.Conn.Index), d.String(), t, ct, FormatSeconds(b.Width), tp, gp, strconv.FormatInt(b.CumAcked, 10), string(by)})
 	}
 	ref := v.Ref
 	lasted := r.Conn.Last.Sub(ref)
@@ -479,3 +481,18 @@ func WindowText(v *query.View, r *tcpanalysis.ConnResult, d flows.Direction) str
 }
 
 func secs(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// AckedBy says who sent the ACKs a tput row's goodput_kbps and
+// cum_acked_bytes count (package pep's verdict for the direction,
+// docs/metrics.md#pep): the receiver, a split-TCP PEP (bytes it accepted,
+// not delivered end to end), or either, one capture cannot tell. The
+// column carries the verdict into every CSV and JSON row, where a note on
+// standard error is lost.
+type AckedBy string
+
+// The AckedBy values, as the batch goodput's vantage names them.
+const (
+	AckedByReceiver AckedBy = "receiver"
+	AckedByPEP      AckedBy = "pep"
+	AckedByPEPMaybe AckedBy = "pep?"
+)

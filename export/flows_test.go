@@ -243,7 +243,7 @@ func TestTputGoodputLinesAgree(t *testing.T) {
 			if r.Dir[v.Dir].Bytes == 0 && r.Conn.Overheard == 0 {
 				continue
 			}
-			tab, err := Tput(v, nil, 0)
+			tab, err := Tput(v, nil, 0, AckedByReceiver)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -36,7 +36,7 @@ func TestRatesAreTput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := export.Tput(v, nil, 0)
+	tab, err := export.Tput(v, nil, 0, export.AckedByReceiver)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -235,11 +235,19 @@ func newTputCmd(e *env) *cobra.Command {
 				printCaveats(e.stderr, v, query.OutRate)
 				pepViewNote(e.stderr, v)
 			}, func(v *query.View) (export.Table, error) {
-				t, err := export.Tput(v, at, toBytes)
+				pv := figures.PEPVerdict(v)
+				by := export.AckedByReceiver
+				switch {
+				case pv.Likely:
+					by = export.AckedByPEP
+				case pv.Possible:
+					by = export.AckedByPEPMaybe
+				}
+				t, err := export.Tput(v, at, toBytes, by)
 				if err != nil {
 					return t, &exitError{code: 2, err: fmt.Errorf("%s conn %d: %w (--interval sets the width)", args[0], v.Conn.Conn.Index, err)}
 				}
-				t.Summary = pepTputTable(t.Summary, figures.PEPVerdict(v))
+				t.Summary = pepTputTable(t.Summary, pv)
 				return t, nil
 			}, figures.Rate)
 		},

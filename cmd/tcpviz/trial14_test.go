@@ -305,7 +305,7 @@ func TestTputInstantWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "0,ab,0.191119,0.191119,0.000000,,,0\n"; !strings.HasSuffix(out, want) {
+	if want := "0,ab,0.191119,0.191119,0.000000,,,0,receiver\n"; !strings.HasSuffix(out, want) {
 		t.Errorf("rows:\n%s\nwant the last %q", out, want)
 	}
 	out, _, err = runCLI(t, "tput", p)
