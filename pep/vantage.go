@@ -221,5 +221,7 @@ func (v Verdict) WithLinks(l *Links) Verdict {
 
 // LinkMatters reports whether the capture's link-layer evidence
 // (WithLinks) could change v: receiver-hops found an acknowledger on the
-// sender's link and the link layer was not read for it yet.
-func (v Verdict) LinkMatters() bool { return v.hops != nil && !v.hops.linkRead }
+// sender's link, the link layer was not read for it yet, and v is
+// flagged (the link layer only ever rules a PEP out: an unflagged verdict,
+// a path RTT's "the far end answered" among them, stays).
+func (v Verdict) LinkMatters() bool { return v.hops != nil && !v.hops.linkRead && v.Flagged() }
