@@ -161,6 +161,11 @@ const maxCriteria = 7
 // d's data of r; see the package doc for each criterion.
 func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict {
 	v := Verdict{Dir: d, Evidence: o.evidence[:0], terse: o.terse}
+	if r.Dir[d].DataPkts == 0 {
+		// No data in d: nothing acknowledged, by a PEP or not (every
+		// output, as flows, judges none).
+		return v
+	}
 	if cap(v.Evidence) < maxCriteria {
 		v.Evidence = make([]Item, 0, maxCriteria)
 	}
@@ -188,6 +193,16 @@ func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict
 			Observed: w.f("connection RTT %s by the %s (data: toward receiver %s + toward sender %s; handshake %s)", w.rtt(fast), how, w.rtt(towardR), w.rtt(towardS), w.hs(hsR+hsS, okHR && okHS)),
 			Expected: w.f("≥ path RTT / %d = %s (path RTT %s)", Ratio, w.rtt(o.PathRTT/Ratio), w.rtt(o.PathRTT)),
 			Supports: fast*Ratio < o.PathRTT,
+		}
+		if it.Supports && okS && towardR*Ratio < towardS {
+			// The receiver answers more than Ratio× faster than the
+			// sender's side: the capture is at (or beside) the
+			// receiver, and these ACKs are its own. A short connection
+			// says the data came from a near sender — a PEP's second
+			// leg, in a download through one — whose bytes the receiver
+			// did take: not bytes a PEP accepted.
+			it.Supports = false
+			it.Observed += w.f("; but the receiver answers in %s, over %d× faster than the sender's side (%s): the capture is at the receiver, whose own ACKs these are — a PEP may have sent this data (a download through one), and what the receiver acknowledged it received", w.rtt(towardR), Ratio, w.rtt(towardS))
 		}
 		v.Evidence = append(v.Evidence, it)
 	}
