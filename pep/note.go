@@ -173,14 +173,17 @@ func Acknowledger(r *tcpanalysis.ConnResult, pathRTT time.Duration) Verdict {
 // every connection: the verdict is then valid until the next call; Keep
 // copies it).
 func AcknowledgerIn(r *tcpanalysis.ConnResult, buf []Item, pathRTT time.Duration) Verdict {
-	d := flows.AtoB
+	return DetectWith(r, DataDir(r), Options{PathRTT: pathRTT, terse: true, evidence: buf})
+}
+
+// DataDir is the direction of r whose acknowledger the one-verdict-per-
+// connection outputs judge (flows' mark, the HTML report's picker): the
+// one that carried more unique payload, a→b on a tie.
+func DataDir(r *tcpanalysis.ConnResult) flows.Direction {
 	if r.Dir[flows.BtoA].Unique > r.Dir[flows.AtoB].Unique {
-		d = flows.BtoA
+		return flows.BtoA
 	}
-	if r.Dir[d].DataPkts == 0 {
-		return Verdict{Dir: d} // no data: nothing acknowledged, by a PEP or not
-	}
-	return DetectWith(r, d, Options{PathRTT: pathRTT, terse: true, evidence: buf})
+	return flows.AtoB
 }
 
 // Keep returns v with its Evidence in an array of its own, for a verdict

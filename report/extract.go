@@ -34,10 +34,11 @@ const PEPPossibleName = "newly acknowledged: goodput, or accepted by a PEP? (unk
 
 // pepVerdict is the one-capture verdict on direction d of r, a connection
 // of rep, by the rule the CLI's notes and marks use (pep.DetectIn, with
-// the capture's link layer when it decides); none for a direction without
-// data.
+// the capture's link layer when it decides); as flows, only for the
+// connection's data direction (pep.DataDir), none for the other.
 func pepVerdict(rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, d flows.Direction) pep.Verdict {
-	if r.Dir[d].DataPkts == 0 {
+	if r.Dir[d].DataPkts == 0 || d != pep.DataDir(r) {
+		// As flows marks it: the connection's data direction only.
 		return pep.Verdict{Dir: d}
 	}
 	return pep.DetectIn(rep, r, d, pep.Options{})
