@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/tcpviz/tcpviz/compare"
 	"github.com/tcpviz/tcpviz/internal/atomicfile"
@@ -183,7 +184,7 @@ func WriteFile(out string, caps []Capture, o Options, stdout io.Writer) error {
 // connection's first packet), zoomed to it. Errors: as WriteFile.
 func WriteOne(out string, v *query.View, label, panel string, stdout io.Writer) error {
 	pick := Pick{Conn: v.Conn.Conn.Index, Dir: v.Dir}
-	o := Options{Open: &pick, Focus: panel}
+	o := Options{Open: &pick, Focus: panel, PathRTT: v.PathRTT}
 	if sel := v.Sel; sel.From > 0 || sel.To > 0 || v.Ref != v.Conn.Conn.First {
 		// Open zoomed to the window, on the report's axis (seconds since
 		// the connection's first packet).
@@ -197,8 +198,10 @@ func WriteOne(out string, v *query.View, label, panel string, stdout io.Writer) 
 // mode, each run under its label, aligned at align (syn, data or bulk) as
 // 'tcpviz compare' aligns them, and zoomed to the runs' --from/--to window.
 // The picker lists the compared connections; a pair run adds its server
-// side, drawn dashed in its colour. Errors: as WriteFile.
-func WriteCompare(out string, runs []compare.Run, align string, stdout io.Writer) error {
+// side, drawn dashed in its colour. pathRTT is compare's --path-rtt (0:
+// unknown), evidence for the PEP verdicts as in compare's table.
+// Errors: as WriteFile.
+func WriteCompare(out string, runs []compare.Run, align string, pathRTT time.Duration, stdout io.Writer) error {
 	var caps []Capture
 	var picks []Pick
 	for _, r := range runs {
@@ -235,7 +238,7 @@ func WriteCompare(out string, runs []compare.Run, align string, stdout io.Writer
 			picks = append(picks, Pick{Capture: len(caps) - 1, Conn: r.Server.Conn.Index, Dir: r.Dir, Label: r.Label + " server side (delivered end to end)", At: r.Ref, HalfOf: &client})
 		}
 	}
-	o := Options{Compare: picks, Align: align, Title: "tcpviz compare: " + compare.JoinLabels(runs)}
+	o := Options{Compare: picks, Align: align, Title: "tcpviz compare: " + compare.JoinLabels(runs), PathRTT: pathRTT}
 	if r := runs[0]; r.Windowed() { // open zoomed to --from/--to (since each run's reference point)
 		hi := r.To
 		if hi <= 0 {

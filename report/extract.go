@@ -36,12 +36,12 @@ const PEPPossibleName = "newly acknowledged: goodput, or accepted by a PEP? (unk
 // of rep, by the rule the CLI's notes and marks use (pep.DetectIn, with
 // the capture's link layer when it decides); as flows, only for the
 // connection's data direction (pep.DataDir), none for the other.
-func pepVerdict(rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, d flows.Direction) pep.Verdict {
+func pepVerdict(rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, d flows.Direction, pathRTT time.Duration) pep.Verdict {
 	if r.Dir[d].DataPkts == 0 || d != pep.DataDir(r) {
 		// As flows marks it: the connection's data direction only.
 		return pep.Verdict{Dir: d}
 	}
-	return pep.DetectIn(rep, r, d, pep.Options{})
+	return pep.DetectIn(rep, r, d, pep.Options{PathRTT: pathRTT})
 }
 
 // series is one drawn series of a view at full resolution.
@@ -147,7 +147,7 @@ func extract(v *query.View) []series {
 	// (figures.SeqOptions): the PEP's, or either's, when one likely or
 	// possibly acknowledged the data.
 	ackName := "cumulative ACK"
-	switch pv := pepVerdict(v.Report, r, d); {
+	switch pv := pepVerdict(v.Report, r, d, v.PathRTT); {
 	case pv.Likely:
 		ackName = plot.PEPAckName
 	case pv.Possible:
@@ -192,7 +192,7 @@ func extract(v *query.View) []series {
 		w := us(v.Interval)
 		tp := series{ID: "tput", Panel: "tput", Name: "throughput (sent, incl. retransmissions)", Shape: shapeLine, BinUS: w}
 		gp := series{ID: "goodput", Panel: "tput", Name: "goodput (newly acknowledged)", Shape: shapeLine, BinUS: w}
-		switch pv := pepVerdict(v.Report, r, d); {
+		switch pv := pepVerdict(v.Report, r, d, v.PathRTT); {
 		case pv.Likely:
 			gp.Name = PEPAcceptedName
 		case pv.Possible:
@@ -348,14 +348,14 @@ type summary struct {
 	Views       []int  `json:"views"` // indexes into meta.Views; empty when no series were kept
 }
 
-func summarize(capIdx int, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult) summary {
+func summarize(capIdx int, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, pathRTT time.Duration) summary {
 	c := r.Conn
 	s := summary{Cap: capIdx, Conn: c.Index, A: c.Half[0].Addr.String(), B: c.Half[1].Addr.String(),
 		StartS: c.First.Sub(rep.Start).Seconds(), DurS: c.Duration().Seconds(), Handshake: c.HandshakeSeen}
 	for d := range 2 {
 		s.Pkts[d], s.Bytes[d], s.Retx[d] = r.Dir[d].Pkts, r.Dir[d].Bytes, r.Dir[d].RetxBytes
 		s.Goodput[d] = r.GoodputKbps(flows.Direction(d))
-		pv := pepVerdict(rep, r, flows.Direction(d))
+		pv := pepVerdict(rep, r, flows.Direction(d), pathRTT)
 		s.PEPAcked[d], s.PEPPossible[d] = pv.Likely, pv.Possible
 		s.WScale[d] = c.Half[d].WScale
 	}

@@ -11,6 +11,7 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
@@ -71,6 +72,10 @@ type Pick struct {
 type Options struct {
 	// Title is the page title; the capture labels when empty.
 	Title string
+	// PathRTT is the path's end-to-end RTT (--path-rtt; 0: unknown):
+	// evidence for every capture's split-TCP PEP verdict, as the verbs
+	// judge with it (docs/metrics.md#pep).
+	PathRTT time.Duration
 	// Open is the connection shown first; nil shows the one that carried
 	// most payload bytes (query.PayloadBytes), in its data direction
 	// (query.DataDirection), as the verbs pick them.
@@ -209,7 +214,7 @@ func Write(w io.Writer, caps []Capture, o Options) error {
 		label := labels[ci]
 		m.Captures = append(m.Captures, captureMeta{Label: label, File: rep.File, Format: string(rep.Format), Frames: rep.Stats.Frames, Warnings: rep.Warnings, Node: captureNode(rep)})
 		for _, r := range rep.Conns {
-			s := summarize(ci, rep, r)
+			s := summarize(ci, rep, r, o.PathRTT)
 			if r.Series != nil {
 				// The data direction as every verb chooses it
 				// (query.DataDirection), then the other one.
@@ -218,7 +223,7 @@ func Write(w io.Writer, caps []Capture, o Options) error {
 					if d != main && r.Dir[d].DataPkts == 0 {
 						continue
 					}
-					v := buildView(&b, rep, r, d, o.Align)
+					v := buildView(&b, rep, r, d, o.Align, o.PathRTT)
 					v.Conn = len(m.Conns)
 					viewOf[[3]int{ci, r.Conn.Index, int(d)}] = len(m.Views)
 					s.Views = append(s.Views, len(m.Views))
@@ -333,9 +338,10 @@ func captureLabels(caps []Capture) []string {
 // in b: the whole connection as package query gives it (query.ConnView),
 // in intervals of about 1/16384 of the connection, at least 1 ms, rounded
 // to 1, 2 or 5 × 10^k µs.
-func buildView(b *blob, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, d flows.Direction, align string) viewMeta {
+func buildView(b *blob, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, d flows.Direction, align string, pathRTT time.Duration) viewMeta {
 	qv := query.ConnView(rep, r, d, niceBin(r.Conn.Duration()/16384))
-	pv := pepVerdict(rep, r, d)
+	qv.PathRTT = pathRTT // the PEP verdict of the notes and legends (extract, caveatsOf)
+	pv := pepVerdict(rep, r, d, pathRTT)
 	v := viewMeta{Dir: d.String(), Src: r.Conn.Half[d].Addr.String(), Dst: r.Conn.Half[d.Reverse()].Addr.String(),
 		DurUS: us(r.Conn.Duration()), RefUS: alignAt(r, d, align), WScale: r.Conn.Half[d.Reverse()].WScale >= 0,
 		PEPAcked: pv.Likely, PEPPossible: pv.Possible, Caveats: caveatsOf(qv)}

@@ -205,7 +205,7 @@ func TestPEPAcceptedNotGoodput(t *testing.T) {
 		if name != want {
 			t.Errorf("%s: goodput series named %q, want %q", c.file, name, want)
 		}
-		if got := summarize(0, rep, r).PEPAcked[0]; got != c.pep {
+		if got := summarize(0, rep, r, 0).PEPAcked[0]; got != c.pep {
 			t.Errorf("%s: picker row pep_acked a→b = %v, want %v", c.file, got, c.pep)
 		}
 	}

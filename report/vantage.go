@@ -39,7 +39,7 @@ var (
 // left out, nil when none has.
 func caveatsOf(v *query.View) map[string]caveatsMeta {
 	var out map[string]caveatsMeta
-	pepNote := pepVerdict(v.Report, v.Conn, v.Dir).NoteOn(v.Conn.Conn.Index) // the picker's and legends' verdict, with the link layer
+	pepNote := pepVerdict(v.Report, v.Conn, v.Dir, v.PathRTT).NoteOn(v.Conn.Conn.Index) // the picker's and legends' verdict, with the link layer
 	for panel, o := range panelOutputs {
 		c := v.Caveats(o)
 		if pepNote != "" && pepPanels[panel] {

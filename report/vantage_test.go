@@ -579,7 +579,7 @@ func TestCompareVantage(t *testing.T) {
 		}
 	}
 	out := filepath.Join(t.TempDir(), "cmp.html")
-	if err := WriteCompare(out, runs, "bulk", io.Discard); err != nil {
+	if err := WriteCompare(out, runs, "bulk", 0, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	page, err := os.ReadFile(out)

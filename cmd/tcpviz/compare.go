@@ -143,7 +143,7 @@ func newCompareCmd(e *env) *cobra.Command {
 				return nil
 			}
 			if isHTML(out) {
-				return e.htmlCompare(out, runs, sel.Ref.String())
+				return e.htmlCompare(out, runs, sel.Ref.String(), pathRTT)
 			}
 			ext := strings.ToLower(filepath.Ext(out))
 			if ext == ".csv" {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/tcpviz/tcpviz/compare"
@@ -126,8 +127,8 @@ func (e *env) htmlOne(out string, v *query.View, panel string) error {
 
 // htmlCompare writes the report of compare's runs in compare mode:
 // report.WriteCompare.
-func (e *env) htmlCompare(out string, runs []compare.Run, align string) error {
-	return reportErr(report.WriteCompare(out, runs, align, e.stdout))
+func (e *env) htmlCompare(out string, runs []compare.Run, align string, pathRTT time.Duration) error {
+	return reportErr(report.WriteCompare(out, runs, align, pathRTT, e.stdout))
 }
 
 // demoCapture is one shipped capture written out by demo: its name in
