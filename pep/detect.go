@@ -161,9 +161,10 @@ const maxCriteria = 7
 // d's data of r; see the package doc for each criterion.
 func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict {
 	v := Verdict{Dir: d, Evidence: o.evidence[:0], terse: o.terse}
-	if r.Dir[d].DataPkts == 0 {
-		// No data in d: nothing acknowledged, by a PEP or not (every
-		// output, as flows, judges none).
+	if r.Dir[d].DataPkts == 0 || r.Dir[d].AckedBytes == 0 {
+		// No data in d, or none acknowledged (a SYN's payload alone):
+		// nothing a PEP could have accepted, and a goodput of 0 to flag
+		// (every output, as flows, judges none).
 		return v
 	}
 	if cap(v.Evidence) < maxCriteria {

@@ -175,8 +175,7 @@ func TestLiveNetns(t *testing.T) {
 		t.Cleanup(func() { p.cmd.Process.Kill(); p.cmd.Wait() })
 		return p
 	}
-	srv := start("iperf3 -s", "", sns, "iperf3", "-s", "-1", "-p", "5201")
-	_ = srv
+	srv := start("iperf3 -s", "", sns, "iperf3", "-s", "-1", "-p", "5201", "--forceflush")
 	td := filepath.Join(dir, "tcpdump.pcap")
 	rttW, flowsW, retrW, tputW := filepath.Join(dir, "rtt.pcapng"), filepath.Join(dir, "flows.pcapng"), filepath.Join(dir, "retrans.pcapng"), filepath.Join(dir, "tput.pcapng")
 	watchers := []*proc{
@@ -187,6 +186,14 @@ func TestLiveNetns(t *testing.T) {
 		start("tcpviz tput -i", "capturing on", cns, bin, "tput", "-i", "tvc", "--csv", "--filter", "tcp port 5201", "--interval", "1s", "-w", tputW),
 	}
 	deadline := time.Now().Add(20 * time.Second)
+	// The server too: under load (packages tested in parallel) the
+	// client could connect before it listened ("Connection refused").
+	for !strings.Contains(srv.out.String(), "Server listening") {
+		if time.Now().After(deadline) {
+			t.Fatalf("iperf3 -s did not start: %s%s", srv.out.String(), srv.err.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	for _, w := range watchers {
 		for !strings.Contains(w.err.String(), w.ready) {
 			if time.Now().After(deadline) {
