@@ -133,6 +133,9 @@ type Verdict struct {
 	// link and slower than the sender, and would support a PEP if
 	// zero-window-stall did (NeedsDetail: a stall may show with detail).
 	onLinkAcker bool
+	// pathCleared: the path RTT given decided an open receiver-hops
+	// against a PEP (PathCleared).
+	pathCleared bool
 	// terse: the verdict's Item sentences were left empty (Options.terse);
 	// WithLinks keeps them so.
 	terse bool
@@ -310,11 +313,12 @@ func (v *Verdict) decide(w words) {
 		pathProof, misfit = false, true
 	}
 	v.Likely = pathProof || n >= 2
-	v.Possible = false
+	v.Possible, v.pathCleared = false, false
 	if hops >= 0 {
 		switch {
 		case v.Likely:
 		case v.pathRTT > 0:
+			v.pathCleared = true
 			v.Evidence[hops].Observed += w.f("; decided by conn-rtt-vs-path: the connection's RTT is at least a quarter of the path RTT given, so the acknowledger is the far end, not a PEP on this link")
 		default:
 			v.Possible = true

@@ -103,6 +103,13 @@ func (v Verdict) Mark() string {
 // end-to-end: Likely or Possible.
 func (v Verdict) Flagged() bool { return v.Likely || v.Possible }
 
+// PathCleared reports whether the path RTT given (Options.PathRTT) is what
+// kept v from Possible: receiver-hops found the acknowledger on the
+// sender's link, and the connection's RTT, at least a quarter of the path
+// RTT, says it is the far end. Outputs that drop a "PEP?" mark for it say
+// so (flows' note).
+func (v Verdict) PathCleared() bool { return v.pathCleared }
+
 // Given is the sentence a PEP note adds (with a leading space) when the
 // path RTT given proves the split (Proven): the verdict is only as sure as
 // that RTT; "" otherwise.

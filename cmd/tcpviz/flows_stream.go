@@ -148,6 +148,8 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 		nUnknown int
 		notEnd   []int // the smallest indices of connections the capturing node was neither end of
 		nNotEnd  int
+		cleared  []int // the smallest indices of connections --path-rtt cleared of a possible PEP
+		nCleared int
 	)
 	opts.ReuseResults = true           // OnDone keeps copies only (a row, notes)
 	evidence := make([]pep.Item, 0, 8) // every verdict's criteria, one at a time
@@ -179,6 +181,13 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 		}
 		row := export.NewFlowRow(name, &tcpanalysis.Report{Start: start}, r, withJSON)
 		v := pep.AcknowledgerIn(r, evidence, pathRTT)
+		if v.PathCleared() {
+			nCleared++
+			if k, _ := slices.BinarySearch(cleared, i); k < maxConnNotes {
+				cleared = slices.Insert(cleared, k, i)
+				cleared = cleared[:min(len(cleared), maxConnNotes)]
+			}
+		}
 		switch {
 		case rc.Add(r, v):
 			held := row        // a copy, so that row itself stays off the heap
@@ -236,6 +245,13 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 		st.Put(recheck[i])
 	}
 	wscaleNote(e.stderr, name, nUnknown, unknown)
+	if nCleared > 0 {
+		list := connList(cleared, nCleared > len(cleared))
+		if nCleared > len(cleared) {
+			list = fmt.Sprintf("%d connections (%s)", nCleared, list)
+		}
+		fmt.Fprintf(e.stderr, "note: %s %s: the acknowledger is on the sender's link, and --path-rtt %v decided it is the far end (a connection RTT of at least a quarter of it): not marked PEP?, goodput end to end (docs/metrics.md#pep)\n", name, list, pathRTT)
+	}
 	if rep.Node.Known {
 		notEndNote(e.stderr, name, nNotEnd, notEnd)
 	}

@@ -164,3 +164,19 @@ func TestPEPNotesCondensed(t *testing.T) {
 		t.Errorf("pepNotes = %q", got)
 	}
 }
+
+// TestPathClearedNote: when --path-rtt decides that an acknowledger on the
+// sender's link is the far end (a connection RTT of at least a quarter of
+// it: lan4's client with 30 ms), flows drops the PEP? marks and says why
+// in one note naming the connections, so that a reader sees what the
+// path RTT decided.
+func TestPathClearedNote(t *testing.T) {
+	out, errOut, err := runCLI(t, "flows", "--path-rtt", "30ms", lan4+"client.pcap.gz")
+	if err != nil || strings.Contains(out, "PEP?") || !strings.Contains(out+errOut, "connections 0, 1: the acknowledger is on the sender's link, and --path-rtt 30ms decided it is the far end") {
+		t.Errorf("flows --path-rtt 30ms: %v\n%s\n%s", err, out, errOut)
+	}
+	out, errOut, _ = runCLI(t, "flows", lan4+"client.pcap.gz")
+	if strings.Contains(out+errOut, "decided it is the far end") {
+		t.Errorf("flows without --path-rtt speaks of it:\n%s%s", out, errOut)
+	}
+}
