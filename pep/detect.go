@@ -233,11 +233,15 @@ func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict
 	}
 
 	if ttl := r.Dir[d.Reverse()].MaxTTL; ttl != 0 && okR && okS {
-		h := &hopsIn{rttl: ttl, sttl: r.Dir[d].MaxTTL, towardR: towardR, towardS: towardS, stall: stall.Supports,
+		// On the stack: kept (copied to the heap) only for a candidate,
+		// a fraction of a LAN capture's connections.
+		hv := hopsIn{rttl: ttl, sttl: r.Dir[d].MaxTTL, towardR: towardR, towardS: towardS, stall: stall.Supports,
 			recv: r.Conn.Half[d.Reverse()].Addr.Addr(), send: r.Conn.Half[d].Addr.Addr(), src: SourceOf(r, d.Reverse())}
-		it, pending, candidate := receiverHops(h, o.Links, w)
+		it, pending, candidate := receiverHops(&hv, o.Links, w)
 		v.Evidence = append(v.Evidence, it)
 		if candidate {
+			h := new(hopsIn)
+			*h = hv
 			v.hops = h
 			if li, ok := h.linkItem(w); ok {
 				v.Evidence = append(v.Evidence, li)
