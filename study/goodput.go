@@ -541,7 +541,7 @@ func (out *Outcome) intervals(o Options, withTables bool) {
 		}
 	}
 	if proxied > 0 {
-		out.add(campaign.Caution, campaign.WarnPEP, "%s %s likely acknowledged by a split-TCP PEP in their capture (vantage pep: one capture's evidence, package pep; an on-link receiver whose application stops reading can show the same): their bytes were accepted by the PEP, not delivered end to end; analyse the captures behind the PEP (docs/metrics.md#pep)", count(proxied, "flow"), map[bool]string{true: "was", false: "were"}[proxied == 1])
+		out.add(campaign.Caution, campaign.WarnPEP, "%s %s likely acknowledged by a split-TCP PEP in their capture (vantage pep: one capture's evidence, package pep: a connection RTT below a quarter of %s, or two signs of one on-link host, which an on-link receiver whose application stops reading can also show): their bytes were accepted by the PEP, not delivered end to end; analyse the captures behind the PEP (docs/metrics.md#pep)", count(proxied, "flow"), map[bool]string{true: "was", false: "were"}[proxied == 1], campaign.OptPathRTT)
 	}
 	if maybe > 0 {
 		out.add(campaign.Caution, campaign.WarnPEP, "%s may have been acknowledged by a split-TCP PEP in their capture (vantage pep?: the acknowledger is on the sender's link, and one capture cannot tell an on-link receiver from a PEP there, package pep): their goodput_kbps is end-to-end only if the receiver acknowledged. Give %s (the path's end-to-end RTT) to decide, or analyse the captures behind the acknowledger (docs/metrics.md#pep)", count(maybe, "flow"), campaign.OptPathRTT)
