@@ -34,6 +34,10 @@ type LinkFrame struct {
 	ARPOp     uint16
 	ARPSender netip.Addr
 	ARPHW     [6]byte
+	// ICMPv6Type is the type of an ICMPv6 message directly after an IPv6
+	// header (Proto 58), 0 otherwise: 135 is a neighbor solicitation,
+	// IPv6's ARP request (RFC 4861 §4.3).
+	ICMPv6Type uint8
 }
 
 // ParseLinkFrame fills lf from frame data of link type link (pcap
@@ -182,6 +186,9 @@ func (lf *LinkFrame) payload(t uint16, b []byte) {
 		lf.IP, lf.TTL, lf.Proto = true, b[7], b[6]
 		lf.IPSrc = netip.AddrFrom16([16]byte(b[8:24]))
 		lf.IPDst = netip.AddrFrom16([16]byte(b[24:40]))
+		if lf.Proto == 58 && len(b) > 40 { // ICMPv6 right after the header
+			lf.ICMPv6Type = b[40]
+		}
 	case 0x0806: // ARP, Ethernet/IPv4 only
 		if len(b) < 28 || binary.BigEndian.Uint16(b[0:]) != 1 || binary.BigEndian.Uint16(b[2:]) != etherIPv4 || b[4] != 6 || b[5] != 4 {
 			return

@@ -9,7 +9,8 @@ import (
 // LinkOwn is one link-layer address seen announcing an IPv4 address as its
 // own, in a frame that is not TCP: an ARP request whose sender is that
 // address (a proxy-ARP router answers for others' addresses, op 2, but
-// asks from its own, op 1), or a link-layer broadcast IPv4 packet from it
+// asks from its own, op 1), an IPv6 neighbor solicitation from it (the
+// same, RFC 4861), or a link-layer broadcast IPv4 packet from it
 // (routing hellos, DHCP, NetBIOS: routers do not forward limited or
 // directed broadcasts, RFC 2644, so the host that sent it on this link owns
 // the address). It is package pep's evidence that the host acknowledging
@@ -18,7 +19,8 @@ import (
 type LinkOwn struct {
 	MAC [6]byte
 	IP  netip.Addr
-	// How is "ARP request" or "IPv4 broadcast": the first evidence seen.
+	// How is "ARP request", "IPv6 neighbor solicitation" or "IPv4
+	// broadcast": the first evidence seen.
 	How string
 }
 
@@ -63,6 +65,12 @@ func ownOf(f *LinkFrame) (mac [6]byte, ip netip.Addr, how string) {
 		}
 	case f.IP && f.Broadcast && f.IPSrc.Is4() && !f.IPSrc.IsUnspecified():
 		return f.Src, f.IPSrc, "IPv4 broadcast"
+	case f.IP && f.ICMPv6Type == 135 && f.IPSrc.Is6() && !f.IPSrc.IsUnspecified() && f.TTL == 255:
+		// A neighbor solicitation from a host's own address (hop limit
+		// 255: never forwarded, RFC 4861 §7.1.1; the unspecified source
+		// of duplicate address detection names none). A proxy answers
+		// for others with advertisements (type 136), which do not count.
+		return f.Src, f.IPSrc, "IPv6 neighbor solicitation"
 	}
 	return mac, ip, ""
 }

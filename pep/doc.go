@@ -58,8 +58,9 @@
 //     link-layer address that sent the connection's packets of R with
 //     their initial TTL (capture.Segment.SA: Ethernet source; 802.11
 //     source station by the DS bits; Linux cooked capture address) also
-//     sent, anywhere in the capture, an ARP request or an IPv4 link-layer
-//     broadcast from R's address (capture.Reader.LinkOwn): R's own
+//     sent, anywhere in the capture, an ARP request, an IPv6 neighbor
+//     solicitation or an IPv4 link-layer broadcast from R's address
+//     (capture.Reader.LinkOwn): R's own
 //     interface, no PEP (a proxy answers for a remote address at the TCP
 //     level; it does not announce it). Nothing here supports a PEP: that
 //     address also sending R's packets with a decremented TTL is a router
