@@ -418,13 +418,17 @@ func stat(r *tcpanalysis.ConnResult, d flows.Direction, m tcpanalysis.Method) rt
 // direction d's data (or TSvals, or SYN) and back: the median ACK sample of
 // d, else the median TS sample, else the handshake sample.
 func towards(r *tcpanalysis.ConnResult, d flows.Direction) (time.Duration, bool) {
-	for _, m := range []tcpanalysis.Method{tcpanalysis.MethodACK, tcpanalysis.MethodTS, tcpanalysis.MethodHandshake} {
+	for _, m := range towardMethods {
 		if s := stat(r, d, m); s.n > 0 {
 			return s.p50, true
 		}
 	}
 	return 0, false
 }
+
+// towardMethods are the RTT methods a toward-RTT reads, the first with
+// samples: ACK, then TS, then the handshake (towards, exactToward).
+var towardMethods = [...]tcpanalysis.Method{tcpanalysis.MethodACK, tcpanalysis.MethodTS, tcpanalysis.MethodHandshake}
 
 // handshakeToward returns the handshake RTT from the capture point to the
 // receiver of direction d and back.

@@ -313,7 +313,7 @@ func connRTT(r *tcpanalysis.ConnResult, d flows.Direction) time.Duration {
 // exactToward is towards with the exact median of the kept samples, or
 // of the bounded quantiles, when there are.
 func exactToward(r *tcpanalysis.ConnResult, d flows.Direction) time.Duration {
-	for _, m := range []tcpanalysis.Method{tcpanalysis.MethodACK, tcpanalysis.MethodTS, tcpanalysis.MethodHandshake} {
+	for _, m := range towardMethods {
 		a := &r.RTTAgg[d][m]
 		var ds []time.Duration
 		for _, s := range r.RTT {

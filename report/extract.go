@@ -37,8 +37,9 @@ const PEPPossibleName = "newly acknowledged: goodput, or accepted by a PEP? (unk
 // the capture's link layer when it decides); as flows, only for the
 // connection's data direction (pep.DataDir), none for the other.
 func pepVerdict(rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, d flows.Direction, pathRTT time.Duration) pep.Verdict {
-	if r.Dir[d].DataPkts == 0 || d != pep.DataDir(r) {
-		// As flows marks it: the connection's data direction only.
+	if d != pep.DataDir(r) {
+		// As flows marks it: the connection's data direction only (a
+		// direction without data DetectIn judges none).
 		return pep.Verdict{Dir: d}
 	}
 	return pep.DetectIn(rep, r, d, pep.Options{PathRTT: pathRTT})

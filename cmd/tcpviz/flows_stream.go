@@ -284,8 +284,11 @@ func (p *possiblePEPs) add(i int, v pep.Verdict, maybe map[int]flows.Direction) 
 		p.v = map[int]pep.Verdict{}
 	}
 	if len(p.v) == 2*maxConnNotes {
-		top := slices.Max(slices.Collect(maps.Keys(p.v)))
-		if i > top {
+		top := i
+		for k := range p.v {
+			top = max(top, k)
+		}
+		if top == i {
 			return
 		}
 		delete(p.v, top)
