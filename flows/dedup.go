@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/internal/prefault"
 )
 
 // Folding copies of one packet (docs/metrics.md#folded-duplicates). A
@@ -266,7 +267,7 @@ func (r *dedupRing) addFP(s *capture.Segment, fp uint64) {
 	}
 	if len(r.e) < dedupSlots {
 		if r.e == nil {
-			r.e = make([]dedupEntry, 0, 2)
+			r.e = prefault.Slice(make([]dedupEntry, 0, 2))
 		}
 		r.e = append(r.e, e)
 	} else {

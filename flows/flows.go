@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/internal/prefault"
 	"github.com/tcpviz/tcpviz/internal/seq"
 )
 
@@ -342,7 +343,7 @@ func (t *Tracker) newRing() *dedupRing {
 		t.rings = t.rings[:n-1]
 		return r
 	}
-	return &dedupRing{}
+	return prefault.New(&dedupRing{})
 }
 
 // maxGone and goneAge bound the forgotten 4-tuples remembered: a segment
@@ -649,7 +650,7 @@ func (t *Tracker) newConn(k Key, s *capture.Segment) *Conn {
 		t.free = t.free[:n-1]
 		*c = Conn{Index: t.n, Key: k, First: s.Time, Last: s.Time, FirstFrame: s.Frame}
 	} else {
-		c = &Conn{Index: t.n, Key: k, First: s.Time, Last: s.Time, FirstFrame: s.Frame}
+		c = prefault.New(&Conn{Index: t.n, Key: k, First: s.Time, Last: s.Time, FirstFrame: s.Frame})
 	}
 	t.n++
 	a, b := s.Src, s.Dst

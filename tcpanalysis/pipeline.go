@@ -6,6 +6,7 @@ import (
 	"runtime"
 
 	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/internal/prefault"
 )
 
 // batchLen is how many segments travel from the reader to the analysis at
@@ -32,7 +33,7 @@ func pipeline(r *capture.Reader, f func(*capture.Segment)) error {
 	free := make(chan *segBatch, nBatches)
 	full := make(chan *segBatch, nBatches)
 	for range nBatches {
-		free <- &segBatch{}
+		free <- prefault.New(&segBatch{})
 	}
 	stop := make(chan struct{})
 	defer close(stop)

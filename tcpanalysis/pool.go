@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/internal/prefault"
 )
 
 // scratchPool keeps the per-direction and handshake state of connections
@@ -72,7 +73,7 @@ func (p *scratchPool) newHS() *hsState {
 func pop[T any](stack *[]*T) *T {
 	n := len(*stack)
 	if n == 0 {
-		return new(T)
+		return prefault.New(new(T))
 	}
 	x := (*stack)[n-1]
 	(*stack)[n-1] = nil
@@ -108,7 +109,7 @@ func (ss *spanSet) recycled() spanSet {
 func (p *scratchPool) newConnState() *connState {
 	n := len(p.css)
 	if n == 0 {
-		return &connState{}
+		return prefault.New(&connState{})
 	}
 	cs := p.css[n-1]
 	p.css[n-1] = nil

@@ -14,6 +14,7 @@ import (
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/internal/hwprefetch"
+	"github.com/tcpviz/tcpviz/internal/prefault"
 )
 
 // Sharded analysis: one goroutine reads and decodes the capture (as in
@@ -158,9 +159,9 @@ func analyzeSharded(r *capture.Reader, opts *Options, n int) ([]*ConnResult, []s
 	}
 	free := make(chan *shardBatch, nb)
 	for range nb {
-		b := &shardBatch{own: make([][]uint16, n)}
+		b := prefault.New(&shardBatch{own: make([][]uint16, n)})
 		for k := range b.own {
-			b.own[k] = make([]uint16, 0, batchLen)
+			b.own[k] = prefault.Slice(make([]uint16, 0, batchLen))
 		}
 		free <- b
 	}
