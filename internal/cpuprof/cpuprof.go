@@ -1,7 +1,7 @@
 // Package cpuprof writes a CPU profile of a whole tcpviz run when the
 // environment variable TCPVIZ_CPUPROFILE names a file, an allocation
 // profile (pprof "allocs", every allocation sampled at the runtime's
-// default rate) when TCPVIZ_MEMPROFILE does, and an execution trace when
+// default rate; without it no allocation is sampled) when TCPVIZ_MEMPROFILE does, and an execution trace when
 // TCPVIZ_TRACE does (docs/performance.md): hidden switches for measuring,
 // not user options.
 package cpuprof
@@ -9,6 +9,7 @@ package cpuprof
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"runtime/trace"
 )
@@ -21,6 +22,12 @@ func Start() (stop func()) {
 	cpu := startCPU()
 	tr := startTrace()
 	mem := os.Getenv("TCPVIZ_MEMPROFILE")
+	if mem == "" {
+		// No allocation profile: the runtime's sampling of one
+		// allocation in 512 KiB (a stack walk, a record) is work and
+		// fresh memory for nothing.
+		runtime.MemProfileRate = 0
+	}
 	return func() {
 		cpu()
 		tr()
