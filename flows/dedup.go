@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/tcpviz/tcpviz/capture"
-	"github.com/tcpviz/tcpviz/internal/prefault"
 )
 
 // Folding copies of one packet (docs/metrics.md#folded-duplicates). A
@@ -103,11 +102,13 @@ func taKey(s *capture.Segment) uint32 {
 // on that evidence alone).
 func ifaceKey(i int) uint8 { return uint8(min(max(i, 0), 255)) }
 
-// dedupRing remembers the last dedupSlots packets of one direction. It
-// grows to dedupSlots entries, so a short connection costs only what it uses.
+// dedupRing remembers the last dedupSlots packets of one direction, in one
+// object of 432 bytes: the entries inline, so that adding a packet touches
+// the ring's header line and one entry's, without a pointer to chase to a
+// separate array (docs/performance.md, session 14). Rings are recycled
+// (Tracker.dropFold, newRing), so a connection's costs no allocation.
 type dedupRing struct {
-	e []dedupEntry
-	n uint // total added (unsigned: the ring index is n mod dedupSlots, a mask)
+	n uint // total added (unsigned: the ring index is n mod dedupSlots, a mask); entries e[:min(n, dedupSlots)] are valid
 	// air remembers, beyond the ring, the last relaySlots 802.11 packets
 	// (nil until the first): where each fingerprint was last put (at), in
 	// a circular buffer. A segment that occupies sequence space found
@@ -119,7 +120,11 @@ type dedupRing struct {
 	// overwritten ones, until the next rebuild): most packets, which copy
 	// nothing, are told apart without scanning the ring.
 	bloom [4]uint64
+	e     [dedupSlots]dedupEntry
 }
+
+// held is how many of the ring's entries are valid.
+func (r *dedupRing) held() int { return int(min(r.n, dedupSlots)) }
 
 // airMemory is dedupRing.air.
 type airMemory struct {
@@ -194,7 +199,7 @@ func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine, idVaries bool, c
 	// batch of segments, RFC 5681 §4.2); a segment that occupies sequence
 	// space is not sent twice so soon: only its timestamp may tell.
 	stampTells := s.PayloadLen > 0 || s.Flags&(capture.SYN|capture.FIN) != 0
-	for i := 0; inRing && i < len(r.e); i++ {
+	for i, n := 0, r.held(); inRing && i < n; i++ {
 		if r.e[i].fp != fp {
 			continue
 		}
@@ -255,33 +260,27 @@ func match(e *dedupEntry, s *capture.Segment, ipid bool, ta uint32, fine, stampT
 	return 0, false
 }
 
-// addFP remembers s, whose fingerprint is fp.
-func (r *dedupRing) addFP(s *capture.Segment, fp uint64) {
-	e := dedupEntry{fp: fp, t: s.Time, seqctl: s.SeqCtl, iface: ifaceKey(s.Iface), ttl: s.TTL}
-	if s.WiFi {
-		e.ta = taKey(s)
-		if r.air == nil {
-			r.air = &airMemory{at: map[uint64]int32{}}
-		}
-		r.air.add(e)
+// addAir gives e, of the 802.11 segment s, its transmitter and remembers
+// it in the ring's air memory (Tracker.AddHashed adds every packet to its
+// direction's ring).
+//
+//go:noinline
+func (r *dedupRing) addAir(e *dedupEntry, s *capture.Segment) {
+	e.ta = taKey(s)
+	if r.air == nil {
+		r.air = &airMemory{at: map[uint64]int32{}}
 	}
-	if len(r.e) < dedupSlots {
-		if r.e == nil {
-			r.e = prefault.Slice(make([]dedupEntry, 0, 2))
-		}
-		r.e = append(r.e, e)
-	} else {
-		r.e[r.n%dedupSlots] = e
-	}
-	r.n++
-	if r.n%dedupSlots == 0 { // a full turn: forget overwritten fingerprints
-		r.bloom = [4]uint64{}
-		for _, x := range r.e {
-			w, b := bloomBit(x.fp)
-			r.bloom[w] |= b
-		}
-	} else {
-		w, b := bloomBit(fp)
+	r.air.add(*e)
+}
+
+// rebuildBloom sets the bloom bits of the ring's entries only: after a
+// full turn, the overwritten fingerprints are forgotten.
+//
+//go:noinline
+func (r *dedupRing) rebuildBloom() {
+	r.bloom = [4]uint64{}
+	for _, x := range &r.e {
+		w, b := bloomBit(x.fp)
 		r.bloom[w] |= b
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math/rand/v2"
+	"net/netip"
 	"testing"
 	"time"
 
@@ -586,4 +588,55 @@ func TestPortReuseReleasesFoldState(t *testing.T) {
 	if c0.Folded != 0 || c1.Folded != 1 || !c1.Reused {
 		t.Errorf("Folded = %d, %d, Reused = %v, want 0, 1, true", c0.Folded, c1.Folded, c1.Reused)
 	}
+}
+
+// TestSweepSkipsOnlyWhenNothingIsIdle: sweeps at random times between
+// packets of several connections drop exactly the rings a walk over every
+// live connection would (idle past foldWindow), though sweeps that can
+// drop nothing skip the walk (Tracker.ringLow).
+func TestSweepSkipsOnlyWhenNothingIsIdle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 14))
+	tr := NewTracker(Options{WScale: -1})
+	var now time.Duration
+	walks, sweeps, drops := 0, 0, 0
+	for i := range 4000 {
+		now += time.Duration(rng.IntN(400)) * time.Millisecond
+		port := uint16(1000 + rng.IntN(40))
+		src := netip.AddrPortFrom(cli.Addr(), port)
+		s := seg(src, srv, fPA, uint32(1000+100*i), 1, 100)
+		s.Time, s.IPID = at(now), uint16(i+1)
+		feed(tr, []capture.Segment{s})
+		if rng.IntN(5) != 0 {
+			continue
+		}
+		sweeps++
+		before := map[*Conn][2]bool{}
+		for _, c := range tr.live {
+			before[c] = [2]bool{c.Half[0].dedup != nil, c.Half[1].dedup != nil}
+		}
+		wasLow, wasOK := tr.ringLow, tr.ringLowOK
+		tr.sweep(at(now))
+		if wasOK && at(now).Sub(wasLow) > foldWindow {
+			walks++
+		}
+		for c, had := range before {
+			idle := at(now).Sub(c.Last) > foldWindow
+			for d := range 2 {
+				has := c.Half[d].dedup != nil
+				if idle && has {
+					t.Fatalf("sweep at %v: conn %d idle since %v kept its ring", now, c.Index, c.Last)
+				}
+				if had[d] && !has {
+					drops++
+				}
+				if !idle && had[d] != has {
+					t.Fatalf("sweep at %v: conn %d active at %v lost its ring", now, c.Index, c.Last)
+				}
+			}
+		}
+	}
+	if walks == 0 || walks == sweeps || drops == 0 {
+		t.Errorf("%d of %d sweeps walked the live connections (want some, not all), dropping %d rings (want some)", walks, sweeps, drops)
+	}
+	t.Logf("%d sweeps, %d walks, %d rings dropped", sweeps, walks, drops)
 }

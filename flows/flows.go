@@ -305,6 +305,12 @@ type Tracker struct {
 	rings []*dedupRing
 	// free are forgotten connections given back for reuse (Recycle).
 	free []*Conn
+	// ringLow, valid iff ringLowOK, is a lower bound of Last over the
+	// live connections that hold a copy-folding ring: a sweep at a time
+	// less than foldWindow past it has nothing to drop, and skips the
+	// walk over every live connection (sweep).
+	ringLow   capture.Timestamp
+	ringLowOK bool
 }
 
 // Recycle gives t back c, a connection t forgot (Forget) that its caller
@@ -328,7 +334,7 @@ func (t *Tracker) dropFold(c *Conn) {
 		if r := c.Half[i].dedup; r != nil {
 			c.Half[i].dedup = nil
 			if len(t.rings) < maxFreeRings {
-				*r = dedupRing{e: r.e[:0]} // air, if any, is left to the collector
+				r.n, r.air, r.bloom = 0, nil, [4]uint64{} // the entries are past n; air, if any, is left to the collector
 				t.rings = append(t.rings, r)
 			}
 		}
@@ -358,8 +364,12 @@ const (
 // cacheBits is log2 of the slots of Tracker.cache.
 const cacheBits = 10
 
+// cacheEntry is a slot of Tracker.cache: a live connection and the
+// PairHash of its endpoints, 16 bytes (the 1 024 slots fit a core's
+// first-level cache; a hit is confirmed on c.Key, which the segment's
+// processing reads next anyway).
 type cacheEntry struct {
-	k Key
+	h uint64
 	c *Conn
 }
 
@@ -452,15 +462,15 @@ func (t *Tracker) AddHashed(s *capture.Segment, hash uint64, p *Packet) {
 	slot := &t.cache[hash>>(64-cacheBits)]
 	var c *Conn
 	var k Key
-	if slot.c != nil && (slot.k.Lo == s.Src && slot.k.Hi == s.Dst || slot.k.Lo == s.Dst && slot.k.Hi == s.Src) {
+	if sc := slot.c; sc != nil && slot.h == hash && (sc.Key.Lo == s.Src && sc.Key.Hi == s.Dst || sc.Key.Lo == s.Dst && sc.Key.Hi == s.Src) {
 		// The slot's key is KeyOf(s.Src, s.Dst): no need to order the
 		// endpoints.
-		c, k = slot.c, slot.k
+		c, k = sc, sc.Key
 	} else {
 		k = KeyOf(s.Src, s.Dst)
 		c = t.live[k]
 		if c != nil {
-			*slot = cacheEntry{k, c}
+			*slot = cacheEntry{hash, c}
 		}
 	}
 	old := c // the live connection on k, if any
@@ -489,7 +499,7 @@ func (t *Tracker) AddHashed(s *capture.Segment, hash uint64, p *Packet) {
 			t.dropFold(old)
 		}
 		t.live[k] = c
-		*slot = cacheEntry{k, c}
+		*slot = cacheEntry{hash, c}
 		p.New = true
 	}
 	d := c.DirOf(s.Src)
@@ -532,10 +542,29 @@ func (t *Tracker) AddHashed(s *capture.Segment, hash uint64, p *Packet) {
 		h.lastID, h.idSeen = s.IPID, true
 	}
 	if !t.opts.NoFold {
-		if c.Half[d].dedup == nil {
-			c.Half[d].dedup = t.newRing()
+		r := c.Half[d].dedup
+		if r == nil {
+			r = t.newRing()
+			c.Half[d].dedup = r
+			if !t.ringLowOK || s.Time < t.ringLow { // c.Last is s.Time or later from here on
+				t.ringLow, t.ringLowOK = s.Time, true
+			}
 		}
-		c.Half[d].dedup.addFP(s, fp)
+		// The ring remembers s (whose fingerprint is fp): written out
+		// here, as the compiler would not inline it; the rare branches
+		// (802.11, the bloom bits' rebuild once a turn) are calls.
+		e := dedupEntry{fp: fp, t: s.Time, seqctl: s.SeqCtl, iface: ifaceKey(s.Iface), ttl: s.TTL}
+		if s.WiFi {
+			r.addAir(&e, s)
+		}
+		r.e[r.n%dedupSlots] = e
+		r.n++
+		if r.n%dedupSlots == 0 {
+			r.rebuildBloom()
+		} else {
+			w, b := bloomBit(fp)
+			r.bloom[w] |= b
+		}
 	}
 	if s.Time > c.Last {
 		c.Last = s.Time
@@ -744,9 +773,15 @@ func clampWS(ws int16) int {
 // foldWindow: no later packet can be folded against it, so memory stays
 // bounded by the connections active at once.
 func (t *Tracker) sweep(now capture.Timestamp) {
+	if !t.ringLowOK || now.Sub(t.ringLow) <= foldWindow {
+		return // no ring's connection has been idle that long
+	}
+	t.ringLowOK = false
 	for _, c := range t.live {
 		if now.Sub(c.Last) > foldWindow {
 			t.dropFold(c)
+		} else if (c.Half[0].dedup != nil || c.Half[1].dedup != nil) && (!t.ringLowOK || c.Last < t.ringLow) {
+			t.ringLow, t.ringLowOK = c.Last, true
 		}
 	}
 }
