@@ -291,7 +291,13 @@ func (r *FlowRow) CSV() []string {
 // every connection's row with it (TestAppendCSVAsEncodingCSV holds the
 // two to one order).
 func (r *FlowRow) AppendCSV(b []byte) []byte {
-	b = appendCSVString(b, r.File)
+	return r.appendCSVAfterFile(appendCSVString(b, r.File))
+}
+
+// appendCSVAfterFile is AppendCSV after the file's cell, which b ends
+// with: a stream writes that cell, the same in every row of a file, from
+// a copy (FlowsStream.Put).
+func (r *FlowRow) appendCSVAfterFile(b []byte) []byte {
 	b = appendCell(b, int64(r.Conn))
 	b = appendCSVString(append(b, ','), r.AAddr)
 	b = appendCell(b, int64(r.APort))

@@ -98,10 +98,14 @@ type FlowsStream struct {
 	width []int    // table: widest cell of each column in this file's rows
 	files int      // JSON: files written
 	cells []byte   // table: the row being put
-	line  []byte   // CSV: the row being put
-	wbuf  []byte   // rows not yet written to the spool, which end at size
-	rbuf  []byte   // rows read back from the spool, from offset roff
-	roff  int64
+	// fileCell is the CSV cell of the file name fileCellOf, with which
+	// every row of that file starts: escaped once, copied into each row.
+	fileCell   []byte
+	fileCellOf string
+	line       []byte // CSV: the row being put
+	wbuf       []byte // rows not yet written to the spool, which end at size
+	rbuf       []byte // rows read back from the spool, from offset roff
+	roff       int64
 }
 
 // spoolIO is the size of the spool's writes and reads (rows arrive and are
@@ -198,7 +202,10 @@ func (s *FlowsStream) Put(r *FlowRow) {
 		s.spoolRow(r.Conn, b)
 		return
 	}
-	s.line = r.AppendCSV(s.line[:0])
+	if r.File != s.fileCellOf || s.fileCell == nil {
+		s.fileCellOf, s.fileCell = r.File, appendCSVString(s.fileCell[:0], r.File)
+	}
+	s.line = r.appendCSVAfterFile(append(s.line[:0], s.fileCell...))
 	if s.hold {
 		s.spoolRow(r.Conn, s.line)
 		return

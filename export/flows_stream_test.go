@@ -24,7 +24,7 @@ func streamRows() [][]FlowRow {
 			{File: "a.pcap", Conn: 2, AAddr: "10.0.0.3", APort: 5, BAddr: "10.0.0.2", BPort: 80, RetxBytesAB: 1448},
 		},
 		{
-			{File: "b.pcap", Conn: 0, AAddr: "192.168.1.1", APort: 443, BAddr: "192.168.1.200", BPort: 55555, DurationS: 12.25},
+			{File: `b,"quoted".pcap`, Conn: 0, AAddr: "192.168.1.1", APort: 443, BAddr: "192.168.1.200", BPort: 55555, DurationS: 12.25},
 		},
 	}
 }

@@ -588,6 +588,17 @@ func TestPortReuseReleasesFoldState(t *testing.T) {
 	if c0.Folded != 0 || c1.Folded != 1 || !c1.Reused {
 		t.Errorf("Folded = %d, %d, Reused = %v, want 0, 1, true", c0.Folded, c1.Folded, c1.Reused)
 	}
+	// Forgetting the replaced connection leaves its successor live on
+	// the 4-tuple; forgetting that one removes it.
+	tr.Forget(c0)
+	if c, _, ok := tr.Lookup(&newSYN); !ok || c != c1 || tr.Live() != 1 {
+		t.Errorf("after Forget(conn 0): Lookup = %v, %v, Live %d, want conn 1, 1", ok, c == c1, tr.Live())
+	}
+	tr.Forget(c1)
+	tr.Forget(c1)
+	if _, _, ok := tr.Lookup(&newSYN); ok || tr.Live() != 0 {
+		t.Errorf("after Forget(conn 1), twice: Lookup found a connection, Live %d, want none, 0", tr.Live())
+	}
 }
 
 // TestSweepSkipsOnlyWhenNothingIsIdle: sweeps at random times between

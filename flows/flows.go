@@ -153,6 +153,10 @@ type Conn struct {
 	hsStage uint8
 	hsT     capture.Timestamp
 	hsRTT   time.Duration
+	// unlisted: the connection is no longer its 4-tuple's entry of
+	// Tracker.live (a later one replaced it, or it was forgotten), so
+	// Forget deletes nothing without looking the key up.
+	unlisted bool
 }
 
 // relayWindow is how long after a packet a copy of it with a lower TTL is
@@ -411,7 +415,8 @@ func (t *Tracker) Conns() []*Conn { return t.conns }
 // a new connection, and its copy-folding state is dropped. c itself is
 // left as it is.
 func (t *Tracker) Forget(c *Conn) {
-	if t.live[c.Key] == c {
+	if !c.unlisted {
+		c.unlisted = true
 		delete(t.live, c.Key)
 		if t.gone == nil {
 			t.gone = make(map[uint64]capture.Timestamp)
@@ -496,6 +501,7 @@ func (t *Tracker) AddHashed(s *capture.Segment, hash uint64, p *Packet) {
 			// Port reuse. Every later packet on k joins c, so old's
 			// copy-folding state is never looked at again: release it.
 			c.Reused = true
+			old.unlisted = true
 			t.dropFold(old)
 		}
 		t.live[k] = c
