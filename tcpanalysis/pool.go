@@ -33,29 +33,62 @@ const (
 	maxPooledCap = 256
 )
 
-// newDir returns a zeroed dirState.
+// newDir returns a zeroed dirState: a pooled one reset to its zero value
+// but for its small slices' capacities, or a new one.
+//
+// The reset is here rather than in putDir: a connection's state is put
+// back when it is over, seconds of capture after its last packet and out
+// of every cache, and writing its 11 cache lines then stalled the release
+// of finished connections; here they are written just before the new
+// connection uses them (docs/performance.md, session 14).
 func (p *scratchPool) newDir() *dirState {
 	if p == nil {
 		return &dirState{}
 	}
-	return pop(&p.dirs)
-}
-
-// putDir resets ds to its zero value, keeping its small slices'
-// capacities, and keeps it for newDir. ds must no longer be referenced.
-func (p *scratchPool) putDir(ds *dirState) {
-	if p == nil || len(p.dirs) >= maxPooled {
-		return
+	n := len(p.dirs)
+	if n == 0 {
+		return prefault.New(&dirState{})
 	}
+	ds := p.dirs[n-1]
+	p.dirs[n-1] = nil
+	p.dirs = p.dirs[:n-1]
 	*ds = dirState{
 		seen:   ds.seen.recycled(),
 		resent: ds.resent.recycled(),
 		probe:  ds.probe.recycled(),
 		sacked: ds.sacked.recycled(),
-		out:    small(ds.out),
-		tsq:    small(ds.tsq),
-		retx:   small(ds.retx),
-		pmtu:   small(ds.pmtu),
+		out:    ds.out[:0],
+		tsq:    ds.tsq[:0],
+		retx:   ds.retx[:0],
+		pmtu:   ds.pmtu[:0],
+	}
+	return ds
+}
+
+// putDir keeps ds for newDir, which resets it; ds must no longer be
+// referenced. What a pooled state must not hold until then is dropped
+// here: slices longer than maxPooledCap (a bulk connection's queue is not
+// held for the next) and a span set's tree.
+func (p *scratchPool) putDir(ds *dirState) {
+	if p == nil || len(p.dirs) >= maxPooled {
+		return
+	}
+	if cap(ds.out) > maxPooledCap {
+		ds.out = nil
+	}
+	if cap(ds.tsq) > maxPooledCap {
+		ds.tsq = nil
+	}
+	if cap(ds.retx) > maxPooledCap {
+		ds.retx = nil
+	}
+	if cap(ds.pmtu) > maxPooledCap {
+		ds.pmtu = nil
+	}
+	for _, ss := range [...]*spanSet{&ds.seen, &ds.resent, &ds.probe, &ds.sacked} {
+		if ss.tree != nil || cap(ss.s) > maxPooledCap || cap(ss.scratch) > maxPooledCap {
+			*ss = ss.recycled()
+		}
 	}
 	p.dirs = append(p.dirs, ds)
 }
