@@ -9,9 +9,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/tcpviz/tcpviz/capture"
 	"github.com/tcpviz/tcpviz/flows"
+	"github.com/tcpviz/tcpviz/internal/hwprefetch"
 )
 
 // SegKind classifies a data segment in the time-sequence series
@@ -417,6 +419,7 @@ func (d *doneStats) add(r *ConnResult) {
 // maxLive is the table pressure at which unanswered SYNs are over
 // (docs/robustness.md#finished-connections).
 const (
+	releaseAhead  = 4 // connections between a prefetch and its use in release
 	releaseEvery  = 1 << 16
 	finishedIdle  = 10 * time.Second
 	abandonedIdle = 5 * time.Minute
@@ -458,7 +461,19 @@ func (a *Analyzer) release(now capture.Timestamp) {
 	keep := a.live[:0]
 	n := len(a.live)
 	pressure := n > maxLive
-	for _, cs := range a.live {
+	live := a.live
+	for i, cs := range live {
+		// Every live connection is looked at, most of them idle and out
+		// of the caches: ask for the next ones' connState and Conn (its
+		// halves and Last) ahead, so that their misses overlap
+		// (docs/performance.md, session 14). keep never passes i.
+		if j := i + 2*releaseAhead; j < len(live) {
+			hwprefetch.Read(unsafe.Pointer(live[j]))
+		}
+		if j := i + releaseAhead; j < len(live) {
+			hwprefetch.Read(unsafe.Pointer(live[j].Conn))
+			hwprefetch.Read(unsafe.Add(unsafe.Pointer(live[j].Conn), 320))
+		}
 		c := cs.Conn
 		idle := now.Sub(c.Last)
 		closed := (c.Half[0].FinSeen && c.Half[1].FinSeen) || c.Half[0].RstSeen || c.Half[1].RstSeen
