@@ -103,12 +103,14 @@ func taKey(s *capture.Segment) uint32 {
 func ifaceKey(i int) uint8 { return uint8(min(max(i, 0), 255)) }
 
 // dedupRing remembers the last dedupSlots packets of one direction, in one
-// object of 432 bytes: the entries inline, so that adding a packet touches
-// the ring's header line and one entry's, without a pointer to chase to a
-// separate array (docs/performance.md, session 14). Rings are recycled
-// (Tracker.dropFold, newRing), so a connection's costs no allocation.
+// object of 392 bytes: the entries inline, without a pointer to chase to a
+// separate array. How many were added and their bloom bits are in the
+// direction's Half (foldN, foldBloom), which the packet's processing reads
+// anyway: most packets are told apart and added touching only the line of
+// the entry they overwrite (docs/performance.md, session 14). Rings are
+// recycled (Tracker.dropFold, newRing), so a connection's costs no
+// allocation.
 type dedupRing struct {
-	n uint // total added (unsigned: the ring index is n mod dedupSlots, a mask); entries e[:min(n, dedupSlots)] are valid
 	// air remembers, beyond the ring, the last relaySlots 802.11 packets
 	// (nil until the first): where each fingerprint was last put (at), in
 	// a circular buffer. A segment that occupies sequence space found
@@ -116,15 +118,11 @@ type dedupRing struct {
 	// identification, as genuine duplicate ACKs are byte-identical but
 	// for it.
 	air *airMemory
-	// bloom has bit fp>>56 set for every entry's fingerprint (and for some
-	// overwritten ones, until the next rebuild): most packets, which copy
-	// nothing, are told apart without scanning the ring.
-	bloom [4]uint64
-	e     [dedupSlots]dedupEntry
+	e   [dedupSlots]dedupEntry // e[:min(foldN, dedupSlots)] are valid
 }
 
-// held is how many of the ring's entries are valid.
-func (r *dedupRing) held() int { return int(min(r.n, dedupSlots)) }
+// held is how many entries of h's ring are valid.
+func (h *Half) held() int { return int(min(h.foldN, dedupSlots)) }
 
 // airMemory is dedupRing.air.
 type airMemory struct {
@@ -162,15 +160,15 @@ func fingerprint(s *capture.Segment) uint64 {
 	return h ^ h>>31
 }
 
-// mayHold reports whether the ring may hold a packet s, whose fingerprint
+// mayHold reports whether h's ring may hold a packet s, whose fingerprint
 // is fp, copies: false for most packets, told by the bloom bits alone
 // without seenFP's call (a nil ring holds nothing).
-func (r *dedupRing) mayHold(s *capture.Segment, fp uint64) bool {
-	if r == nil {
+func (h *Half) mayHold(s *capture.Segment, fp uint64) bool {
+	if h.dedup == nil {
 		return false
 	}
 	w, b := bloomBit(fp)
-	return r.bloom[w]&b != 0 || r.air != nil && s.WiFi
+	return h.foldBloom[w]&b != 0 || s.WiFi && h.dedup.air != nil
 }
 
 // seenFP reports whether s, whose fingerprint is fp, copies a packet in
@@ -178,12 +176,13 @@ func (r *dedupRing) mayHold(s *capture.Segment, fp uint64) bool {
 // timestamp resolution finer than fineTick; idVaries that the IPv4
 // identification of this direction was seen to change between packets;
 // c is the packet's connection (for its relay window, Conn.relayWindow).
-func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine, idVaries bool, c *Conn) (FoldReason, bool) {
+func (h *Half) seenFP(s *capture.Segment, fp uint64, fine, idVaries bool, c *Conn) (FoldReason, bool) {
+	r := h.dedup
 	if r == nil {
 		return 0, false
 	}
 	inRing := true
-	if w, b := bloomBit(fp); r.bloom[w]&b == 0 {
+	if w, b := bloomBit(fp); h.foldBloom[w]&b == 0 {
 		if r.air == nil || !s.WiFi {
 			return 0, false
 		}
@@ -199,7 +198,7 @@ func (r *dedupRing) seenFP(s *capture.Segment, fp uint64, fine, idVaries bool, c
 	// batch of segments, RFC 5681 §4.2); a segment that occupies sequence
 	// space is not sent twice so soon: only its timestamp may tell.
 	stampTells := s.PayloadLen > 0 || s.Flags&(capture.SYN|capture.FIN) != 0
-	for i, n := 0, r.held(); inRing && i < n; i++ {
+	for i, n := 0, h.held(); inRing && i < n; i++ {
 		if r.e[i].fp != fp {
 			continue
 		}
@@ -273,14 +272,14 @@ func (r *dedupRing) addAir(e *dedupEntry, s *capture.Segment) {
 	r.air.add(*e)
 }
 
-// rebuildBloom sets the bloom bits of the ring's entries only: after a
+// rebuildBloom sets the bloom bits of h's ring's entries only: after a
 // full turn, the overwritten fingerprints are forgotten.
 //
 //go:noinline
-func (r *dedupRing) rebuildBloom() {
-	r.bloom = [4]uint64{}
-	for _, x := range &r.e {
+func (h *Half) rebuildBloom() {
+	h.foldBloom = [4]uint64{}
+	for _, x := range &h.dedup.e {
 		w, b := bloomBit(x.fp)
-		r.bloom[w] |= b
+		h.foldBloom[w] |= b
 	}
 }

@@ -119,7 +119,16 @@ type Half struct {
 	idSeen   bool
 	idVaries bool
 	unwrap   seq.Unwrapper
-	dedup    *dedupRing
+	// dedup remembers this direction's last packets for copy folding
+	// (dedup.go), nil until the first and after dropFold. foldN counts
+	// the packets added to it (unsigned: the ring index is foldN mod
+	// dedupSlots, a mask); foldBloom has bit fp>>56 set for every
+	// entry's fingerprint (and for some overwritten ones, until the next
+	// rebuild): most packets, which copy nothing, are told apart without
+	// scanning the ring.
+	dedup     *dedupRing
+	foldN     uint
+	foldBloom [4]uint64
 }
 
 // Conn is one TCP connection.
@@ -336,9 +345,9 @@ const maxFreeRings = 4096
 func (t *Tracker) dropFold(c *Conn) {
 	for i := range c.Half {
 		if r := c.Half[i].dedup; r != nil {
-			c.Half[i].dedup = nil
+			c.Half[i].dedup, c.Half[i].foldN, c.Half[i].foldBloom = nil, 0, [4]uint64{}
 			if len(t.rings) < maxFreeRings {
-				r.n, r.air, r.bloom = 0, nil, [4]uint64{} // the entries are past n; air, if any, is left to the collector
+				r.air = nil // the entries are past foldN; air, if any, is left to the collector
 				t.rings = append(t.rings, r)
 			}
 		}
@@ -526,8 +535,8 @@ func (t *Tracker) AddHashed(s *capture.Segment, hash uint64, p *Packet) {
 	if !t.opts.NoFold {
 		fp = fingerprint(s)
 	}
-	if r := c.Half[d].dedup; !t.opts.NoFold && !p.New && r.mayHold(s, fp) {
-		if why, dup := r.seenFP(s, fp, t.fine, c.Half[d].idVaries, c); dup {
+	if h := &c.Half[d]; !t.opts.NoFold && !p.New && h.mayHold(s, fp) {
+		if why, dup := h.seenFP(s, fp, t.fine, h.idVaries, c); dup {
 			c.Folded++
 			c.FoldedBy[why]++
 			if s.Time > c.Last {
@@ -563,13 +572,14 @@ func (t *Tracker) AddHashed(s *capture.Segment, hash uint64, p *Packet) {
 		if s.WiFi {
 			r.addAir(&e, s)
 		}
-		r.e[r.n%dedupSlots] = e
-		r.n++
-		if r.n%dedupSlots == 0 {
-			r.rebuildBloom()
+		h := &c.Half[d]
+		r.e[h.foldN%dedupSlots] = e
+		h.foldN++
+		if h.foldN%dedupSlots == 0 {
+			h.rebuildBloom()
 		} else {
 			w, b := bloomBit(fp)
-			r.bloom[w] |= b
+			h.foldBloom[w] |= b
 		}
 	}
 	if s.Time > c.Last {
