@@ -45,13 +45,10 @@ func (p *scratchPool) newDir() *dirState {
 	if p == nil {
 		return &dirState{}
 	}
-	n := len(p.dirs)
-	if n == 0 {
-		return prefault.New(&dirState{})
+	ds, fresh := take(&p.dirs)
+	if fresh {
+		return ds
 	}
-	ds := p.dirs[n-1]
-	p.dirs[n-1] = nil
-	p.dirs = p.dirs[:n-1]
 	*ds = dirState{
 		seen:   ds.seen.recycled(),
 		resent: ds.resent.recycled(),
@@ -104,14 +101,21 @@ func (p *scratchPool) newHS() *hsState {
 // pop takes the last state of a pool's stack, or a new zero one when the
 // stack is empty.
 func pop[T any](stack *[]*T) *T {
+	x, _ := take(stack)
+	return x
+}
+
+// take is pop, and reports whether the state is a new one (fresh, zero)
+// rather than one given back, which the caller resets.
+func take[T any](stack *[]*T) (x *T, fresh bool) {
 	n := len(*stack)
 	if n == 0 {
-		return prefault.New(new(T))
+		return prefault.New(new(T)), true
 	}
-	x := (*stack)[n-1]
+	x = (*stack)[n-1]
 	(*stack)[n-1] = nil
 	*stack = (*stack)[:n-1]
-	return x
+	return x, false
 }
 
 // putHS resets h and keeps it for newHS. h must no longer be referenced.
@@ -140,14 +144,10 @@ func (ss *spanSet) recycled() spanSet {
 // newConnState returns a zeroed connState: a reused one when some are
 // pooled (Options.ReuseResults), else a new one.
 func (p *scratchPool) newConnState() *connState {
-	n := len(p.css)
-	if n == 0 {
-		return prefault.New(&connState{})
+	cs, fresh := take(&p.css)
+	if !fresh {
+		*cs = connState{}
 	}
-	cs := p.css[n-1]
-	p.css[n-1] = nil
-	p.css = p.css[:n-1]
-	*cs = connState{}
 	return cs
 }
 
