@@ -202,7 +202,7 @@ func (s *FlowsStream) Put(r *FlowRow) {
 		s.spoolRow(r.Conn, b)
 		return
 	}
-	if r.File != s.fileCellOf || s.fileCell == nil {
+	if r.File != s.fileCellOf { // the zero fileCellOf: "", whose cell is empty
 		s.fileCellOf, s.fileCell = r.File, appendCSVString(s.fileCell[:0], r.File)
 	}
 	s.line = r.appendCSVAfterFile(append(s.line[:0], s.fileCell...))

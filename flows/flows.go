@@ -557,10 +557,11 @@ func (t *Tracker) AddHashed(s *capture.Segment, hash uint64, p *Packet) {
 		h.lastID, h.idSeen = s.IPID, true
 	}
 	if !t.opts.NoFold {
-		r := c.Half[d].dedup
+		h := &c.Half[d]
+		r := h.dedup
 		if r == nil {
 			r = t.newRing()
-			c.Half[d].dedup = r
+			h.dedup = r
 			if !t.ringLowOK || s.Time < t.ringLow { // c.Last is s.Time or later from here on
 				t.ringLow, t.ringLowOK = s.Time, true
 			}
@@ -572,7 +573,6 @@ func (t *Tracker) AddHashed(s *capture.Segment, hash uint64, p *Packet) {
 		if s.WiFi {
 			r.addAir(&e, s)
 		}
-		h := &c.Half[d]
 		r.e[h.foldN%dedupSlots] = e
 		h.foldN++
 		if h.foldN%dedupSlots == 0 {
