@@ -501,52 +501,31 @@ func (t *Tracker) AddHashed(s *capture.Segment, hash uint64, p *Packet) {
 	if t.added%sweepEvery == 0 && !t.shard {
 		t.sweep(s.Time)
 	}
+	// The cache slot's connection, if it is this 4-tuple's, and the
+	// direction, told by one comparison of the endpoints with its sides'
+	// (Half.Addr: the key's two endpoints, in the connection's order).
 	slot := &t.cache[hash>>(64-cacheBits)]
-	var c *Conn
-	var k Key
-	if sc := slot.c; sc != nil && slot.h == hash && (sc.Key.Lo == s.Src && sc.Key.Hi == s.Dst || sc.Key.Lo == s.Dst && sc.Key.Hi == s.Src) {
-		// The slot's key is KeyOf(s.Src, s.Dst): no need to order the
-		// endpoints.
-		c, k = sc, sc.Key
-	} else {
-		k = KeyOf(s.Src, s.Dst)
-		c = t.live[k]
-		if c != nil {
-			*slot = cacheEntry{hash, c}
-		}
-	}
-	old := c // the live connection on k, if any
-	syn := s.Flags.Has(capture.SYN) && !s.Flags.Has(capture.ACK)
-	if c != nil && syn && startsNew(c, s) {
+	c, d := slot.c, AtoB
+	switch {
+	case c == nil || slot.h != hash:
+		c = nil
+	case c.Half[AtoB].Addr == s.Src && c.Half[BtoA].Addr == s.Dst:
+	case c.Half[BtoA].Addr == s.Src && c.Half[AtoB].Addr == s.Dst:
+		d = BtoA
+	default:
 		c = nil
 	}
-	*p = Packet{}
-	if c == nil && !syn && t.gone != nil {
-		if at, ok := t.gone[maphash.Comparable(t.goneSeed, k)]; ok && s.Time.Sub(at) <= goneAge {
-			// A late segment of a connection that is over (a FIN
-			// retransmitted after the last ACK, data after an RST): not
-			// a new connection, as tshark's tcp.stream would not make
-			// one; left out and counted.
-			t.Late++
-			p.Late = true
+	isNew := false
+	if c == nil || s.Flags&(capture.SYN|capture.ACK) == capture.SYN {
+		// A cache miss, or a SYN, which may open a new connection on a
+		// live 4-tuple.
+		if c, isNew = t.find(s, hash, slot, c); c == nil {
+			*p = Packet{Late: true}
 			return
 		}
+		d = c.DirOf(s.Src)
 	}
-	if c == nil {
-		c = t.newConn(k, s)
-		if old != nil {
-			// Port reuse. Every later packet on k joins c, so old's
-			// copy-folding state is never looked at again: release it.
-			c.Reused = true
-			old.unlisted = true
-			t.dropFold(old)
-		}
-		t.live[k] = c
-		*slot = cacheEntry{hash, c}
-		p.New = true
-	}
-	d := c.DirOf(s.Src)
-	p.Conn, p.Dir = c, d
+	*p = Packet{Conn: c, Dir: d, New: isNew}
 	if t.opts.Node != nil && t.opts.Node.Reception(s) == capture.ReceptionOverheard {
 		t.overheard(c, d, s, p)
 		return
@@ -563,7 +542,7 @@ func (t *Tracker) AddHashed(s *capture.Segment, hash uint64, p *Packet) {
 	if !t.opts.NoFold {
 		fp = fingerprint(s)
 	}
-	if h := &c.Half[d]; !t.opts.NoFold && !p.New && h.mayHold(s, fp) {
+	if h := &c.Half[d]; !t.opts.NoFold && !isNew && h.mayHold(s, fp) {
 		if why, dup := h.seenFP(s, fp, t.fine, h.idVaries, c); dup {
 			c.Folded++
 			c.FoldedBy[why]++
@@ -629,6 +608,57 @@ func (t *Tracker) AddHashed(s *capture.Segment, hash uint64, p *Packet) {
 	if s.Flags.Has(capture.RST) {
 		h.RstSeen = true
 	}
+}
+
+// find returns the connection s belongs to, for AddHashed's segments that
+// are not a cache hit without SYN: sc is the cache slot's connection when
+// it is s's 4-tuple's, else nil; slot is that cache slot, hash
+// PairHash(s.Src, s.Dst). isNew reports that s opened the connection (a
+// first segment, or a SYN that starts a new connection on the 4-tuple:
+// port reuse); c is nil for a late segment of a forgotten connection,
+// counted in t.Late.
+func (t *Tracker) find(s *capture.Segment, hash uint64, slot *cacheEntry, sc *Conn) (c *Conn, isNew bool) {
+	var k Key
+	if c = sc; c != nil {
+		// The slot's key is KeyOf(s.Src, s.Dst): no need to order the
+		// endpoints.
+		k = c.Key
+	} else {
+		k = KeyOf(s.Src, s.Dst)
+		c = t.live[k]
+		if c != nil {
+			*slot = cacheEntry{hash, c}
+		}
+	}
+	old := c // the live connection on k, if any
+	syn := s.Flags.Has(capture.SYN) && !s.Flags.Has(capture.ACK)
+	if c != nil && syn && startsNew(c, s) {
+		c = nil
+	}
+	if c != nil {
+		return c, false
+	}
+	if !syn && t.gone != nil {
+		if at, ok := t.gone[maphash.Comparable(t.goneSeed, k)]; ok && s.Time.Sub(at) <= goneAge {
+			// A late segment of a connection that is over (a FIN
+			// retransmitted after the last ACK, data after an RST): not
+			// a new connection, as tshark's tcp.stream would not make
+			// one; left out and counted.
+			t.Late++
+			return nil, false
+		}
+	}
+	c = t.newConn(k, s)
+	if old != nil {
+		// Port reuse. Every later packet on k joins c, so old's
+		// copy-folding state is never looked at again: release it.
+		c.Reused = true
+		old.unlisted = true
+		t.dropFold(old)
+	}
+	t.live[k] = c
+	*slot = cacheEntry{hash, c}
+	return c, true
 }
 
 // offsets gives p the relative offsets of s, sent in direction d of c

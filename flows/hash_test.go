@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"net/netip"
 	"testing"
+
+	"github.com/tcpviz/tcpviz/capture"
 )
 
 // pairHashRef is PairHash as first written: the last 32 bits of each
@@ -57,5 +59,66 @@ func TestPairHashMatchesReference(t *testing.T) {
 		if b := src.Addr().As16(); AddrLow(src.Addr()) != binary.BigEndian.Uint32(b[12:]) {
 			t.Fatalf("AddrLow(%v) = %#x", src.Addr(), AddrLow(src.Addr()))
 		}
+	}
+}
+
+// TestCacheCollisions adds the segments of many connections (IPv4, IPv6,
+// mapped, zoned, endpoints shared between connections, a connection of an
+// endpoint with itself, port reuse) to
+// one Tracker by their PairHash and to another with one hash for every
+// segment, so that all its connections share a cache slot and its hash:
+// both must give every segment the same connection and direction.
+func TestCacheCollisions(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	type pair struct{ a, b netip.AddrPort }
+	var ends []netip.AddrPort // few endpoints, each in several connections
+	for i := range 40 {
+		ends = append(ends, randAddrPort(r, i))
+	}
+	var pairs []pair
+	for i := range 200 {
+		a, b := ends[r.IntN(len(ends))], ends[r.IntN(len(ends))]
+		if i%50 == 0 {
+			b = a
+		}
+		pairs = append(pairs, pair{a, b})
+	}
+	var segs []capture.Segment
+	for i := range 20000 {
+		p := pairs[r.IntN(len(pairs))]
+		src, dst := p.a, p.b
+		if r.IntN(2) == 0 {
+			src, dst = dst, src
+		}
+		f := fA
+		switch r.IntN(40) {
+		case 0:
+			f = fS
+		case 1:
+			f = fSA
+		}
+		s := seg(src, dst, f, r.Uint32(), r.Uint32(), r.IntN(3))
+		s.Frame, s.Time, s.IPID = int64(i+1), at(0)+capture.Timestamp(i), uint16(i+1)
+		segs = append(segs, s)
+	}
+	real, same := NewTracker(Options{WScale: -1}), NewTracker(Options{WScale: -1})
+	for i := range segs {
+		var p, q Packet
+		s := segs[i]
+		real.AddHashed(&s, PairHash(s.Src, s.Dst), &p)
+		s = segs[i]
+		same.AddHashed(&s, 0x0123456789abcdef, &q)
+		if p.Conn == nil || q.Conn == nil || p.Conn.Index != q.Conn.Index || p.Dir != q.Dir || p.New != q.New {
+			t.Fatalf("segment %d (%v → %v): %+v with its hash, %+v with one hash for all", i, s.Src, s.Dst, p, q)
+		}
+		if k := KeyOf(s.Src, s.Dst); q.Conn.Key != k {
+			t.Fatalf("segment %d: connection %v, want %v", i, q.Conn.Key, k)
+		}
+		if want := q.Conn.DirOf(s.Src); q.Dir != want {
+			t.Fatalf("segment %d: direction %v, want %v", i, q.Dir, want)
+		}
+	}
+	if len(real.Conns()) != len(same.Conns()) {
+		t.Fatalf("%d connections with their hashes, %d with one hash", len(real.Conns()), len(same.Conns()))
 	}
 }
