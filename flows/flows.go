@@ -573,14 +573,15 @@ func (t *Tracker) AddHashed(s *capture.Segment, hash uint64, p *Packet) {
 				t.ringLow, t.ringLowOK = s.Time, true
 			}
 		}
-		// The ring remembers s (whose fingerprint is fp): written out
-		// here, as the compiler would not inline it; the rare branches
-		// (802.11, the bloom bits' rebuild once a turn) are calls.
-		e := dedupEntry{fp: fp, t: s.Time, seqctl: s.SeqCtl, iface: ifaceKey(s.Iface), ttl: s.TTL}
+		// The ring remembers s (whose fingerprint is fp), in the entry
+		// it overwrites: written out here, as the compiler would not
+		// inline it; the rare branches (802.11, the bloom bits' rebuild
+		// once a turn) are calls.
+		e := &r.e[h.foldN%dedupSlots]
+		*e = dedupEntry{fp: fp, t: s.Time, seqctl: s.SeqCtl, iface: ifaceKey(s.Iface), ttl: s.TTL}
 		if s.WiFi {
-			r.addAir(&e, s)
+			r.addAir(e, s)
 		}
-		r.e[h.foldN%dedupSlots] = e
 		h.foldN++
 		if h.foldN%dedupSlots == 0 {
 			h.rebuildBloom()
@@ -595,8 +596,12 @@ func (t *Tracker) AddHashed(s *capture.Segment, hash uint64, p *Packet) {
 	if s.Time < c.First {
 		c.First = s.Time
 	}
-	c.timeHandshake(d, s)
-	t.handshake(c, d, s)
+	if s.Flags.Has(capture.SYN) || c.hsStage == 2 { // else timeHandshake has nothing to do
+		c.timeHandshake(d, s)
+	}
+	if s.Flags.Has(capture.SYN) {
+		t.handshake(c, d, s)
+	}
 	c.offsets(d, s, p)
 	h := &c.Half[d]
 	if s.Flags.Has(capture.FIN) {
