@@ -150,13 +150,11 @@ func bloomBit(fp uint64) (int, uint64) { return int(fp >> 62), 1 << (fp >> 56 & 
 
 func fingerprint(s *capture.Segment) uint64 {
 	// Three words of the fields the sender's TCP/IP stack chose, mixed with
-	// multiply-xorshift steps (after splitmix64's finaliser).
-	a := uint64(s.Seq)<<32 | uint64(s.Ack)
-	b := uint64(uint32(s.PayloadLen))<<32 | uint64(s.Flags)<<16 | uint64(s.Window)
-	c := uint64(s.Checksum)<<48 | uint64(s.IPID)<<32 | uint64(s.Opts.TSval)
-	h := (a ^ 0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
-	h = (h ^ h>>29 ^ b) * 0x94d049bb133111eb
-	h = (h ^ h>>32 ^ c) * 0xbf58476d1ce4e5b9
+	// multiply-xorshift steps (after splitmix64's finaliser), written in
+	// few enough terms for the compiler to inline the function.
+	h := (uint64(s.Seq)<<32 | uint64(s.Ack) ^ 0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
+	h = (h ^ h>>29 ^ uint64(uint32(s.PayloadLen))<<32 ^ uint64(s.Flags)<<16 ^ uint64(s.Window)) * 0x94d049bb133111eb
+	h = (h ^ h>>32 ^ uint64(s.Checksum)<<48 ^ uint64(s.IPID)<<32 ^ uint64(s.Opts.TSval)) * 0xbf58476d1ce4e5b9
 	return h ^ h>>31
 }
 
@@ -198,12 +196,15 @@ func (h *Half) seenFP(s *capture.Segment, fp uint64, fine, idVaries bool, c *Con
 	// batch of segments, RFC 5681 §4.2); a segment that occupies sequence
 	// space is not sent twice so soon: only its timestamp may tell.
 	stampTells := s.PayloadLen > 0 || s.Flags&(capture.SYN|capture.FIN) != 0
-	for i, n := 0, h.held(); inRing && i < n; i++ {
-		if r.e[i].fp != fp {
-			continue
-		}
-		if why, ok := match(&r.e[i], s, ipid, ta, fine, stampTells, c); ok {
-			return why, true
+	if inRing {
+		es := r.e[:h.held()]
+		for i := range es {
+			if es[i].fp != fp {
+				continue
+			}
+			if why, ok := match(&es[i], s, ipid, ta, fine, stampTells, c); ok {
+				return why, true
+			}
 		}
 	}
 	if r.air != nil && s.WiFi {
@@ -278,8 +279,9 @@ func (r *dedupRing) addAir(e *dedupEntry, s *capture.Segment) {
 //go:noinline
 func (h *Half) rebuildBloom() {
 	h.foldBloom = [4]uint64{}
-	for _, x := range &h.dedup.e {
-		w, b := bloomBit(x.fp)
+	r := h.dedup
+	for i := range r.e { // not range over the entries: that copies each
+		w, b := bloomBit(r.e[i].fp)
 		h.foldBloom[w] |= b
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tcpviz/tcpviz/capture"
+	"github.com/tcpviz/tcpviz/internal/seq"
 )
 
 // pairHashRef is PairHash as first written: the last 32 bits of each
@@ -58,6 +59,32 @@ func TestPairHashMatchesReference(t *testing.T) {
 		}
 		if b := src.Addr().As16(); AddrLow(src.Addr()) != binary.BigEndian.Uint32(b[12:]) {
 			t.Fatalf("AddrLow(%v) = %#x", src.Addr(), AddrLow(src.Addr()))
+		}
+	}
+}
+
+// fingerprintRef is fingerprint as first written.
+func fingerprintRef(s *capture.Segment) uint64 {
+	a := uint64(s.Seq)<<32 | uint64(s.Ack)
+	b := uint64(uint32(s.PayloadLen))<<32 | uint64(s.Flags)<<16 | uint64(s.Window)
+	c := uint64(s.Checksum)<<48 | uint64(s.IPID)<<32 | uint64(s.Opts.TSval)
+	h := (a ^ 0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
+	h = (h ^ h>>29 ^ b) * 0x94d049bb133111eb
+	h = (h ^ h>>32 ^ c) * 0xbf58476d1ce4e5b9
+	return h ^ h>>31
+}
+
+func TestFingerprintMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		s := capture.Segment{
+			Seq: seq.Num(r.Uint32()), Ack: seq.Num(r.Uint32()),
+			PayloadLen: int(r.Int64()), Flags: capture.Flags(r.Uint32()),
+			Window: uint16(r.Uint32()), Checksum: uint16(r.Uint32()), IPID: uint16(r.Uint32()),
+			Opts: capture.Options{TSval: r.Uint32()},
+		}
+		if got, want := fingerprint(&s), fingerprintRef(&s); got != want {
+			t.Fatalf("fingerprint(%+v) = %#x, want %#x", s, got, want)
 		}
 	}
 }
