@@ -602,8 +602,16 @@ func (t *Tracker) AddHashed(s *capture.Segment, hash uint64, p *Packet) {
 	if s.Flags.Has(capture.SYN) {
 		t.handshake(c, d, s)
 	}
-	c.offsets(d, s, p)
+	// c.offsets(d, s, p), written out: the compiler would not inline it.
 	h := &c.Half[d]
+	h.number(s.Seq)
+	p.Seq = h.unwrap.Unwrap(s.Seq)
+	p.End = p.Seq + int64(s.SeqLen())
+	if s.Flags.Has(capture.ACK) {
+		r := &c.Half[d.Reverse()]
+		r.number(s.Ack)
+		p.Ack, p.AckValid = r.unwrap.Peek(s.Ack), true
+	}
 	if s.Flags.Has(capture.FIN) {
 		if !h.FinSeen {
 			h.FinRel = p.Seq + int64(s.PayloadLen)
