@@ -80,7 +80,7 @@ func (w WScaleSource) String() string {
 // Half is one direction of a connection: what side A (for Half[AtoB]) or B
 // sent, and the handshake facts of that side.
 type Half struct {
-	Addr netip.AddrPort // the sender of this direction
+	Addr netip.AddrPort // the sender of this direction: one of Conn.Key's endpoints, set once (Tracker.AddHashed's cache relies on it)
 
 	// SynSeen reports that this side's SYN (or SYN-ACK) was captured; Syn
 	// holds its options then.
@@ -380,8 +380,9 @@ const cacheBits = 10
 
 // cacheEntry is a slot of Tracker.cache: a live connection and the
 // PairHash of its endpoints, 16 bytes (the 1 024 slots fit a core's
-// first-level cache; a hit is confirmed on c.Key, which the segment's
-// processing reads next anyway).
+// first-level cache; a hit is confirmed on the addresses of c's sides,
+// Half.Addr, which also give the segment's direction, in the cache lines
+// the segment's processing reads next anyway).
 type cacheEntry struct {
 	h uint64
 	c *Conn
