@@ -788,7 +788,9 @@ func (a *Analyzer) add(s *capture.Segment, hash uint64, hashed bool) *ConnResult
 		return &cs.ConnResult
 	}
 	st.MaxTTL = max(st.MaxTTL, s.TTL)
-	cs.handshake(s, &p)
+	if !cs.hsDone {
+		cs.handshake(s, &p) // until the handshake is over: not a call a packet
+	}
 	kind := cs.data(s, &p, &a.opts)
 	if s.SeqLen() > 0 && p.End > st.HighSeq {
 		st.HighSeq = p.End

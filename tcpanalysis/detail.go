@@ -1020,10 +1020,17 @@ func (cs *connState) dsack(d flows.Direction, ds *dirState, l, r int64) {
 // first time: if its TSecr echoes a TSval older than the retransmission's,
 // the ACK was sent for an earlier copy, so the retransmission was spurious
 // (Eifel detection, RFC 3522 §3).
+//
+// Without retransmissions awaiting their first ACK (nearly every ACK) it
+// returns at once, inlined; the check is eifelSome.
 func (cs *connState) eifel(d flows.Direction, ds *dirState, s *capture.Segment, a int64) {
-	if ds.retxNew == 0 {
-		return
+	if ds.retxNew != 0 {
+		cs.eifelSome(d, ds, s, a)
 	}
+}
+
+// eifelSome is eifel with retransmissions awaiting their first ACK.
+func (cs *connState) eifelSome(d flows.Direction, ds *dirState, s *capture.Segment, a int64) {
 	for k := range ds.retx {
 		rr := &ds.retx[k]
 		if rr.covered || rr.end > a {
