@@ -647,7 +647,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 			if ds.anyPay && start > ds.highPay {
 				ev(LostSegment, 0, EvNone)
 			}
-			ds.out = append(ds.out, outSeg{start: start, end: end, t: s.Time, frame: s.Frame, tsval: s.Opts.TSval, ts: s.Opts.TS})
+			ds.pushOut(start, end, s)
 		}
 		if ds.anyPay && start > ds.highPay {
 			ds.gapAt, ds.hasGap = s.Time, true
@@ -906,7 +906,7 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o *Options) (int64
 		// duplicate of an earlier one. Only the TSecr can tell (RFC 7323
 		// §4.3): echoing the TSval of the captured segment that ends at a,
 		// it answers that segment, sent once as far as the capture shows.
-		if seg, ok := ds.popOut(a); ok && s.Opts.TS && seg.ts && s.Opts.TSecr == seg.tsval && ds.resent.covered(seg.start, a) == 0 {
+		if seg := ds.popOut(a); seg != nil && s.Opts.TS && seg.ts && s.Opts.TSecr == seg.tsval && ds.resent.covered(seg.start, a) == 0 {
 			cs.sample(o, RTTSample{Time: s.Time, Frame: s.Frame, Dir: rd, Method: MethodACK, RTT: s.Time.Sub(seg.t)})
 		}
 		// It is still the first ACK the capture shows covering the
@@ -921,7 +921,7 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o *Options) (int64
 		// sequence number (SYN and FIN included) was sent more than once,
 		// or belongs to a retransmission whose first copy the capture
 		// missed.
-		if seg, ok := ds.popOut(a); ok && ds.resent.covered(ds.lastAck, a) == 0 {
+		if seg := ds.popOut(a); seg != nil && ds.resent.covered(ds.lastAck, a) == 0 {
 			cs.sample(o, RTTSample{Time: s.Time, Frame: s.Frame, Dir: rd, Method: MethodACK, RTT: s.Time.Sub(seg.t)})
 		}
 		cs.eifel(rd, ds, s, a)
@@ -1102,25 +1102,42 @@ func (ds *dirState) release() {
 	ds.pmtu = nil
 }
 
-// popOut drops outstanding segments acknowledged by a and returns the one
-// whose end is exactly a, if any.
-func (ds *dirState) popOut(a int64) (outSeg, bool) {
-	var hit outSeg
-	ok := false
-	i := ds.outHead
-	for ; i < len(ds.out) && ds.out[i].end <= a; i++ {
-		if ds.out[i].end == a {
-			hit, ok = ds.out[i], true
-		}
+// pushOut appends the first transmission [start, end) in s to ds.out,
+// written in place (an append of a composite literal builds it on the
+// stack, then copies it: twice the stores, on every new data segment).
+func (ds *dirState) pushOut(start, end int64, s *capture.Segment) {
+	n := len(ds.out)
+	if n == cap(ds.out) {
+		ds.out = append(ds.out, outSeg{})
 	}
-	ds.outHead = i
-	if ds.outHead == len(ds.out) {
-		ds.out, ds.outHead = ds.out[:0], 0
-	} else if ds.outHead > 1024 && ds.outHead > len(ds.out)/2 {
+	ds.out = ds.out[:n+1]
+	o := &ds.out[n]
+	o.start, o.end, o.t, o.frame, o.tsval, o.ts = start, end, s.Time, s.Frame, s.Opts.TSval, s.Opts.TS
+}
+
+// popOut drops outstanding segments acknowledged by a and returns the one
+// whose end is exactly a, if any (nil if none): the last one dropped, as
+// their ends increase. It points into ds.out's array, read before the next
+// pushOut or popOut, which may write over it; so the array is compacted
+// at the start of a call, never under the segment returned.
+func (ds *dirState) popOut(a int64) *outSeg {
+	if ds.outHead > 1024 && ds.outHead > len(ds.out)/2 {
 		n := copy(ds.out, ds.out[ds.outHead:])
 		ds.out, ds.outHead = ds.out[:n], 0
 	}
-	return hit, ok
+	head, i := ds.outHead, ds.outHead
+	for i < len(ds.out) && ds.out[i].end <= a {
+		i++
+	}
+	var hit *outSeg
+	if i > head && ds.out[i-1].end == a {
+		hit = &ds.out[i-1]
+	}
+	ds.outHead = i
+	if i == len(ds.out) {
+		ds.out, ds.outHead = ds.out[:0], 0
+	}
+	return hit
 }
 
 // timestamps takes TSval/TSecr samples as pping does: a TSval's first
