@@ -556,10 +556,6 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 	}
 	st.LastData = max(st.LastData, s.Time) // the latest, if timestamps go backwards
 	covered := ds.seen.covered(start, end)
-	// TSval evidence (RFC 7323): older than one already sent in this
-	// direction means a delayed original; newer, a fresh transmission.
-	tsOlder := s.Opts.TS && ds.tsSeen && seq.Num(s.Opts.TSval).Less(seq.Num(ds.lastTSval))
-	tsNewer := s.Opts.TS && ds.tsSeen && seq.Num(ds.lastTSval).Less(seq.Num(s.Opts.TSval))
 	kind := KindNew
 	switch {
 	case zeroWin && n <= 1 && start >= ds.highPay-1:
@@ -584,7 +580,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		// were sent twice (Karn).
 		ds.resent.add(start, end)
 		st.Unique += n - covered
-	case covered > 0 && tsOlder && !ds.tsAfterFirst(start, s):
+	case covered > 0 && ds.tsOlder(s) && !ds.tsAfterFirst(start, s):
 		// Bytes seen before, with a TSval older than one already sent: not
 		// sent again by the sender but a delayed copy of an earlier
 		// transmission (the network reordered or duplicated it). Unless
@@ -621,9 +617,9 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 			rtt := cs.rttEstimate(d)
 			ooo, why := ds.hasGap && (rtt == 0 || s.Time.Sub(ds.gapAt) < rtt), EvOneRTT
 			switch {
-			case tsOlder:
+			case ds.tsOlder(s):
 				ooo, why = true, EvTSval
-			case tsNewer:
+			case ds.tsNewer(s):
 				ooo, why = false, EvTSval
 			}
 			if ooo {
@@ -664,6 +660,20 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		ev(WindowFull, 0, EvNone)
 	}
 	return kind
+}
+
+// tsOlder and tsNewer are the TSval evidence of s, a data segment of
+// ds's direction (RFC 7323): a TSval older than one already sent in the
+// direction means a delayed original; newer, a fresh transmission. Asked
+// only of a segment with bytes seen before or below the highest sent,
+// not of every new one.
+func (ds *dirState) tsOlder(s *capture.Segment) bool {
+	return s.Opts.TS && ds.tsSeen && seq.Num(s.Opts.TSval).Less(seq.Num(ds.lastTSval))
+}
+
+// tsNewer: see tsOlder.
+func (ds *dirState) tsNewer(s *capture.Segment) bool {
+	return s.Opts.TS && ds.tsSeen && seq.Num(ds.lastTSval).Less(seq.Num(s.Opts.TSval))
 }
 
 // noteRetx remembers a retransmission so that later evidence (Eifel's
@@ -889,7 +899,6 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o *Options) (int64
 		st.MaxAck = a
 	}
 	st.AckSeen = true
-	pure := s.PayloadLen == 0 && !s.Flags.Has(capture.SYN) && !s.Flags.Has(capture.FIN) && !s.Flags.Has(capture.RST)
 	high := ds.highSeq
 	if high == 0 {
 		high = cs.synEnd[rd] // only a bare SYN sent so far (0: nothing)
@@ -930,7 +939,7 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o *Options) (int64
 		ds.sackHole = false
 		ds.fastDone = false
 		ds.sacked.trim(a)
-	case a == ds.lastAck && pure && s.Window == ds.winRaw && ds.highPay > a && ds.winRaw != 0:
+	case a == ds.lastAck && pureAck(s) && s.Window == ds.winRaw && ds.highPay > a && ds.winRaw != 0:
 		ds.dupAcks++
 		cs.event(o, Event{Time: s.Time, Frame: s.Frame, Dir: rd, Class: DupAck, Seq: a})
 	}
@@ -968,6 +977,13 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o *Options) (int64
 	}
 	ds.win, ds.winRaw, ds.winKnown = win, s.Window, known
 	return win, known
+}
+
+// pureAck reports whether s is an acknowledgment only: no payload, no
+// SYN, FIN or RST (a duplicate ACK's first condition, asked of an ACK that
+// does not move the cumulative ACK only).
+func pureAck(s *capture.Segment) bool {
+	return s.PayloadLen == 0 && !s.Flags.Has(capture.SYN) && !s.Flags.Has(capture.FIN) && !s.Flags.Has(capture.RST)
 }
 
 // isDSACK reports whether the first SACK block [l, r) of s reports a
