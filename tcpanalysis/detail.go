@@ -448,10 +448,15 @@ func answered(txs []ctlTx, s *capture.Segment) (ctlTx, Evidence) {
 }
 
 // data classifies the payload of s in its direction and updates the
-// summary counts (docs/metrics.md#events, #per-connection-summary).
+// summary counts (docs/metrics.md#events, #per-connection-summary),
+// DirStats.HighSeq included.
 func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKind {
 	d := p.Dir
 	st := &cs.Dir[d]
+	hasSeq := s.SeqLen() > 0
+	if hasSeq && p.End > st.HighSeq {
+		st.HighSeq = p.End
+	}
 	if cs.dir[d] == nil && s.PayloadLen == 0 && s.Flags&(capture.SYN|capture.ACK|capture.FIN|capture.RST) == capture.SYN {
 		// A bare SYN before anything else of its direction (a scan or a
 		// flood leaves nothing else): counted without the direction's
@@ -475,7 +480,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		return kind
 	}
 	ds := cs.ds(d)
-	if p.End > ds.highSeq && s.SeqLen() > 0 {
+	if p.End > ds.highSeq && hasSeq {
 		ds.highSeq = p.End
 		ds.sacked.raiseMark(p.End) // its mark is highSeq: windowPoint
 	}
