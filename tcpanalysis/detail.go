@@ -523,7 +523,6 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		return Event{Time: s.Time, Frame: s.Frame, Dir: d, Class: c, Seq: start, Len: s.PayloadLen, Original: orig, Evidence: why}
 	}
 	ev := func(c Class, orig int64, why Evidence) int { return cs.event(o, mk(c, orig, why)) }
-	zeroWin := ds.ackSeen && ds.winRaw == 0
 	if n == 0 && ctlRetx {
 		// A bare SYN or FIN sent again: a retransmission of its one
 		// sequence number, classed by the same rules as data (a FIN
@@ -541,7 +540,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		// same segment while the peer's window is zero is a zero-window
 		// probe (Linux probes that way).
 		if ds.anyPay && !s.Flags.Has(capture.SYN) && !s.Flags.Has(capture.FIN) && !s.Flags.Has(capture.RST) && start == ds.highPay-1 && ds.ackSeen && ds.lastAck >= ds.highPay {
-			if zeroWin {
+			if ds.zeroWin() {
 				ev(ZWProbe, 0, EvZeroWindow)
 			} else {
 				ev(KeepAlive, 0, EvSeqNxtMinus1)
@@ -563,7 +562,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 	covered := ds.seen.covered(start, end)
 	kind := KindNew
 	switch {
-	case zeroWin && n <= 1 && start >= ds.highPay-1:
+	case n <= 1 && ds.zeroWin() && start >= ds.highPay-1:
 		// A zero-window probe (RFC 9293 §3.8.6.1): one byte while the
 		// receiver's window is zero; the byte is new the first time.
 		ev(ZWProbe, 0, EvZeroWindow)
@@ -666,6 +665,10 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 	}
 	return kind
 }
+
+// zeroWin reports that the receiver's last ACK advertised a zero window:
+// asked of a keep-alive or a one-byte segment only.
+func (ds *dirState) zeroWin() bool { return ds.ackSeen && ds.winRaw == 0 }
 
 // tsOlder and tsNewer are the TSval evidence of s, a data segment of
 // ds's direction (RFC 7323): a TSval older than one already sent in the
@@ -898,7 +901,6 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o *Options) (int64
 	rd := p.Dir.Reverse()
 	ds := cs.ds(rd)
 	st := &cs.Dir[rd]
-	win, known := p.Conn.ScaledWindow(p.Dir, s.Window, s.Flags.Has(capture.SYN))
 	a := p.Ack
 	if !st.AckSeen || a > st.MaxAck {
 		st.MaxAck = a
@@ -980,6 +982,7 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o *Options) (int64
 		// RST (docs/metrics.md#bytes-in-flight).
 		return ds.win, ds.winKnown
 	}
+	win, known := p.Conn.ScaledWindow(p.Dir, s.Window, s.Flags.Has(capture.SYN))
 	ds.win, ds.winRaw, ds.winKnown = win, s.Window, known
 	return win, known
 }
