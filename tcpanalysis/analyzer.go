@@ -746,11 +746,13 @@ func (a *Analyzer) add(s *capture.Segment, hash uint64, hashed bool) *ConnResult
 		}
 	}
 	st := &cs.Dir[d]
-	if h := &p.Conn.Half[d]; s.WiFi && !s.RadioSignal && h.MACKnown {
-		if s.TA == h.MAC {
-			st.OwnTx++
-		} else {
-			st.RelayTx++
+	if s.WiFi && !s.RadioSignal {
+		if h := &p.Conn.Half[d]; h.MACKnown {
+			if s.TA == h.MAC {
+				st.OwnTx++
+			} else {
+				st.RelayTx++
+			}
 		}
 	}
 	if p.Dup {
@@ -760,6 +762,12 @@ func (a *Analyzer) add(s *capture.Segment, hash uint64, hashed bool) *ConnResult
 	st.WireBytes += int64(s.WireLen)
 	if s.SA != st.lastSA || s.TTL != st.lastTTL {
 		st.linkFrame(s)
+		if !cs.skip {
+			// MaxTTL moves only when the TTL does: every segment of
+			// an analysed connection (cs.skip never changes) passes
+			// here or has the TTL of one that did.
+			st.MaxTTL = max(st.MaxTTL, s.TTL)
+		}
 	}
 	if cs.skip {
 		// Enough of the handshake for the table-pressure rule (synOnly)
@@ -787,12 +795,10 @@ func (a *Analyzer) add(s *capture.Segment, hash uint64, hashed bool) *ConnResult
 		}
 		return &cs.ConnResult
 	}
-	st.MaxTTL = max(st.MaxTTL, s.TTL)
-	cs.handshake(s, &p)
-	kind := cs.data(s, &p, &a.opts)
-	if s.SeqLen() > 0 && p.End > st.HighSeq {
-		st.HighSeq = p.End
+	if !cs.hsDone {
+		cs.handshake(s, &p) // until the handshake is over: not a call a packet
 	}
+	kind := cs.data(s, &p, &a.opts) // and st.HighSeq
 	win, winKnown := cs.ack(s, &p, &a.opts)
 	cs.timestamps(s, &p)
 	if ser := cs.Series; ser != nil {

@@ -448,10 +448,15 @@ func answered(txs []ctlTx, s *capture.Segment) (ctlTx, Evidence) {
 }
 
 // data classifies the payload of s in its direction and updates the
-// summary counts (docs/metrics.md#events, #per-connection-summary).
+// summary counts (docs/metrics.md#events, #per-connection-summary),
+// DirStats.HighSeq included.
 func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKind {
 	d := p.Dir
 	st := &cs.Dir[d]
+	hasSeq := s.SeqLen() > 0
+	if hasSeq && p.End > st.HighSeq {
+		st.HighSeq = p.End
+	}
 	if cs.dir[d] == nil && s.PayloadLen == 0 && s.Flags&(capture.SYN|capture.ACK|capture.FIN|capture.RST) == capture.SYN {
 		// A bare SYN before anything else of its direction (a scan or a
 		// flood leaves nothing else): counted without the direction's
@@ -475,7 +480,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		return kind
 	}
 	ds := cs.ds(d)
-	if p.End > ds.highSeq && s.SeqLen() > 0 {
+	if p.End > ds.highSeq && hasSeq {
 		ds.highSeq = p.End
 		ds.sacked.raiseMark(p.End) // its mark is highSeq: windowPoint
 	}
@@ -518,7 +523,6 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		return Event{Time: s.Time, Frame: s.Frame, Dir: d, Class: c, Seq: start, Len: s.PayloadLen, Original: orig, Evidence: why}
 	}
 	ev := func(c Class, orig int64, why Evidence) int { return cs.event(o, mk(c, orig, why)) }
-	zeroWin := ds.ackSeen && ds.winRaw == 0
 	if n == 0 && ctlRetx {
 		// A bare SYN or FIN sent again: a retransmission of its one
 		// sequence number, classed by the same rules as data (a FIN
@@ -536,7 +540,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		// same segment while the peer's window is zero is a zero-window
 		// probe (Linux probes that way).
 		if ds.anyPay && !s.Flags.Has(capture.SYN) && !s.Flags.Has(capture.FIN) && !s.Flags.Has(capture.RST) && start == ds.highPay-1 && ds.ackSeen && ds.lastAck >= ds.highPay {
-			if zeroWin {
+			if ds.zeroWin() {
 				ev(ZWProbe, 0, EvZeroWindow)
 			} else {
 				ev(KeepAlive, 0, EvSeqNxtMinus1)
@@ -556,13 +560,9 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 	}
 	st.LastData = max(st.LastData, s.Time) // the latest, if timestamps go backwards
 	covered := ds.seen.covered(start, end)
-	// TSval evidence (RFC 7323): older than one already sent in this
-	// direction means a delayed original; newer, a fresh transmission.
-	tsOlder := s.Opts.TS && ds.tsSeen && seq.Num(s.Opts.TSval).Less(seq.Num(ds.lastTSval))
-	tsNewer := s.Opts.TS && ds.tsSeen && seq.Num(ds.lastTSval).Less(seq.Num(s.Opts.TSval))
 	kind := KindNew
 	switch {
-	case zeroWin && n <= 1 && start >= ds.highPay-1:
+	case n <= 1 && ds.zeroWin() && start >= ds.highPay-1:
 		// A zero-window probe (RFC 9293 §3.8.6.1): one byte while the
 		// receiver's window is zero; the byte is new the first time.
 		ev(ZWProbe, 0, EvZeroWindow)
@@ -584,7 +584,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		// were sent twice (Karn).
 		ds.resent.add(start, end)
 		st.Unique += n - covered
-	case covered > 0 && tsOlder && !ds.tsAfterFirst(start, s):
+	case covered > 0 && ds.tsOlder(s) && !ds.tsAfterFirst(start, s):
 		// Bytes seen before, with a TSval older than one already sent: not
 		// sent again by the sender but a delayed copy of an earlier
 		// transmission (the network reordered or duplicated it). Unless
@@ -621,9 +621,9 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 			rtt := cs.rttEstimate(d)
 			ooo, why := ds.hasGap && (rtt == 0 || s.Time.Sub(ds.gapAt) < rtt), EvOneRTT
 			switch {
-			case tsOlder:
+			case ds.tsOlder(s):
 				ooo, why = true, EvTSval
-			case tsNewer:
+			case ds.tsNewer(s):
 				ooo, why = false, EvTSval
 			}
 			if ooo {
@@ -647,7 +647,7 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 			if ds.anyPay && start > ds.highPay {
 				ev(LostSegment, 0, EvNone)
 			}
-			ds.out = append(ds.out, outSeg{start: start, end: end, t: s.Time, frame: s.Frame, tsval: s.Opts.TSval, ts: s.Opts.TS})
+			ds.pushOut(start, end, s)
 		}
 		if ds.anyPay && start > ds.highPay {
 			ds.gapAt, ds.hasGap = s.Time, true
@@ -664,6 +664,24 @@ func (cs *connState) data(s *capture.Segment, p *flows.Packet, o *Options) SegKi
 		ev(WindowFull, 0, EvNone)
 	}
 	return kind
+}
+
+// zeroWin reports that the receiver's last ACK advertised a zero window:
+// asked of a keep-alive or a one-byte segment only.
+func (ds *dirState) zeroWin() bool { return ds.ackSeen && ds.winRaw == 0 }
+
+// tsOlder and tsNewer are the TSval evidence of s, a data segment of
+// ds's direction (RFC 7323): a TSval older than one already sent in the
+// direction means a delayed original; newer, a fresh transmission. Asked
+// only of a segment with bytes seen before or below the highest sent,
+// not of every new one.
+func (ds *dirState) tsOlder(s *capture.Segment) bool {
+	return s.Opts.TS && ds.tsSeen && seq.Num(s.Opts.TSval).Less(seq.Num(ds.lastTSval))
+}
+
+// tsNewer: see tsOlder.
+func (ds *dirState) tsNewer(s *capture.Segment) bool {
+	return s.Opts.TS && ds.tsSeen && seq.Num(ds.lastTSval).Less(seq.Num(s.Opts.TSval))
 }
 
 // noteRetx remembers a retransmission so that later evidence (Eifel's
@@ -883,13 +901,11 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o *Options) (int64
 	rd := p.Dir.Reverse()
 	ds := cs.ds(rd)
 	st := &cs.Dir[rd]
-	win, known := p.Conn.ScaledWindow(p.Dir, s.Window, s.Flags.Has(capture.SYN))
 	a := p.Ack
 	if !st.AckSeen || a > st.MaxAck {
 		st.MaxAck = a
 	}
 	st.AckSeen = true
-	pure := s.PayloadLen == 0 && !s.Flags.Has(capture.SYN) && !s.Flags.Has(capture.FIN) && !s.Flags.Has(capture.RST)
 	high := ds.highSeq
 	if high == 0 {
 		high = cs.synEnd[rd] // only a bare SYN sent so far (0: nothing)
@@ -906,7 +922,7 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o *Options) (int64
 		// duplicate of an earlier one. Only the TSecr can tell (RFC 7323
 		// §4.3): echoing the TSval of the captured segment that ends at a,
 		// it answers that segment, sent once as far as the capture shows.
-		if seg, ok := ds.popOut(a); ok && s.Opts.TS && seg.ts && s.Opts.TSecr == seg.tsval && ds.resent.covered(seg.start, a) == 0 {
+		if seg := ds.popOut(a); seg != nil && s.Opts.TS && seg.ts && s.Opts.TSecr == seg.tsval && ds.resent.covered(seg.start, a) == 0 {
 			cs.sample(o, RTTSample{Time: s.Time, Frame: s.Frame, Dir: rd, Method: MethodACK, RTT: s.Time.Sub(seg.t)})
 		}
 		// It is still the first ACK the capture shows covering the
@@ -921,7 +937,7 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o *Options) (int64
 		// sequence number (SYN and FIN included) was sent more than once,
 		// or belongs to a retransmission whose first copy the capture
 		// missed.
-		if seg, ok := ds.popOut(a); ok && ds.resent.covered(ds.lastAck, a) == 0 {
+		if seg := ds.popOut(a); seg != nil && ds.resent.covered(ds.lastAck, a) == 0 {
 			cs.sample(o, RTTSample{Time: s.Time, Frame: s.Frame, Dir: rd, Method: MethodACK, RTT: s.Time.Sub(seg.t)})
 		}
 		cs.eifel(rd, ds, s, a)
@@ -930,7 +946,7 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o *Options) (int64
 		ds.sackHole = false
 		ds.fastDone = false
 		ds.sacked.trim(a)
-	case a == ds.lastAck && pure && s.Window == ds.winRaw && ds.highPay > a && ds.winRaw != 0:
+	case a == ds.lastAck && pureAck(s) && s.Window == ds.winRaw && ds.highPay > a && ds.winRaw != 0:
 		ds.dupAcks++
 		cs.event(o, Event{Time: s.Time, Frame: s.Frame, Dir: rd, Class: DupAck, Seq: a})
 	}
@@ -966,8 +982,16 @@ func (cs *connState) ack(s *capture.Segment, p *flows.Packet, o *Options) (int64
 		// RST (docs/metrics.md#bytes-in-flight).
 		return ds.win, ds.winKnown
 	}
+	win, known := p.Conn.ScaledWindow(p.Dir, s.Window, s.Flags.Has(capture.SYN))
 	ds.win, ds.winRaw, ds.winKnown = win, s.Window, known
 	return win, known
+}
+
+// pureAck reports whether s is an acknowledgment only: no payload, no
+// SYN, FIN or RST (a duplicate ACK's first condition, asked of an ACK that
+// does not move the cumulative ACK only).
+func pureAck(s *capture.Segment) bool {
+	return s.PayloadLen == 0 && !s.Flags.Has(capture.SYN) && !s.Flags.Has(capture.FIN) && !s.Flags.Has(capture.RST)
 }
 
 // isDSACK reports whether the first SACK block [l, r) of s reports a
@@ -1020,10 +1044,17 @@ func (cs *connState) dsack(d flows.Direction, ds *dirState, l, r int64) {
 // first time: if its TSecr echoes a TSval older than the retransmission's,
 // the ACK was sent for an earlier copy, so the retransmission was spurious
 // (Eifel detection, RFC 3522 §3).
+//
+// Without retransmissions awaiting their first ACK (nearly every ACK) it
+// returns at once, inlined; the check is eifelSome.
 func (cs *connState) eifel(d flows.Direction, ds *dirState, s *capture.Segment, a int64) {
-	if ds.retxNew == 0 {
-		return
+	if ds.retxNew != 0 {
+		cs.eifelSome(d, ds, s, a)
 	}
+}
+
+// eifelSome is eifel with retransmissions awaiting their first ACK.
+func (cs *connState) eifelSome(d flows.Direction, ds *dirState, s *capture.Segment, a int64) {
 	for k := range ds.retx {
 		rr := &ds.retx[k]
 		if rr.covered || rr.end > a {
@@ -1095,25 +1126,42 @@ func (ds *dirState) release() {
 	ds.pmtu = nil
 }
 
-// popOut drops outstanding segments acknowledged by a and returns the one
-// whose end is exactly a, if any.
-func (ds *dirState) popOut(a int64) (outSeg, bool) {
-	var hit outSeg
-	ok := false
-	i := ds.outHead
-	for ; i < len(ds.out) && ds.out[i].end <= a; i++ {
-		if ds.out[i].end == a {
-			hit, ok = ds.out[i], true
-		}
+// pushOut appends the first transmission [start, end) in s to ds.out,
+// written in place (an append of a composite literal builds it on the
+// stack, then copies it: twice the stores, on every new data segment).
+func (ds *dirState) pushOut(start, end int64, s *capture.Segment) {
+	n := len(ds.out)
+	if n == cap(ds.out) {
+		ds.out = append(ds.out, outSeg{})
 	}
-	ds.outHead = i
-	if ds.outHead == len(ds.out) {
-		ds.out, ds.outHead = ds.out[:0], 0
-	} else if ds.outHead > 1024 && ds.outHead > len(ds.out)/2 {
+	ds.out = ds.out[:n+1]
+	o := &ds.out[n]
+	o.start, o.end, o.t, o.frame, o.tsval, o.ts = start, end, s.Time, s.Frame, s.Opts.TSval, s.Opts.TS
+}
+
+// popOut drops outstanding segments acknowledged by a and returns the one
+// whose end is exactly a, if any (nil if none): the last one dropped, as
+// their ends increase. It points into ds.out's array, read before the next
+// pushOut or popOut, which may write over it; so the array is compacted
+// at the start of a call, never under the segment returned.
+func (ds *dirState) popOut(a int64) *outSeg {
+	if ds.outHead > 1024 && ds.outHead > len(ds.out)/2 {
 		n := copy(ds.out, ds.out[ds.outHead:])
 		ds.out, ds.outHead = ds.out[:n], 0
 	}
-	return hit, ok
+	head, i := ds.outHead, ds.outHead
+	for i < len(ds.out) && ds.out[i].end <= a {
+		i++
+	}
+	var hit *outSeg
+	if i > head && ds.out[i-1].end == a {
+		hit = &ds.out[i-1]
+	}
+	ds.outHead = i
+	if i == len(ds.out) {
+		ds.out, ds.outHead = ds.out[:0], 0
+	}
+	return hit
 }
 
 // timestamps takes TSval/TSecr samples as pping does: a TSval's first

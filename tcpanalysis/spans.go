@@ -62,8 +62,25 @@ func (ss *spanSet) n() int {
 	return len(ss.s)
 }
 
-// add inserts [lo, hi) and returns how many of its bytes were not in the set.
+// add inserts [lo, hi) and returns how many of its bytes were not in the
+// set. Its commonest case, in-order data extending the highest span, is
+// small enough to inline into the per-packet path; the rest is addSlow.
 func (ss *spanSet) add(lo, hi int64) int64 {
+	if n := len(ss.s); n > 0 { // slice mode: s is nil in tree mode
+		// [lo, hi) extends the highest span, above the mark (under
+		// nothing to count).
+		if last := &ss.s[n-1]; lo >= last.lo && lo <= last.hi && hi > last.hi && ss.mark <= last.hi {
+			fresh := hi - last.hi
+			last.hi = hi
+			ss.sum += fresh
+			return fresh
+		}
+	}
+	return ss.addSlow(lo, hi)
+}
+
+// addSlow is add but for its inlined case.
+func (ss *spanSet) addSlow(lo, hi int64) int64 {
 	if hi <= lo {
 		return 0
 	}
@@ -212,9 +229,44 @@ func (ss *spanSet) capSpans() {
 }
 
 // covered returns how many bytes of [lo, hi) are in the set: O(1) when
-// [lo, hi) holds the whole set, else O(log n + spans inside [lo, hi)).
+// [lo, hi) holds the whole set or lies above or below it, else
+// O(log n + spans inside [lo, hi)). An empty set (most resent and sacked
+// sets of the per-packet path) costs no call: covered is inlined.
 func (ss *spanSet) covered(lo, hi int64) int64 {
-	if hi <= lo || ss.n() == 0 {
+	if len(ss.s) == 0 && ss.tree == nil {
+		return 0
+	}
+	return ss.coveredSome(lo, hi)
+}
+
+// coveredSome is covered of a set that is not empty. Its O(1) cases come
+// first, before any of the search's setup: new data, above every span,
+// is the commonest.
+func (ss *spanSet) coveredSome(lo, hi int64) int64 {
+	if ss.tree != nil {
+		return ss.coveredTree(lo, hi)
+	}
+	s := ss.s
+	if hi <= lo || lo >= s[len(s)-1].hi || hi <= s[0].lo {
+		return 0
+	}
+	if lo <= s[0].lo && hi >= s[len(s)-1].hi {
+		return ss.sum
+	}
+	var c int64
+	i := sort.Search(len(s), func(i int) bool { return s[i].hi > lo })
+	for ; i < len(s) && s[i].lo < hi; i++ {
+		ss.work++
+		if a, b := max(s[i].lo, lo), min(s[i].hi, hi); b > a {
+			c += b - a
+		}
+	}
+	return c
+}
+
+// coveredTree is covered in tree mode.
+func (ss *spanSet) coveredTree(lo, hi int64) int64 {
+	if hi <= lo {
 		return 0
 	}
 	var c int64
@@ -223,19 +275,6 @@ func (ss *spanSet) covered(lo, hi int64) int64 {
 		if a, b := max(sp.lo, lo), min(sp.hi, hi); b > a {
 			c += b - a
 		}
-	}
-	if ss.tree == nil {
-		if lo <= ss.s[0].lo && hi >= ss.s[len(ss.s)-1].hi {
-			return ss.sum
-		}
-		if lo >= ss.s[len(ss.s)-1].hi || hi <= ss.s[0].lo {
-			return 0
-		}
-		i := sort.Search(len(ss.s), func(i int) bool { return ss.s[i].hi > lo })
-		for ; i < len(ss.s) && ss.s[i].lo < hi; i++ {
-			add(ss.s[i])
-		}
-		return c
 	}
 	first, _ := ss.tree.Min()
 	last, _ := ss.tree.Max()
@@ -257,10 +296,22 @@ func (ss *spanSet) total() int64 { return ss.sum }
 // bytes it passes: O(log n) plus the spans wholly between the two marks,
 // each passed once, as the mark never comes down.
 func (ss *spanSet) raiseMark(m int64) {
+	if len(ss.s) == 0 && ss.tree == nil {
+		ss.mark = max(ss.mark, m) // nothing to count: inlined
+		return
+	}
+	ss.raiseMarkSome(m)
+}
+
+// raiseMarkSome is raiseMark of a set that is not empty, out of
+// raiseMark's inlined path.
+//
+//go:noinline
+func (ss *spanSet) raiseMarkSome(m int64) {
 	if m <= ss.mark {
 		return
 	}
-	ss.below += ss.covered(ss.mark, m)
+	ss.below += ss.coveredSome(ss.mark, m)
 	ss.mark = m
 }
 
@@ -274,8 +325,17 @@ func (ss *spanSet) coveredToMark(lo int64) int64 {
 	return ss.below - ss.covered(math.MinInt64, lo)
 }
 
-// trim drops every byte below lo.
+// trim drops every byte below lo. An empty set (most sacked sets, trimmed
+// at every ACK that moves) costs no call: trim is inlined.
 func (ss *spanSet) trim(lo int64) {
+	if len(ss.s) == 0 && ss.tree == nil {
+		return
+	}
+	ss.trimSome(lo)
+}
+
+// trimSome is trim of a set that is not empty.
+func (ss *spanSet) trimSome(lo int64) {
 	if ss.tree == nil {
 		i := 0
 		for i < len(ss.s) && ss.s[i].hi <= lo {
