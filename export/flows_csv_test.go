@@ -164,3 +164,13 @@ func BenchmarkFlowsStreamCSV(b *testing.B) {
 		r.Conn++
 	}
 }
+
+// TestEvidenceNamesPlain: no handshake evidence name is a cell csv would
+// quote, so the flows CSV appends them as they are.
+func TestEvidenceNamesPlain(t *testing.T) {
+	for e := range 256 {
+		if s := tcpanalysis.Evidence(e).String(); mayNeedQuotes(s) {
+			t.Errorf("Evidence(%d) %q may need quotes", e, s)
+		}
+	}
+}
