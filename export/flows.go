@@ -8,6 +8,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -168,25 +169,42 @@ var (
 
 // NewFlowRow builds the row of connection r of capture file (rep); with
 // withJSON it also fills the nested RTT and Events maps of the JSON output.
-func NewFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, withJSON bool) FlowRow {
+func NewFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, withJSON bool) (row FlowRow) {
 	c := r.Conn
 	a, b := &c.Half[flows.AtoB], &c.Half[flows.BtoA]
-	ws := func(h *flows.Half) *int {
+	// The optional numbers pointed to (window scales, handshake RTTs),
+	// in one allocation.
+	var opt *flowOpts
+	if a.WScale >= 0 || b.WScale >= 0 || r.Handshake.SynToSynAckOk || r.Handshake.SynAckToAckOk {
+		opt = new(flowOpts)
+	}
+	ws := func(h *flows.Half, v *int) *int {
 		if h.WScale < 0 {
 			return nil
 		}
-		v := h.WScale
-		return &v
+		*v = h.WScale
+		return v
 	}
-	src := a.WScaleFrom.String()
+	// Both addresses' texts, and the window scales' sources when they
+	// differ, in one string.
+	var buf [96]byte
+	t := appendAddr(buf[:0], a.Addr.Addr())
+	na := len(t)
+	t = appendAddr(t, b.Addr.Addr())
+	nb := len(t)
 	if b.WScaleFrom != a.WScaleFrom {
-		src = a.WScaleFrom.String() + "/" + b.WScaleFrom.String()
+		t = append(append(append(t, a.WScaleFrom.String()...), '/'), b.WScaleFrom.String()...)
+	}
+	text := string(t)
+	src := text[nb:]
+	if b.WScaleFrom == a.WScaleFrom {
+		src = a.WScaleFrom.String()
 	}
 	ab, ba := &r.Dir[flows.AtoB], &r.Dir[flows.BtoA]
-	row := FlowRow{
+	row = FlowRow{
 		File: file, Conn: c.Index,
-		AAddr: a.Addr.Addr().String(), APort: a.Addr.Port(),
-		BAddr: b.Addr.Addr().String(), BPort: b.Addr.Port(),
+		AAddr: text[:na], APort: a.Addr.Port(),
+		BAddr: text[na:nb], BPort: b.Addr.Port(),
 		StartS:    c.First.Sub(rep.Start).Seconds(),
 		DurationS: c.Duration().Seconds(),
 		PktsAB:    ab.Pkts, PktsBA: ba.Pkts,
@@ -198,9 +216,9 @@ func NewFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 		GoodBytesAB: ab.DeliveredBytes, GoodBytesBA: ba.DeliveredBytes,
 		TputABKbps: r.ThroughputKbps(flows.AtoB), TputBAKbps: r.ThroughputKbps(flows.BtoA),
 		GoodputAB: r.GoodputKbps(flows.AtoB), GoodputBA: r.GoodputKbps(flows.BtoA),
-		Handshake: c.HandshakeSeen,
-		WScaleA:   ws(a), WScaleB: ws(b), WScaleSource: src,
-		RetxSegsAB: ab.RetxSegs, RetxSegsBA: ba.RetxSegs,
+		Handshake:    c.HandshakeSeen,
+		WScaleSource: src,
+		RetxSegsAB:   ab.RetxSegs, RetxSegsBA: ba.RetxSegs,
 		OOOSegsAB: ab.OOOSegs, OOOSegsBA: ba.OOOSegs,
 		CtlRetxAB: ab.CtlRetx, CtlRetxBA: ba.CtlRetx,
 		FoldedDups:  c.Folded,
@@ -214,8 +232,18 @@ func NewFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 		v := ms(d)
 		return &v
 	}
-	row.HSSynSynAck = msp(r.Handshake.SynToSynAck, r.Handshake.SynToSynAckOk)
-	row.HSSynAckAck = msp(r.Handshake.SynAckToAck, r.Handshake.SynAckToAckOk)
+	if opt != nil {
+		row.WScaleA, row.WScaleB = ws(a, &opt.ws[0]), ws(b, &opt.ws[1])
+		hs := func(d time.Duration, ok bool, v *float64) *float64 {
+			if !ok {
+				return nil
+			}
+			*v = ms(d)
+			return v
+		}
+		row.HSSynSynAck = hs(r.Handshake.SynToSynAck, r.Handshake.SynToSynAckOk, &opt.hs[0])
+		row.HSSynAckAck = hs(r.Handshake.SynAckToAck, r.Handshake.SynAckToAckOk, &opt.hs[1])
+	}
 	if withJSON {
 		row.RTT = map[string]any{}
 		row.Events = map[string]int64{}
@@ -272,6 +300,21 @@ func NewFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 		}
 	}
 	return row
+}
+
+// flowOpts hold the numbers a flows row's optional fields point to:
+// WScaleA and WScaleB, HSSynSynAck and HSSynAckAck.
+type flowOpts struct {
+	ws [2]int
+	hs [2]float64
+}
+
+// appendAddr appends ip's text, as ip.String() gives it.
+func appendAddr(b []byte, ip netip.Addr) []byte {
+	if !ip.IsValid() {
+		return append(b, ip.String()...) // "invalid IP", where AppendTo appends nothing
+	}
+	return ip.AppendTo(b)
 }
 
 // ms converts a duration to milliseconds, as every RTT column gives it.

@@ -153,6 +153,7 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 	)
 	opts.ReuseResults = true           // OnDone keeps copies only (a row, notes)
 	evidence := make([]pep.Item, 0, 8) // every verdict's criteria, one at a time
+	var at tcpanalysis.Report          // the capture's start, for export.NewFlowRow (which reads nothing else)
 	opts.OnDone = func(r *tcpanalysis.ConnResult, start capture.Timestamp) {
 		i := r.Conn.Index
 		links.AddConn(r)
@@ -179,7 +180,8 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 				unseen = append(unseen, w)
 			}
 		}
-		row := export.NewFlowRow(name, &tcpanalysis.Report{Start: start}, r, withJSON)
+		at.Start = start
+		row := export.NewFlowRow(name, &at, r, withJSON)
 		v := pep.AcknowledgerIn(r, evidence, pathRTT)
 		if v.PathCleared() {
 			nCleared++
