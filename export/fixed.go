@@ -145,11 +145,10 @@ func appendDecimalLong(dst []byte, u uint64) []byte {
 	}
 	dst = dst[:i]
 	for u >= 100 {
-		q := u / 100
-		r := u - q*100
+		r := u % 100
+		u /= 100
 		i -= 2
 		dst[i], dst[i+1] = digits2[2*r], digits2[2*r+1]
-		u = q
 	}
 	if u >= 10 {
 		dst[i-2], dst[i-1] = digits2[2*u], digits2[2*u+1]

@@ -8,6 +8,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -348,11 +349,40 @@ func (r *FlowRow) appendCSVAfterFile(b []byte) []byte {
 	b = appendCell(b, int64(r.BPort))
 	b = appendFixed(append(b, ','), r.StartS, 6)
 	b = appendFixed(append(b, ','), r.DurationS, 6)
-	for _, v := range [...]int64{r.PktsAB, r.PktsBA, r.WireAB, r.WireBA, r.BytesAB, r.BytesBA, r.UniqueAB, r.UniqueBA,
-		r.RetxBytesAB, r.RetxBytesBA, r.AckedAB, r.AckedBA, r.GoodBytesAB, r.GoodBytesBA} {
-		b = appendCell(b, v)
+	// A number equal to one written before it is copied from there, not
+	// formatted again: without retransmissions a direction's bytes,
+	// unique, acked and goodput bytes are one number, its goodput is its
+	// throughput, and one RTT sample is its min, mean and max.
+	var last [2]struct { // by direction: the last count of 10 or more
+		v  int64
+		at cellText
 	}
-	for _, v := range [...]float64{r.TputABKbps, r.TputBAKbps, r.GoodputAB, r.GoodputBA} {
+	for k, v := range [...]int64{r.PktsAB, r.PktsBA, r.WireAB, r.WireBA, r.BytesAB, r.BytesBA, r.UniqueAB, r.UniqueBA,
+		r.RetxBytesAB, r.RetxBytesBA, r.AckedAB, r.AckedBA, r.GoodBytesAB, r.GoodBytesBA} {
+		l := &last[k&1]
+		if v >= 10 && v == l.v {
+			b = l.at.appendAgain(append(b, ','))
+			continue
+		}
+		start := len(b) + 1
+		b = appendCell(b, v)
+		if v >= 10 {
+			l.v, l.at = v, cellText{start, len(b)}
+		}
+	}
+	tputs := [...]float64{r.TputABKbps, r.TputBAKbps}
+	var tput [2]cellText
+	for d, v := range tputs {
+		b = append(b, ',')
+		start := len(b)
+		b = appendFixed(b, v, 3)
+		tput[d] = cellText{start, len(b)}
+	}
+	for d, v := range [...]float64{r.GoodputAB, r.GoodputBA} {
+		if math.Float64bits(v) == math.Float64bits(tputs[d]) { // the same bits: the same text, -0 and NaN included
+			b = tput[d].appendAgain(append(b, ','))
+			continue
+		}
 		b = appendFixed(append(b, ','), v, 3)
 	}
 	b = appendBoolCell(b, r.Handshake)
@@ -382,8 +412,17 @@ func (r *FlowRow) appendCSVAfterFile(b []byte) []byte {
 				b = append(b, ",,,"...)
 				continue
 			}
-			for _, v := range [3]time.Duration{rc.min, rc.mean, rc.max} {
-				b = appendFixed(append(b, ','), ms(v), 3)
+			var at cellText
+			vals := [3]time.Duration{rc.min, rc.mean, rc.max}
+			for j, v := range vals {
+				b = append(b, ',')
+				if j > 0 && v == vals[j-1] {
+					b = at.appendAgain(b)
+					continue
+				}
+				start := len(b)
+				b = appendFixed(b, ms(v), 3)
+				at = cellText{start, len(b)}
 			}
 		}
 	}
@@ -413,6 +452,13 @@ func (r *FlowRow) appendCSVAfterFile(b []byte) []byte {
 	b = appendBoolCell(b, r.PEPPossibleBA)
 	return append(b, '\n')
 }
+
+// cellText is where a cell's text is in the row being written:
+// b[start:end].
+type cellText struct{ start, end int }
+
+// appendAgain appends the text of the cell at c in b (b's own bytes) to b.
+func (c cellText) appendAgain(b []byte) []byte { return append(b, b[c.start:c.end]...) }
 
 // appendCell appends a comma and v.
 func appendCell(b []byte, v int64) []byte {
