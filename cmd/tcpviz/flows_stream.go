@@ -267,35 +267,38 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 // and the verdicts of the 2 × maxConnNotes lowest indexes, the ones
 // pepNotes writes or names.
 type possiblePEPs struct {
-	n int
-	v map[int]pep.Verdict
+	n    int
+	v    map[int]pep.Verdict
+	top  int     // the highest index in v
+	gave [2]bool // by data direction: some connection gave it (add's maybe)
 }
 
 // add records connection i's possible PEP v (kept: pep.Verdict.Keep), and
-// in maybe its data direction when no connection gave it yet.
+// in maybe (which only add writes) its data direction when no connection
+// gave it yet.
 func (p *possiblePEPs) add(i int, v pep.Verdict, maybe map[int]flows.Direction) {
 	p.n++
-	seen := false
-	for _, d := range maybe {
-		seen = seen || d == v.Dir
-	}
-	if !seen {
+	if !p.gave[v.Dir] {
+		p.gave[v.Dir] = true
 		maybe[i] = v.Dir
 	}
 	if p.v == nil {
 		p.v = map[int]pep.Verdict{}
 	}
 	if len(p.v) == 2*maxConnNotes {
-		top := i
+		if i > p.top {
+			return // past the lowest indexes: connections mostly end in index order
+		}
+		delete(p.v, p.top)
+		p.v[i] = v.Keep()
+		p.top = i
 		for k := range p.v {
-			top = max(top, k)
+			p.top = max(p.top, k)
 		}
-		if top == i {
-			return
-		}
-		delete(p.v, top)
+		return
 	}
 	p.v[i] = v.Keep()
+	p.top = max(p.top, i)
 }
 
 // pepNotes orders one capture's PEP notes by connection index: the
