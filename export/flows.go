@@ -260,14 +260,9 @@ func NewFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 			}
 		}
 	}
+	cn := &r.Counts
 	for ci, cl := range flowEventClasses {
-		for _, d := range []flows.Direction{flows.AtoB, flows.BtoA} {
-			v := r.Counts[d][cl]
-			nm.events[ci][d] = v
-			if withJSON {
-				row.Events[cl.String()+"_"+d.String()] = v
-			}
-		}
+		nm.events[ci] = [2]int64{cn[flows.AtoB][cl], cn[flows.BtoA][cl]}
 	}
 	nm.dsack = [2]int64{ab.DSACKs, ba.DSACKs}
 	nm.synRetx = [2]int64{ab.SynRetx, ba.SynRetx}
@@ -275,16 +270,21 @@ func NewFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 	nm.hsEv = [2]tcpanalysis.Evidence{r.Handshake.SynEvidence, r.Handshake.SynAckEvidence}
 	nm.negRTT = r.NegativeRTT
 	for ci, cl := range flowICMPClasses {
-		for _, d := range []flows.Direction{flows.AtoB, flows.BtoA} {
-			nm.icmp[ci][d] = r.Counts[d][cl]
-			if withJSON {
-				row.Events[cl.String()+"_"+d.String()] = r.Counts[d][cl]
-			}
-		}
+		nm.icmp[ci] = [2]int64{cn[flows.AtoB][cl], cn[flows.BtoA][cl]}
 	}
 	row.PMTUAB, row.PMTUBA = r.Counts[flows.AtoB][tcpanalysis.PMTU], r.Counts[flows.BtoA][tcpanalysis.PMTU]
 	row.UnknownAB, row.UnknownBA = r.Counts[flows.AtoB][tcpanalysis.RetxUnknown], r.Counts[flows.BtoA][tcpanalysis.RetxUnknown]
 	if withJSON {
+		for _, cl := range flowEventClasses {
+			for _, d := range []flows.Direction{flows.AtoB, flows.BtoA} {
+				row.Events[cl.String()+"_"+d.String()] = cn[d][cl]
+			}
+		}
+		for _, cl := range flowICMPClasses {
+			for _, d := range []flows.Direction{flows.AtoB, flows.BtoA} {
+				row.Events[cl.String()+"_"+d.String()] = cn[d][cl]
+			}
+		}
 		row.Events["pmtu_ab"], row.Events["pmtu_ba"] = row.PMTUAB, row.PMTUBA
 		row.Events["unknown_ab"], row.Events["unknown_ba"] = row.UnknownAB, row.UnknownBA
 		row.Events["syn_fin_retx_ab"], row.Events["syn_fin_retx_ba"] = row.CtlRetxAB, row.CtlRetxBA
