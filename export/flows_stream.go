@@ -131,10 +131,6 @@ const rowLenBits = 24
 // row's offset in mem reaches it.
 const skipped = 1 << 63
 
-// memSlack is how many bytes of mem may be rows already written before
-// they are squeezed out (at least as many as wait there; compactMem).
-const memSlack = 64 << 10
-
 // NewFlowsStream returns a stream writing CSV (asCSV) or the table to w,
 // keeping the table's rows in memory; the CSV header is written at once.
 func NewFlowsStream(w io.Writer, asCSV bool) *FlowsStream {
@@ -235,7 +231,9 @@ func (s *FlowsStream) Put(r *FlowRow) {
 		s.spoolRow(r.Conn, s.line)
 		return
 	}
-	if len(s.mem)-s.waitN > max(s.waitN, memSlack) {
+	if len(s.mem)+len(s.line) > cap(s.mem) && len(s.mem)-s.waitN >= cap(s.mem)/4 {
+		// Full, and a quarter or more of it rows already written: squeeze
+		// these out rather than grow.
 		s.compactMem()
 	}
 	s.setAhead(r.Conn, uint64(len(s.mem))<<rowLenBits|uint64(len(s.line)))
@@ -254,9 +252,10 @@ func (s *FlowsStream) setAhead(i int, a uint64) {
 }
 
 // compactMem moves the rows waiting in mem to its start, in the order
-// they came, over those already written: done when these are more than
-// memSlack bytes and more than those waiting, it copies fewer bytes than
-// were written since the last time.
+// they came, over those already written: done when mem is full and these
+// are a quarter of it or more, it copies at most three bytes for each
+// byte written since the last time, and mem grows only when three
+// quarters of it wait.
 func (s *FlowsStream) compactMem() {
 	live := s.live[:0]
 	for k, a := range s.ahead {
