@@ -3,11 +3,27 @@ package export
 import (
 	"math"
 	"math/bits"
+	"slices"
 	"strconv"
 )
 
-// pow10 are 10^0 … 10^6.
-var pow10 = [...]uint64{1, 10, 100, 1000, 10000, 100000, 1000000}
+// pow10 are 10^0 … 10^19, every power of ten below 2^64.
+var pow10 = [...]uint64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
+
+// maxFixedPrec is the largest precision appendFixed computes itself.
+const maxFixedPrec = 6
+
+// digits2 holds the two decimal digits of 0 … 99, in order.
+const digits2 = "00010203040506070809" +
+	"10111213141516171819" +
+	"20212223242526272829" +
+	"30313233343536373839" +
+	"40414243444546474849" +
+	"50515253545556575859" +
+	"60616263646566676869" +
+	"70717273747576777879" +
+	"80818283848586878889" +
+	"90919293949596979899"
 
 // appendFixed appends v formatted as strconv.AppendFloat(dst, v, 'f',
 // prec, 64) does, byte for byte, for prec 0…6: the exact binary value
@@ -16,12 +32,12 @@ var pow10 = [...]uint64{1, 10, 100, 1000, 10000, 100000, 1000000}
 // m < 2^53, so m·10^prec < 2^73) instead of strconv's general algorithm;
 // NaN, infinities and values of 2^63 and above go to strconv.
 func appendFixed(dst []byte, v float64, prec int) []byte {
-	if prec < 0 || prec >= len(pow10) || math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) >= 1<<63 {
+	b := math.Float64bits(v)
+	exp := int(b>>52) & 0x7ff
+	// An exponent field of 1023+63 or more: |v| ≥ 2^63, an infinity or NaN.
+	if uint(prec) > maxFixedPrec || exp >= 1023+63 {
 		return strconv.AppendFloat(dst, v, 'f', prec, 64)
 	}
-	b := math.Float64bits(v)
-	neg := b>>63 != 0
-	exp := int(b>>52) & 0x7ff
 	mant := b & (1<<52 - 1)
 	if exp == 0 {
 		exp = 1 // subnormal
@@ -43,55 +59,58 @@ func appendFixed(dst []byte, v float64, prec int) []byte {
 		switch {
 		case s >= 128:
 			q = 0 // below 2^-55: far below half a unit
-		default:
-			// q = (hi:lo) >> s; r = the bits shifted out, compared with
-			// half = 1 << (s-1).
-			var qh, ql, rh, rl, hh, hl uint64
-			if s >= 64 {
-				qh, ql = 0, hi>>(s-64)
-				if s == 64 {
-					ql = hi
-				}
-				rh, rl = hi&(1<<(s-64)-1), lo
-				if s == 64 {
-					rh = 0
-				}
-				hh, hl = 1<<(s-65), 0
-				if s == 64 {
-					hh, hl = 0, 1<<63
-				}
-			} else {
-				qh, ql = hi>>s, lo>>s|hi<<(64-s)
-				rh, rl = 0, lo&(1<<s-1)
-				hh, hl = 0, 1<<(s-1)
-			}
-			if qh != 0 {
+		case s < 64:
+			// q = (hi:lo) >> s, below 2^64 unless hi ≥ 2^s; r = the bits
+			// shifted out (lo's low s bits), compared with half = 1 << (s-1).
+			if hi>>s != 0 {
 				return strconv.AppendFloat(dst, v, 'f', prec, 64)
 			}
-			q = ql
-			if rh > hh || rh == hh && (rl > hl || rl == hl && q&1 == 1) {
+			q = lo>>s | hi<<(64-s)
+			r, half := lo&(1<<s-1), uint64(1)<<(s-1)
+			if r > half || r == half && q&1 == 1 {
+				q++
+			}
+		default:
+			// 64 ≤ s < 128: q = hi >> (s-64); r = (hi's low s-64 bits : lo)
+			// against half = 1 << (s-1).
+			t := s - 64
+			q = hi >> t
+			var rh, hh, hl uint64
+			if t == 0 {
+				hl = 1 << 63
+			} else {
+				rh, hh = hi&(1<<t-1), 1<<(t-1)
+			}
+			if rh > hh || rh == hh && (lo > hl || lo == hl && q&1 == 1) {
 				q++
 			}
 		}
 	}
-	if neg {
+	if b>>63 != 0 {
 		dst = append(dst, '-')
 	}
+	return appendPoint(dst, q, prec)
+}
+
+// appendPoint appends q / 10^prec with prec decimals (prec 0 … 6): the
+// integer part, then, for prec > 0, a point and q's last prec digits.
+func appendPoint(dst []byte, q uint64, prec int) []byte {
 	// The flows columns' precisions with constant divisors (the compiler
 	// turns them into multiplications).
 	switch prec {
 	case 3:
 		f := q % 1000
-		dst = strconv.AppendUint(dst, q/1000, 10)
-		return append(dst, '.', byte('0'+f/100), byte('0'+f/10%10), byte('0'+f%10))
+		dst = appendDecimal(dst, q/1000)
+		h, l := f/100, f%100
+		return append(dst, '.', byte('0'+h), digits2[2*l], digits2[2*l+1])
 	case 6:
 		f := q % 1000000
-		dst = strconv.AppendUint(dst, q/1000000, 10)
-		hi, lo := f/1000, f%1000
-		return append(dst, '.', byte('0'+hi/100), byte('0'+hi/10%10), byte('0'+hi%10), byte('0'+lo/100), byte('0'+lo/10%10), byte('0'+lo%10))
+		dst = appendDecimal(dst, q/1000000)
+		h, m, l := f/10000, f/100%100, f%100
+		return append(dst, '.', digits2[2*h], digits2[2*h+1], digits2[2*m], digits2[2*m+1], digits2[2*l], digits2[2*l+1])
 	}
 	p := pow10[prec]
-	dst = strconv.AppendUint(dst, q/p, 10)
+	dst = appendDecimal(dst, q/p)
 	if prec == 0 {
 		return dst
 	}
@@ -99,6 +118,42 @@ func appendFixed(dst []byte, v float64, prec int) []byte {
 	f := q % p
 	for d := p / 10; d > 0; d /= 10 {
 		dst = append(dst, byte('0'+f/d%10))
+	}
+	return dst
+}
+
+// appendDecimal appends u in decimal, as strconv.AppendUint(dst, u, 10).
+func appendDecimal(dst []byte, u uint64) []byte {
+	if u < 10 {
+		return append(dst, byte('0'+u))
+	}
+	return appendDecimalLong(dst, u)
+}
+
+// appendDecimalLong is appendDecimal for u ≥ 10: its digits written in
+// place, two at a time from the last.
+func appendDecimalLong(dst []byte, u uint64) []byte {
+	// t = ⌊log10 2^bitlen⌋ (1233/4096 ≈ log10 2); u has t or t+1 digits.
+	t := bits.Len64(u) * 1233 >> 12
+	n := t
+	if u >= pow10[t] {
+		n++
+	}
+	i := len(dst) + n
+	if i > cap(dst) {
+		dst = slices.Grow(dst, n)
+	}
+	dst = dst[:i]
+	for u >= 100 {
+		r := u % 100
+		u /= 100
+		i -= 2
+		dst[i], dst[i+1] = digits2[2*r], digits2[2*r+1]
+	}
+	if u >= 10 {
+		dst[i-2], dst[i-1] = digits2[2*u], digits2[2*u+1]
+	} else {
+		dst[i-1] = byte('0' + u)
 	}
 	return dst
 }

@@ -8,6 +8,8 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -168,25 +170,42 @@ var (
 
 // NewFlowRow builds the row of connection r of capture file (rep); with
 // withJSON it also fills the nested RTT and Events maps of the JSON output.
-func NewFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, withJSON bool) FlowRow {
+func NewFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult, withJSON bool) (row FlowRow) {
 	c := r.Conn
 	a, b := &c.Half[flows.AtoB], &c.Half[flows.BtoA]
-	ws := func(h *flows.Half) *int {
+	// The optional numbers pointed to (window scales, handshake RTTs),
+	// in one allocation.
+	var opt *flowOpts
+	if a.WScale >= 0 || b.WScale >= 0 || r.Handshake.SynToSynAckOk || r.Handshake.SynAckToAckOk {
+		opt = new(flowOpts)
+	}
+	ws := func(h *flows.Half, v *int) *int {
 		if h.WScale < 0 {
 			return nil
 		}
-		v := h.WScale
-		return &v
+		*v = h.WScale
+		return v
 	}
-	src := a.WScaleFrom.String()
+	// Both addresses' texts, and the window scales' sources when they
+	// differ, in one string.
+	var buf [96]byte
+	t := appendAddr(buf[:0], a.Addr.Addr())
+	na := len(t)
+	t = appendAddr(t, b.Addr.Addr())
+	nb := len(t)
 	if b.WScaleFrom != a.WScaleFrom {
-		src = a.WScaleFrom.String() + "/" + b.WScaleFrom.String()
+		t = append(append(append(t, a.WScaleFrom.String()...), '/'), b.WScaleFrom.String()...)
+	}
+	text := string(t)
+	src := text[nb:]
+	if b.WScaleFrom == a.WScaleFrom {
+		src = a.WScaleFrom.String()
 	}
 	ab, ba := &r.Dir[flows.AtoB], &r.Dir[flows.BtoA]
-	row := FlowRow{
+	row = FlowRow{
 		File: file, Conn: c.Index,
-		AAddr: a.Addr.Addr().String(), APort: a.Addr.Port(),
-		BAddr: b.Addr.Addr().String(), BPort: b.Addr.Port(),
+		AAddr: text[:na], APort: a.Addr.Port(),
+		BAddr: text[na:nb], BPort: b.Addr.Port(),
 		StartS:    c.First.Sub(rep.Start).Seconds(),
 		DurationS: c.Duration().Seconds(),
 		PktsAB:    ab.Pkts, PktsBA: ba.Pkts,
@@ -198,9 +217,9 @@ func NewFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 		GoodBytesAB: ab.DeliveredBytes, GoodBytesBA: ba.DeliveredBytes,
 		TputABKbps: r.ThroughputKbps(flows.AtoB), TputBAKbps: r.ThroughputKbps(flows.BtoA),
 		GoodputAB: r.GoodputKbps(flows.AtoB), GoodputBA: r.GoodputKbps(flows.BtoA),
-		Handshake: c.HandshakeSeen,
-		WScaleA:   ws(a), WScaleB: ws(b), WScaleSource: src,
-		RetxSegsAB: ab.RetxSegs, RetxSegsBA: ba.RetxSegs,
+		Handshake:    c.HandshakeSeen,
+		WScaleSource: src,
+		RetxSegsAB:   ab.RetxSegs, RetxSegsBA: ba.RetxSegs,
 		OOOSegsAB: ab.OOOSegs, OOOSegsBA: ba.OOOSegs,
 		CtlRetxAB: ab.CtlRetx, CtlRetxBA: ba.CtlRetx,
 		FoldedDups:  c.Folded,
@@ -214,8 +233,18 @@ func NewFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 		v := ms(d)
 		return &v
 	}
-	row.HSSynSynAck = msp(r.Handshake.SynToSynAck, r.Handshake.SynToSynAckOk)
-	row.HSSynAckAck = msp(r.Handshake.SynAckToAck, r.Handshake.SynAckToAckOk)
+	if opt != nil {
+		row.WScaleA, row.WScaleB = ws(a, &opt.ws[0]), ws(b, &opt.ws[1])
+		hs := func(d time.Duration, ok bool, v *float64) *float64 {
+			if !ok {
+				return nil
+			}
+			*v = ms(d)
+			return v
+		}
+		row.HSSynSynAck = hs(r.Handshake.SynToSynAck, r.Handshake.SynToSynAckOk, &opt.hs[0])
+		row.HSSynAckAck = hs(r.Handshake.SynAckToAck, r.Handshake.SynAckToAckOk, &opt.hs[1])
+	}
 	if withJSON {
 		row.RTT = map[string]any{}
 		row.Events = map[string]int64{}
@@ -231,14 +260,9 @@ func NewFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 			}
 		}
 	}
+	cn := &r.Counts
 	for ci, cl := range flowEventClasses {
-		for _, d := range []flows.Direction{flows.AtoB, flows.BtoA} {
-			v := r.Counts[d][cl]
-			nm.events[ci][d] = v
-			if withJSON {
-				row.Events[cl.String()+"_"+d.String()] = v
-			}
-		}
+		nm.events[ci] = [2]int64{cn[flows.AtoB][cl], cn[flows.BtoA][cl]}
 	}
 	nm.dsack = [2]int64{ab.DSACKs, ba.DSACKs}
 	nm.synRetx = [2]int64{ab.SynRetx, ba.SynRetx}
@@ -246,16 +270,21 @@ func NewFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 	nm.hsEv = [2]tcpanalysis.Evidence{r.Handshake.SynEvidence, r.Handshake.SynAckEvidence}
 	nm.negRTT = r.NegativeRTT
 	for ci, cl := range flowICMPClasses {
-		for _, d := range []flows.Direction{flows.AtoB, flows.BtoA} {
-			nm.icmp[ci][d] = r.Counts[d][cl]
-			if withJSON {
-				row.Events[cl.String()+"_"+d.String()] = r.Counts[d][cl]
-			}
-		}
+		nm.icmp[ci] = [2]int64{cn[flows.AtoB][cl], cn[flows.BtoA][cl]}
 	}
 	row.PMTUAB, row.PMTUBA = r.Counts[flows.AtoB][tcpanalysis.PMTU], r.Counts[flows.BtoA][tcpanalysis.PMTU]
 	row.UnknownAB, row.UnknownBA = r.Counts[flows.AtoB][tcpanalysis.RetxUnknown], r.Counts[flows.BtoA][tcpanalysis.RetxUnknown]
 	if withJSON {
+		for _, cl := range flowEventClasses {
+			for _, d := range []flows.Direction{flows.AtoB, flows.BtoA} {
+				row.Events[cl.String()+"_"+d.String()] = cn[d][cl]
+			}
+		}
+		for _, cl := range flowICMPClasses {
+			for _, d := range []flows.Direction{flows.AtoB, flows.BtoA} {
+				row.Events[cl.String()+"_"+d.String()] = cn[d][cl]
+			}
+		}
 		row.Events["pmtu_ab"], row.Events["pmtu_ba"] = row.PMTUAB, row.PMTUBA
 		row.Events["unknown_ab"], row.Events["unknown_ba"] = row.UnknownAB, row.UnknownBA
 		row.Events["syn_fin_retx_ab"], row.Events["syn_fin_retx_ba"] = row.CtlRetxAB, row.CtlRetxBA
@@ -272,6 +301,21 @@ func NewFlowRow(file string, rep *tcpanalysis.Report, r *tcpanalysis.ConnResult,
 		}
 	}
 	return row
+}
+
+// flowOpts hold the numbers a flows row's optional fields point to:
+// WScaleA and WScaleB, HSSynSynAck and HSSynAckAck.
+type flowOpts struct {
+	ws [2]int
+	hs [2]float64
+}
+
+// appendAddr appends ip's text, as ip.String() gives it.
+func appendAddr(b []byte, ip netip.Addr) []byte {
+	if !ip.IsValid() {
+		return append(b, ip.String()...) // "invalid IP", where AppendTo appends nothing
+	}
+	return ip.AppendTo(b)
 }
 
 // ms converts a duration to milliseconds, as every RTT column gives it.
@@ -305,14 +349,43 @@ func (r *FlowRow) appendCSVAfterFile(b []byte) []byte {
 	b = appendCell(b, int64(r.BPort))
 	b = appendFixed(append(b, ','), r.StartS, 6)
 	b = appendFixed(append(b, ','), r.DurationS, 6)
-	for _, v := range [...]int64{r.PktsAB, r.PktsBA, r.WireAB, r.WireBA, r.BytesAB, r.BytesBA, r.UniqueAB, r.UniqueBA,
-		r.RetxBytesAB, r.RetxBytesBA, r.AckedAB, r.AckedBA, r.GoodBytesAB, r.GoodBytesBA} {
-		b = appendCell(b, v)
+	// A number equal to one written before it is copied from there, not
+	// formatted again: without retransmissions a direction's bytes,
+	// unique, acked and goodput bytes are one number, its goodput is its
+	// throughput, and one RTT sample is its min, mean and max.
+	var last [2]struct { // by direction: the last count of 10 or more
+		v  int64
+		at cellText
 	}
-	for _, v := range [...]float64{r.TputABKbps, r.TputBAKbps, r.GoodputAB, r.GoodputBA} {
+	for k, v := range [...]int64{r.PktsAB, r.PktsBA, r.WireAB, r.WireBA, r.BytesAB, r.BytesBA, r.UniqueAB, r.UniqueBA,
+		r.RetxBytesAB, r.RetxBytesBA, r.AckedAB, r.AckedBA, r.GoodBytesAB, r.GoodBytesBA} {
+		l := &last[k&1]
+		if v >= 10 && v == l.v {
+			b = l.at.appendAgain(append(b, ','))
+			continue
+		}
+		start := len(b) + 1
+		b = appendCell(b, v)
+		if v >= 10 {
+			l.v, l.at = v, cellText{start, len(b)}
+		}
+	}
+	tputs := [...]float64{r.TputABKbps, r.TputBAKbps}
+	var tput [2]cellText
+	for d, v := range tputs {
+		b = append(b, ',')
+		start := len(b)
+		b = appendFixed(b, v, 3)
+		tput[d] = cellText{start, len(b)}
+	}
+	for d, v := range [...]float64{r.GoodputAB, r.GoodputBA} {
+		if math.Float64bits(v) == math.Float64bits(tputs[d]) { // the same bits: the same text, -0 and NaN included
+			b = tput[d].appendAgain(append(b, ','))
+			continue
+		}
 		b = appendFixed(append(b, ','), v, 3)
 	}
-	b = strconv.AppendBool(append(b, ','), r.Handshake)
+	b = appendBoolCell(b, r.Handshake)
 	for _, p := range [...]*int{r.WScaleA, r.WScaleB} {
 		b = append(b, ',')
 		if p != nil {
@@ -323,7 +396,7 @@ func (r *FlowRow) appendCSVAfterFile(b []byte) []byte {
 	for _, v := range [...]int64{r.RetxSegsAB, r.RetxSegsBA, r.OOOSegsAB, r.OOOSegsBA, r.FoldedDups} {
 		b = appendCell(b, v)
 	}
-	b = strconv.AppendBool(append(b, ','), r.ReusedPorts)
+	b = appendBoolCell(b, r.ReusedPorts)
 	for _, p := range [...]*float64{r.HSSynSynAck, r.HSSynAckAck} {
 		b = append(b, ',')
 		if p != nil {
@@ -339,8 +412,17 @@ func (r *FlowRow) appendCSVAfterFile(b []byte) []byte {
 				b = append(b, ",,,"...)
 				continue
 			}
-			for _, v := range [3]time.Duration{rc.min, rc.mean, rc.max} {
-				b = appendFixed(append(b, ','), ms(v), 3)
+			var at cellText
+			vals := [3]time.Duration{rc.min, rc.mean, rc.max}
+			for j, v := range vals {
+				b = append(b, ',')
+				if j > 0 && v == vals[j-1] {
+					b = at.appendAgain(b)
+					continue
+				}
+				start := len(b)
+				b = appendFixed(b, ms(v), 3)
+				at = cellText{start, len(b)}
 			}
 		}
 	}
@@ -350,14 +432,15 @@ func (r *FlowRow) appendCSVAfterFile(b []byte) []byte {
 	for _, v := range [...]int64{nm.dsack[0], nm.dsack[1], nm.synRetx[0], nm.synRetx[1], nm.finRetx[0], nm.finRetx[1]} {
 		b = appendCell(b, v)
 	}
-	b = appendCSVString(append(b, ','), nm.hsEv[0].String())
-	b = appendCSVString(append(b, ','), nm.hsEv[1].String())
+	// Evidence names are words csv never quotes (TestEvidenceNamesPlain).
+	b = append(append(b, ','), nm.hsEv[0].String()...)
+	b = append(append(b, ','), nm.hsEv[1].String()...)
 	b = appendCell(b, nm.negRTT)
 	for ci := range nm.icmp {
 		b = appendCell(appendCell(b, nm.icmp[ci][0]), nm.icmp[ci][1])
 	}
-	b = strconv.AppendBool(append(b, ','), r.PEPAB)
-	b = strconv.AppendBool(append(b, ','), r.PEPBA)
+	b = appendBoolCell(b, r.PEPAB)
+	b = appendBoolCell(b, r.PEPBA)
 	b = appendCell(b, r.PMTUAB)
 	b = appendCell(b, r.PMTUBA)
 	b = appendCell(b, r.CtlRetxAB)
@@ -365,17 +448,40 @@ func (r *FlowRow) appendCSVAfterFile(b []byte) []byte {
 	b = appendCell(b, r.Overheard)
 	b = appendCell(b, r.UnknownAB)
 	b = appendCell(b, r.UnknownBA)
-	b = strconv.AppendBool(append(b, ','), r.PEPPossibleAB)
-	b = strconv.AppendBool(append(b, ','), r.PEPPossibleBA)
+	b = appendBoolCell(b, r.PEPPossibleAB)
+	b = appendBoolCell(b, r.PEPPossibleBA)
 	return append(b, '\n')
 }
+
+// cellText is where a cell's text is in the row being written:
+// b[start:end].
+type cellText struct{ start, end int }
+
+// appendAgain appends the text of the cell at c in b (b's own bytes) to b.
+func (c cellText) appendAgain(b []byte) []byte { return append(b, b[c.start:c.end]...) }
 
 // appendCell appends a comma and v.
 func appendCell(b []byte, v int64) []byte {
 	if uint64(v) < 10 { // most counts of a short connection
 		return append(b, ',', byte('0'+v))
 	}
-	return strconv.AppendInt(append(b, ','), v, 10)
+	return appendCellLong(b, v)
+}
+
+// appendBoolCell appends a comma and v, as strconv.FormatBool writes it.
+func appendBoolCell(b []byte, v bool) []byte {
+	if v {
+		return append(b, ',', 't', 'r', 'u', 'e')
+	}
+	return append(b, ',', 'f', 'a', 'l', 's', 'e')
+}
+
+// appendCellLong is appendCell for v < 0 or v ≥ 10.
+func appendCellLong(b []byte, v int64) []byte {
+	if v < 0 {
+		return strconv.AppendInt(append(b, ','), v, 10)
+	}
+	return appendDecimal(append(b, ','), uint64(v))
 }
 
 // cells receives a row's cells in order, as strings (CSV).

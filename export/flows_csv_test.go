@@ -5,6 +5,8 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
+	"math/rand/v2"
 	"net/netip"
 	"reflect"
 	"strings"
@@ -162,5 +164,46 @@ func BenchmarkFlowsStreamCSV(b *testing.B) {
 	for b.Loop() {
 		st.Put(&r)
 		r.Conn++
+	}
+}
+
+// TestEvidenceNamesPlain: no handshake evidence name is a cell csv would
+// quote, so the flows CSV appends them as they are.
+func TestEvidenceNamesPlain(t *testing.T) {
+	for e := range 256 {
+		if s := tcpanalysis.Evidence(e).String(); mayNeedQuotes(s) {
+			t.Errorf("Evidence(%d) %q may need quotes", e, s)
+		}
+	}
+}
+
+// TestAppendCSVRepeats: cells AppendCSV copies from an equal cell before
+// them (a direction's byte counts, goodput and throughput, an RTT's min,
+// mean and max) are what encoding/csv writes for CSV, for equal and
+// unequal neighbours, counts below 10, negative zero and NaN.
+func TestAppendCSVRepeats(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	pick := func(vs ...int64) int64 { return vs[rng.IntN(len(vs))] }
+	fl := []float64{0, math.Copysign(0, -1), math.NaN(), 1.0005, 12.5, -3.25, 1e300}
+	durs := []time.Duration{0, 1, 999, 1500 * time.Microsecond, 7 * time.Second, -time.Millisecond}
+	for range 20000 {
+		a, b := pick(0, 5, 10, 37386, -12), pick(0, 9, 10, 37386, 1<<40)
+		r := FlowRow{File: "r.pcap", Conn: 1, AAddr: "10.0.0.1", BAddr: "10.0.0.2",
+			PktsAB: pick(a, b), PktsBA: pick(a, b), WireAB: pick(a, b, 11), WireBA: pick(a, b, 11), BytesAB: pick(a, b), BytesBA: pick(a, b),
+			UniqueAB: pick(a, b), UniqueBA: pick(a, b), RetxBytesAB: pick(0, a, b), RetxBytesBA: pick(0, a, b), AckedAB: pick(a, b), AckedBA: pick(a, b),
+			GoodBytesAB: pick(a, b), GoodBytesBA: pick(a, b),
+			TputABKbps: fl[rng.IntN(len(fl))], TputBAKbps: fl[rng.IntN(len(fl))], GoodputAB: fl[rng.IntN(len(fl))], GoodputBA: fl[rng.IntN(len(fl))]}
+		for mi := range r.nums.rtt {
+			for d := range r.nums.rtt[mi] {
+				r.nums.rtt[mi][d] = rttCols{n: pick(0, 1, 3), min: durs[rng.IntN(len(durs))], mean: durs[rng.IntN(len(durs))], max: durs[rng.IntN(len(durs))]}
+			}
+		}
+		var want bytes.Buffer
+		cw := csv.NewWriter(&want)
+		cw.Write(r.CSV())
+		cw.Flush()
+		if got := string(r.AppendCSV(nil)); got != want.String() {
+			t.Fatalf("AppendCSV\n%s\nCSV\n%s", got, want.String())
+		}
 	}
 }

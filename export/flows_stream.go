@@ -3,6 +3,7 @@ package export
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -78,18 +79,24 @@ type Spool interface {
 // JSON encoding (two-space indent) of {"files": [FlowsFile...], "schema":
 // FlowsSchema}.
 type FlowsStream struct {
-	format   FlowsFormat
-	bw       *bufio.Writer // every format's output
-	w        io.Writer
-	file     string
-	next     int            // CSV: index of the next row to write
-	wait     map[int]string // CSV: records ready, by index
-	waitN    int            // CSV: bytes in wait
-	budget   int            // CSV: most bytes in wait; rows beyond go to the spool
-	pep      bool           // some file had a PEP mark (table footer)
-	pepMaybe bool           // some file had a PEP? mark (table footer)
-	err      error          // the first error of the spool
-	hold     bool           // CSV: rows wait until their file ends (HoldRows)
+	format FlowsFormat
+	bw     *bufio.Writer // every format's output
+	w      io.Writer
+	file   string
+	next   int // CSV: index of the next row to write
+	// ahead and mem are the CSV rows waiting in memory for the rows before
+	// them: ahead[k] is row next+k's place in mem (offset<<rowLenBits |
+	// length), skipped for a row given as nothing (Skip), 0 for one not
+	// here (not given yet, or in the spool).
+	ahead    []uint64
+	mem      []byte
+	live     []int // compactMem's scratch
+	waitN    int   // CSV: bytes of the rows in mem
+	budget   int   // CSV: most bytes in mem; rows beyond go to the spool
+	pep      bool  // some file had a PEP mark (table footer)
+	pepMaybe bool  // some file had a PEP? mark (table footer)
+	err      error // the first error of the spool
+	hold     bool  // CSV: rows wait until their file ends (HoldRows)
 
 	spool Spool
 	size  int64    // bytes of the spool in use by this file's rows
@@ -116,8 +123,13 @@ const spoolIO = 1 << 16
 // before them; more go to the spool.
 const waitBudget = 4 << 20
 
-// rowLenBits is the bits of FlowsStream.at that hold a row's length.
+// rowLenBits is the bits of FlowsStream.at and FlowsStream.ahead that
+// hold a row's length.
 const rowLenBits = 24
+
+// skipped marks in FlowsStream.ahead a row given as nothing (Skip): no
+// row's offset in mem reaches it.
+const skipped = 1 << 63
 
 // NewFlowsStream returns a stream writing CSV (asCSV) or the table to w,
 // keeping the table's rows in memory; the CSV header is written at once.
@@ -167,7 +179,7 @@ func (s *FlowsStream) DropFile() {
 
 // BeginFile starts the rows of capture file path.
 func (s *FlowsStream) BeginFile(path string) {
-	s.file, s.next, s.wait, s.waitN = path, 0, map[int]string{}, 0
+	s.file, s.next, s.ahead, s.mem, s.waitN = path, 0, s.ahead[:0], s.mem[:0], 0
 	s.size, s.at, s.n, s.width = 0, s.at[:0], 0, s.width[:0]
 	s.wbuf, s.rbuf = s.wbuf[:0], s.rbuf[:0]
 }
@@ -212,16 +224,67 @@ func (s *FlowsStream) Put(r *FlowRow) {
 	}
 	if r.Conn == s.next {
 		s.bw.Write(s.line)
-		s.next++
-		s.flushCSV()
+		s.advance()
 		return
 	}
 	if s.waitN+len(s.line) > s.budget {
 		s.spoolRow(r.Conn, s.line)
 		return
 	}
-	s.wait[r.Conn] = string(s.line)
+	if len(s.mem)+len(s.line) > cap(s.mem) && len(s.mem)-s.waitN >= cap(s.mem)/4 {
+		// Full, and a quarter or more of it rows already written: squeeze
+		// these out rather than grow.
+		s.compactMem()
+	}
+	s.setAhead(r.Conn, uint64(len(s.mem))<<rowLenBits|uint64(len(s.line)))
+	s.mem = append(s.mem, s.line...)
 	s.waitN += len(s.line)
+}
+
+// setAhead sets ahead's entry of row i (after next) to a.
+func (s *FlowsStream) setAhead(i int, a uint64) {
+	k := i - s.next
+	if n := len(s.ahead); k >= n {
+		s.ahead = slices.Grow(s.ahead, k+1-n)[:k+1]
+		clear(s.ahead[n:])
+	}
+	s.ahead[k] = a
+}
+
+// compactMem moves the rows waiting in mem to its start, in the order
+// they came, over those already written: done when mem is full and these
+// are a quarter of it or more, it copies at most three bytes for each
+// byte written since the last time, and mem grows only when three
+// quarters of it wait.
+func (s *FlowsStream) compactMem() {
+	live := s.live[:0]
+	for k, a := range s.ahead {
+		if a != 0 && a != skipped {
+			live = append(live, k)
+		}
+	}
+	// By offset (an entry's high bits): each row moves down, over rows
+	// written or moved already.
+	slices.SortFunc(live, func(x, y int) int { return cmp.Compare(s.ahead[x], s.ahead[y]) })
+	n := 0
+	for _, k := range live {
+		a := s.ahead[k]
+		off, l := int(a>>rowLenBits), int(a&(1<<rowLenBits-1))
+		copy(s.mem[n:], s.mem[off:off+l])
+		s.ahead[k] = uint64(n)<<rowLenBits | uint64(l)
+		n += l
+	}
+	s.mem, s.live = s.mem[:n], live
+}
+
+// advance moves past row next, just written, and writes the rows after it
+// that wait in index order.
+func (s *FlowsStream) advance() {
+	s.next++
+	if len(s.ahead) > 0 {
+		s.ahead = s.ahead[1:]
+	}
+	s.flushCSV()
 }
 
 // Skip tells the stream that connection i of the file has no row (a
@@ -232,11 +295,10 @@ func (s *FlowsStream) Skip(i int) {
 		return
 	}
 	if i == s.next {
-		s.next++
-		s.flushCSV()
+		s.advance()
 		return
 	}
-	s.wait[i] = "" // written as nothing when its turn comes
+	s.setAhead(i, skipped) // written as nothing when its turn comes
 }
 
 // fail keeps the stream's first error.
@@ -321,13 +383,18 @@ func (s *FlowsStream) readRow(i int) ([]byte, error) {
 	return s.rbuf[off-s.roff : off-s.roff+n], nil
 }
 
-// writeWaiting writes the CSV row i if it waits, in memory or in the
-// spool, and reports whether it did.
+// writeWaiting writes the CSV row i (at or after next) if it waits, in
+// memory or in the spool, and reports whether it did.
 func (s *FlowsStream) writeWaiting(i int) bool {
-	if line, ok := s.wait[i]; ok {
-		s.bw.WriteString(line)
-		delete(s.wait, i)
-		s.waitN -= len(line)
+	if k := i - s.next; k < len(s.ahead) && s.ahead[k] != 0 {
+		if a := s.ahead[k]; a != skipped {
+			off, n := int(a>>rowLenBits), int(a&(1<<rowLenBits-1))
+			s.bw.Write(s.mem[off : off+n])
+			if s.waitN -= n; s.waitN == 0 {
+				s.mem = s.mem[:0] // every row in mem written
+			}
+		}
+		s.ahead[k] = 0
 		return true
 	}
 	if i >= len(s.at) || s.at[i] == 0 {
@@ -347,6 +414,9 @@ func (s *FlowsStream) writeWaiting(i int) bool {
 func (s *FlowsStream) flushCSV() {
 	for s.writeWaiting(s.next) {
 		s.next++
+		if len(s.ahead) > 0 {
+			s.ahead = s.ahead[1:]
+		}
 	}
 }
 
@@ -368,14 +438,11 @@ func (s *FlowsStream) EndFile(ff *FlowsFile) error {
 		}
 		// The rows left, in index order, past the holes of connections
 		// never given.
-		end := len(s.at)
-		for k := range s.wait {
-			end = max(end, k+1)
-		}
+		end := max(len(s.at), s.next+len(s.ahead))
 		for i := s.next; i < end; i++ {
 			s.writeWaiting(i)
 		}
-		s.wait = nil
+		s.ahead, s.mem, s.waitN = s.ahead[:0], s.mem[:0], 0
 		if s.err != nil {
 			return s.err
 		}

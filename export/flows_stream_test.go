@@ -3,7 +3,9 @@ package export
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -129,13 +131,13 @@ func TestFlowsStreamWritesEarly(t *testing.T) {
 	st.BeginFile("a.pcap")
 	rows := streamRows()[0]
 	st.Put(&rows[1])
-	if len(st.wait) != 1 {
-		t.Fatalf("row 1 before row 0: %d rows waiting, want 1", len(st.wait))
+	if st.waitN == 0 || len(st.ahead) != 2 || st.ahead[1] == 0 {
+		t.Fatalf("row 1 before row 0: %d bytes waiting, %d rows ahead, want row 1's", st.waitN, len(st.ahead))
 	}
 	st.Put(&rows[0])
 	st.Put(&rows[2])
-	if len(st.wait) != 0 || st.next != 3 {
-		t.Errorf("after rows 1, 0, 2: %d rows waiting, next %d; want 0 and 3", len(st.wait), st.next)
+	if st.waitN != 0 || len(st.ahead) != 0 || st.next != 3 {
+		t.Errorf("after rows 1, 0, 2: %d bytes waiting, %d rows ahead, next %d; want 0, 0 and 3", st.waitN, len(st.ahead), st.next)
 	}
 }
 
@@ -311,6 +313,79 @@ func TestFlowsStreamDropFile(t *testing.T) {
 		}
 		if got.String() != want.String() {
 			t.Errorf("format %d: streamed\n%s\nwant\n%s", format, got.String(), want.String())
+		}
+	}
+}
+
+// TestFlowsStreamCSVOutOfOrder: rows given in the order connections end
+// (each some random time after it starts, a few much later), with skipped
+// indexes among them, come out as WriteFlowsCSV writes the rows given,
+// whether the waiting rows fit the memory budget or spill to the spool;
+// the memory they wait in stays under twice the budget (compactMem).
+func TestFlowsStreamCSVOutOfOrder(t *testing.T) {
+	for _, long := range []int{500, 0} {
+		flowsStreamOutOfOrder(t, long)
+	}
+}
+
+// flowsStreamOutOfOrder is TestFlowsStreamCSVOutOfOrder with one
+// connection in long (none for 0) ending much later than it would.
+func flowsStreamOutOfOrder(t *testing.T, long int) {
+	rng := rand.New(rand.NewPCG(5, uint64(long)))
+	const n = 20000
+	type ev struct{ end, i int }
+	var evs []ev
+	var kept []FlowRow
+	skip := map[int]bool{}
+	hs := 2.25
+	for i := range n {
+		end := i + rng.IntN(64)
+		if long > 0 && rng.IntN(long) == 0 {
+			end += rng.IntN(n) // a long connection
+		}
+		evs = append(evs, ev{end, i})
+		if rng.IntN(10) == 0 {
+			skip[i] = true
+			continue
+		}
+		kept = append(kept, FlowRow{File: "ooo.pcap", Conn: i, AAddr: "10.0.0.1", APort: uint16(i), BAddr: "10.0.0.2", BPort: 80,
+			PktsAB: int64(rng.IntN(1 << rng.IntN(40))), DurationS: rng.Float64() * 100, HSSynSynAck: &hs})
+	}
+	slices.SortStableFunc(evs, func(a, b ev) int { return a.end - b.end })
+	byConn := map[int]*FlowRow{}
+	for i := range kept {
+		byConn[kept[i].Conn] = &kept[i]
+	}
+	var want bytes.Buffer
+	if err := WriteFlowsCSV(&want, []FlowsFile{{File: "ooo.pcap", Conns: kept}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, budget := range []int{waitBudget, 256 << 10} {
+		var got bytes.Buffer
+		st := NewFlowsStreamAs(&got, FlowsCSV, nil)
+		st.budget = budget
+		st.BeginFile("ooo.pcap")
+		for _, e := range evs {
+			if skip[e.i] {
+				st.Skip(e.i)
+			} else {
+				st.Put(byConn[e.i])
+			}
+			if cap(st.mem) > 2*budget {
+				t.Fatalf("budget %d: mem of %d bytes for %d waiting", budget, cap(st.mem), st.waitN)
+			}
+		}
+		if err := st.EndFile(&FlowsFile{File: "ooo.pcap"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("budget %d: streamed CSV (%d bytes) differs from WriteFlowsCSV's (%d bytes)", budget, got.Len(), want.Len())
+		}
+		if long > 0 && budget < waitBudget && st.size == 0 {
+			t.Errorf("budget %d: nothing spooled", budget)
 		}
 	}
 }

@@ -224,11 +224,10 @@ func DetectWith(r *tcpanalysis.ConnResult, d flows.Direction, o Options) Verdict
 	var stall Item
 	if okR {
 		longest := longestZeroWindow(r, d)
-		stall = Item{
-			Name: "zero-window-stall", Unit: "ms", Value: ms(longest),
-			Observed: w.f("longest zero-window period %s", w.rtt(longest)),
-			Expected: w.f("none longer than %d × toward-receiver RTT = %s", Ratio, w.rtt(towardR*Ratio)),
-			Supports: longest > towardR*Ratio,
+		stall = Item{Name: "zero-window-stall", Unit: "ms", Value: ms(longest), Supports: longest > towardR*Ratio}
+		if !w { // a terse verdict's sentences are empty: their arguments not even evaluated
+			stall.Observed = w.f("longest zero-window period %s", w.rtt(longest))
+			stall.Expected = w.f("none longer than %d × toward-receiver RTT = %s", Ratio, w.rtt(towardR*Ratio))
 		}
 	}
 

@@ -48,10 +48,10 @@ func (dp *DirPackets) twoHosts() (bool, string) {
 // nil: Detect) the capture cannot tell the two apart, and the criterion
 // does not count.
 func ackVsHandshake(ack rttStat, hs time.Duration, rp *DirPackets, w words) Item {
-	it := Item{
-		Name: "ack-rtt-vs-handshake", Unit: "ms", Value: ms(ack.min),
-		Observed: w.f("min ACK RTT %s (median %s, %d samples)", w.rtt(ack.min), w.rtt(ack.p50), ack.n),
-		Expected: w.f("≥ handshake RTT / %d = %s (handshake %s), or one host answering SYN and data", Ratio, w.rtt(hs/Ratio), w.rtt(hs)),
+	it := Item{Name: "ack-rtt-vs-handshake", Unit: "ms", Value: ms(ack.min)}
+	if !w { // a terse verdict's sentences are empty: their arguments not even evaluated
+		it.Observed = w.f("min ACK RTT %s (median %s, %d samples)", w.rtt(ack.min), w.rtt(ack.p50), ack.n)
+		it.Expected = w.f("≥ handshake RTT / %d = %s (handshake %s), or one host answering SYN and data", Ratio, w.rtt(hs/Ratio), w.rtt(hs))
 	}
 	if ack.min*Ratio >= hs {
 		return it
@@ -62,9 +62,11 @@ func ackVsHandshake(ack rttStat, hs time.Duration, rp *DirPackets, w words) Item
 	default:
 		two, why := rp.twoHosts()
 		it.Supports = two
-		if two {
+		switch {
+		case bool(w):
+		case two:
 			it.Observed += w.f("; SYN-ACK TTL %d, later %d..%d: %s", rp.SynTTL, rp.MinTTL, rp.MaxTTL, why)
-		} else {
+		default:
 			it.Observed += w.f("; SYN-ACK TTL %d, later %d..%d: one host, so a first-packet delay (ARP, link setup, route discovery), not a farther path", rp.SynTTL, rp.MinTTL, rp.MaxTTL)
 		}
 	}
@@ -107,29 +109,35 @@ type hopsIn struct {
 // does not, so it does not count.
 func receiverHops(h *hopsIn, links *Links, w words) (it Item, pending, candidate bool) {
 	hops := Hops(h.rttl)
-	it = Item{
-		Name: "receiver-hops", Unit: "hops", Value: float64(hops),
-		Observed: w.f("receiver's max TTL %d = %d hops from initial %d; toward receiver %s, toward sender %s", h.rttl, hops, hops+int(h.rttl), w.rtt(h.towardR), w.rtt(h.towardS)),
-		Expected: w.f("≥ 1 hop; beside the sender: < %d× slower than the sender, or its own link address (link-address), no stall", Ratio),
+	it = Item{Name: "receiver-hops", Unit: "hops", Value: float64(hops)}
+	if !w { // a terse verdict's sentences are empty: their arguments not even evaluated
+		it.Observed = w.f("receiver's max TTL %d = %d hops from initial %d; toward receiver %s, toward sender %s", h.rttl, hops, hops+int(h.rttl), w.rtt(h.towardR), w.rtt(h.towardS))
+		it.Expected = w.f("≥ 1 hop; beside the sender: < %d× slower than the sender, or its own link address (link-address), no stall", Ratio)
 	}
 	slower := h.towardS*Ratio < h.towardR
 	switch {
 	case hops != 0:
 		return it, false, false
 	case !slower:
-		it.Observed += w.f("; answers < %d× slower than the sender", Ratio)
+		if !w {
+			it.Observed += w.f("; answers < %d× slower than the sender", Ratio)
+		}
 		return it, false, false
 	case h.sttl == 0:
 		it.Observed += "; sender's TTL unknown: vantage unknown"
 		return it, false, false
 	case Hops(h.sttl) != 0:
-		it.Observed += w.f("; sender %d hops away: a 0-hop receiver slower than the sender delays its ACKs, a PEP would not", Hops(h.sttl))
+		if !w {
+			it.Observed += w.f("; sender %d hops away: a 0-hop receiver slower than the sender delays its ACKs, a PEP would not", Hops(h.sttl))
+		}
 		return it, false, false
 	}
 	if h.recv.Unmap().IsLoopback() {
 		// 127/8, ::1: the receiver's address is the capturing host's own;
 		// a PEP answers for a remote address.
-		it.Observed += w.f("; beside the sender: the receiver's address %s is a loopback address, the capturing host's own: the receiver itself, not a PEP", h.recv)
+		if !w {
+			it.Observed += w.f("; beside the sender: the receiver's address %s is a loopback address, the capturing host's own: the receiver itself, not a PEP", h.recv)
+		}
 		return it, false, false
 	}
 	h.linkRead = links != nil
@@ -144,12 +152,17 @@ func judgeHops(it *Item, h *hopsIn, w words) {
 	it.Supports, it.Open = false, false
 	switch {
 	case h.link.Own != "":
-		it.Observed += w.f("; beside the sender: on its link, and its link address %s sent the receiver's own %s (link-address): the receiver itself, not a PEP", w.mac(h.link.Addr), h.link.Own)
+		if !w {
+			it.Observed += w.f("; beside the sender: on its link, and its link address %s sent the receiver's own %s (link-address): the receiver itself, not a PEP", w.mac(h.link.Addr), h.link.Own)
+		}
 	case h.stall:
 		it.Supports = true
 		it.Observed += "; beside the sender: an on-link acknowledger that stalls (zero-window-stall)"
 	default:
 		it.Open = true
+		if w {
+			return // a terse verdict's sentences are empty
+		}
 		why := "link layer not read"
 		if h.linkRead {
 			why = h.link.Why
@@ -204,7 +217,10 @@ func (v Verdict) WithLinks(l *Links) Verdict {
 		case "link-address":
 			continue
 		case "receiver-hops":
-			it.Observed = w.f("receiver's max TTL %d = %d hops from initial %d; toward receiver %s, toward sender %s", h.rttl, Hops(h.rttl), Hops(h.rttl)+int(h.rttl), w.rtt(h.towardR), w.rtt(h.towardS))
+			it.Observed = ""
+			if !w {
+				it.Observed = w.f("receiver's max TTL %d = %d hops from initial %d; toward receiver %s, toward sender %s", h.rttl, Hops(h.rttl), Hops(h.rttl)+int(h.rttl), w.rtt(h.towardR), w.rtt(h.towardS))
+			}
 			judgeHops(&it, &h, w)
 			out.Evidence = append(out.Evidence, it)
 			if li, ok := h.linkItem(w); ok {

@@ -153,6 +153,7 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 	)
 	opts.ReuseResults = true           // OnDone keeps copies only (a row, notes)
 	evidence := make([]pep.Item, 0, 8) // every verdict's criteria, one at a time
+	var at tcpanalysis.Report          // the capture's start, for export.NewFlowRow (which reads nothing else)
 	opts.OnDone = func(r *tcpanalysis.ConnResult, start capture.Timestamp) {
 		i := r.Conn.Index
 		links.AddConn(r)
@@ -179,7 +180,8 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 				unseen = append(unseen, w)
 			}
 		}
-		row := export.NewFlowRow(name, &tcpanalysis.Report{Start: start}, r, withJSON)
+		at.Start = start
+		row := export.NewFlowRow(name, &at, r, withJSON)
 		v := pep.AcknowledgerIn(r, evidence, pathRTT)
 		if v.PathCleared() {
 			nCleared++
@@ -265,35 +267,38 @@ func (e *env) flowsStreamFile(st *export.FlowsStream, path string, opts tcpanaly
 // and the verdicts of the 2 × maxConnNotes lowest indexes, the ones
 // pepNotes writes or names.
 type possiblePEPs struct {
-	n int
-	v map[int]pep.Verdict
+	n    int
+	v    map[int]pep.Verdict
+	top  int     // the highest index in v
+	gave [2]bool // by data direction: some connection gave it (add's maybe)
 }
 
 // add records connection i's possible PEP v (kept: pep.Verdict.Keep), and
-// in maybe its data direction when no connection gave it yet.
+// in maybe (which only add writes) its data direction when no connection
+// gave it yet.
 func (p *possiblePEPs) add(i int, v pep.Verdict, maybe map[int]flows.Direction) {
 	p.n++
-	seen := false
-	for _, d := range maybe {
-		seen = seen || d == v.Dir
-	}
-	if !seen {
+	if !p.gave[v.Dir] {
+		p.gave[v.Dir] = true
 		maybe[i] = v.Dir
 	}
 	if p.v == nil {
 		p.v = map[int]pep.Verdict{}
 	}
 	if len(p.v) == 2*maxConnNotes {
-		top := i
+		if i > p.top {
+			return // past the lowest indexes: connections mostly end in index order
+		}
+		delete(p.v, p.top)
+		p.v[i] = v.Keep()
+		p.top = i
 		for k := range p.v {
-			top = max(top, k)
+			p.top = max(p.top, k)
 		}
-		if top == i {
-			return
-		}
-		delete(p.v, top)
+		return
 	}
 	p.v[i] = v.Keep()
+	p.top = max(p.top, i)
 }
 
 // pepNotes orders one capture's PEP notes by connection index: the

@@ -3,14 +3,18 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
+	"math/rand/v2"
 	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tcpviz/tcpviz/export"
+	"github.com/tcpviz/tcpviz/flows"
 	"github.com/tcpviz/tcpviz/internal/pcaptest"
 	"github.com/tcpviz/tcpviz/internal/sharedtest"
 	"github.com/tcpviz/tcpviz/pep"
@@ -125,6 +129,40 @@ func TestFlowsSpoolLeavesNothing(t *testing.T) {
 		}
 		if got != want || !strings.Contains(want, "10.1.") {
 			t.Errorf("flows %s without a temporary directory: %d bytes, with one %d", format, len(got), len(want))
+		}
+	}
+}
+
+// TestPossiblePEPsAdd: possiblePEPs.add keeps the verdicts of the 2 ×
+// maxConnNotes lowest indexes, counts every one and names the first
+// connection of each data direction in maybe, whatever the order the
+// connections end in (mostly ascending, or shuffled).
+func TestPossiblePEPsAdd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for round := range 200 {
+		idx := rng.Perm(50 + rng.IntN(200))
+		if round%2 == 0 {
+			slices.Sort(idx)
+			for k := range idx { // a few late ones
+				if j := k + rng.IntN(8); j < len(idx) && rng.IntN(4) == 0 {
+					idx[k], idx[j] = idx[j], idx[k]
+				}
+			}
+		}
+		var p possiblePEPs
+		maybe := map[int]flows.Direction{}
+		wantMaybe := map[int]flows.Direction{}
+		var seen [2]bool
+		for _, i := range idx {
+			d := flows.Direction(rng.IntN(2))
+			p.add(i, pep.Verdict{Dir: d, Possible: true}, maybe)
+			if !seen[d] {
+				seen[d], wantMaybe[i] = true, d
+			}
+		}
+		low := slices.Sorted(slices.Values(idx))[:2*maxConnNotes]
+		if got := slices.Sorted(maps.Keys(p.v)); !slices.Equal(got, low) || p.n != len(idx) || !maps.Equal(maybe, wantMaybe) {
+			t.Fatalf("round %d: kept %v (want %v), n %d (want %d), maybe %v (want %v)", round, got, low, p.n, len(idx), maybe, wantMaybe)
 		}
 	}
 }
