@@ -7,9 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"net/netip"
 	"time"
 
 	"github.com/gopacket/gopacket"
+
+	"github.com/tcpviz/tcpviz/internal/seq"
 )
 
 // mappedPcap reads classic pcap records straight out of a windowReader's
@@ -162,4 +166,109 @@ func (w *windowReader) takeSlow(n int, buf *[]byte) ([]byte, error) {
 		return nil, io.ErrUnexpectedEOF
 	}
 	return nil, err
+}
+
+// nextEther is NextBatch's common case on a mapped Ethernet pcap (the
+// caller checks that, and that no hook, OnlyEndpoints or first frame is
+// pending): it frames and decodes records whose every check passes as
+// next's would, an untunnelled, unfragmented IPv4 TCP segment with a
+// 20-byte IP header, wholly in the window, into segs, and stops at the
+// first record that is anything else (left unread, for next) or where
+// next would look at the interrupt context. It returns how many segments
+// it filled; each is what next would have made of its record (every
+// field next writes, the same values) and the Reader's counts and state
+// move as next's would.
+func (r *Reader) nextEther(segs []Segment) int {
+	mp := r.mp
+	w := mp.w
+	win, pos := w.win, w.pos
+	big, nanos := mp.big, mp.nanos
+	// The longest record taken here: next's caps, and no record over the
+	// snap length (Stats.OverSnaplen is next's).
+	lim := min(mp.maxCap, MaxRecordLen)
+	if r.snaplen > 0 {
+		lim = min(lim, r.snaplen)
+	}
+	frame, last, fine := r.frame, r.last, r.fine
+	// next looks at the interrupt context before frame stop+1.
+	stop := int64(math.MaxInt64)
+	if r.ctx != nil {
+		stop = frame + checkEvery - frame%checkEvery
+		if frame%checkEvery == 0 {
+			stop = frame
+		}
+	}
+	backwards := int64(0)
+	n := 0
+	for ; n < len(segs) && frame != stop; n++ {
+		if len(win)-pos < 16 {
+			break
+		}
+		sec, nsec, capLen, wireLen := recordHeader(win[pos:pos+16], big, nanos)
+		// 54 bytes: the Ethernet, IPv4 and TCP headers. An original
+		// length below the captured one or past maxWireLen is next's.
+		if nsec >= 1e9 || capLen < 54 || capLen > lim || len(win)-pos-16 < capLen || wireLen < capLen || wireLen > maxWireLen {
+			break
+		}
+		data := win[pos+16 : pos+16+capLen]
+		ip := data[14:]
+		tcp := data[34:]
+		total := int(binary.BigEndian.Uint16(ip[2:]))
+		frag := binary.BigEndian.Uint16(ip[6:])
+		hl := int(tcp[12]>>4) * 4
+		// ether, ipv4 and tcp's checks: IPv4, a 20-byte IP header, an IP
+		// length within the original frame (0, or more, is next's), not
+		// a fragment, TCP, and a TCP header within the IP length.
+		if binary.BigEndian.Uint16(data[12:]) != etherIPv4 || ip[0] != 0x45 || ip[9] != 6 ||
+			frag&0x3fff != 0 || total > wireLen-14 || hl < 20 || total-20 < hl {
+			break
+		}
+		ts := Timestamp(sec*1e9 + nsec)
+		if ts < last {
+			backwards++
+		}
+		last = ts
+		if !fine && int64(ts)%int64(fineTick) != 0 {
+			fine = true
+		}
+		frame++
+		s := &segs[n]
+		s.Time = ts
+		s.Frame = frame
+		s.Offset = w.off + int64(pos)
+		s.Seq = seq.Num(binary.BigEndian.Uint32(tcp[4:]))
+		s.Ack = seq.Num(binary.BigEndian.Uint32(tcp[8:]))
+		s.Flags = Flags(tcp[13])
+		s.Window = binary.BigEndian.Uint16(tcp[14:])
+		s.Checksum = binary.BigEndian.Uint16(tcp[16:])
+		s.IPID = binary.BigEndian.Uint16(ip[4:])
+		s.ICMP = ICMPNone
+		s.TTL = ip[8]
+		s.IPv6 = false
+		s.DF = frag&0x4000 != 0
+		s.WiFi = false
+		s.Retry = false
+		s.FineTime = fine
+		s.RadioSignal = false
+		s.SeqCtl = 0
+		s.SA = [6]byte(data[6:12])
+		s.PayloadLen = total - 20 - hl
+		s.CapLen = capLen
+		s.WireLen = wireLen
+		s.Iface = 0
+		s.Src = netip.AddrPortFrom(netip.AddrFrom4([4]byte(ip[12:16])), binary.BigEndian.Uint16(tcp[0:]))
+		s.Dst = netip.AddrPortFrom(netip.AddrFrom4([4]byte(ip[16:20])), binary.BigEndian.Uint16(tcp[2:]))
+		parseOptions(&s.Opts, tcp, hl)
+		s.IPLen = total
+		s.HdrLen = hl
+		pos += 16 + capLen
+	}
+	if n > 0 {
+		w.pos = pos
+		r.frame, r.last, r.stats.Last, r.fine = frame, last, last, fine
+		r.stats.Frames += int64(n)
+		r.stats.Segments += int64(n)
+		r.stats.TimeBackwards += backwards
+	}
+	return n
 }

@@ -538,7 +538,16 @@ func (r *Reader) Next(s *Segment) (err error) {
 // the capture, see Next) or nil when segs is full. It costs less per
 // segment than Next.
 func (r *Reader) NextBatch(segs []Segment) (n int, err error) {
+	// A mapped Ethernet pcap read past its first frame, without a hook
+	// or OnlyEndpoints: nextEther frames and decodes the common records,
+	// next the others.
+	fast := r.mp != nil && r.link == LinkEthernet && r.hook == nil && r.dec.only == nil
 	for n < len(segs) {
+		if fast && !r.done && r.stats.Frames > 0 && r.firstSeen {
+			if n += r.nextEther(segs[n:]); n == len(segs) {
+				break
+			}
+		}
 		if err = r.next(&segs[n]); err != nil {
 			return n, err
 		}
