@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net/netip"
 	"time"
 
@@ -190,36 +189,37 @@ func (r *Reader) nextEther(segs []Segment) int {
 		lim = min(lim, r.snaplen)
 	}
 	frame, last, fine := r.frame, r.last, r.fine
-	// next looks at the interrupt context before frame stop+1.
-	stop := int64(math.MaxInt64)
+	end := len(segs)
 	if r.ctx != nil {
-		stop = frame + checkEvery - frame%checkEvery
-		if frame%checkEvery == 0 {
-			stop = frame
-		}
+		// next looks at the interrupt context before the frame after
+		// every multiple of checkEvery: that frame is next's.
+		end = min(end, int((checkEvery-frame%checkEvery)%checkEvery))
 	}
 	backwards := int64(0)
+	rest := win[pos:]         // the records from the next on
+	off := w.off + int64(pos) // its file offset
 	n := 0
-	for ; n < len(segs) && frame != stop; n++ {
-		if len(win)-pos < 16 {
+	for ; n < end; n++ {
+		// 16 + 54 bytes: the record header, then the Ethernet, IPv4 and
+		// TCP headers.
+		if len(rest) < 16+54 {
 			break
 		}
-		sec, nsec, capLen, wireLen := recordHeader(win[pos:pos+16], big, nanos)
-		// 54 bytes: the Ethernet, IPv4 and TCP headers. An original
-		// length below the captured one or past maxWireLen is next's.
-		if nsec >= 1e9 || capLen < 54 || capLen > lim || len(win)-pos-16 < capLen || wireLen < capLen || wireLen > maxWireLen {
+		sec, nsec, capLen, wireLen := recordHeader(rest[:16], big, nanos)
+		// An original length below the captured one or past
+		// maxWireLen is next's.
+		if nsec >= 1e9 || capLen < 54 || capLen > lim || len(rest)-16 < capLen || wireLen < capLen || wireLen > maxWireLen {
 			break
 		}
-		data := win[pos+16 : pos+16+capLen]
-		ip := data[14:]
-		tcp := data[34:]
-		total := int(binary.BigEndian.Uint16(ip[2:]))
-		frag := binary.BigEndian.Uint16(ip[6:])
-		hl := int(tcp[12]>>4) * 4
+		data := rest[16 : 16+capLen]
+		f := (*[54]byte)(data)
+		total := int(binary.BigEndian.Uint16(f[14+2:]))
+		frag := binary.BigEndian.Uint16(f[14+6:])
+		hl := int(f[34+12]>>4) * 4
 		// ether, ipv4 and tcp's checks: IPv4, a 20-byte IP header, an IP
 		// length within the original frame (0, or more, is next's), not
 		// a fragment, TCP, and a TCP header within the IP length.
-		if binary.BigEndian.Uint16(data[12:]) != etherIPv4 || ip[0] != 0x45 || ip[9] != 6 ||
+		if binary.BigEndian.Uint16(f[12:]) != etherIPv4 || f[14] != 0x45 || f[14+9] != 6 ||
 			frag&0x3fff != 0 || total > wireLen-14 || hl < 20 || total-20 < hl {
 			break
 		}
@@ -231,19 +231,18 @@ func (r *Reader) nextEther(segs []Segment) int {
 		if !fine && int64(ts)%int64(fineTick) != 0 {
 			fine = true
 		}
-		frame++
 		s := &segs[n]
 		s.Time = ts
-		s.Frame = frame
-		s.Offset = w.off + int64(pos)
-		s.Seq = seq.Num(binary.BigEndian.Uint32(tcp[4:]))
-		s.Ack = seq.Num(binary.BigEndian.Uint32(tcp[8:]))
-		s.Flags = Flags(tcp[13])
-		s.Window = binary.BigEndian.Uint16(tcp[14:])
-		s.Checksum = binary.BigEndian.Uint16(tcp[16:])
-		s.IPID = binary.BigEndian.Uint16(ip[4:])
+		s.Frame = frame + int64(n) + 1
+		s.Offset = off
+		s.Seq = seq.Num(binary.BigEndian.Uint32(f[34+4:]))
+		s.Ack = seq.Num(binary.BigEndian.Uint32(f[34+8:]))
+		s.Flags = Flags(f[34+13])
+		s.Window = binary.BigEndian.Uint16(f[34+14:])
+		s.Checksum = binary.BigEndian.Uint16(f[34+16:])
+		s.IPID = binary.BigEndian.Uint16(f[14+4:])
 		s.ICMP = ICMPNone
-		s.TTL = ip[8]
+		s.TTL = f[14+8]
 		s.IPv6 = false
 		s.DF = frag&0x4000 != 0
 		s.WiFi = false
@@ -251,21 +250,35 @@ func (r *Reader) nextEther(segs []Segment) int {
 		s.FineTime = fine
 		s.RadioSignal = false
 		s.SeqCtl = 0
-		s.SA = [6]byte(data[6:12])
+		s.SA = [6]byte(f[6:12])
 		s.PayloadLen = total - 20 - hl
 		s.CapLen = capLen
 		s.WireLen = wireLen
 		s.Iface = 0
-		s.Src = netip.AddrPortFrom(netip.AddrFrom4([4]byte(ip[12:16])), binary.BigEndian.Uint16(tcp[0:]))
-		s.Dst = netip.AddrPortFrom(netip.AddrFrom4([4]byte(ip[16:20])), binary.BigEndian.Uint16(tcp[2:]))
-		parseOptions(&s.Opts, tcp, hl)
+		s.Src = netip.AddrPortFrom(netip.AddrFrom4([4]byte(f[14+12:14+16])), binary.BigEndian.Uint16(f[34:]))
+		s.Dst = netip.AddrPortFrom(netip.AddrFrom4([4]byte(f[14+16:14+20])), binary.BigEndian.Uint16(f[34+2:]))
+		// parseOptions, its shortcuts without its call.
+		o := &s.Opts
+		switch {
+		case hl == 32 && capLen >= 34+32 && binary.BigEndian.Uint32(data[34+20:]) == 0x0101080a:
+			t := (*[12]byte)(data[34+20:])
+			*o = Options{}
+			o.WScale, o.TS = -1, true
+			o.TSval, o.TSecr = binary.BigEndian.Uint32(t[4:]), binary.BigEndian.Uint32(t[8:])
+		case hl == 20:
+			*o = Options{}
+			o.WScale = -1
+		default:
+			parseOptionList(o, data[34:], hl)
+		}
 		s.IPLen = total
 		s.HdrLen = hl
-		pos += 16 + capLen
+		rest = rest[16+capLen:]
+		off += int64(16 + capLen)
 	}
 	if n > 0 {
-		w.pos = pos
-		r.frame, r.last, r.stats.Last, r.fine = frame, last, last, fine
+		w.pos = len(win) - len(rest)
+		r.frame, r.last, r.stats.Last, r.fine = frame+int64(n), last, last, fine
 		r.stats.Frames += int64(n)
 		r.stats.Segments += int64(n)
 		r.stats.TimeBackwards += backwards
