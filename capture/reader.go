@@ -541,7 +541,8 @@ func (r *Reader) NextBatch(segs []Segment) (n int, err error) {
 	// A mapped Ethernet pcap read past its first frame, without a hook
 	// or OnlyEndpoints: nextEther frames and decodes the common records,
 	// next the others.
-	fast := r.mp != nil && r.link == LinkEthernet && r.hook == nil && r.dec.only == nil
+	eth := r.mp != nil && r.link == LinkEthernet && r.hook == nil && r.dec.only == nil
+	fast := eth
 	for n < len(segs) {
 		if fast && !r.done && r.stats.Frames > 0 && r.firstSeen {
 			if n += r.nextEther(segs[n:]); n == len(segs) {
@@ -552,6 +553,11 @@ func (r *Reader) NextBatch(segs []Segment) (n int, err error) {
 			return n, err
 		}
 		n++
+		// nextEther is tried again after a segment it could have made
+		// (Ethernet, then a 20-byte IPv4 header: more are likely to
+		// follow); after others (IPv6, VLAN tags, tunnels), whose
+		// records would fail its checks, only in the next call.
+		fast = eth && r.dec.off == 14+20 && r.dec.depth == 0
 	}
 	return n, nil
 }
