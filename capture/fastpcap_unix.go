@@ -7,12 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/netip"
 	"time"
 
 	"github.com/gopacket/gopacket"
-
-	"github.com/tcpviz/tcpviz/internal/seq"
 )
 
 // mappedPcap reads classic pcap records straight out of a windowReader's
@@ -180,108 +177,26 @@ func (w *windowReader) takeSlow(n int, buf *[]byte) ([]byte, error) {
 func (r *Reader) nextEther(segs []Segment) int {
 	mp := r.mp
 	w := mp.w
-	win, pos := w.win, w.pos
-	big, nanos := mp.big, mp.nanos
 	// The longest record taken here: next's caps, and no record over the
 	// snap length (Stats.OverSnaplen is next's).
 	lim := min(mp.maxCap, MaxRecordLen)
 	if r.snaplen > 0 {
 		lim = min(lim, r.snaplen)
 	}
-	frame, last, fine := r.frame, r.last, r.fine
 	end := len(segs)
 	if r.ctx != nil {
 		// next looks at the interrupt context before the frame after
 		// every multiple of checkEvery: that frame is next's.
-		end = min(end, int((checkEvery-frame%checkEvery)%checkEvery))
+		end = min(end, int((checkEvery-r.frame%checkEvery)%checkEvery))
 	}
-	backwards := int64(0)
-	rest := win[pos:]         // the records from the next on
-	off := w.off + int64(pos) // its file offset
-	n := 0
-	for ; n < end; n++ {
-		// 16 + 54 bytes: the record header, then the Ethernet, IPv4 and
-		// TCP headers.
-		if len(rest) < 16+54 {
-			break
-		}
-		sec, nsec, capLen, wireLen := recordHeader(rest[:16], big, nanos)
-		// An original length below the captured one or past
-		// maxWireLen is next's.
-		if nsec >= 1e9 || capLen < 54 || capLen > lim || len(rest)-16 < capLen || wireLen < capLen || wireLen > maxWireLen {
-			break
-		}
-		data := rest[16 : 16+capLen]
-		f := (*[54]byte)(data)
-		total := int(binary.BigEndian.Uint16(f[14+2:]))
-		frag := binary.BigEndian.Uint16(f[14+6:])
-		hl := int(f[34+12]>>4) * 4
-		// ether, ipv4 and tcp's checks: IPv4, a 20-byte IP header, an IP
-		// length within the original frame (0, or more, is next's), not
-		// a fragment, TCP, and a TCP header within the IP length.
-		if binary.BigEndian.Uint16(f[12:]) != etherIPv4 || f[14] != 0x45 || f[14+9] != 6 ||
-			frag&0x3fff != 0 || total > wireLen-14 || hl < 20 || total-20 < hl {
-			break
-		}
-		ts := Timestamp(sec*1e9 + nsec)
-		if ts < last {
-			backwards++
-		}
-		last = ts
-		if !fine && int64(ts)%int64(fineTick) != 0 {
-			fine = true
-		}
-		s := &segs[n]
-		s.Time = ts
-		s.Frame = frame + int64(n) + 1
-		s.Offset = off
-		s.Seq = seq.Num(binary.BigEndian.Uint32(f[34+4:]))
-		s.Ack = seq.Num(binary.BigEndian.Uint32(f[34+8:]))
-		s.Flags = Flags(f[34+13])
-		s.Window = binary.BigEndian.Uint16(f[34+14:])
-		s.Checksum = binary.BigEndian.Uint16(f[34+16:])
-		s.IPID = binary.BigEndian.Uint16(f[14+4:])
-		s.ICMP = ICMPNone
-		s.TTL = f[14+8]
-		s.IPv6 = false
-		s.DF = frag&0x4000 != 0
-		s.WiFi = false
-		s.Retry = false
-		s.FineTime = fine
-		s.RadioSignal = false
-		s.SeqCtl = 0
-		s.SA = [6]byte(f[6:12])
-		s.PayloadLen = total - 20 - hl
-		s.CapLen = capLen
-		s.WireLen = wireLen
-		s.Iface = 0
-		s.Src = netip.AddrPortFrom(netip.AddrFrom4([4]byte(f[14+12:14+16])), binary.BigEndian.Uint16(f[34:]))
-		s.Dst = netip.AddrPortFrom(netip.AddrFrom4([4]byte(f[14+16:14+20])), binary.BigEndian.Uint16(f[34+2:]))
-		// parseOptions, its shortcuts without its call.
-		o := &s.Opts
-		switch {
-		case hl == 32 && capLen >= 34+32 && binary.BigEndian.Uint32(data[34+20:]) == 0x0101080a:
-			t := (*[12]byte)(data[34+20:])
-			*o = Options{}
-			o.WScale, o.TS = -1, true
-			o.TSval, o.TSecr = binary.BigEndian.Uint32(t[4:]), binary.BigEndian.Uint32(t[8:])
-		case hl == 20:
-			*o = Options{}
-			o.WScale = -1
-		default:
-			parseOptionList(o, data[34:], hl)
-		}
-		s.IPLen = total
-		s.HdrLen = hl
-		rest = rest[16+capLen:]
-		off += int64(16 + capLen)
-	}
+	e := etherRun{big: mp.big, nanos: mp.nanos, lim: lim, frame: r.frame, last: r.last, fine: r.fine, off: w.off + int64(w.pos)}
+	n, size := e.decode(segs[:end], w.win[w.pos:])
 	if n > 0 {
-		w.pos = len(win) - len(rest)
-		r.frame, r.last, r.stats.Last, r.fine = frame+int64(n), last, last, fine
+		w.pos += size
+		r.frame, r.last, r.stats.Last, r.fine = e.frame, e.last, e.last, e.fine
 		r.stats.Frames += int64(n)
 		r.stats.Segments += int64(n)
-		r.stats.TimeBackwards += backwards
+		r.stats.TimeBackwards += e.backwards
 	}
 	return n
 }
