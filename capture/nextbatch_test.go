@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -119,10 +120,141 @@ func sameBatch(t *testing.T, path string) {
 	}
 }
 
+// readSplitRaw is readFrames with every segment decoded into a sentinel:
+// the batches' segments and the consumer's (Reader.Segments decoding a
+// batch itself) are set to sentinels before the decoding writes them, and
+// again once consumed. A segment is kept whole, but for a stub, which
+// normSeg reduces to the fields a stub defines (split reading writes only
+// those: otherEthIPv4TCP).
+func readSplitRaw(t *testing.T, r *Reader, batchCap, ahead, decode int) readResult {
+	t.Helper()
+	if !r.CanReadFrames() {
+		t.Fatalf("%s: CanReadFrames false", r.Name())
+	}
+	fill := func(segs []Segment) {
+		for i := range segs {
+			segs[i] = sentinel()
+		}
+	}
+	var res readResult
+	var free, pending []*FrameBatch
+	for range ahead {
+		b := newFrameBatch(batchCap)
+		fill(b.segs)
+		free = append(free, b)
+	}
+	more, i := true, 0
+	for {
+		for more && len(free) > 0 {
+			b := free[0]
+			free = free[1:]
+			first := r.split == nil
+			more = r.ReadFrames(b)
+			if first {
+				fill(r.split.segs[:])
+			}
+			switch {
+			case decode == 1, decode == 2 && i%3 == 0:
+				b.Decode()
+			case decode == 2 && i%3 == 1:
+				b.TryDecode()
+			}
+			i++
+			pending = append(pending, b)
+		}
+		if len(pending) == 0 {
+			t.Fatalf("%s: no batch ended the capture", r.Name())
+		}
+		b := pending[0]
+		pending = pending[1:]
+		err := r.Segments(b, func(segs []Segment) {
+			for _, s := range segs {
+				if !s.Src.IsValid() && !s.Dst.IsValid() && s.ICMP == ICMPNone {
+					s = normSeg(s)
+				}
+				res.segs = append(res.segs, s)
+			}
+			fill(segs[:cap(segs)])
+		})
+		if err != nil {
+			if len(pending) > 0 || more {
+				t.Fatalf("%s: Segments ended with %v before the last batch", r.Name(), err)
+			}
+			res.err = errString(err)
+			break
+		}
+		if !more && len(pending) == 0 {
+			t.Fatalf("%s: the last batch gave no error", r.Name())
+		}
+		free = append(free, b)
+	}
+	res.stats, res.warnings = r.Stats(), r.Warnings()
+	return res
+}
+
+// sameSplit fails t unless a split read of path (whose common records
+// etherRun frames and decodes), in several ways, with and without an
+// interrupt context, gives Next's segments, every byte of them but a
+// stub's undefined ones, and its error, stats and warnings; without
+// OnlyEndpoints, and with the endpoints of the first and the last
+// segment Next gives.
+func sameSplit(t *testing.T, path string) {
+	t.Helper()
+	var keys []*[2]netip.AddrPort
+	for _, ctx := range []int{0, 3} {
+		open := func(only *[2]netip.AddrPort) *Reader {
+			r, err := Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ctx > 0 {
+				r.ctx = &errAfterCtx{Context: context.Background(), after: ctx}
+			}
+			if only != nil {
+				r.OnlyEndpoints(only[0], only[1])
+			}
+			return r
+		}
+		r := open(nil)
+		split := r.CanReadFrames()
+		all := readNextRaw(r)
+		r.Close()
+		if !split {
+			return
+		}
+		if keys == nil {
+			keys = append(keys, nil)
+			if n := len(all.segs); n > 0 {
+				keys = append(keys, &[2]netip.AddrPort{all.segs[0].Src, all.segs[0].Dst}, &[2]netip.AddrPort{all.segs[n-1].Dst, all.segs[n-1].Src})
+			}
+		}
+		for _, only := range keys {
+			want := all
+			if only != nil {
+				r := open(only)
+				want = readNextRaw(r)
+				r.Close()
+				for i, s := range want.segs {
+					if !s.Src.IsValid() && !s.Dst.IsValid() && s.ICMP == ICMPNone {
+						want.segs[i] = normSeg(s)
+					}
+				}
+			}
+			for _, c := range []struct{ cap, ahead, decode int }{{splitFrames, 4, 0}, {splitFrames, 3, 2}, {7, 5, 2}, {100, 1, 1}} {
+				r := open(only)
+				got := readSplitRaw(t, r, c.cap, c.ahead, c.decode)
+				r.Close()
+				compareRead(t, fmt.Sprintf("%s split %+v ctx %d only %v", filepath.Base(path), c, ctx, only), want, got)
+			}
+		}
+	}
+}
+
 // TestNextBatchSameAsNext: NextBatch (whose common records nextEther
-// frames and decodes) gives what Next gives on every capture of ../shared
-// and on generated captures, whole and damaged in every way the fast path
-// must leave to next.
+// frames and decodes) and a split read (FrameBatch.decode, likewise)
+// give what Next gives on every capture of ../shared and on generated
+// captures, whole and damaged in every way the fast path must leave to
+// next.
 func TestNextBatchSameAsNext(t *testing.T) {
 	if root, err := filepath.Abs(filepath.Join("..", "..", "shared")); err == nil {
 		if _, err := os.Stat(root); err == nil {
@@ -134,6 +266,7 @@ func TestNextBatchSameAsNext(t *testing.T) {
 					if r, err := Open(p); err == nil {
 						r.Close()
 						sameBatch(t, p)
+						sameSplit(t, p)
 					}
 					return nil
 				})
@@ -155,8 +288,11 @@ func TestNextBatchSameAsNext(t *testing.T) {
 	if err := pcaptest.WriteShort(&short, pcaptest.GenOptions{Packets: 20000, Seed: 4}); err != nil {
 		t.Fatal(err)
 	}
-	sameBatch(t, write("bulk.pcap", bulk.Bytes()))
-	sameBatch(t, write("short.pcap", short.Bytes()))
+	for i, b := range [][]byte{bulk.Bytes(), short.Bytes()} {
+		p := write([]string{"bulk.pcap", "short.pcap"}[i], b)
+		sameBatch(t, p)
+		sameSplit(t, p)
+	}
 	rng := rand.New(rand.NewPCG(21, 22))
 	for _, b := range [][]byte{bulk.Bytes(), short.Bytes()} {
 		offs := records(b)
@@ -197,9 +333,13 @@ func TestNextBatchSameAsNext(t *testing.T) {
 					}
 				}
 			}
-			sameBatch(t, write(fmt.Sprintf("damaged%d.pcap", i), d))
+			p := write(fmt.Sprintf("damaged%d.pcap", i), d)
+			sameBatch(t, p)
+			sameSplit(t, p)
 		}
 		// Cut anywhere.
-		sameBatch(t, write("cut.pcap", b[:24+rng.IntN(len(b)-24)]))
+		p := write("cut.pcap", b[:24+rng.IntN(len(b)-24)])
+		sameBatch(t, p)
+		sameSplit(t, p)
 	}
 }

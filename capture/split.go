@@ -154,9 +154,29 @@ func (b *FrameBatch) decode(segs []Segment) int {
 	if fast {
 		p0, p1 = b.only[0].Port(), b.only[1].Port()
 	}
+	// The common records of an Ethernet capture are etherRun's, as in
+	// Reader.NextBatch. ReadFrames framed them and counted their times
+	// (etherRun's last and backwards are not used here) and took no
+	// record over MaxRecordLen; with OnlyEndpoints, stubOthers makes the
+	// stubs.
+	eth := b.link == LinkEthernet
+	run := eth
+	e := etherRun{big: b.big, nanos: b.nanos, lim: MaxRecordLen}
 	n := 0
 	i, pos, buf := b.at, b.pos, b.buf
 	for ; i < b.nframes && n < len(segs); i++ {
+		if run {
+			e.frame, e.fine, e.off = b.frame0+int64(i)-1, i >= b.fineFrom, b.base+int64(pos)
+			k, size := e.decode(segs[n:n+min(len(segs)-n, b.nframes-i)], buf[pos:])
+			if b.only != nil {
+				stubOthers(segs[n:n+k], b.only)
+			}
+			st.segments += int64(k)
+			n, i, pos = n+k, i+k, pos+size
+			if i == b.nframes || n == len(segs) {
+				break
+			}
+		}
 		h := buf[pos : pos+16]
 		sec, nsec, capLen, wireLen := recordHeader(h, b.big, b.nanos)
 		wireLen = boundWire(capLen, wireLen)
@@ -171,11 +191,18 @@ func (b *FrameBatch) decode(segs []Segment) int {
 			s.Frame, s.Offset, s.Time, s.Iface = b.frame0+int64(i), off, Timestamp((sec+nsec/1e9)*1e9+nsec%1e9), 0
 			s.CapLen, s.WireLen, s.FineTime = capLen, wireLen, i >= b.fineFrom
 			n++
+			// etherRun is tried again after a 20-byte IPv4 header, as
+			// below.
+			run = data[14] == 0x45
 			continue
 		}
 		d.s = s
 		d.wireLen = wireLen
 		v := d.decode(b.link, data)
+		// etherRun is tried again after a record of an Ethernet frame
+		// with a 20-byte IPv4 header (more are likely to follow), not
+		// after others (IPv6, VLAN tags, tunnels), as in NextBatch.
+		run = eth && d.off == 14+20 && d.depth == 0
 		if d.overWire && v == vTCP {
 			st.overWire++
 			if st.firstOW == 0 {
@@ -207,6 +234,21 @@ func (b *FrameBatch) decode(segs []Segment) int {
 	}
 	b.at, b.pos = i, pos
 	return n
+}
+
+// stubOthers makes the segments of segs that are not between the
+// endpoints of only stubs, as decoder.tcp does (Reader.OnlyEndpoints).
+func stubOthers(segs []Segment, only *[2]netip.AddrPort) {
+	k0, k1 := only[0], only[1]
+	p0, p1 := k0.Port(), k1.Port()
+	for i := range segs {
+		s := &segs[i]
+		// The ports first: they tell most others apart.
+		sp, dp := s.Src.Port(), s.Dst.Port()
+		if !(sp == p0 && dp == p1 && s.Src == k0 && s.Dst == k1) && !(sp == p1 && dp == p0 && s.Src == k1 && s.Dst == k0) {
+			s.Src, s.Dst = netip.AddrPort{}, netip.AddrPort{}
+		}
+	}
 }
 
 // count is Reader.count for a batch.
