@@ -55,6 +55,9 @@ type FrameBatch struct {
 	segs    []Segment
 	n       int
 	st      splitCounts
+	// wait is how many frames decode leaves to decodeFrames before it
+	// tries etherRun again, and backoff the next wait after a failed try.
+	wait, backoff int
 }
 
 // splitCounts are the Stats counts of decoding, and the first frame whose
@@ -148,35 +151,65 @@ func (b *FrameBatch) decode(segs []Segment) int {
 		*st = splitCounts{encap: encap}
 		b.pos = b.start
 	}
+	if b.link != LinkEthernet {
+		return b.decodeFrames(segs, b.nframes)
+	}
+	// The common records of an Ethernet capture are etherRun's, as in
+	// Reader.NextBatch, the others decodeFrames'. ReadFrames framed them
+	// and counted their times (etherRun's last and backwards are not used
+	// here) and took no record over MaxRecordLen; with OnlyEndpoints,
+	// stubOthers makes the stubs. After a run that took something,
+	// decodeFrames decodes the frame that stopped it; after one that took
+	// nothing, the next b.wait frames, b.wait doubling (to 64) until a run
+	// takes something: a capture whose frames etherRun never takes
+	// (VLAN tags, IPv6, an original length below the captured one in
+	// every record) pays an attempt per 64 frames.
+	if b.at == 0 {
+		b.wait, b.backoff = 0, 1
+	}
+	e := etherRun{big: b.big, nanos: b.nanos, lim: MaxRecordLen}
+	n := 0
+	for b.at < b.nframes && n < len(segs) {
+		if b.wait == 0 {
+			i := b.at
+			e.frame, e.fine, e.off = b.frame0+int64(i)-1, i >= b.fineFrom, b.base+int64(b.pos)
+			k, size := e.decode(segs[n:n+min(len(segs)-n, b.nframes-i)], b.buf[b.pos:])
+			if b.only != nil {
+				stubOthers(segs[n:n+k], b.only)
+			}
+			st.segments += int64(k)
+			n, b.at, b.pos = n+k, i+k, b.pos+size
+			switch {
+			case n == len(segs) || b.at == b.nframes:
+				return n // the next try is the next call's
+			case k > 0:
+				b.wait, b.backoff = 1, 1
+			default:
+				b.wait, b.backoff = b.backoff, min(2*b.backoff, 64)
+			}
+		}
+		at := b.at
+		n += b.decodeFrames(segs[n:], b.wait)
+		b.wait -= b.at - at
+	}
+	return n
+}
+
+// decodeFrames is decode's general path: it decodes b's frames from b.at
+// on into segs until segs is full, the frames end or it has decoded limit
+// frames, and returns how many segments it filled.
+func (b *FrameBatch) decodeFrames(segs []Segment, limit int) int {
+	st := &b.st
 	d := decoder{only: b.only}
 	fast := b.only != nil && b.link == LinkEthernet // otherEthIPv4TCP
 	var p0, p1 uint16
 	if fast {
 		p0, p1 = b.only[0].Port(), b.only[1].Port()
 	}
-	// The common records of an Ethernet capture are etherRun's, as in
-	// Reader.NextBatch. ReadFrames framed them and counted their times
-	// (etherRun's last and backwards are not used here) and took no
-	// record over MaxRecordLen; with OnlyEndpoints, stubOthers makes the
-	// stubs.
-	eth := b.link == LinkEthernet
-	run := eth
-	e := etherRun{big: b.big, nanos: b.nanos, lim: MaxRecordLen}
 	n := 0
 	i, pos, buf := b.at, b.pos, b.buf
-	for ; i < b.nframes && n < len(segs); i++ {
-		if run {
-			e.frame, e.fine, e.off = b.frame0+int64(i)-1, i >= b.fineFrom, b.base+int64(pos)
-			k, size := e.decode(segs[n:n+min(len(segs)-n, b.nframes-i)], buf[pos:])
-			if b.only != nil {
-				stubOthers(segs[n:n+k], b.only)
-			}
-			st.segments += int64(k)
-			n, i, pos = n+k, i+k, pos+size
-			if i == b.nframes || n == len(segs) {
-				break
-			}
-		}
+	end := min(b.nframes, i+limit)
+	for ; i < end && n < len(segs); i++ {
 		h := buf[pos : pos+16]
 		sec, nsec, capLen, wireLen := recordHeader(h, b.big, b.nanos)
 		wireLen = boundWire(capLen, wireLen)
@@ -191,18 +224,11 @@ func (b *FrameBatch) decode(segs []Segment) int {
 			s.Frame, s.Offset, s.Time, s.Iface = b.frame0+int64(i), off, Timestamp((sec+nsec/1e9)*1e9+nsec%1e9), 0
 			s.CapLen, s.WireLen, s.FineTime = capLen, wireLen, i >= b.fineFrom
 			n++
-			// etherRun is tried again after a 20-byte IPv4 header, as
-			// below.
-			run = data[14] == 0x45
 			continue
 		}
 		d.s = s
 		d.wireLen = wireLen
 		v := d.decode(b.link, data)
-		// etherRun is tried again after a record of an Ethernet frame
-		// with a 20-byte IPv4 header (more are likely to follow), not
-		// after others (IPv6, VLAN tags, tunnels), as in NextBatch.
-		run = eth && d.off == 14+20 && d.depth == 0
 		if d.overWire && v == vTCP {
 			st.overWire++
 			if st.firstOW == 0 {
