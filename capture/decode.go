@@ -636,6 +636,12 @@ func parseOptions(o *Options, b []byte, hl int) {
 		*o = Options{WScale: -1, TS: true, TSval: binary.BigEndian.Uint32(b[24:]), TSecr: binary.BigEndian.Uint32(b[28:])}
 		return
 	}
+	if hl == 20 {
+		// No options (b holds the 20 bytes: tcp checked): what the loop
+		// below would leave.
+		*o = Options{WScale: -1}
+		return
+	}
 	parseOptionList(o, b, hl)
 }
 

@@ -163,3 +163,40 @@ func (w *windowReader) takeSlow(n int, buf *[]byte) ([]byte, error) {
 	}
 	return nil, err
 }
+
+// nextEther is NextBatch's common case on a mapped Ethernet pcap (the
+// caller checks that, and that no hook, OnlyEndpoints or first frame is
+// pending): it frames and decodes records whose every check passes as
+// next's would, an untunnelled, unfragmented IPv4 TCP segment with a
+// 20-byte IP header, wholly in the window, into segs, and stops at the
+// first record that is anything else (left unread, for next) or where
+// next would look at the interrupt context. It returns how many segments
+// it filled; each is what next would have made of its record (every
+// field next writes, the same values) and the Reader's counts and state
+// move as next's would.
+func (r *Reader) nextEther(segs []Segment) int {
+	mp := r.mp
+	w := mp.w
+	// The longest record taken here: next's caps, and no record over the
+	// snap length (Stats.OverSnaplen is next's).
+	lim := min(mp.maxCap, MaxRecordLen)
+	if r.snaplen > 0 {
+		lim = min(lim, r.snaplen)
+	}
+	end := len(segs)
+	if r.ctx != nil {
+		// next looks at the interrupt context before the frame after
+		// every multiple of checkEvery: that frame is next's.
+		end = min(end, int((checkEvery-r.frame%checkEvery)%checkEvery))
+	}
+	e := etherRun{big: mp.big, nanos: mp.nanos, lim: lim, frame: r.frame, last: r.last, fine: r.fine, off: w.off + int64(w.pos)}
+	n, size := e.decode(segs[:end], w.win[w.pos:])
+	if n > 0 {
+		w.pos += size
+		r.frame, r.last, r.stats.Last, r.fine = e.frame, e.last, e.last, e.fine
+		r.stats.Frames += int64(n)
+		r.stats.Segments += int64(n)
+		r.stats.TimeBackwards += e.backwards
+	}
+	return n
+}

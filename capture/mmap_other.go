@@ -31,3 +31,6 @@ func fastPcap(peeker) (*mappedPcap, bool, error) { return nil, false, nil }
 func (p *mappedPcap) record() (data []byte, sec, nsec int64, capLen, wireLen int, err error) {
 	return nil, 0, 0, 0, 0, io.EOF
 }
+
+// nextEther is never called here (r.mp stays nil).
+func (r *Reader) nextEther(segs []Segment) int { return 0 }

@@ -206,8 +206,14 @@ type Reader struct {
 	// keepNumbers: frames the hook rejects keep their frame number and
 	// can be the time origin (SetFileFilter); firstSeen: First is set.
 	keepNumbers, firstSeen bool
-	firstBW                int64 // first frame with an impossible wire length
-	firstOW                int64 // first frame whose IP length exceeds its wire length
+	// etherWait is how many records NextBatch leaves to next before it
+	// tries nextEther again, and etherBackoff the next wait after a try
+	// that takes nothing (doubling to 64, back to 1 once a try takes a
+	// record): a capture whose records all fail nextEther's checks pays
+	// for a failed try once every 64 records, not on every one.
+	etherWait, etherBackoff int
+	firstBW                 int64 // first frame with an impossible wire length
+	firstOW                 int64 // first frame whose IP length exceeds its wire length
 	// firstCO: the first frame with more captured than original bytes,
 	// and its two lengths (Stats.CapOverWire).
 	firstCO       int64
@@ -538,11 +544,35 @@ func (r *Reader) Next(s *Segment) (err error) {
 // the capture, see Next) or nil when segs is full. It costs less per
 // segment than Next.
 func (r *Reader) NextBatch(segs []Segment) (n int, err error) {
+	// A mapped Ethernet pcap read past its first frame, without a hook
+	// or OnlyEndpoints: nextEther frames and decodes the common records,
+	// next the others.
+	eth := r.mp != nil && r.link == LinkEthernet && r.hook == nil && r.dec.only == nil
+	fast := eth
 	for n < len(segs) {
+		if fast && r.etherWait == 0 && !r.done && r.stats.Frames > 0 && r.firstSeen {
+			k := r.nextEther(segs[n:])
+			if n += k; n == len(segs) {
+				break
+			}
+			if k > 0 {
+				r.etherBackoff = 1
+			} else {
+				b := max(r.etherBackoff, 1)
+				r.etherWait, r.etherBackoff = b, min(2*b, 64)
+			}
+		} else if r.etherWait > 0 {
+			r.etherWait--
+		}
 		if err = r.next(&segs[n]); err != nil {
 			return n, err
 		}
 		n++
+		// nextEther is tried again after a segment it could have made
+		// (Ethernet, then a 20-byte IPv4 header: more are likely to
+		// follow); after others (IPv6, VLAN tags, tunnels), whose
+		// records would fail its checks, only in the next call.
+		fast = eth && r.dec.off == 14+20 && r.dec.depth == 0
 	}
 	return n, nil
 }

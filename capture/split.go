@@ -55,6 +55,9 @@ type FrameBatch struct {
 	segs    []Segment
 	n       int
 	st      splitCounts
+	// wait is how many frames decode leaves to decodeFrames before it
+	// tries etherRun again, and backoff the next wait after a failed try.
+	wait, backoff int
 }
 
 // splitCounts are the Stats counts of decoding, and the first frame whose
@@ -148,6 +151,55 @@ func (b *FrameBatch) decode(segs []Segment) int {
 		*st = splitCounts{encap: encap}
 		b.pos = b.start
 	}
+	if b.link != LinkEthernet {
+		return b.decodeFrames(segs, b.nframes)
+	}
+	// The common records of an Ethernet capture are etherRun's, as in
+	// Reader.NextBatch, the others decodeFrames'. ReadFrames framed them
+	// and counted their times (etherRun's last and backwards are not used
+	// here) and took no record over MaxRecordLen; with OnlyEndpoints,
+	// stubOthers makes the stubs. After a run that took something,
+	// decodeFrames decodes the frame that stopped it; after one that took
+	// nothing, the next b.wait frames, b.wait doubling (to 64) until a run
+	// takes something: a capture whose frames etherRun never takes
+	// (VLAN tags, IPv6, an original length below the captured one in
+	// every record) pays an attempt per 64 frames.
+	if b.at == 0 {
+		b.wait, b.backoff = 0, 1
+	}
+	e := etherRun{big: b.big, nanos: b.nanos, lim: MaxRecordLen}
+	n := 0
+	for b.at < b.nframes && n < len(segs) {
+		if b.wait == 0 {
+			i := b.at
+			e.frame, e.fine, e.off = b.frame0+int64(i)-1, i >= b.fineFrom, b.base+int64(b.pos)
+			k, size := e.decode(segs[n:n+min(len(segs)-n, b.nframes-i)], b.buf[b.pos:])
+			if b.only != nil {
+				stubOthers(segs[n:n+k], b.only)
+			}
+			st.segments += int64(k)
+			n, b.at, b.pos = n+k, i+k, b.pos+size
+			switch {
+			case n == len(segs) || b.at == b.nframes:
+				return n // the next try is the next call's
+			case k > 0:
+				b.wait, b.backoff = 1, 1
+			default:
+				b.wait, b.backoff = b.backoff, min(2*b.backoff, 64)
+			}
+		}
+		at := b.at
+		n += b.decodeFrames(segs[n:], b.wait)
+		b.wait -= b.at - at
+	}
+	return n
+}
+
+// decodeFrames is decode's general path: it decodes b's frames from b.at
+// on into segs until segs is full, the frames end or it has decoded limit
+// frames, and returns how many segments it filled.
+func (b *FrameBatch) decodeFrames(segs []Segment, limit int) int {
+	st := &b.st
 	d := decoder{only: b.only}
 	fast := b.only != nil && b.link == LinkEthernet // otherEthIPv4TCP
 	var p0, p1 uint16
@@ -156,7 +208,8 @@ func (b *FrameBatch) decode(segs []Segment) int {
 	}
 	n := 0
 	i, pos, buf := b.at, b.pos, b.buf
-	for ; i < b.nframes && n < len(segs); i++ {
+	end := min(b.nframes, i+limit)
+	for ; i < end && n < len(segs); i++ {
 		h := buf[pos : pos+16]
 		sec, nsec, capLen, wireLen := recordHeader(h, b.big, b.nanos)
 		wireLen = boundWire(capLen, wireLen)
@@ -207,6 +260,21 @@ func (b *FrameBatch) decode(segs []Segment) int {
 	}
 	b.at, b.pos = i, pos
 	return n
+}
+
+// stubOthers makes the segments of segs that are not between the
+// endpoints of only stubs, as decoder.tcp does (Reader.OnlyEndpoints).
+func stubOthers(segs []Segment, only *[2]netip.AddrPort) {
+	k0, k1 := only[0], only[1]
+	p0, p1 := k0.Port(), k1.Port()
+	for i := range segs {
+		s := &segs[i]
+		// The ports first: they tell most others apart.
+		sp, dp := s.Src.Port(), s.Dst.Port()
+		if !(sp == p0 && dp == p1 && s.Src == k0 && s.Dst == k1) && !(sp == p1 && dp == p0 && s.Src == k1 && s.Dst == k0) {
+			s.Src, s.Dst = netip.AddrPort{}, netip.AddrPort{}
+		}
+	}
 }
 
 // count is Reader.count for a batch.

@@ -139,3 +139,57 @@ func BenchmarkStageReadDecode(b *testing.B) {
 	}
 	reportRate(b, path, pkts)
 }
+
+// BenchmarkStageSplitDecode is a split read (ReadFrames, Segments) on one
+// goroutine: framing, then decoding in Segments' runs, as the consuming
+// goroutine of tcpanalysis.pipelineFrames does when it decodes every
+// batch. "all" reads every segment (the counting pass of a series verb),
+// "only" with OnlyEndpoints set to the first segment's endpoints (its
+// second pass).
+func BenchmarkStageSplitDecode(b *testing.B) {
+	path := stageFile(b)
+	r, err := Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var first Segment
+	if err := r.Next(&first); err != nil {
+		b.Fatal(err)
+	}
+	r.Close()
+	for _, only := range []bool{false, true} {
+		name := "all"
+		if only {
+			name = "only"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			batch := NewFrameBatch()
+			var pkts int64
+			for b.Loop() {
+				r, err := Open(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if only {
+					r.OnlyEndpoints(first.Src, first.Dst)
+				}
+				if !r.CanReadFrames() {
+					b.Fatal("cannot read frames")
+				}
+				for {
+					more := r.ReadFrames(batch)
+					err := r.Segments(batch, func(segs []Segment) { pkts += int64(len(segs)) })
+					if !more {
+						if err != io.EOF {
+							b.Fatal(err)
+						}
+						break
+					}
+				}
+				r.Close()
+			}
+			reportRate(b, path, pkts)
+		})
+	}
+}
