@@ -165,7 +165,7 @@ func compareRead(t *testing.T, name string, want, got readResult) {
 		t.Fatalf("%s: %d segments, want %d", name, len(got.segs), len(want.segs))
 	}
 	for i := range want.segs {
-		if !reflect.DeepEqual(want.segs[i], got.segs[i]) {
+		if want.segs[i] != got.segs[i] {
 			t.Fatalf("%s: segment %d:\n got %+v\nwant %+v", name, i, got.segs[i], want.segs[i])
 		}
 	}
