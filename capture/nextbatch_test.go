@@ -128,68 +128,7 @@ func sameBatch(t *testing.T, path string) {
 // those: otherEthIPv4TCP).
 func readSplitRaw(t *testing.T, r *Reader, batchCap, ahead, decode int) readResult {
 	t.Helper()
-	if !r.CanReadFrames() {
-		t.Fatalf("%s: CanReadFrames false", r.Name())
-	}
-	fill := func(segs []Segment) {
-		for i := range segs {
-			segs[i] = sentinel()
-		}
-	}
-	var res readResult
-	var free, pending []*FrameBatch
-	for range ahead {
-		b := newFrameBatch(batchCap)
-		fill(b.segs)
-		free = append(free, b)
-	}
-	more, i := true, 0
-	for {
-		for more && len(free) > 0 {
-			b := free[0]
-			free = free[1:]
-			first := r.split == nil
-			more = r.ReadFrames(b)
-			if first {
-				fill(r.split.segs[:])
-			}
-			switch {
-			case decode == 1, decode == 2 && i%3 == 0:
-				b.Decode()
-			case decode == 2 && i%3 == 1:
-				b.TryDecode()
-			}
-			i++
-			pending = append(pending, b)
-		}
-		if len(pending) == 0 {
-			t.Fatalf("%s: no batch ended the capture", r.Name())
-		}
-		b := pending[0]
-		pending = pending[1:]
-		err := r.Segments(b, func(segs []Segment) {
-			for _, s := range segs {
-				if !s.Src.IsValid() && !s.Dst.IsValid() && s.ICMP == ICMPNone {
-					s = normSeg(s)
-				}
-				res.segs = append(res.segs, s)
-			}
-			fill(segs[:cap(segs)])
-		})
-		if err != nil {
-			if len(pending) > 0 || more {
-				t.Fatalf("%s: Segments ended with %v before the last batch", r.Name(), err)
-			}
-			res.err = errString(err)
-			break
-		}
-		if !more && len(pending) == 0 {
-			t.Fatalf("%s: the last batch gave no error", r.Name())
-		}
-		free = append(free, b)
-	}
-	res.stats, res.warnings = r.Stats(), r.Warnings()
-	return res
+	return readSplit(t, r, batchCap, ahead, decode, true)
 }
 
 // sameSplit fails t unless a split read of path (whose common records
@@ -274,13 +213,7 @@ func TestNextBatchSameAsNext(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	write := func(name string, b []byte) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name string, b []byte) string { return writeTemp(t, dir, name, b) }
 	var bulk, short bytes.Buffer
 	if err := pcaptest.WriteBulk(&bulk, pcaptest.GenOptions{Packets: 30000, Seed: 3}); err != nil {
 		t.Fatal(err)

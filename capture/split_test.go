@@ -75,20 +75,42 @@ func readNext(r *Reader) readResult {
 // 1: always, 2: some).
 func readFrames(t *testing.T, r *Reader, batchCap, ahead, decode int) readResult {
 	t.Helper()
+	return readSplit(t, r, batchCap, ahead, decode, false)
+}
+
+// readSplit is readFrames, and with raw readSplitRaw: every batch's and
+// the consumer's segments set to sentinels before decoding and again once
+// consumed, and only stubs reduced by normSeg.
+func readSplit(t *testing.T, r *Reader, batchCap, ahead, decode int, raw bool) readResult {
+	t.Helper()
 	if !r.CanReadFrames() {
 		t.Fatalf("%s: CanReadFrames false", r.Name())
+	}
+	fill := func(segs []Segment) {
+		if !raw {
+			return
+		}
+		for i := range segs {
+			segs[i] = sentinel()
+		}
 	}
 	var res readResult
 	var free, pending []*FrameBatch
 	for range ahead {
-		free = append(free, newFrameBatch(batchCap))
+		b := newFrameBatch(batchCap)
+		fill(b.segs)
+		free = append(free, b)
 	}
 	more, i := true, 0
 	for {
 		for more && len(free) > 0 {
 			b := free[0]
 			free = free[1:]
+			first := r.split == nil
 			more = r.ReadFrames(b)
+			if first {
+				fill(r.split.segs[:])
+			}
 			switch {
 			case decode == 1, decode == 2 && i%3 == 0:
 				b.Decode()
@@ -105,8 +127,12 @@ func readFrames(t *testing.T, r *Reader, batchCap, ahead, decode int) readResult
 		pending = pending[1:]
 		err := r.Segments(b, func(segs []Segment) {
 			for _, s := range segs {
-				res.segs = append(res.segs, normSeg(s))
+				if !raw || !s.Src.IsValid() && !s.Dst.IsValid() && s.ICMP == ICMPNone {
+					s = normSeg(s)
+				}
+				res.segs = append(res.segs, s)
 			}
+			fill(segs[:cap(segs)])
 		})
 		if err != nil {
 			if len(pending) > 0 || more {
@@ -122,6 +148,16 @@ func readFrames(t *testing.T, r *Reader, batchCap, ahead, decode int) readResult
 	}
 	res.stats, res.warnings = r.Stats(), r.Warnings()
 	return res
+}
+
+// writeTemp writes b to dir/name and returns its path.
+func writeTemp(t *testing.T, dir, name string, b []byte) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // sameRead fails t unless a split read of path, every way, gives what Next
@@ -275,13 +311,7 @@ func records(b []byte) []int {
 // Next.
 func TestSplitGenerated(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name string, b []byte) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name string, b []byte) string { return writeTemp(t, dir, name, b) }
 	var bulk, short, full bytes.Buffer
 	if err := pcaptest.WriteBulk(&bulk, pcaptest.GenOptions{Packets: 30000, Seed: 3}); err != nil {
 		t.Fatal(err)
