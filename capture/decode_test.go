@@ -708,6 +708,16 @@ func TestFlagsString(t *testing.T) {
 			t.Errorf("Flags(%#x).String() = %q, want %q", uint16(tt.f), got, tt.want)
 		}
 	}
+	// The table String reads is name's, for every value (bits above CWR
+	// are not named), and a lookup allocates nothing.
+	for f := range 1 << 16 {
+		if got, want := Flags(f).String(), Flags(f&0xff).name(); got != want {
+			t.Fatalf("Flags(%#x).String() = %q, want %q", f, got, want)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = (SYN | ACK).String() }); n != 0 {
+		t.Errorf("Flags.String allocates %v times, want 0", n)
+	}
 }
 
 func TestSeqLen(t *testing.T) {

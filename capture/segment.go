@@ -39,8 +39,22 @@ const (
 // Has reports whether all bits of f2 are set in f.
 func (f Flags) Has(f2 Flags) bool { return f&f2 == f2 }
 
-// String returns the flags in tcpdump's letters, e.g. "S." for SYN-ACK.
-func (f Flags) String() string {
+// String returns the flags in tcpdump's letters, e.g. "S." for SYN-ACK,
+// or "none"; bits above CWR are not named. It allocates nothing: the
+// names of the 256 combinations are made once (a seq CSV names the flags
+// of every segment).
+func (f Flags) String() string { return flagNames[f&0xff] }
+
+// flagNames are the names Flags.String returns, by the flags byte.
+var flagNames = func() (n [256]string) {
+	for i := range n {
+		n[i] = Flags(i).name()
+	}
+	return n
+}()
+
+// name is Flags.String written out.
+func (f Flags) name() string {
 	var b []byte
 	for _, x := range []struct {
 		f Flags

@@ -162,11 +162,12 @@ func appendSeqRow(b []byte, r *SeqRow) []byte {
 	b = appendCSVString(b, r.Type)
 	b = appendFixed(append(b, ','), r.TS, 6)
 	b = appendFixed(append(b, ','), r.ConnTS, 6)
-	b = strconv.AppendInt(append(b, ','), r.Frame, 10)
-	b = strconv.AppendInt(append(b, ','), r.Start, 10)
-	b = append(b, ',')
+	b = appendCell(b, r.Frame)
+	b = appendCell(b, r.Start)
 	if r.known {
-		b = strconv.AppendInt(b, r.End, 10)
+		b = appendCell(b, r.End)
+	} else {
+		b = append(b, ',')
 	}
 	b = appendCSVString(append(b, ','), r.Class)
 	b = appendCSVString(append(b, ','), r.Flags)
