@@ -13,10 +13,15 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // interrupted is set by Interrupt.
 var interrupted atomic.Bool
+
+// writebackEvery is how often, on Linux, Write starts the kernel's
+// writeback of what was written so far (startWriteback).
+const writebackEvery = 25 * time.Millisecond
 
 // Interrupt marks the process as stopped by a signal: Write replaces no
 // output from now on (it returns ErrInterrupted).
@@ -122,7 +127,10 @@ func Write(path string, write func(f *os.File) error) error {
 		pf.Cleanup() // no-op after a successful replace
 		Untrack(tmp)
 	}()
-	if err := write(pf.File()); err != nil {
+	stopWriteback := startWriteback(pf.File())
+	err = write(pf.File())
+	stopWriteback()
+	if err != nil {
 		// An error of the temporary file's is the output's; any other
 		// (reading the input, say) is write's own and goes out as is.
 		if pe := (*fs.PathError)(nil); errors.As(err, &pe) && pe.Path == tmp {

@@ -1,12 +1,15 @@
 package atomicfile
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestWrite checks what the atomic writer keeps and refuses.
@@ -99,5 +102,37 @@ func TestCheckDir(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, ".tcpviz-probe-*")); len(left) != 0 {
 		t.Errorf("probe left: %v", left)
+	}
+}
+
+// TestWriteSlowLarge writes a few megabytes over several writeback
+// periods (startWriteback starts the kernel's writeback of what is
+// written meanwhile): the output is what was written, whole.
+func TestWriteSlowLarge(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.csv")
+	var want bytes.Buffer
+	err := Write(path, func(f *os.File) error {
+		line := bytes.Repeat([]byte("0123456789,"), 9)
+		for i := range 40000 {
+			b := fmt.Appendf(nil, "%d,%s\n", i, line)
+			want.Write(b)
+			if _, err := f.Write(b); err != nil {
+				return err
+			}
+			if i%10000 == 0 {
+				time.Sleep(2 * writebackEvery)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want.Bytes()) {
+		t.Fatalf("output differs: %d bytes, want %d", len(got), want.Len())
 	}
 }
