@@ -150,8 +150,9 @@ func (v *View) Caveats(o Output) Caveats {
 		add(&c.Titles, VantageTitle(r, d))
 	case OutWindow:
 		add(&c.Notes, InFlightNote(r, d), AirFlightNote(r, d))
-		add(&c.Warnings, v.FlightOverWindow())
-		add(&c.Titles, v.FlightOverWindowTitle(), InFlightTitle(r, d))
+		n, worst := v.flightOver() // one pass over the window points for both
+		add(&c.Warnings, v.flightOverWindow(n, worst))
+		add(&c.Titles, flightOverWindowTitle(n, worst), InFlightTitle(r, d))
 	}
 	return c
 }

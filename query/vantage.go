@@ -160,6 +160,11 @@ func OverheardNote(r *tcpanalysis.ConnResult, d flows.Direction) string {
 // window is unknown.
 func (v *View) FlightOverWindow() string {
 	n, worst := v.flightOver()
+	return v.flightOverWindow(n, worst)
+}
+
+// flightOverWindow is FlightOverWindow from flightOver's result.
+func (v *View) flightOverWindow(n int, worst tcpanalysis.WindowPoint) string {
 	if n == 0 {
 		return ""
 	}
@@ -170,7 +175,12 @@ func (v *View) FlightOverWindow() string {
 // FlightOverWindowTitle is the line the window figure's title adds when
 // FlightOverWindow has something to say: "" otherwise.
 func (v *View) FlightOverWindowTitle() string {
-	if n, worst := v.flightOver(); n > 0 {
+	return flightOverWindowTitle(v.flightOver())
+}
+
+// flightOverWindowTitle is FlightOverWindowTitle from flightOver's result.
+func flightOverWindowTitle(n int, worst tcpanalysis.WindowPoint) string {
+	if n > 0 {
 		return fmt.Sprintf("in flight up to %d B, over twice the window: ACKs the capture missed", worst.InFlight)
 	}
 	return ""
