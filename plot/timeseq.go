@@ -363,7 +363,7 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		}
 	}
 	if len(winXY) > 0 {
-		l, err := plotter.NewLine(winXY)
+		l, err := lineOf(winXY)
 		if err != nil {
 			return Figure{}, err
 		}
@@ -376,7 +376,7 @@ func TimeSeq(r *tcpanalysis.ConnResult, o TimeSeqOptions) (Figure, error) {
 		vis = append(vis, func(b box) bool { return !math.IsNaN(winAbove) || b.step(winXY) })
 	}
 	if len(ackXY) > 0 {
-		l, err := plotter.NewLine(ackXY)
+		l, err := lineOf(ackXY)
 		if err != nil {
 			return Figure{}, err
 		}
