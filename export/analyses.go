@@ -300,17 +300,16 @@ func Window(v *query.View) Table {
 			b = append(append(append(append(b, conn...), ','), dir...), ',')
 			b = appendFixed(b, v.CaptureS(p.Time), 6)
 			b = appendFixed(append(b, ','), p.Time.Sub(t0).Seconds(), 6)
-			b = strconv.AppendInt(append(b, ','), p.Frame, 10)
-			b = append(b, ',')
+			b = appendCell(b, p.Frame)
 			if p.RwndKnown {
-				b = strconv.AppendInt(b, p.Rwnd, 10)
-			}
-			b = append(b, ',')
-			if p.FlightValid {
-				b = strconv.AppendInt(b, p.InFlight, 10)
-				b = strconv.AppendInt(append(b, ','), p.InFlightSACK, 10)
+				b = appendCell(b, p.Rwnd)
 			} else {
 				b = append(b, ',')
+			}
+			if p.FlightValid {
+				b = appendCell(appendCell(b, p.InFlight), p.InFlightSACK)
+			} else {
+				b = append(b, ',', ',')
 			}
 			return append(b, '\n')
 		})
