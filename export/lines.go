@@ -111,3 +111,84 @@ func writeLinesSerial[T any](w io.Writer, rows iter.Seq[T], appendRow func([]byt
 	_, err := w.Write(buf)
 	return err
 }
+
+// writeParts writes head, then the text fill makes of each part 0..n-1, in
+// that order, to w. fill(k, b) appends part k's lines to b and returns it;
+// the parts are made on up to GOMAXPROCS goroutines (at most 4), each
+// from its own index range of the rows, so that making the rows (not only
+// formatting them, as writeLines does) runs on every core, and at most
+// 3 parts a goroutine are held. The output is byte for byte what fill
+// writes for 0, 1, … n−1 on one goroutine. Errors: w's first error; the
+// parts not yet begun are then not made.
+func writeParts(w io.Writer, head []byte, n int, fill func(k int, b []byte) []byte) error {
+	if _, err := w.Write(head); err != nil {
+		return err
+	}
+	workers := min(runtime.GOMAXPROCS(0), 4, n)
+	if workers < 2 {
+		var buf []byte
+		for k := range n {
+			if buf = fill(k, buf[:0]); len(buf) > 0 {
+				if _, err := w.Write(buf); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	type job struct {
+		k    int
+		buf  []byte
+		done chan struct{}
+	}
+	pool := 3 * workers
+	free := make(chan *job, pool)
+	for range pool {
+		free <- &job{done: make(chan struct{}, 1)}
+	}
+	jobs := make(chan *job, pool)
+	order := make(chan *job, pool)
+	stop := make(chan struct{}) // closed by the writer at w's first error
+	var werr error
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for j := range jobs {
+				j.buf = fill(j.k, j.buf[:0])
+				j.done <- struct{}{}
+			}
+		})
+	}
+	written := make(chan struct{})
+	go func() {
+		defer close(written)
+		for j := range order {
+			<-j.done
+			if werr == nil && len(j.buf) > 0 {
+				if _, err := w.Write(j.buf); err != nil {
+					werr = err
+					close(stop)
+				}
+			}
+			free <- j
+		}
+	}()
+	for k := range n {
+		var j *job
+		select {
+		case j = <-free:
+		case <-stop:
+		}
+		if j == nil {
+			break
+		}
+		j.k = k
+		order <- j // never blocks: order holds the whole pool
+		jobs <- j
+	}
+	close(jobs)
+	close(order)
+	wg.Wait()
+	<-written
+	return werr
+}
