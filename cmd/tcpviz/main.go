@@ -140,7 +140,7 @@ func main() {
 	stopProf()
 	if code := interrupt.Code(); code != 0 {
 		atomicfile.RemoveTracked()
-		fmt.Fprintf(os.Stderr, "tcpviz: %v: stopped; nothing written\n", interrupt.Signal())
+		fmt.Fprintln(os.Stderr, interrupt.Stopped())
 		os.Exit(code)
 	}
 	if err == nil {

@@ -23,9 +23,32 @@ var interrupted atomic.Bool
 // writeback of what was written so far (startWriteback).
 const writebackEvery = 25 * time.Millisecond
 
+// commitMu orders Interrupt and the renames of Write: a rename that
+// began before Interrupt ends before Interrupt returns (and is in
+// Replaced), and none begins after it.
+var commitMu sync.Mutex
+
+// replaced are the outputs Write replaced, as their callers named them.
+var replaced []string
+
 // Interrupt marks the process as stopped by a signal: Write replaces no
-// output from now on (it returns ErrInterrupted).
-func Interrupt() { interrupted.Store(true) }
+// output from now on (it returns ErrInterrupted). An output whose rename
+// had begun is replaced first; Replaced lists it.
+func Interrupt() {
+	commitMu.Lock()
+	interrupted.Store(true)
+	commitMu.Unlock()
+}
+
+// Replaced returns the outputs Write has replaced so far, in order, as
+// their callers named them: after Interrupt, what the run wrote before the
+// signal (a signal between an output's fsync and its rename leaves that
+// output written, not half-written and not refused).
+func Replaced() []string {
+	commitMu.Lock()
+	defer commitMu.Unlock()
+	return append([]string(nil), replaced...)
+}
 
 var (
 	tempMu sync.Mutex
@@ -141,9 +164,21 @@ func Write(path string, write func(f *os.File) error) error {
 	if interrupted.Load() {
 		return ErrInterrupted
 	}
+	// The data to disk first, outside commitMu (a signal meanwhile is
+	// not held up by it); then, under commitMu, the check and the rename
+	// (the fsync CloseAtomicallyReplace repeats has nothing left to do).
+	if err := pf.File().Sync(); err != nil {
+		return pathErr(path, err)
+	}
+	commitMu.Lock()
+	defer commitMu.Unlock()
+	if interrupted.Load() {
+		return ErrInterrupted
+	}
 	if err := pf.CloseAtomicallyReplace(); err != nil {
 		return pathErr(path, err)
 	}
+	replaced = append(replaced, path)
 	return nil
 }
 

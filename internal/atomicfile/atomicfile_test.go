@@ -136,3 +136,70 @@ func TestWriteSlowLarge(t *testing.T) {
 		t.Fatalf("output differs: %d bytes, want %d", len(got), want.Len())
 	}
 }
+
+// TestInterruptOrdersReplaces: outputs written while another goroutine
+// calls Interrupt. Every Write that returned nil replaced its target with
+// the new data and is in Replaced; every other kept the old data; none is
+// replaced after Interrupt returned (a signal between an output's fsync
+// and its rename leaves it written, and the exit message says so).
+func TestInterruptOrdersReplaces(t *testing.T) {
+	defer func() { // the package's state back for the other tests
+		commitMu.Lock()
+		interrupted.Store(false)
+		replaced = nil
+		commitMu.Unlock()
+	}()
+	dir := t.TempDir()
+	const n = 200
+	paths := make([]string, n)
+	for i := range paths {
+		paths[i] = filepath.Join(dir, fmt.Sprintf("out%d.csv", i))
+		if err := os.WriteFile(paths[i], []byte("old\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	errs := make([]error, n)
+	stopped := make(chan struct{})
+	go func() {
+		time.Sleep(5 * time.Millisecond)
+		Interrupt()
+		close(stopped)
+	}()
+	after := -1 // the first Write begun after Interrupt returned
+	for i, p := range paths {
+		select {
+		case <-stopped:
+			if after < 0 {
+				after = i
+			}
+		default:
+		}
+		errs[i] = Write(p, func(f *os.File) error {
+			_, err := f.Write(bytes.Repeat([]byte("new,row\n"), 4096))
+			return err
+		})
+	}
+	<-stopped
+	in := map[string]bool{}
+	for _, p := range Replaced() {
+		in[p] = true
+	}
+	for i, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case errs[i] == nil && (!in[p] || !bytes.HasPrefix(b, []byte("new,row\n"))):
+			t.Errorf("%s: written (nil) but listed %v, holding %q…", p, in[p], b[:4])
+		case errs[i] != nil && (!errors.Is(errs[i], ErrInterrupted) || in[p] || string(b) != "old\n"):
+			t.Errorf("%s: %v, listed %v, holding %q…; want ErrInterrupted, unlisted, the old data", p, errs[i], in[p], b[:4])
+		case after >= 0 && i >= after && errs[i] == nil:
+			t.Errorf("%s: replaced after Interrupt returned", p)
+		}
+	}
+	if after < 0 || errs[n-1] == nil {
+		t.Fatalf("Interrupt came after every write (first after it: %d): make the writes longer", after)
+	}
+	t.Logf("%d of %d outputs written before the interrupt", len(in), n)
+}

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -65,7 +66,7 @@ func Notify(stderr io.Writer) (ctx context.Context, stop func()) {
 		case <-time.After(HardExitAfter):
 		}
 		atomicfile.RemoveTracked()
-		fmt.Fprintf(stderr, "tcpviz: %v: stopped; nothing written\n", s)
+		fmt.Fprintln(stderr, Stopped())
 		os.Exit(Code())
 	}()
 	return ctx, func() { signal.Stop(ch); cancel() }
@@ -82,3 +83,18 @@ func Code() int {
 
 // Signal is the signal that interrupted the run, 0 when none did.
 func Signal() syscall.Signal { return syscall.Signal(signalled.Load()) }
+
+// Stopped is the line tcpviz prints when a signal stopped it: the signal,
+// and the outputs written before it (atomicfile.Replaced; an output whose
+// rename had begun when the signal came is among them), or "nothing
+// written".
+func Stopped() string {
+	w := atomicfile.Replaced()
+	switch {
+	case len(w) == 0:
+		return fmt.Sprintf("tcpviz: %v: stopped; nothing written", Signal())
+	case len(w) <= 3:
+		return fmt.Sprintf("tcpviz: %v: stopped; written before it: %s; nothing else written", Signal(), strings.Join(w, ", "))
+	}
+	return fmt.Sprintf("tcpviz: %v: stopped; written before it: %s and %d more; nothing else written", Signal(), strings.Join(w[:3], ", "), len(w)-3)
+}
