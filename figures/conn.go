@@ -138,7 +138,11 @@ func Window(v *query.View, run string) (plot.Figure, error) {
 		if len(xs[i]) > 0 {
 			// Each metric keeps its colour when another is not drawn
 			// (rwnd with the window scale unknown).
-			ss = append(ss, plot.Named{Name: windowNames[m], Step: true, X: xs[i], Y: ys[i], Color: windowColours[m]})
+			// rwnd wide, under the flights: where they meet (a zero
+			// window with nothing in flight, a sender at the window's
+			// limit) it shows on both sides of them (fresh-eyes trial,
+			// session 16: the closed window was hidden).
+			ss = append(ss, plot.Named{Name: windowNames[m], Step: true, X: xs[i], Y: ys[i], Color: windowColours[m], Wide: m == query.MetricWindow})
 		}
 	}
 	r.Series.Window[d] = nil

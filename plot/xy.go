@@ -27,6 +27,11 @@ type Named struct {
 	// kinds of one run (sent, delivered) the run's Color and tell the
 	// kinds apart by Dashed.
 	Dashed bool
+	// Wide draws the line about twice as wide (in the legend
+	// too): given to a series drawn before another that may lie on it
+	// (the receive window under the bytes in flight at a zero window),
+	// it shows as a band on both sides of the other.
+	Wide bool
 	// Color overrides the palette colour the series' position would give,
 	// so a label keeps its colour across panels; nil uses the palette.
 	Color color.Color
@@ -363,6 +368,9 @@ func panel(s XYSpec, first int, lim *limits) (p *gplot.Plot, es []Entry, ab *abo
 				continue
 			}
 			ln := &xyLine{x: px, y: py, step: se.Step, style: draw.LineStyle{Color: col, Width: vg.Points(1.2)}}
+			if se.Wide {
+				ln.style.Width = vg.Points(2.6)
+			}
 			if se.Dashed {
 				ln.style.Dashes = []vg.Length{vg.Points(4), vg.Points(2.5)}
 			}

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/tcpviz/tcpviz/internal/imgtest"
 	"github.com/tcpviz/tcpviz/internal/sharedtest"
+	"github.com/tcpviz/tcpviz/plot"
 )
 
 // Trial 16: tput's window from --ref bulk or data runs to the connection's
@@ -35,5 +38,26 @@ func TestTputOverheardAckedInWindow(t *testing.T) {
 				t.Errorf("tput %v: no %q in\n%s", c.args, w, out)
 			}
 		}
+	}
+}
+
+// Trial 16: at a zero window with nothing in flight, the window figure
+// drew the receive window at 0 under the in-flight line: the window never
+// showed closing (cases/zero_window_probe, 685 ms). rwnd is drawn wide
+// under the flights now, so its colour shows along the stall on both sides
+// of them: about two pixel rows over the stall's 600-odd columns, where
+// before only the legend's sample and two short steps had it.
+func TestWindowFigureShowsZeroWindow(t *testing.T) {
+	p := filepath.Join(sharedtest.Dir(t, "cases"), "zero_window_probe.pcap")
+	out := filepath.Join(t.TempDir(), "w.png")
+	if _, _, err := runCLI(t, "window", p, "-o", out); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := imgtest.ColourPixels(t, b, plot.ColRwnd); n < 1500 {
+		t.Errorf("%d pixels of the receive window's colour, want the zero window's band (≥ 1500)", n)
 	}
 }
