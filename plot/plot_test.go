@@ -517,3 +517,30 @@ func TestStyleCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestLegendNearLineMerged: a step line within hideTol (half a line's
+// width) of an earlier one is not drawn and shares its entry ("≈"):
+// bulk's tput throughput, 0.13 % of the axis off goodput, was listed
+// but hidden (fresh-eyes trial, session 16); one a line's width off
+// (0.4 %) stays a line of its own.
+func TestLegendNearLineMerged(t *testing.T) {
+	x := []float64{0, 1, 2, 3}
+	for _, c := range []struct {
+		off  float64 // of the axis' span, 0–125
+		want []string
+	}{
+		{0.0013, []string{"throughput ≈ goodput"}},
+		{0.004, []string{"throughput", "goodput"}},
+	} {
+		d := c.off * 125
+		f, err := XY(XYSpec{Series: []Named{
+			{Name: "throughput", Step: true, X: x, Y: []float64{121, 120 + d, 119, 125}},
+			{Name: "goodput", Step: true, X: x, Y: []float64{121, 120, 119, 125 - d}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := names(f.Legend); !slices.Equal(got, c.want) {
+			t.Errorf("%.2f %% apart: legend %q, want %q", 100*c.off, got, c.want)
+		}
+	}
+}
