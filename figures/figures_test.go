@@ -306,3 +306,21 @@ func TestInWindowPastEnd(t *testing.T) {
 		t.Errorf("x range %g–%g, want 50–110", got.XFrom, got.XTo)
 	}
 }
+
+// TestRateEmptyAxisSpansWindow: a tput figure with no line (a direction
+// that carries no data) spans the connection on its x axis, as its title's
+// intervals do, not gonum's 0–1 s (fresh-eyes trial, session 16: ns-3
+// aodv r1 node 5, --dir ba of an 87 s connection).
+func TestRateEmptyAxisSpansWindow(t *testing.T) {
+	v := view(t, filepath.Join(sharedtest.Dir(t, "ns3"), "tcp-aodv-r1-5-0.pcap.gz"), query.Selection{Conn: 0, Dir: query.BA})
+	f, err := Rate(v, "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Legend) != 0 || len(f.Panels) != 1 {
+		t.Fatalf("legend %q, %d panels; want no line, one panel", legend(f), len(f.Panels))
+	}
+	if x := f.Panels[0].X; x.Min != 0 || x.Max < 85 || x.Max > 90 {
+		t.Errorf("x axis %g–%g s, want 0 to the connection's 86.7 s", x.Min, x.Max)
+	}
+}
