@@ -381,10 +381,12 @@ func Tput(v *query.View, at []float64, toBytes int64, by AckedBy) (Table, error)
 	} else {
 		table = append(table, []string{"slow start ended", "not detected"})
 	}
+	var shown []float64 // each time once (--at 1 and the default row)
 	for i, t := range append([]float64{1, 5, 10}, at...) {
-		if i < 3 && (secs(t) > lasted || !inWindow(secs(t))) {
+		if i < 3 && (secs(t) > lasted || !inWindow(secs(t))) || slices.Contains(shown, t) {
 			continue // default rows only inside the window and the connection
 		}
+		shown = append(shown, t)
 		val := fmt.Sprintf("%d bytes (sent up to %d)", tcpanalysis.AckedAt(r, d, ref, secs(t)), tcpanalysis.SentAt(r, d, ref, secs(t)))
 		if secs(t) > lasted {
 			val += fmt.Sprintf("; the connection ended %.3f s after the reference point", lasted.Seconds())

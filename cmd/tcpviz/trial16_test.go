@@ -61,3 +61,18 @@ func TestWindowFigureShowsZeroWindow(t *testing.T) {
 		t.Errorf("%d pixels of the receive window's colour, want the zero window's band (≥ 1500)", n)
 	}
 }
+
+// Trial 16: tput --at 1 printed "acked after 1 s" twice (the default row
+// and the --at one); each time is one row now, at its first place.
+func TestTputAtOnce(t *testing.T) {
+	p := filepath.Join(sharedtest.Dir(t, "ns3"), "tcp-aodv-r1-5-0.pcap.gz")
+	out, _, err := runCLI(t, "tput", p, "--at", "1", "--at", "3", "--at", "3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range []string{"acked after 1 s", "acked after 3 s", "acked after 5 s"} {
+		if n := strings.Count(out, row); n != 1 {
+			t.Errorf("%q %d times, want once:\n%s", row, n, out)
+		}
+	}
+}
