@@ -296,10 +296,7 @@ func Window(v *query.View) Table {
 			return err
 		}
 		conn, dir, t0 := strconv.Itoa(r.Conn.Index), d.String(), r.Conn.First
-		// The rows of v.WindowPoints, made and formatted in runs of
-		// windowPartLen points on every core (writeParts).
-		ps, ref := r.Series.Window[d], v.RefOf(r, d)
-		row := func(b []byte, p *tcpanalysis.WindowPoint) []byte {
+		return writeLines(w, head, v.WindowPoints(r, d), func(b []byte, p *tcpanalysis.WindowPoint) []byte {
 			b = append(append(append(append(b, conn...), ','), dir...), ',')
 			b = appendFixed(b, v.CaptureS(p.Time), 6)
 			b = appendFixed(append(b, ','), p.Time.Sub(t0).Seconds(), 6)
@@ -315,22 +312,10 @@ func Window(v *query.View) Table {
 				b = append(b, ',', ',')
 			}
 			return append(b, '\n')
-		}
-		return writeParts(w, head, (len(ps)+windowPartLen-1)/windowPartLen, func(k int, b []byte) []byte {
-			for i := k * windowPartLen; i < min(len(ps), (k+1)*windowPartLen); i++ {
-				if p := &ps[i]; v.Sel.InRange(p.Time, ref) { // as WindowPoints
-					b = row(b, p)
-				}
-			}
-			return b
 		})
 	}
 	return Table{Schema: WindowSchema, Header: header, Each: rows, CSV: csvRows, Summary: table}
 }
-
-// windowPartLen is how many window points the window CSV makes as one
-// piece of work (about 1.5 MB of rows); a variable for the tests.
-var windowPartLen = 1 << 15
 
 // Tput is the tput output (docs/schema.md#tput) of v's connection and
 // direction: throughput and goodput per interval of v.Interval laid from

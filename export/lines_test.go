@@ -6,7 +6,6 @@ import (
 	"errors"
 	"path/filepath"
 	"strconv"
-	"sync/atomic"
 	"testing"
 
 	"github.com/tcpviz/tcpviz/query"
@@ -71,39 +70,21 @@ func TestCSVWritersByteForByte(t *testing.T) {
 				if !bytes.Equal(got.Bytes(), want.Bytes()) {
 					t.Fatalf("%s conn %d %v: seq CSV of %d rows differs from encoding/csv's", path, i, dir, n)
 				}
-				// WriteSeqCSVOf and the window CSV make their rows in runs
-				// (seqParts, windowPartLen): the same bytes whatever the
-				// runs' length, one point each included.
-				var wwant bytes.Buffer
+				// window: Table.CSV against the generic writer.
 				tab := Window(v)
+				var wgot, wwant bytes.Buffer
+				if err := tab.WriteRows(&wgot, false); err != nil {
+					t.Fatal(err)
+				}
 				tab.CSV = nil
 				if err := tab.WriteRows(&wwant, false); err != nil {
 					t.Fatal(err)
 				}
-				for _, part := range []int{1 << 15, 1000, 7, 1} {
-					seqPartLen, windowPartLen = part, part
-					got.Reset()
-					if err := WriteSeqCSVOf(&got, v); err != nil {
-						t.Fatal(err)
-					}
-					if !bytes.Equal(got.Bytes(), want.Bytes()) {
-						t.Fatalf("%s conn %d %v: WriteSeqCSVOf in runs of %d of %d rows differs from encoding/csv's", path, i, dir, part, n)
-					}
-					// window: Table.CSV against the generic writer.
-					var wgot bytes.Buffer
-					if err := Window(v).WriteRows(&wgot, false); err != nil {
-						t.Fatal(err)
-					}
-					if !bytes.Equal(wgot.Bytes(), wwant.Bytes()) {
-						t.Fatalf("%s conn %d %v: window CSV in runs of %d differs from encoding/csv's", path, i, dir, part)
-					}
-					if part == 1<<15 {
-						maxRows = max(maxRows, bytes.Count(wgot.Bytes(), []byte("\n")))
-					}
+				if !bytes.Equal(wgot.Bytes(), wwant.Bytes()) {
+					t.Fatalf("%s conn %d %v: window CSV differs from encoding/csv's", path, i, dir)
 				}
-				seqPartLen, windowPartLen = 1<<15, 1<<15
 				rows += n
-				maxRows = max(maxRows, n)
+				maxRows = max(maxRows, n, bytes.Count(wgot.Bytes(), []byte("\n")))
 			}
 		}
 	}
@@ -168,49 +149,5 @@ func TestWriteLinesError(t *testing.T) {
 	}
 	if !bytes.Equal(b.Bytes(), want) {
 		t.Error("lines out of order")
-	}
-}
-
-// TestWriteParts: the parts come out in order, whatever order they are
-// made in; a writer's error ends writeParts with that error before every
-// part is made; no goroutine waits forever.
-func TestWriteParts(t *testing.T) {
-	const n = 500
-	fill := func(made *atomic.Int64) func(k int, b []byte) []byte {
-		return func(k int, b []byte) []byte {
-			made.Add(1)
-			for i := range k % 5 { // parts 0, 5, 10 … are empty
-				b = append(strconv.AppendInt(append(strconv.AppendInt(b, int64(k), 10), ':'), int64(i), 10), '\n')
-			}
-			return b
-		}
-	}
-	want := []byte("h\n")
-	for k := range n {
-		for i := range k % 5 {
-			want = append(strconv.AppendInt(append(strconv.AppendInt(want, int64(k), 10), ':'), int64(i), 10), '\n')
-		}
-	}
-	var made atomic.Int64
-	var b bytes.Buffer
-	if err := writeParts(&b, []byte("h\n"), n, fill(&made)); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(b.Bytes(), want) {
-		t.Error("parts out of order")
-	}
-	for _, limit := range []int{0, 10, 1000} {
-		made.Store(0)
-		err := writeParts(&failAfter{n: limit}, []byte("h\n"), n, fill(&made))
-		if !errors.Is(err, errFull) {
-			t.Fatalf("after %d bytes: error %v, want %v", limit, err, errFull)
-		}
-		if made.Load() >= n {
-			t.Errorf("after %d bytes: every part was made", limit)
-		}
-	}
-	b.Reset()
-	if err := writeParts(&b, []byte("h\n"), 0, fill(&made)); err != nil || b.String() != "h\n" {
-		t.Errorf("no parts: %q, %v; want the head", b.String(), err)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"iter"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 
 	"github.com/tcpviz/tcpviz/capture"
@@ -45,113 +44,54 @@ func SeqRows(v *query.View) []SeqRow { return slices.Collect(SeqPoints(v)) }
 // frame, then its SACK blocks.
 func SeqPoints(v *query.View) iter.Seq[SeqRow] {
 	return func(yield func(SeqRow) bool) {
-		if r := v.Conn; r.Series != nil {
-			d := v.Dir
-			seqMerge(v, seqPart{i1: len(r.Series.Segs[d]), j1: len(r.Series.Acks[d]), k1: len(r.Series.SACKs[d])}, yield)
+		r, d, t0 := v.Conn, v.Dir, v.Conn.Conn.First
+		if r.Series == nil {
+			return
 		}
-	}
-}
-
-// seqPart is a run of a connection's seq points: its data segments
-// [i0, i1), ACKs [j0, j1) and SACK blocks [k0, k1), of the series of
-// v.Conn in v.Dir.
-type seqPart struct{ i0, i1, j0, j1, k0, k1 int }
-
-// seqMerge yields the rows of the points of p in SeqPoints' order (those
-// in the selection's time range), and reports whether yield took them all.
-func seqMerge(v *query.View, p seqPart, yield func(SeqRow) bool) bool {
-	r, d, t0 := v.Conn, v.Dir, v.Conn.Conn.First
-	segs, acks, sacks := r.Series.Segs[d][:p.i1], r.Series.Acks[d][:p.j1], r.Series.SACKs[d][:p.k1]
-	const none = math.MaxInt64
-	i, j, k := p.i0, p.j0, p.k0
-	for {
-		fs, fa, fk := int64(none), int64(none), int64(none)
-		if i < len(segs) {
-			fs = segs[i].Frame
-		}
-		if j < len(acks) {
-			fa = acks[j].Frame
-		}
-		if k < len(sacks) {
-			fk = sacks[k].Frame
-		}
-		var row SeqRow
-		var t capture.Timestamp
-		switch {
-		case fs == none && fa == none && fk == none:
-			return true
-		case fs <= fa && fs <= fk:
-			s := segs[i]
-			i++
-			t = s.Time
-			row = SeqRow{"data", v.CaptureS(s.Time), s.Time.Sub(t0).Seconds(), s.Frame, s.Start, s.End, s.Kind.String(), s.Flags.String(), true}
-		case fa <= fk:
-			a := acks[j]
-			j++
-			t = a.Time
-			cl := "window_known"
-			if !a.WindowKnown {
-				cl = "window_unknown"
+		segs, acks, sacks := r.Series.Segs[d], r.Series.Acks[d], r.Series.SACKs[d]
+		const none = math.MaxInt64
+		var i, j, k int
+		for {
+			fs, fa, fk := int64(none), int64(none), int64(none)
+			if i < len(segs) {
+				fs = segs[i].Frame
 			}
-			row = SeqRow{"ack", v.CaptureS(a.Time), a.Time.Sub(t0).Seconds(), a.Frame, a.Ack, a.Ack + a.Window, cl, "", a.WindowKnown}
-		default:
-			s := sacks[k]
-			k++
-			t = s.Time
-			row = SeqRow{"sack", v.CaptureS(s.Time), s.Time.Sub(t0).Seconds(), s.Frame, s.Left, s.Right, "", "", true}
+			if j < len(acks) {
+				fa = acks[j].Frame
+			}
+			if k < len(sacks) {
+				fk = sacks[k].Frame
+			}
+			var row SeqRow
+			var t capture.Timestamp
+			switch {
+			case fs == none && fa == none && fk == none:
+				return
+			case fs <= fa && fs <= fk:
+				s := segs[i]
+				i++
+				t = s.Time
+				row = SeqRow{"data", v.CaptureS(s.Time), s.Time.Sub(t0).Seconds(), s.Frame, s.Start, s.End, s.Kind.String(), s.Flags.String(), true}
+			case fa <= fk:
+				a := acks[j]
+				j++
+				t = a.Time
+				cl := "window_known"
+				if !a.WindowKnown {
+					cl = "window_unknown"
+				}
+				row = SeqRow{"ack", v.CaptureS(a.Time), a.Time.Sub(t0).Seconds(), a.Frame, a.Ack, a.Ack + a.Window, cl, "", a.WindowKnown}
+			default:
+				s := sacks[k]
+				k++
+				t = s.Time
+				row = SeqRow{"sack", v.CaptureS(s.Time), s.Time.Sub(t0).Seconds(), s.Frame, s.Left, s.Right, "", "", true}
+			}
+			if v.Sel.InRange(t, v.Ref) && !yield(row) {
+				return
+			}
 		}
-		if v.Sel.InRange(t, v.Ref) && !yield(row) {
-			return false
-		}
 	}
-}
-
-// seqPartLen is about how many points a seqPart holds (1 MB or so of
-// CSV); a variable for the tests.
-var seqPartLen = 1 << 15
-
-// seqParts cuts the seq points of v's connection and direction into runs
-// of about seqPartLen points of the longest of the three kinds, each cut
-// between two frames (a frame's data, ACK and SACK blocks stay in one run),
-// so that the runs' rows, one after another, are SeqPoints'. Each list is
-// in frame order (the analysis appends in capture order), so the cuts are
-// found by binary search.
-func seqParts(v *query.View) []seqPart {
-	r, d := v.Conn, v.Dir
-	if r.Series == nil {
-		return nil
-	}
-	segs, acks, sacks := r.Series.Segs[d], r.Series.Acks[d], r.Series.SACKs[d]
-	// cut returns the first index of a list of n points (f: the frame of
-	// one) at frame fr or after.
-	cut := func(n int, f func(int) int64) func(int64) int {
-		return func(fr int64) int { return sort.Search(n, func(i int) bool { return f(i) >= fr }) }
-	}
-	cutS := cut(len(segs), func(i int) int64 { return segs[i].Frame })
-	cutA := cut(len(acks), func(i int) int64 { return acks[i].Frame })
-	cutK := cut(len(sacks), func(i int) int64 { return sacks[i].Frame })
-	// The cut frames: every seqPartLen-th frame of the longest list.
-	n, frame := len(segs), func(i int) int64 { return segs[i].Frame }
-	if len(acks) > n {
-		n, frame = len(acks), func(i int) int64 { return acks[i].Frame }
-	}
-	if len(sacks) > n {
-		n, frame = len(sacks), func(i int) int64 { return sacks[i].Frame }
-	}
-	var parts []seqPart
-	var last seqPart
-	for c := seqPartLen; c < n; c += seqPartLen {
-		fr := frame(c)
-		i, j, k := cutS(fr), cutA(fr), cutK(fr)
-		if i == last.i0 && j == last.j0 && k == last.k0 {
-			continue // one frame's points longer than a part
-		}
-		last.i1, last.j1, last.k1 = i, j, k
-		parts = append(parts, last)
-		last = seqPart{i0: i, j0: j, k0: k}
-	}
-	last.i1, last.j1, last.k1 = len(segs), len(acks), len(sacks)
-	return append(parts, last)
 }
 
 // WriteSeqJSON writes the seq JSON document of v's connection and
@@ -212,31 +152,10 @@ func WriteSeqCSV(w io.Writer, v *query.View, rows iter.Seq[SeqRow]) error {
 	// encoding/csv writes, byte for byte, without a string per cell;
 	// formatted on several cores (writeLines).
 	lead := []byte(strconv.Itoa(v.Conn.Conn.Index) + "," + v.Dir.String() + ",")
-	return writeLines(w, []byte(seqCSVHead), rows, func(b []byte, r *SeqRow) []byte {
+	return writeLines(w, []byte("conn,dir,type,t_s,conn_t_s,frame,start,end,class,flags\n"), rows, func(b []byte, r *SeqRow) []byte {
 		return appendSeqRow(append(b, lead...), r)
 	})
 }
-
-// WriteSeqCSVOf is WriteSeqCSV(w, v, SeqPoints(v)), byte for byte, with
-// the rows made, not only formatted, on every core: the points are cut
-// into runs between frames (seqParts), each run merged and formatted on
-// its own (writeParts). 2.1 M rows of the bulk benchmark: their making
-// was 0.16 s on one goroutine (docs/performance.md, session 16). Errors:
-// w's first error.
-func WriteSeqCSVOf(w io.Writer, v *query.View) error {
-	lead := []byte(strconv.Itoa(v.Conn.Conn.Index) + "," + v.Dir.String() + ",")
-	parts := seqParts(v)
-	return writeParts(w, []byte(seqCSVHead), len(parts), func(k int, b []byte) []byte {
-		seqMerge(v, parts[k], func(r SeqRow) bool {
-			b = appendSeqRow(append(b, lead...), &r)
-			return true
-		})
-		return b
-	})
-}
-
-// seqCSVHead is the seq CSV's header line.
-const seqCSVHead = "conn,dir,type,t_s,conn_t_s,frame,start,end,class,flags\n"
 
 // appendSeqRow appends r's CSV line, from its type on, to b.
 func appendSeqRow(b []byte, r *SeqRow) []byte {

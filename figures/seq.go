@@ -83,7 +83,7 @@ func WriteSeqDrawn(path string, v *query.View, o plot.TimeSeqOptions, st plot.St
 	err = atomicfile.Write(path, func(f *os.File) error {
 		switch ext {
 		case ".csv":
-			return export.WriteSeqCSVOf(f, v)
+			return export.WriteSeqCSV(f, v, export.SeqPoints(v))
 		case ".json":
 			return export.WriteSeqJSON(f, v, export.SeqPoints(v))
 		}

@@ -54,7 +54,7 @@ func newSeqCmd(e *env) *cobra.Command {
 				// The points, as -o FILE.csv or .json writes them
 				// (docs/schema.md#seq), like window's and tput's --csv.
 				if asCSV {
-					err = export.WriteSeqCSVOf(e.stdout, v)
+					err = export.WriteSeqCSV(e.stdout, v, export.SeqPoints(v))
 				} else {
 					err = export.WriteSeqJSON(e.stdout, v, export.SeqPoints(v))
 				}
