@@ -16,7 +16,7 @@ var allowed = map[string][]string{
 	"capture/live":                   {"capture"},
 	"flows":                          {"capture", "internal/seq", "internal/prefault"},
 	"tcpanalysis":                    {"capture", "flows", "internal/seq", "internal/hwprefetch", "internal/prefault"},
-	"query":                          {"tcpanalysis", "flows", "capture", "internal/atomicfile", "internal/textcol"},
+	"query":                          {"tcpanalysis", "flows", "capture", "internal/atomicfile", "internal/prefault", "internal/textcol"},
 	"stats":                          {},
 	"campaign":                       {"query", "tcpanalysis", "flows", "capture", "stats", "pep", "internal/seq", "internal/textcol"},
 	"plot":                           {"tcpanalysis", "flows", "capture"},
