@@ -418,9 +418,9 @@ func Tput(v *query.View, at []float64, toBytes int64, by AckedBy) (Table, error)
 		// olsr r1 node 14: 0.8 against 312.2 kbit/s).
 		if hi >= r.Conn.Last && (v.Whole(r, d) || lo <= r.Dir[d].FirstData && tcpanalysis.RadioOf(r, d) == tcpanalysis.RadioSender) {
 			delivered += over
-			table = append(table, []string{"acked by overheard ACKs", fmt.Sprintf("%d bytes more, by ACKs this 802.11 node only overheard on their way to another node (docs/metrics.md#own-frames): in the goodput below, not in the rows", over)})
+			table = append(table, []string{"acked by overheard ACKs", fmt.Sprintf("%d bytes more, by ACKs this 802.11 node only overheard on their way to another node (docs/metrics.md#own-frames): in the goodput below, not in the rows nor in the acked-after rows", over)})
 		} else {
-			table = append(table, []string{"acked by overheard ACKs", fmt.Sprintf("%d bytes over the whole connection, by ACKs this 802.11 node only overheard on their way to another node, at times not kept (docs/metrics.md#own-frames): not in the rows nor in the goodput below; the whole connection (--ref syn, no --from/--to) counts them", over)})
+			table = append(table, []string{"acked by overheard ACKs", fmt.Sprintf("%d bytes over the whole connection, by ACKs this 802.11 node only overheard on their way to another node, at times not kept (docs/metrics.md#own-frames): not in the rows, the acked-after rows nor the goodput below; the whole connection (--ref syn, no --from/--to) counts them", over)})
 		}
 	}
 	if tail := r.Dir[d].DeliveredBytes - r.Dir[d].AckedBytes; tail > 0 && hi >= r.Conn.Last {

@@ -30,7 +30,7 @@ func TestTputOverheardAckedInWindow(t *testing.T) {
 		{[]string{sender, "--ref", "syn"}, []string{"acked by overheard ACKs    2896 bytes more", "goodput in window          90.8 kbit/s over 87.667 s"}},
 		{[]string{sender}, []string{"acked by overheard ACKs    2896 bytes more", "goodput in window          91.8 kbit/s over 86.670 s"}},
 		{[]string{sender, "--ref", "data"}, []string{"acked by overheard ACKs    2896 bytes more", "goodput in window          91.8 kbit/s over 86.670 s"}},
-		{[]string{sender, "--from", "20"}, []string{"acked by overheard ACKs    2896 bytes over the whole connection", "not in the rows nor in the goodput below"}},
+		{[]string{sender, "--from", "20"}, []string{"acked by overheard ACKs    2896 bytes over the whole connection", "not in the rows, the acked-after rows nor the goodput below"}},
 		{[]string{relay}, []string{"acked by overheard ACKs    5456064 bytes over the whole connection", "goodput in window          0.0 kbit/s over 21.542 s"}},
 		{[]string{relay, "--ref", "syn"}, []string{"acked by overheard ACKs    5456064 bytes more"}},
 	} {

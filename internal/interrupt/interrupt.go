@@ -93,8 +93,10 @@ func Stopped() string {
 	switch {
 	case len(w) == 0:
 		return fmt.Sprintf("tcpviz: %v: stopped; nothing written", Signal())
-	case len(w) <= 3:
+	case len(w) <= 20:
+		// Every one named: a batch's outputs, some written and some
+		// not, must be told apart (second fresh-eyes check, session 16).
 		return fmt.Sprintf("tcpviz: %v: stopped; written before it: %s; nothing else written", Signal(), strings.Join(w, ", "))
 	}
-	return fmt.Sprintf("tcpviz: %v: stopped; written before it: %s and %d more; nothing else written", Signal(), strings.Join(w[:3], ", "), len(w)-3)
+	return fmt.Sprintf("tcpviz: %v: stopped; written before it: %s and %d more, the last %s; nothing else written", Signal(), strings.Join(w[:20], ", "), len(w)-20, w[len(w)-1])
 }
