@@ -413,7 +413,12 @@ func sameRows(t *testing.T, what string, cols []string, got, want []string) {
 		t.Errorf("%s: %d rows, want %d", what, len(got), len(want))
 		return
 	}
-	bad := 0
+	// late counts stamps off by more than the tolerance but by less than
+	// 50 ms: a socket's copy delivered a scheduler tick or two late on a
+	// loaded machine (rtt -i against tcpdump, tests of other packages
+	// running beside it: one RTT sample of 1 398 was 2.6 ms apart). Up to
+	// 1 % of the rows may have one; more, or one farther, fails.
+	late, bad := 0, 0
 	for i := range got {
 		g, w := strings.Split(got[i], ","), strings.Split(want[i], ",")
 		for k := range g {
@@ -446,6 +451,11 @@ func sameRows(t *testing.T, what string, cols []string, got, want []string) {
 				ok = d <= 1e-4*max(wv, -wv)
 			default:
 				ok = false
+			}
+			if !ok && (strings.HasSuffix(cols[k], "_ms") && d < 50 || strings.HasSuffix(cols[k], "_s") && d < 50e-3) && late < max(1, len(got)/100) {
+				late++
+				t.Logf("%s: row %d column %s = %s, want %s: a late stamp (%d of at most %d)", what, i, cols[k], g[k], w[k], late, max(1, len(got)/100))
+				continue
 			}
 			if !ok && bad < 10 {
 				t.Errorf("%s: row %d column %s = %s, want %s", what, i, cols[k], g[k], w[k])
