@@ -440,10 +440,15 @@ func Tput(v *query.View, at []float64, toBytes int64, by AckedBy) (Table, error)
 
 // ownAckedAtEnd is the bytes acknowledged at the connection's end by the
 // ACKs the node itself received (its ACK series): acked, the rows' sum,
-// when the window is the whole connection or no series is kept.
+// when the window is the whole connection. Without the series (never for
+// tput's connection, which keeps its ACKs) it is unknown: AckedBytes,
+// so that nothing is claimed for overheard ACKs.
 func ownAckedAtEnd(v *query.View, r *tcpanalysis.ConnResult, d flows.Direction, acked int64) int64 {
-	if v.Whole(r, d) || r.Series == nil {
+	switch {
+	case v.Whole(r, d):
 		return acked
+	case r.Series == nil:
+		return r.Dir[d].AckedBytes
 	}
 	return tcpanalysis.AckedAt(r, d, r.Conn.First, r.Conn.Last.Sub(r.Conn.First))
 }

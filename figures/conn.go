@@ -204,10 +204,12 @@ func Rate(v *query.View, run string) (plot.Figure, error) {
 	}
 	spec := plot.XYSpec{Title: title,
 		X: XAxis(v), Y: plot.Axis{Label: "rate", Unit: plot.UnitKbps}, Series: ss}
-	if lo, hi, _ := v.Span(r, d); !rate && hi > lo {
+	if !rate {
 		// No line: the axis still spans the window, as the title's
 		// intervals do, not 0–1 s (fresh-eyes trial, session 16).
-		spec.XFrom, spec.XTo = v.RefS(lo), v.RefS(hi)
+		if lo, hi, _ := v.Span(r, d); hi > lo {
+			spec.XFrom, spec.XTo = v.RefS(lo), v.RefS(hi)
+		}
 	}
 	return plot.XY(InWindow(spec, v.Sel))
 }

@@ -119,7 +119,7 @@ func (c Caveats) Empty() bool { return len(c.Titles)+len(c.Notes)+len(c.Warnings
 //   - OutRate: OverheardNote, RelayNote, SentNote; the figure
 //     VantageTitle;
 //   - OutWindow: OverheardNote, InFlightNote, AirFlightNote, the warning
-//     FlightOverWindow; the figure FlightOverWindowTitle, InFlightTitle.
+//     FlightOverWindow; the figure the same in a line, InFlightTitle.
 //
 // The split-TCP PEP's note (pep.DetectIn's) is package pep's: the seq, rtt,
 // tput and window verbs print it after these. OutWindow's warning needs

@@ -172,13 +172,9 @@ func (v *View) flightOverWindow(n int, worst tcpanalysis.WindowPoint) string {
 		v.Conn.Conn.Index, v.Dir, textcol.Count(n, "point"), worst.InFlight, worst.Rwnd, worst.Frame)
 }
 
-// FlightOverWindowTitle is the line the window figure's title adds when
-// FlightOverWindow has something to say: "" otherwise.
-func (v *View) FlightOverWindowTitle() string {
-	return flightOverWindowTitle(v.flightOver())
-}
-
-// flightOverWindowTitle is FlightOverWindowTitle from flightOver's result.
+// flightOverWindowTitle is the line the window figure's title adds
+// (Caveats(OutWindow).Titles) when FlightOverWindow has something to say,
+// from flightOver's result: "" otherwise.
 func flightOverWindowTitle(n int, worst tcpanalysis.WindowPoint) string {
 	if n > 0 {
 		return fmt.Sprintf("in flight up to %d B, over twice the window: ACKs the capture missed", worst.InFlight)
